@@ -1,0 +1,47 @@
+// ESLint flat config (a dotfile because the repository's top level is fixed).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+const zone = (files, patterns) => ({
+  files,
+  rules: { 'no-restricted-imports': ['error', { patterns }] },
+});
+
+export default tseslint.config(
+  { ignores: ['dist', 'node_modules', '.data', 'test-results', 'playwright-report', '.bench'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['src/{app,features,api,viewer}/**/*.{ts,tsx}', 'src/main.tsx'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { ...reactHooks.configs.recommended.rules },
+  },
+  // Boundaries (conventions.md, In this repo 5).
+  zone(['src/{app,features,api,viewer,contract,geometry}/**', 'src/main.tsx'], [
+    { group: ['**/service/**', '**/service'], message: 'The app never imports the service.' },
+  ]),
+  zone(['src/service/**'], [
+    { group: ['react', 'react-dom', '**/features/**', '**/app/**', '**/api/**', '**/viewer/**'], message: 'The service never imports app code.' },
+  ]),
+  zone(['src/geometry/**'], [
+    { group: ['react', 'react-dom', 'node:*', 'fs', 'path', '**/service/**', '**/features/**'], message: 'geometry/ is pure: no React, DOM or Node I/O.' },
+  ]),
+  zone(['src/contract/**'], [
+    { group: ['react', 'node:*', '**/service/**', '**/features/**', '**/api/**', '**/app/**'], message: 'contract/ holds schemas only.' },
+  ]),
+  zone(['src/features/auth/**'], [{ group: ['**/features/!(auth)/**', '../!(auth)/**'], message: 'Features do not import each other.' }]),
+  zone(['src/features/folders/**'], [{ group: ['**/features/!(folders)/**', '../!(folders)/**'], message: 'Features do not import each other.' }]),
+  zone(['src/features/upload/**'], [{ group: ['**/features/!(upload)/**', '../!(upload)/**'], message: 'Features do not import each other.' }]),
+  zone(['src/features/matches/**'], [{ group: ['**/features/!(matches)/**', '../!(matches)/**'], message: 'Features do not import each other.' }]),
+  zone(['src/features/image-search/**'], [{ group: ['**/features/!(image-search)/**', '../!(image-search)/**'], message: 'Features do not import each other.' }]),
+  zone(['src/features/credentials/**'], [{ group: ['**/features/!(credentials)/**', '../!(credentials)/**'], message: 'Features do not import each other.' }]),
+);

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/**
+ * Runtime config of the web app, served as `/config.json` (api-contract.md, Addresses).
+ * URLs may be relative; the app resolves them against its own origin, so one file
+ * serves the embedded default on any port.
+ */
+export const appConfigSchema = z.object({
+  baseUrl: z.string().min(1),
+  authUrl: z.string().min(1),
+  clientId: z.string().min(1),
+  scopes: z.string().min(1),
+});
+export type AppConfig = z.infer<typeof appConfigSchema>;
+
+/** The embedded default's OIDC public client and scopes; the service registers the same. */
+export const embeddedSpaClient = {
+  clientId: 'workbench-app',
+  scopes: 'openid profile tenant roles offline_access',
+  redirectPath: '/auth/callback',
+  postLogoutPath: '/',
+} as const;
+
+/** Claims the identity provider puts in ID tokens (beyond the standard ones). */
+export const idTokenClaimsSchema = z.object({
+  sub: z.string(),
+  name: z.string().optional(),
+  email: z.string().optional(),
+  tenant: z.string().optional(),
+  tenant_name: z.string().optional(),
+  roles: z.array(z.string()).optional(),
+});
+
+/** Claims of access tokens the API accepts (api-contract.md, Identity). */
+export const accessTokenClaimsSchema = z.object({
+  sub: z.string(),
+  tenant: z.string(),
+  roles: z.array(z.string()),
+  client_id: z.string().optional(),
+});
+export type AccessTokenClaims = z.infer<typeof accessTokenClaimsSchema>;
+
+export const roles = ['viewer', 'editor', 'admin'] as const;
+export type Role = (typeof roles)[number];

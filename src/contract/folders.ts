@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { pageDataSchema } from './paging';
+
+export const folderSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  parentFolderId: z.number().int().nullable(),
+  path: z.string(),
+  createdAt: z.string(),
+  modelCount: z.number().int().nonnegative(),
+});
+export type Folder = z.infer<typeof folderSchema>;
+
+export const folderListResponseSchema = z.object({
+  folders: z.array(folderSchema),
+  pageData: pageDataSchema,
+});
+export type FolderListResponse = z.infer<typeof folderListResponseSchema>;
