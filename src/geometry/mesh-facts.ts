@@ -1,0 +1,242 @@
+import type { LengthUnit, Mesh, Vec3 } from './mesh';
+
+/** Axis-aligned bounding box of the vertices that triangles use. */
+export interface BoundingBox {
+  min: Vec3;
+  max: Vec3;
+  size: Vec3;
+}
+
+/**
+ * Tessellation-robust measurements of a mesh, computed after welding coincident vertices.
+ * Lengths are in the mesh's `units` (areas squared, volumes cubed).
+ */
+export interface MeshFacts {
+  units: LengthUnit;
+  triangleCount: number;
+  /** Distinct vertices after welding. */
+  vertexCount: number;
+  bbox: BoundingBox;
+  surfaceArea: number;
+  /** Every edge is shared by exactly two triangles that traverse it in opposite directions. */
+  closed: boolean;
+  /**
+   * Signed enclosed volume; only when `closed`. Negative means the triangles face inwards.
+   */
+  volume?: number;
+  /** Connected pieces (shells) of the surface. */
+  shellCount: number;
+  /** Edges used by a single triangle (holes in the surface). */
+  boundaryEdgeCount: number;
+  /** Edges shared by more than two triangles, or twice in the same direction. */
+  nonManifoldEdgeCount: number;
+  /** Topological genus (through-holes) summed over shells; only when `closed`. */
+  genus?: number;
+}
+
+export interface WeldResult {
+  mesh: Mesh;
+  /** For each input vertex, its index in the welded mesh. */
+  remap: Uint32Array;
+  /** Triangles dropped because welding collapsed them (two corners merged). */
+  droppedTriangles: number;
+}
+
+/** Default weld tolerance: a millionth of the bounding-box diagonal. */
+export function defaultWeldTolerance(mesh: Mesh): number {
+  const { size } = boundingBox(mesh);
+  return Math.hypot(size[0], size[1], size[2]) * 1e-6;
+}
+
+/**
+ * Merges vertices closer than `tolerance` (default {@link defaultWeldTolerance}) and drops
+ * triangles that collapse, so triangle soups (STL) and split-by-face meshes (STEP, glTF with
+ * normals) get the connectivity their surface really has.
+ */
+export function weld(mesh: Mesh, tolerance = defaultWeldTolerance(mesh)): WeldResult {
+  const p = mesh.positions;
+  const n = p.length / 3;
+  const remap = new Uint32Array(n);
+  const out = new Float64Array(n * 3);
+  let count = 0;
+  const tol = tolerance > 0 ? tolerance : 0;
+  const tol2 = tol * tol;
+  // Spatial hash with cells of twice the tolerance: a tolerance ball then touches at most two
+  // cells per axis, so eight lookups find every neighbour. Chains (head/next) hold output
+  // vertices; hash collisions only lengthen a chain, the distance test stays exact.
+  const cell = tol > 0 ? tol * 2 : 1;
+  let size = 1;
+  while (size < n * 2) size <<= 1;
+  const mask = size - 1;
+  const head = new Int32Array(size).fill(-1);
+  const next = new Int32Array(n);
+  const hash = (x: number, y: number, z: number) => (Math.imul(x, 73856093) ^ Math.imul(y, 19349663) ^ Math.imul(z, 83492791)) & mask;
+  for (let i = 0; i < n; i++) {
+    const x = p[i * 3]!, y = p[i * 3 + 1]!, z = p[i * 3 + 2]!;
+    const fx = x / cell, fy = y / cell, fz = z / cell;
+    const cx = Math.floor(fx), cy = Math.floor(fy), cz = Math.floor(fz);
+    const sx = tol > 0 ? (fx - cx < 0.5 ? -1 : 1) : 0;
+    const sy = tol > 0 ? (fy - cy < 0.5 ? -1 : 1) : 0;
+    const sz = tol > 0 ? (fz - cz < 0.5 ? -1 : 1) : 0;
+    let found = -1;
+    search: for (let a = 0; a < (sx ? 2 : 1); a++) {
+      for (let b = 0; b < (sy ? 2 : 1); b++) {
+        for (let c = 0; c < (sz ? 2 : 1); c++) {
+          for (let v = head[hash(cx + a * sx, cy + b * sy, cz + c * sz)]!; v >= 0; v = next[v]!) {
+            const ex = out[v * 3]! - x, ey = out[v * 3 + 1]! - y, ez = out[v * 3 + 2]! - z;
+            if (ex * ex + ey * ey + ez * ez <= tol2) {
+              found = v;
+              break search;
+            }
+          }
+        }
+      }
+    }
+    if (found < 0) {
+      found = count++;
+      out[found * 3] = x;
+      out[found * 3 + 1] = y;
+      out[found * 3 + 2] = z;
+      const h = hash(cx, cy, cz);
+      next[found] = head[h]!;
+      head[h] = found;
+    }
+    remap[i] = found;
+  }
+  const src = mesh.indices;
+  const idx: number[] = [];
+  let dropped = 0;
+  for (let t = 0; t + 2 < src.length; t += 3) {
+    const a = remap[src[t]!]!, b = remap[src[t + 1]!]!, c = remap[src[t + 2]!]!;
+    if (a === b || b === c || a === c) dropped++;
+    else idx.push(a, b, c);
+  }
+  const welded: Mesh = { positions: Float32Array.from(out.subarray(0, count * 3)), indices: Uint32Array.from(idx) };
+  if (mesh.units !== undefined) welded.units = mesh.units;
+  return { mesh: welded, remap, droppedTriangles: dropped };
+}
+
+export function boundingBox(mesh: Mesh): BoundingBox {
+  const p = mesh.positions;
+  const min: Vec3 = [Infinity, Infinity, Infinity];
+  const max: Vec3 = [-Infinity, -Infinity, -Infinity];
+  for (const i of mesh.indices) {
+    for (let k = 0; k < 3; k++) {
+      const v = p[i * 3 + k]!;
+      if (v < min[k]!) min[k] = v;
+      if (v > max[k]!) max[k] = v;
+    }
+  }
+  if (mesh.indices.length === 0) return { min: [0, 0, 0], max: [0, 0, 0], size: [0, 0, 0] };
+  return { min, max, size: [max[0] - min[0], max[1] - min[1], max[2] - min[2]] };
+}
+
+/** Sum of triangle areas. */
+export function surfaceArea(mesh: Mesh): number {
+  let area = 0;
+  forEachTriangle(mesh, (ax, ay, az, bx, by, bz, cx, cy, cz) => {
+    const ux = bx - ax, uy = by - ay, uz = bz - az;
+    const vx = cx - ax, vy = cy - ay, vz = cz - az;
+    area += 0.5 * Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
+  });
+  return area;
+}
+
+/** Signed volume by the divergence theorem; meaningful only for a closed, consistently oriented mesh. */
+export function signedVolume(mesh: Mesh): number {
+  let v6 = 0;
+  forEachTriangle(mesh, (ax, ay, az, bx, by, bz, cx, cy, cz) => {
+    v6 += ax * (by * cz - bz * cy) - ay * (bx * cz - bz * cx) + az * (bx * cy - by * cx);
+  });
+  return v6 / 6;
+}
+
+/** Measures a mesh after welding it (tolerance as in {@link weld}). */
+export function meshFacts(mesh: Mesh, options: { weldTolerance?: number } = {}): MeshFacts {
+  const { mesh: m } = weld(mesh, options.weldTolerance ?? defaultWeldTolerance(mesh));
+  const nv = m.positions.length / 3;
+  const idx = m.indices;
+  const nt = idx.length / 3;
+
+  // Directed edge a→b keyed a * nv + b (exact up to ~94 million vertices).
+  const directed = new Map<number, number>();
+  for (let t = 0; t < idx.length; t += 3) {
+    for (let k = 0; k < 3; k++) {
+      const a = idx[t + k]!;
+      const b = idx[t + ((k + 1) % 3)]!;
+      const key = a * nv + b;
+      directed.set(key, (directed.get(key) ?? 0) + 1);
+    }
+  }
+  let boundary = 0;
+  let nonManifold = 0;
+  let undirectedEdges = 0;
+  for (const [key, fwd] of directed) {
+    const a = Math.floor(key / nv);
+    const b = key - a * nv;
+    const rev = directed.get(b * nv + a) ?? 0;
+    if (rev > 0 && b * nv + a < key) continue; // count each undirected edge once, from its smaller key
+    undirectedEdges++;
+    if (fwd === 1 && rev === 1) continue;
+    if (fwd + rev === 1) boundary++;
+    else nonManifold++;
+  }
+  const closed = nt > 0 && boundary === 0 && nonManifold === 0;
+
+  // Shells: union-find over vertices through triangles.
+  const parent = new Int32Array(nv).map((_, i) => i);
+  const find = (x: number): number => {
+    while (parent[x] !== x) {
+      parent[x] = parent[parent[x]!]!;
+      x = parent[x]!;
+    }
+    return x;
+  };
+  for (let t = 0; t < idx.length; t += 3) {
+    const a = find(idx[t]!);
+    for (let k = 1; k < 3; k++) {
+      const b = find(idx[t + k]!);
+      if (a !== b) parent[b] = a;
+    }
+  }
+  const used = new Uint8Array(nv);
+  for (const i of idx) used[i] = 1;
+  const roots = new Set<number>();
+  let usedVertices = 0;
+  for (let i = 0; i < nv; i++) {
+    if (!used[i]) continue;
+    usedVertices++;
+    roots.add(find(i));
+  }
+  const shellCount = roots.size;
+
+  const facts: MeshFacts = {
+    units: mesh.units ?? 'unknown',
+    triangleCount: mesh.indices.length / 3,
+    vertexCount: usedVertices,
+    bbox: boundingBox(m),
+    surfaceArea: surfaceArea(m),
+    closed,
+    shellCount,
+    boundaryEdgeCount: boundary,
+    nonManifoldEdgeCount: nonManifold,
+  };
+  if (closed) {
+    facts.volume = signedVolume(m);
+    // Euler: V − E + F = 2·shells − 2·genus
+    facts.genus = Math.round((2 * shellCount - (usedVertices - undirectedEdges + nt)) / 2);
+  }
+  return facts;
+}
+
+function forEachTriangle(
+  mesh: Mesh,
+  fn: (ax: number, ay: number, az: number, bx: number, by: number, bz: number, cx: number, cy: number, cz: number) => void,
+): void {
+  const p = mesh.positions;
+  const idx = mesh.indices;
+  for (let t = 0; t + 2 < idx.length; t += 3) {
+    const a = idx[t]! * 3, b = idx[t + 1]! * 3, c = idx[t + 2]! * 3;
+    fn(p[a]!, p[a + 1]!, p[a + 2]!, p[b]!, p[b + 1]!, p[b + 2]!, p[c]!, p[c + 1]!, p[c + 2]!);
+  }
+}
