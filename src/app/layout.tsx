@@ -1,0 +1,42 @@
+import { NavLink, Outlet, useNavigation } from 'react-router';
+import { UserMenu } from './user-menu';
+import { Toaster } from './toast';
+
+const links = [
+  { to: '/folders', label: 'Folders' },
+  { to: '/upload', label: 'Upload' },
+  { to: '/image-search', label: 'Image search' },
+  { to: '/credentials', label: 'Credentials' },
+];
+
+export function AppShell() {
+  const navigation = useNavigation();
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="header">
+        <div className="header__inner">
+          <NavLink to="/folders" className="brand">
+            <span className="brand__mark" aria-hidden="true" />
+            Geometric Search Workbench
+          </NavLink>
+          <nav aria-label="Main" className="nav">
+            {links.map((link) => (
+              <NavLink key={link.to} to={link.to} className="nav__link">
+                {link.label}
+              </NavLink>
+            ))}
+          </nav>
+          <UserMenu />
+        </div>
+        {navigation.state === 'loading' && <div className="progress" role="progressbar" aria-label="Loading page" />}
+      </header>
+      <main id="main" className="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+      <Toaster />
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+import { createBrowserRouter, data, redirect, type LoaderFunctionArgs } from 'react-router';
+import type { QueryClient } from '@tanstack/react-query';
+import type { Auth } from '../features/auth/auth-client';
+import { createCallbackLoader, SignInErrorScreen, SigningInScreen } from '../features/auth/auth-callback';
+import { clientCredentialQueries } from '../api/client-credentials';
+import { folderQueries } from '../api/folders';
+import { AppShell } from './layout';
+import { NotFoundPage } from './not-found-page';
+import { RouteError } from './route-error';
+import { folderListParams } from './route-params';
+
+const matchKinds = new Set(['part-in-part', 'part-to-part', 'geo-related']);
+
+function StartingScreen() {
+  return (
+    <main className="full-page" aria-busy="true">
+      <div className="full-page__card">
+        <p className="spinner" aria-hidden="true" />
+        <p>Loading the workbench…</p>
+      </div>
+    </main>
+  );
+}
+
+export interface RouterDeps {
+  auth: Auth;
+  queryClient: QueryClient;
+}
+
+export function createAppRoutes({ auth, queryClient }: RouterDeps) {
+  /** Loader of a signed-in page: sign in first (coming back here), then start its data early. */
+  const protect =
+    (prefetch?: (args: LoaderFunctionArgs) => void) =>
+    async (args: LoaderFunctionArgs): Promise<null> => {
+      const url = new URL(args.request.url);
+      await auth.requireUser(`${url.pathname}${url.search}${url.hash}`);
+      // Not awaited: the page shows its own loading and error states.
+      prefetch?.(args);
+      return null;
+    };
+
+  return [
+    {
+      path: '/auth/callback',
+      loader: createCallbackLoader(auth),
+      Component: SigningInScreen,
+      HydrateFallback: SigningInScreen,
+      ErrorBoundary: SignInErrorScreen,
+    },
+    {
+      id: 'root',
+      Component: AppShell,
+      ErrorBoundary: RouteError,
+      HydrateFallback: StartingScreen,
+      children: [
+        { index: true, loader: () => redirect('/folders'), Component: () => null },
+        {
+          path: 'folders',
+          loader: protect(({ request }) => {
+            void queryClient.prefetchQuery(folderQueries.list(folderListParams(new URL(request.url).searchParams)));
+          }),
+          lazy: async () => ({ Component: (await import('../features/folders/folders-page')).FoldersPage }),
+          ErrorBoundary: RouteError,
+        },
+        {
+          path: 'folders/:folderId',
+          loader: protect(),
+          lazy: async () => ({ Component: (await import('../features/folders/folder-page')).FolderPage }),
+          ErrorBoundary: RouteError,
+        },
+        {
+          path: 'folders/:folderId/duplicates',
+          loader: protect(),
+          lazy: async () => ({ Component: (await import('../features/folders/duplicates-page')).DuplicatesPage }),
+          ErrorBoundary: RouteError,
+        },
+        {
+          path: 'models/:modelId',
+          loader: protect(),
+          lazy: async () => ({ Component: (await import('../features/folders/model-page')).ModelPage }),
+          ErrorBoundary: RouteError,
+        },
+        {
+          path: 'models/:modelId/matches/:kind',
+          loader: async (args: LoaderFunctionArgs) => {
+            if (!matchKinds.has(args.params.kind ?? '')) throw data('Unknown match kind', { status: 404 });
+            return protect()(args);
+          },
+          lazy: async () => ({ Component: (await import('../features/matches/matches-page')).MatchesPage }),
+          ErrorBoundary: RouteError,
+        },
+        {
+          path: 'models/:modelId/compare/:otherId',
+          loader: protect(),
+          lazy: async () => ({ Component: (await import('../features/matches/compare-page')).ComparePage }),
+          ErrorBoundary: RouteError,
+        },
+        {
+          path: 'upload',
+          loader: protect(),
+          lazy: async () => ({ Component: (await import('../features/upload/upload-page')).UploadPage }),
+          ErrorBoundary: RouteError,
+        },
+        {
+          path: 'image-search',
+          loader: protect(),
+          lazy: async () => ({ Component: (await import('../features/image-search/image-search-page')).ImageSearchPage }),
+          ErrorBoundary: RouteError,
+        },
+        {
+          path: 'credentials',
+          loader: protect(() => {
+            void queryClient.prefetchQuery(clientCredentialQueries.list());
+          }),
+          lazy: async () => ({ Component: (await import('../features/credentials/credentials-page')).CredentialsPage }),
+          ErrorBoundary: RouteError,
+        },
+        // Public on purpose: a mistyped link shows this page even before sign-in.
+        { path: '*', Component: NotFoundPage },
+      ],
+    },
+  ];
+}
+
+export function createAppRouter(deps: RouterDeps) {
+  return createBrowserRouter(createAppRoutes(deps));
+}

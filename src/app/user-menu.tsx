@@ -1,0 +1,101 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { useAuth } from '../features/auth/auth-context';
+
+function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  const letters = parts.length > 1 ? [parts[0]?.[0], parts[parts.length - 1]?.[0]] : [parts[0]?.[0]];
+  return letters.join('').toUpperCase() || '?';
+}
+
+export function UserMenu() {
+  const { auth, user } = useAuth();
+  const [open, setOpen] = useState(false);
+  const [signingOut, setSigningOut] = useState(false);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (event: PointerEvent) => {
+      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        setOpen(false);
+        buttonRef.current?.focus();
+      }
+    };
+    document.addEventListener('pointerdown', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
+  if (user === undefined) return <div className="user-menu user-menu--loading" aria-hidden="true" />;
+  if (user === null) {
+    return (
+      <button type="button" className="button button--primary" onClick={() => void auth.signIn()}>
+        Sign in
+      </button>
+    );
+  }
+
+  const signOut = () => {
+    setSigningOut(true);
+    auth.signOut().catch(() => setSigningOut(false));
+  };
+
+  return (
+    <div
+      className="user-menu"
+      ref={rootRef}
+      onBlur={(event) => {
+        if (open && !rootRef.current?.contains(event.relatedTarget as Node | null)) setOpen(false);
+      }}
+    >
+      <button
+        type="button"
+        ref={buttonRef}
+        className="user-menu__button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen((v) => !v)}
+      >
+        <span className="avatar" aria-hidden="true">
+          {initials(user.name)}
+        </span>
+        <span className="user-menu__name">{user.name}</span>
+        <span className="user-menu__caret" aria-hidden="true">
+          ▾
+        </span>
+      </button>
+      {open && (
+        <div className="user-menu__panel" id={panelId}>
+          <dl className="user-menu__facts">
+            <dt>Name</dt>
+            <dd>{user.name}</dd>
+            <dt>Email</dt>
+            <dd>{user.email ?? '—'}</dd>
+            <dt>Tenant</dt>
+            <dd>
+              {user.tenantName ?? user.tenant ?? '—'}
+              {user.tenantName && user.tenant && <span className="muted"> ({user.tenant})</span>}
+            </dd>
+            {user.roles.length > 0 && (
+              <>
+                <dt>Roles</dt>
+                <dd>{user.roles.join(', ')}</dd>
+              </>
+            )}
+          </dl>
+          <button type="button" className="button user-menu__signout" onClick={signOut} disabled={signingOut}>
+            Sign out
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
