@@ -35,9 +35,14 @@ test('sign-in returns to the page asked for, shows the user, and sign-out ends t
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
 });
 
-test('deep links survive sign-in and unknown paths get the not-found page', async ({ page }) => {
-  await signIn(page, '/no/such/page');
+test('unknown paths get the not-found page, inside the shell once signed in', async ({ page }) => {
+  await page.goto('/no/such/page');
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+
+  await signIn(page, '/folders');
+  await page.goto('/models/abc/matches/not-a-kind');
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Folders', exact: true })).toBeVisible();
 });
 
 test('a broken runtime config shows a clear screen, not a blank page', async ({ page }) => {

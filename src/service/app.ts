@@ -1,0 +1,105 @@
+import middie from '@fastify/middie';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerFactory } from 'fastify';
+import type { Provider } from 'oidc-provider';
+import type { Connect } from 'vite';
+import { createAuthenticator, type Authenticator } from './http/auth';
+import { registerErrorHandling } from './http/error-handler';
+import { isApiPath, isIdentityPath } from './http/paths';
+import { registerSecurityHeaders } from './http/security-headers';
+import { hasBuiltApp, registerBuiltApp, spaNotFoundHandler } from './http/spa';
+import { apiAudience, appClientId, createProvider, identityMountPath, issuerFor } from './identity/provider';
+import { signInRoutes } from './identity/signin-routes';
+import { clientCredentialRoutes } from './routes/client-credentials';
+import { folderRoutes } from './routes/v2/folders';
+import { publicJwk, type ServiceKeys } from './store/keys';
+import type { Store } from './store/database';
+
+export interface AppOptions {
+  store: Store;
+  keys: ServiceKeys;
+  publicUrl: string;
+  /** How the web app is served: built files from a directory, Vite's dev middleware, or not at all. */
+  web: { kind: 'dist'; distDir: string } | { kind: 'vite'; middlewares: Connect.Server } | { kind: 'none' };
+  logger?: boolean | { level: string };
+  serverFactory?: FastifyServerFactory;
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  provider: Provider;
+  issuer: string;
+  authenticate: Authenticator;
+}
+
+/**
+ * Builds the whole service on one Fastify instance without listening (server.ts listens):
+ * external plugins, then the identity provider, sign-in page, API and web app, one error handler.
+ */
+export async function buildApp({ store, keys, publicUrl, web, logger = false, serverFactory }: AppOptions): Promise<BuiltApp> {
+  const { db } = store;
+  const app = Fastify({
+    logger,
+    // Per-request lines would drown the useful ones; errors are logged by the error handler.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 1024 * 1024,
+    trustProxy: publicUrl.startsWith('https:'),
+    ...(serverFactory ? { serverFactory } : {}),
+  });
+
+  // An empty JSON body means "no fields" (POST /client-credentials may carry none).
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    json(request, body as string, done);
+  });
+
+  const issuer = issuerFor(publicUrl);
+  const provider = createProvider({ db, publicUrl, signingKeys: keys.signingKeys, cookieKeys: keys.cookieKeys });
+
+  await app.register(middie, { hook: 'onRequest' });
+  app.use(identityMountPath, provider.callback());
+  if (web.kind === 'vite') {
+    const vite = web.middlewares;
+    // Vite would answer HTML requests for any path; the service's own paths must reach Fastify.
+    app.use((req, res, next) => (isApiPath(req.url ?? '/') || isIdentityPath(req.url ?? '/') ? next() : vite(req, res, next)));
+  }
+
+  registerSecurityHeaders(app, { dev: web.kind === 'vite' });
+  // Checked per request: a rebuild (which empties dist/) must not leave the server without the app.
+  const spaAvailable = web.kind === 'dist' ? () => hasBuiltApp(web.distDir) : () => false;
+  registerErrorHandling(app, spaNotFoundHandler(spaAvailable));
+
+  await app.register(signInRoutes, {
+    db,
+    provider,
+    csrfKey: keys.cookieKeys[0] ?? '',
+    secureCookies: publicUrl.startsWith('https:'),
+  });
+
+  const authenticate = createAuthenticator({
+    db,
+    issuer,
+    audience: apiAudience,
+    appClientId,
+    publicKeys: keys.signingKeys.map(publicJwk),
+  });
+  await app.register(async (api) => {
+    // The API speaks JSON only; anything else is a 415 rather than a confusing 400.
+    api.removeContentTypeParser('text/plain');
+    // Authenticate before the body is read: an anonymous caller learns nothing about the route.
+    api.addHook('onRequest', async (request) => {
+      request.auth = await authenticate(request);
+    });
+    api.addHook('onSend', async (_request, reply, payload) => {
+      if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+      return payload;
+    });
+    await api.register(clientCredentialRoutes, { db, prefix: '/client-credentials' });
+    await api.register(clientCredentialRoutes, { db, prefix: '/v2/client-credentials' });
+    await api.register(folderRoutes, { db, prefix: '/v2/folders' });
+  });
+
+  if (web.kind === 'dist') await registerBuiltApp(app, web.distDir);
+
+  return { app, provider, issuer, authenticate };
+}

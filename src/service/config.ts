@@ -1,0 +1,66 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const loopbackHosts = new Set(['127.0.0.1', '::1', 'localhost', '0:0:0:0:0:0:0:1']);
+
+export function isLoopbackHost(host: string): boolean {
+  return loopbackHosts.has(host) || host.startsWith('127.');
+}
+
+const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
+
+const envSchema = z.object({
+  PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(8080)),
+  HOST: z.preprocess(emptyAsUndefined, z.string().min(1).default('127.0.0.1')),
+  DATA_DIR: z.preprocess(emptyAsUndefined, z.string().min(1).default('.data')),
+  DATABASE_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).optional()),
+  DEMO_USER: z.preprocess(emptyAsUndefined, z.email().default('demo@example.com')),
+  DEMO_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(8).optional()),
+});
+
+export interface ServiceConfig {
+  port: number;
+  host: string;
+  /** Absolute path of the data directory. */
+  dataDir: string;
+  /** `undefined` = embedded PGlite in `${dataDir}/pglite`. */
+  databaseUrl: string | undefined;
+  /** Origin users reach, without a trailing slash. */
+  publicUrl: string;
+  /** `undefined` when no demo user is to be created. */
+  demo: { email: string; password: string } | undefined;
+}
+
+export class ConfigError extends Error {}
+
+/**
+ * Reads the service configuration from the environment (architecture.md, How it starts).
+ * `port` may be overridden after listening on port 0 (tests), so PUBLIC_URL can follow it.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServiceConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new ConfigError(`Invalid environment: ${issues}`);
+  }
+  const e = parsed.data;
+  const loopback = isLoopbackHost(e.HOST);
+  // A demo password is never invented for a service reachable from other machines.
+  const demoPassword = e.DEMO_PASSWORD ?? (loopback ? 'demo-password' : undefined);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(cwd, e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    publicUrl: (e.PUBLIC_URL ?? defaultPublicUrl(e.HOST, e.PORT)).replace(/\/+$/, ''),
+    demo: demoPassword ? { email: e.DEMO_USER, password: demoPassword } : undefined,
+  };
+}
+
+export function defaultPublicUrl(host: string, port: number): string {
+  // Wildcard and loopback binds are reached as localhost; cookies and redirect URIs need one stable name.
+  const name = isLoopbackHost(host) || host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  const hostPart = name.includes(':') ? `[${name}]` : name;
+  return `http://${hostPart}:${port}`;
+}

@@ -1,0 +1,11 @@
+/** Paths the API owns: answers are JSON, errors in the contract's shape. */
+export function isApiPath(url: string): boolean {
+  const path = url.split('?', 1)[0] ?? '';
+  return /^\/(v2|client-credentials)(\/|$)/.test(path);
+}
+
+/** Paths of the identity provider and its sign-in page (never the SPA). */
+export function isIdentityPath(url: string): boolean {
+  const path = url.split('?', 1)[0] ?? '';
+  return /^\/(oauth2|signin)(\/|$)/.test(path);
+}

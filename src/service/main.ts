@@ -1,0 +1,134 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ViteDevServer } from 'vite';
+import { ConfigError, loadConfig, type ServiceConfig } from './config';
+import type { RunningService } from './server';
+
+// Modules are loaded per command, and the database is opened first: on `start` the embedded
+// database's start-up (WASM, file reads) then overlaps with loading the rest of the service.
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const usage = `Usage:
+  main.ts start                 build the app if needed, then serve it with the API and sign-in
+  main.ts dev                   the same with Vite's dev server (hot reload)
+  main.ts users add --email E --password P [--name N] [--tenant KEY] [--roles viewer,editor,admin]
+  main.ts users list`;
+
+const logger = { level: process.env.LOG_LEVEL ?? 'info' };
+
+async function start(config: ServiceConfig) {
+  const pglite = config.databaseUrl
+    ? undefined
+    : import('./store/pglite').then(({ openPglite }) => openPglite(path.join(config.dataDir, 'pglite')));
+  pglite?.catch(() => {}); // awaited (and reported) through openStore
+  const { buildApp, buildState } = await import('./web/build');
+  const state = await buildState(root);
+  if (state === 'missing' || state === 'stale') {
+    console.log(state === 'missing' ? 'Building the app (first start)…' : 'Sources changed; rebuilding the app…');
+    const t0 = performance.now();
+    await buildApp(root);
+    console.log(`Built in ${((performance.now() - t0) / 1000).toFixed(1)} s.`);
+  } else if (state === 'no-app') {
+    console.warn('No app sources (index.html) and no build in dist/: serving the API and sign-in only.');
+  }
+  const { openStore } = await import('./store/database');
+  const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pglite });
+  store.catch(() => {}); // awaited (and reported) by startService
+  const { startService } = await import('./server');
+  const service = await startService({
+    config,
+    store,
+    publicUrlFromEnv: Boolean(process.env.PUBLIC_URL),
+    web: { kind: 'dist', distDir: path.join(root, 'dist') },
+    logger,
+  });
+  announce(service, config);
+  return service;
+}
+
+async function dev(config: ServiceConfig) {
+  let vite: ViteDevServer | undefined;
+  const [{ startService }, { createViteDevServer }] = await Promise.all([import('./server'), import('./web/dev')]);
+  const service = await startService({
+    config,
+    publicUrlFromEnv: Boolean(process.env.PUBLIC_URL),
+    web: async (server) => {
+      vite = await createViteDevServer(root, server);
+      return { kind: 'vite', middlewares: vite.middlewares };
+    },
+    logger,
+    onClose: async () => {
+      await vite?.close();
+    },
+  });
+  announce(service, config);
+  return service;
+}
+
+function announce(service: RunningService, config: ServiceConfig) {
+  console.log(`\nGeometric Search Workbench is running at ${service.url}/`);
+  console.log(`Data: ${service.store.location}`);
+  if (config.demo) {
+    console.log(`Demo login: ${config.demo.email} / ${config.demo.password}${service.demoCreated ? ' (created now)' : ''}`);
+  } else {
+    console.log('No demo user (set DEMO_PASSWORD to create one); add users with: npm run service -- users add --email … --password …');
+  }
+}
+
+function closeOnSignals(service: RunningService) {
+  const stop = (signal: string) => {
+    console.log(`\n${signal}: shutting down…`);
+    const hardStop = setTimeout(() => process.exit(1), 10_000).unref();
+    service.close().then(
+      () => {
+        clearTimeout(hardStop);
+        process.exit(0);
+      },
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+async function users(config: ServiceConfig, args: string[]) {
+  const [sub, ...rest] = args;
+  if (sub !== 'add' && sub !== 'list') throw new UsageError();
+  const [{ openStore }, { usersAdd, usersList }] = await Promise.all([import('./store/database'), import('./cli/users')]);
+  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    console.log(sub === 'add' ? await usersAdd(store, rest) : await usersList(store));
+  } finally {
+    await store.close();
+  }
+}
+
+class UsageError extends Error {}
+
+async function main(argv: string[]) {
+  const [command, ...rest] = argv;
+  const config = loadConfig();
+  switch (command) {
+    case 'start':
+      closeOnSignals(await start(config));
+      return;
+    case 'dev':
+      closeOnSignals(await dev(config));
+      return;
+    case 'users':
+      await users(config, rest);
+      return;
+    default:
+      throw new UsageError();
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError) console.error(usage);
+  else if (error instanceof ConfigError || (error instanceof Error && error.name === 'CliError')) console.error(error.message);
+  else console.error(error);
+  process.exitCode = 1;
+});

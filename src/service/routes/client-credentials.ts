@@ -1,0 +1,64 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import {
+  createClientCredentialRequestSchema,
+  type ClientCredentialListResponse,
+  type CreatedClientCredential,
+} from '../../contract/client-credentials';
+import { requireAuth } from '../http/auth';
+import { Conflict, NotFound } from '../http/errors';
+import { parseInput } from '../http/validation';
+import { createCredential, deleteCredential, listCredentials } from '../store/client-credentials';
+import type { Database } from '../store/schema';
+
+/** A user's cap, so a script gone wrong cannot fill the table. */
+const maxCredentialsPerUser = 50;
+
+/**
+ * `/client-credentials` (api-contract.md, Client credentials). Every signed-in user manages their
+ * own credentials only; someone else's client id answers 404 as if it did not exist.
+ */
+export async function clientCredentialRoutes(app: FastifyInstance, { db }: { db: Kysely<Database> }) {
+  app.post('/', async (request, reply) => {
+    const auth = requireAuth(request);
+    const input = parseInput(createClientCredentialRequestSchema, request.body, 'body');
+    const existing = await listCredentials(db, auth.userId);
+    if (existing.length >= maxCredentialsPerUser) throw new Conflict(`At most ${maxCredentialsPerUser} credentials per user; delete one first.`);
+    const taken = new Set(existing.map((c) => c.name));
+    let name = input.name;
+    if (name === undefined) {
+      let n = existing.length + 1;
+      while (taken.has(`Credential ${n}`)) n += 1;
+      name = `Credential ${n}`;
+    } else if (taken.has(name)) {
+      throw new Conflict(`name: a credential named "${name}" already exists.`);
+    }
+    const { row, secret } = await createCredential(db, { userId: auth.userId, tenantId: auth.tenantId, name });
+    const body: CreatedClientCredential = {
+      clientCredentials: { clientId: row.client_id, clientSecret: secret, name: row.name, createdAt: row.created_at.toISOString() },
+    };
+    return reply.status(201).header('cache-control', 'no-store').send(body);
+  });
+
+  app.get('/', async (request) => {
+    const auth = requireAuth(request);
+    const rows = await listCredentials(db, auth.userId);
+    const body: ClientCredentialListResponse = {
+      clientCredentials: rows.map((r) => ({
+        clientId: r.client_id,
+        name: r.name,
+        createdAt: r.created_at.toISOString(),
+        lastUsedAt: r.last_used_at?.toISOString() ?? null,
+      })),
+    };
+    return body;
+  });
+
+  app.delete<{ Params: { clientId: string } }>('/:clientId', async (request, reply) => {
+    const auth = requireAuth(request);
+    if (!(await deleteCredential(db, auth.userId, request.params.clientId))) {
+      throw new NotFound(`No client credential ${request.params.clientId}.`);
+    }
+    return reply.status(204).send();
+  });
+}

@@ -1,0 +1,119 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { Provider } from 'oidc-provider';
+import { buildApp, type AppOptions } from './app';
+import { defaultPublicUrl, type ServiceConfig } from './config';
+import { pruneExpiredPayloads } from './identity/adapter';
+import { openStore, type Store } from './store/database';
+import { ensureDemoAccount } from './store/demo';
+import { loadOrCreateKeys, type ServiceKeys } from './store/keys';
+
+export interface StartOptions {
+  config: ServiceConfig;
+  /** Whether PUBLIC_URL was given explicitly; if not, it follows the port actually bound (port 0 in tests). */
+  publicUrlFromEnv?: boolean;
+  web: AppOptions['web'] | ((server: http.Server) => Promise<AppOptions['web']>);
+  logger?: AppOptions['logger'];
+  /** Closed after the server, before the store (e.g. a Vite dev server). */
+  onClose?: () => Promise<void>;
+  /** A store already being opened (lets the CLI overlap opening the database with loading code). */
+  store?: Promise<Store>;
+}
+
+export interface RunningService {
+  /** The origin the service is reachable at (PUBLIC_URL). */
+  url: string;
+  port: number;
+  app: FastifyInstance;
+  provider: Provider;
+  store: Store;
+  keys: ServiceKeys;
+  issuer: string;
+  demoCreated: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the store, binds the port, then builds the app on that already-listening server, so that
+ * with port 0 the issuer and redirect URIs can name the real port without a race.
+ */
+export async function startService({ config, publicUrlFromEnv = true, web, logger, onClose, store: opening }: StartOptions): Promise<RunningService> {
+  const store = await (opening ?? openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  let server: http.Server | undefined;
+  let pruneTimer: NodeJS.Timeout | undefined;
+  try {
+    const [keys, demoCreated] = await Promise.all([
+      loadOrCreateKeys(store.db),
+      config.demo ? ensureDemoAccount(store.db, config.demo) : Promise.resolve(false),
+      pruneExpiredPayloads(store.db),
+    ]);
+    pruneTimer = setInterval(() => void pruneExpiredPayloads(store.db).catch(() => {}), 60 * 60 * 1000).unref();
+
+    // Requests that arrive between binding and the app being ready wait here instead of hanging.
+    const early: [http.IncomingMessage, http.ServerResponse][] = [];
+    let handle: ((req: http.IncomingMessage, res: http.ServerResponse) => void) | undefined = undefined;
+    const httpServer = http.createServer((req, res) => (handle ? handle(req, res) : early.push([req, res])));
+    server = httpServer;
+    await new Promise<void>((resolve, reject) => {
+      httpServer.once('error', reject);
+      httpServer.listen(config.port, config.host, () => {
+        httpServer.off('error', reject);
+        resolve();
+      });
+    });
+    const port = (httpServer.address() as AddressInfo).port;
+    let fastifyHandler: ((req: http.IncomingMessage, res: http.ServerResponse) => void) | undefined;
+    const url = publicUrlFromEnv ? config.publicUrl : defaultPublicUrl(config.host, port);
+
+    let built: Awaited<ReturnType<typeof buildApp>>;
+    try {
+      built = await buildApp({
+        store,
+        keys,
+        publicUrl: url,
+        web: typeof web === 'function' ? await web(httpServer) : web,
+        logger,
+        serverFactory: (handler) => {
+          fastifyHandler = handler;
+          return httpServer;
+        },
+      });
+      await built.app.ready();
+    } catch (error) {
+      for (const [, res] of early.splice(0)) res.writeHead(503, { 'retry-after': '1' }).end();
+      throw error;
+    }
+    const { app, provider, issuer } = built;
+    handle = fastifyHandler;
+    for (const [req, res] of early.splice(0)) handle?.(req, res);
+
+    let closing: Promise<void> | undefined;
+    const close = () =>
+      (closing ??= (async () => {
+        clearInterval(pruneTimer);
+        await app.close();
+        await closeServer(httpServer);
+        await onClose?.();
+        await store.close();
+      })());
+
+    return { url, port, app, provider, store, keys, issuer, demoCreated, close };
+  } catch (error) {
+    clearInterval(pruneTimer);
+    if (server) await closeServer(server);
+    await onClose?.();
+    await store.close();
+    throw error;
+  }
+}
+
+/** Stops accepting, lets in-flight requests finish for a moment, then drops what is left. */
+async function closeServer(server: http.Server): Promise<void> {
+  if (!server.listening) return;
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const force = setTimeout(() => server.closeAllConnections(), 2000).unref();
+  await closed;
+  clearTimeout(force);
+}

@@ -1,0 +1,77 @@
+import path from 'node:path';
+import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { PGlite } from '@electric-sql/pglite';
+import { migrationProvider } from './migrations/index';
+import { openPglite } from './pglite';
+import type { Database } from './schema';
+
+export interface Store {
+  db: Kysely<Database>;
+  /** Human-readable description of where the data lives (for logs). */
+  location: string;
+  close(): Promise<void>;
+}
+
+export interface OpenStoreOptions {
+  /** A PostgreSQL URL; without one the embedded PGlite in `${dataDir}/pglite` is used. */
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  /** The embedded database, if the caller already started opening it (see main.ts). */
+  pglite?: Promise<PGlite>;
+}
+
+/**
+ * Opens the database through the one dialect path the service has: Kysely's PostgresDialect
+ * over a `pg` Pool, either to a real server or to an in-process PGlite behind a pg-compatible
+ * connection. Migrates to the latest schema before returning.
+ */
+export async function openStore(options: OpenStoreOptions): Promise<Store> {
+  const { pool, location, closeBackend } = options.databaseUrl
+    ? { pool: new pg.Pool({ connectionString: options.databaseUrl, max: 10 }), location: redact(options.databaseUrl), closeBackend: async () => {} }
+    : await openPglitePool(options.pglite ?? openPglite(pgliteDir(options.dataDir)));
+
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const store: Store = {
+    db,
+    location,
+    async close() {
+      await db.destroy();
+      await closeBackend();
+    },
+  };
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
+}
+
+export function pgliteDir(dataDir: string): string {
+  return path.join(dataDir, 'pglite');
+}
+
+async function openPglitePool(opening: Promise<PGlite>) {
+  const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
+  const pglite = await opening;
+  // PGlite is single-connection; a larger pool would only queue inside it.
+  const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1 });
+  return { pool, location: `PGlite at ${pglite.dataDir ?? 'memory'}`, closeBackend: () => pglite.close() };
+}
+
+export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed`, { cause: error });
+  }
+}
+
+function redact(url: string): string {
+  const u = new URL(url);
+  if (u.password) u.password = '***';
+  return u.toString();
+}

@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { importJWK, type JWK } from 'jose';
+import type { Role } from '../../contract/app-config';
+import type { ServiceConfig } from '../config';
+import { startService, type RunningService } from '../server';
+import { createUser, ensureTenant } from '../store/users';
+import type { CookieJar } from './cookie-jar';
+import { requestCredentialToken, signInWithPkce, type Tokens } from './oidc-flows';
+
+export interface TestUser {
+  id: string;
+  email: string;
+  password: string;
+  name: string;
+  tenantKey: string;
+  tenantId: number;
+  roles: Role[];
+}
+
+export interface TestService {
+  /** Origin of the running service (base_url = auth_url), e.g. http://localhost:40123 */
+  baseUrl: string;
+  issuer: string;
+  tokenUrl: string;
+  service: RunningService;
+  db: RunningService['store']['db'];
+  /** Creates a tenant (if missing) and a user directly in the store. */
+  createUser(input?: Partial<Omit<TestUser, 'id' | 'tenantId'>>): Promise<TestUser>;
+  /** The app's PKCE sign-in through the real endpoints; returns the token response. */
+  signIn(user: Pick<TestUser, 'email' | 'password'>): Promise<Tokens & { jar: CookieJar }>;
+  /** The interface document's client credentials token request (raw response, for status checks). */
+  credentialToken(clientId: string, clientSecret: string, scope?: string): Promise<Response>;
+  /** fetch against baseUrl with an optional bearer token; JSON bodies are serialised. */
+  api(pathname: string, init?: { method?: string; token?: string; json?: unknown; headers?: Record<string, string> }): Promise<Response>;
+  /** The provider's real private signing key (to forge tokens with chosen claims). */
+  signingKey(): Promise<{ key: CryptoKey | Uint8Array; kid: string }>;
+  stop(): Promise<void>;
+}
+
+export interface StartTestServiceOptions {
+  /** Use this PostgreSQL database instead of a fresh PGlite in a temp dir. */
+  databaseUrl?: string;
+  /** Create the demo account as `npm start` would (off by default). */
+  demo?: { email: string; password: string };
+  /** Serve a built app from this directory (default: no web app, API and sign-in only). */
+  distDir?: string;
+}
+
+/**
+ * Starts the real service (store, identity provider, API) on an ephemeral port with a throwaway
+ * data directory. Call `stop()` in afterAll; it closes everything and removes the directory.
+ */
+export async function startTestService(options: StartTestServiceOptions = {}): Promise<TestService> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gsw-test-'));
+  const config: ServiceConfig = {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    databaseUrl: options.databaseUrl,
+    publicUrl: '', // follows the bound port
+    demo: options.demo,
+  };
+  let service: RunningService;
+  try {
+    service = await startService({ config, publicUrlFromEnv: false, web: options.distDir ? { kind: 'dist', distDir: options.distDir } : { kind: 'none' }, logger: false });
+  } catch (error) {
+    await fs.rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const baseUrl = service.url;
+  let counter = 0;
+
+  return {
+    baseUrl,
+    issuer: service.issuer,
+    tokenUrl: `${service.issuer}/v1/token`,
+    service,
+    db: service.store.db,
+
+    async createUser(input = {}) {
+      counter += 1;
+      const tenantKey = input.tenantKey ?? 'acme';
+      const tenant = await ensureTenant(service.store.db, tenantKey, `${tenantKey} Inc.`);
+      const email = input.email ?? `user${counter}-${randomBytes(3).toString('hex')}@example.com`;
+      const password = input.password ?? `pw-${randomBytes(8).toString('hex')}`;
+      const name = input.name ?? `Test User ${counter}`;
+      const roles = input.roles ?? ['viewer', 'editor'];
+      const user = await createUser(service.store.db, { tenantId: tenant.id, email, name, password, roles });
+      return { id: user.id, email, password, name, tenantKey, tenantId: tenant.id, roles };
+    },
+
+    async signIn(user) {
+      const { tokens, jar } = await signInWithPkce(baseUrl, user);
+      return { ...tokens, jar };
+    },
+
+    credentialToken(clientId, clientSecret, scope) {
+      return requestCredentialToken(baseUrl, clientId, clientSecret, scope);
+    },
+
+    api(pathname, init = {}) {
+      const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
+      if (init.token) headers.authorization = `Bearer ${init.token}`;
+      if (init.json !== undefined) headers['content-type'] = 'application/json';
+      return fetch(`${baseUrl}${pathname}`, {
+        method: init.method ?? 'GET',
+        headers,
+        body: init.json === undefined ? undefined : JSON.stringify(init.json),
+      });
+    },
+
+    async signingKey() {
+      const jwk = service.keys.signingKeys[0] as JWK;
+      return { key: await importJWK(jwk, 'RS256'), kid: jwk.kid ?? '' };
+    },
+
+    async stop() {
+      await service.close();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
