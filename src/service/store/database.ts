@@ -31,6 +31,9 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     ? { pool: new pg.Pool({ connectionString: options.databaseUrl, max: 10 }), location: redact(options.databaseUrl), closeBackend: async () => {} }
     : await openPglitePool(options.pglite ?? openPglite(pgliteDir(options.dataDir)));
 
+  // An idle connection dropped by the server (restart, failover, shutdown) must not take the
+  // process down; the pool replaces it on the next query.
+  pool.on('error', (error) => console.error(`database connection lost: ${error.message}`));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const store: Store = {
     db,

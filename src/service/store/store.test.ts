@@ -122,14 +122,9 @@ describe('store on PostgreSQL', () => {
     await server?.stop();
   });
 
-  it('migrates and round-trips every table', async (ctx) => {
-    if (!server) {
-      const message = 'PostgreSQL is not installed (no initdb on PATH or in /usr/lib/postgresql/*/bin); install the Debian package "postgresql".';
-      // CI must prove the real-server path; a developer machine without it reports the test as not run.
-      if (process.env.CI) throw new Error(message);
-      ctx.skip(message);
-      return;
-    }
+  it('migrates and round-trips every table', async () => {
+    // The real-server path must be proven wherever the tests run (README: npm test needs postgresql).
+    if (!server) throw new Error('PostgreSQL is not installed (no initdb on PATH or in /usr/lib/postgresql/*/bin); install the Debian package "postgresql".');
     store = await openStore({ databaseUrl: server.url, dataDir: '/nonexistent' });
     expect(store.location).toContain('gsw_test');
     await exerciseStore(store);
