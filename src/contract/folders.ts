@@ -16,3 +16,12 @@ export const folderListResponseSchema = z.object({
   pageData: pageDataSchema,
 });
 export type FolderListResponse = z.infer<typeof folderListResponseSchema>;
+
+export const folderResponseSchema = z.object({ folder: folderSchema });
+
+export const createFolderRequestSchema = z.object({
+  name: z.string(),
+  parentFolderId: z.number().int().nullish(),
+});
+export type CreateFolderRequest = z.infer<typeof createFolderRequestSchema>;
+export const renameFolderRequestSchema = z.object({ name: z.string() });

@@ -2,7 +2,7 @@
 // (issue 4). Plain TypeScript: the page wires it to React with useSyncExternalStore.
 import { z } from 'zod';
 import { systemClock, type Clock, type Random } from './clock';
-import { joinFilePath, normalizeDroppedPath } from './file-path-rules';
+import { joinFilePath, normalizeDroppedPath } from '../../../contract/file-paths';
 import { planUpload, type PlanOptions, type PlanResult, type ReviewRow, type SourceFile } from './planner';
 import { isSettledState, StatePoller, type ModelStatus, type PollerOptions, type PollerSnapshot } from './poller';
 import type { FileKind, Role } from './roles';

@@ -3,7 +3,7 @@
 // with progress, processing with assemblies relinked when their parts arrive, and injectable
 // failures and latency. Runs on the given clock (fake timers in tests).
 import { systemClock, sleep, type Clock } from './clock';
-import { fileNameOf, filePathProblem, folderOf } from './file-path-rules';
+import { fileNameOf, filePathProblem, folderOf } from '../../../contract/file-paths';
 import {
   createModelsResponseSchema,
   TransportError,

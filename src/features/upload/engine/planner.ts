@@ -7,7 +7,7 @@ import {
   joinFilePath,
   normalizeDroppedPath,
   normalizeFolderPath,
-} from './file-path-rules';
+} from '../../../contract/file-paths';
 import { extensionOf, fileKindOf, isStepFile, structureOf, SUPPORTED_EXTENSIONS_TEXT, type FileKind, type Role } from './roles';
 
 /** One dropped file, as the page hands it over (a File plus react-dropzone's path). */

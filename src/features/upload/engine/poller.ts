@@ -1,7 +1,7 @@
 // State polling for a whole batch (issue 4, deliverable 3): one request per chunk of 100 ids,
 // spaced so the total stays at or below one request a second, backing off while nothing changes.
 import { systemClock, type Clock } from './clock';
-import { fileNameOf, folderOf } from './file-path-rules';
+import { fileNameOf, folderOf } from '../../../contract/file-paths';
 import type { Role } from './roles';
 import { ExternalStore } from './store';
 import { toApiError, type ModelRecord, type Transport } from './transport';

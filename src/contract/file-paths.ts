@@ -1,8 +1,7 @@
 // The filePath and folder-name rules of api-contract.md (Models, Folders) as pure checks that
 // return a reason a designer can act on, or null when the value is fine.
 //
-// These schemas belong in src/contract/ (models.ts / folders.ts) once that file exists, so the
-// service validates with the very same rules; they live here until then.
+// One source for the app's upload review and the service's validation.
 import { z } from 'zod';
 
 export const MAX_FILE_PATH_BYTES = 1024;

@@ -8,7 +8,7 @@ import {
   joinFilePath,
   normalizeDroppedPath,
   normalizeFolderPath,
-} from './file-path-rules';
+} from './file-paths';
 
 describe('dropped paths', () => {
   it('strips the leading "/" or "./" of react-dropzone paths', () => {

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { pageDataSchema } from './paging';
+
+/** Model states of the interface document plus the contract's `processing`. */
+export const modelStates = [
+  'incomplete-upload',
+  'processing',
+  'unsupported',
+  'failed-incomplete',
+  'failed',
+  'finished-incomplete',
+  'finished',
+] as const;
+export type KnownModelState = (typeof modelStates)[number];
+
+/** States after which nothing happens unless a part arrives or someone reprocesses. */
+export const settledStates: readonly KnownModelState[] = ['unsupported', 'failed-incomplete', 'failed', 'finished-incomplete', 'finished'];
+/** States in which a model takes part in search and matching (interface document, rule 5). */
+export const searchableStates: readonly KnownModelState[] = ['finished', 'finished-incomplete'];
+
+/** Any state the client does not know counts as still working (api-contract.md, States). */
+export function isSettled(state: string): boolean {
+  return (settledStates as readonly string[]).includes(state);
+}
+
+export const metadataPairSchema = z.object({
+  metadataKeyId: z.number().int(),
+  value: z.string(),
+});
+export type MetadataPair = z.infer<typeof metadataPairSchema>;
+
+export const meshFactsSchema = z.object({
+  triangles: z.number().int().nonnegative(),
+  boundingBox: z.object({ min: z.array(z.number()).length(3), max: z.array(z.number()).length(3) }),
+  surfaceArea: z.number().nonnegative(),
+  volume: z.number().nullable(),
+  shells: z.number().int().nonnegative(),
+  units: z.string(),
+});
+export type MeshFactsDto = z.infer<typeof meshFactsSchema>;
+
+export const modelSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  filePath: z.string(),
+  fileName: z.string(),
+  fileType: z.string(),
+  folderId: z.number().int(),
+  isAssembly: z.boolean(),
+  /** A string, not an enum: clients treat unknown states as still working. */
+  state: z.string(),
+  stateReason: z.string().nullish(),
+  metadata: z.array(metadataPairSchema),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  thumbnail: z.string().nullish(),
+  missingParts: z.array(z.string()).nullish(),
+  partCount: z.number().int().nullish(),
+  facts: meshFactsSchema.nullish(),
+});
+export type Model = z.infer<typeof modelSchema>;
+
+export const createModelItemSchema = z.object({
+  filePath: z.string(),
+  name: z.string(),
+  metadata: z.array(metadataPairSchema).optional(),
+});
+export const createModelsRequestSchema = z.object({
+  models: z.array(createModelItemSchema),
+});
+export type CreateModelsRequest = z.infer<typeof createModelsRequestSchema>;
+
+export const uploadInfoSchema = z.object({
+  uploadUrl: z.string(),
+  headers: z.record(z.string(), z.string()),
+});
+export type UploadInfo = z.infer<typeof uploadInfoSchema>;
+
+/** The service writes both shapes at once; a client must accept either (api-contract.md, Models). */
+export const createdModelEntrySchema = z
+  .object({
+    model: modelSchema,
+    uploadUrl: z.string().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    uploadInfo: uploadInfoSchema.optional(),
+  })
+  .transform((entry, ctx) => {
+    const uploadUrl = entry.uploadUrl ?? entry.uploadInfo?.uploadUrl;
+    const headers = entry.headers ?? entry.uploadInfo?.headers;
+    if (!uploadUrl || !headers) {
+      ctx.addIssue({ code: 'custom', message: 'created model without upload address' });
+      return z.NEVER;
+    }
+    return { model: entry.model, uploadUrl, headers };
+  });
+export const createModelsResponseSchema = z.object({ models: z.array(createdModelEntrySchema) });
+
+export const modelResponseSchema = z.object({ model: modelSchema });
+export const modelListResponseSchema = z.object({ models: z.array(modelSchema), pageData: pageDataSchema });
+export type ModelListResponse = z.infer<typeof modelListResponseSchema>;
+
+export const viewerFileResponseSchema = z.object({ viewerFile: z.string() });
+
+export type AssemblyTreeNode = {
+  type: 'part' | 'subAssembly';
+  modelId: string | null;
+  name: string;
+  transform: number[];
+  children?: AssemblyTreeNode[];
+};
+export const assemblyTreeNodeSchema: z.ZodType<AssemblyTreeNode> = z.lazy(() =>
+  z.object({
+    type: z.enum(['part', 'subAssembly']),
+    modelId: z.string().nullable(),
+    name: z.string(),
+    transform: z.array(z.number()),
+    children: z.array(assemblyTreeNodeSchema).optional(),
+  }),
+);
+export const assemblyTreeResponseSchema = z.object({
+  type: z.literal('assemblyTree'),
+  modelId: z.string(),
+  children: z.array(assemblyTreeNodeSchema),
+});
+export type AssemblyTree = z.infer<typeof assemblyTreeResponseSchema>;
