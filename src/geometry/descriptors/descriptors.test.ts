@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { applyToMesh, determinant3, multiply, rotationZ, scaling, translation } from '../mesh';
+import { analyseShape } from './analysis';
+import { buildPart, randomRigid, randomRotation, roundTrip, subdivide } from './benchmark-dataset';
+import { geoDescriptor, geoRelatedScore } from './geo-descriptor';
+import { GLOBAL_DESCRIPTOR_LENGTH, distanceForScore, globalDescriptor, partToPartScore, scoreFromDistance } from './global-descriptor';
+import { preparePart, partToPartRescore } from './rescore';
+import { prng, sampleSurface } from './sampling';
+import { accumulateSH, degreeEnergies } from './spherical-harmonics';
+
+describe('sampling', () => {
+  it('is deterministic per seed and area-weighted', async () => {
+    const m = await buildPart('plate', 0);
+    const a = sampleSurface(m, { count: 1000, seed: 4 });
+    const b = sampleSurface(m, { count: 1000, seed: 4 });
+    expect(Array.from(a.points)).toEqual(Array.from(b.points));
+    expect(a.count).toBe(1000);
+    // Unit normals.
+    for (let i = 0; i < a.count; i++) expect(Math.hypot(a.normals[i * 3]!, a.normals[i * 3 + 1]!, a.normals[i * 3 + 2]!)).toBeCloseTo(1, 6);
+    // Share of samples on the top face (z = 8) ≈ its share of the area.
+    const top = Array.from({ length: a.count }, (_, i) => a.points[i * 3 + 2]!).filter((z) => Math.abs(z - 8) < 1e-4).length / a.count;
+    const topArea = 100 * 60 - 4 * Math.PI * 16 * 0.99;
+    expect(top).toBeCloseTo(topArea / a.area, 1);
+  });
+});
+
+describe('spherical harmonics', () => {
+  it('degree energies are rotation invariant', () => {
+    const rand = prng(3);
+    const dirs: [number, number, number][] = [];
+    for (let i = 0; i < 50; i++) {
+      const v: [number, number, number] = [rand() - 0.5, rand() - 0.2, rand() - 0.5];
+      const l = Math.hypot(...v);
+      dirs.push([v[0] / l, v[1] / l, v[2] / l]);
+    }
+    const R = randomRotation(rand);
+    const energies = (rot: boolean) => {
+      const c = new Float64Array(49);
+      const P = new Float64Array(49);
+      for (const d of dirs) {
+        const [x, y, z] = rot ? [R[0]! * d[0] + R[4]! * d[1] + R[8]! * d[2], R[1]! * d[0] + R[5]! * d[1] + R[9]! * d[2], R[2]! * d[0] + R[6]! * d[1] + R[10]! * d[2]] : d;
+        accumulateSH(6, x, y, z, 1, c, P);
+      }
+      return degreeEnergies(6, c);
+    };
+    const a = energies(false), b = energies(true);
+    a.forEach((e, l) => expect(b[l]!).toBeCloseTo(e, 9));
+  });
+});
+
+describe('pose', () => {
+  it('is a proper rotation and flips handedness for a mirrored chiral part', async () => {
+    const m = await buildPart('step-block', 0);
+    const a = analyseShape(m);
+    const b = analyseShape(applyToMesh(m, multiply(randomRigid(prng(1)), scaling(-1, 1, 1))));
+    for (const p of [a.pose, b.pose]) expect(determinant3(p.toCanonical)).toBeCloseTo(1, 9);
+    // The skewness product is a pseudo-scalar: same magnitude, opposite sign for the mirror image.
+    const prod = (s: readonly number[]) => s[0]! * s[1]! * s[2]!;
+    expect(Math.abs(prod(a.pose.skewness))).toBeGreaterThan(1e-3);
+    expect(prod(b.pose.skewness)).toBeCloseTo(-prod(a.pose.skewness), 2);
+    if (a.pose.handedness !== 0 && b.pose.handedness !== 0) expect(b.pose.handedness).toBe(-a.pose.handedness);
+  });
+});
+
+describe('part-to-part descriptor', () => {
+  it(`has ${GLOBAL_DESCRIPTOR_LENGTH} dimensions and a monotone score with 98 at distance 1`, () => {
+    expect(GLOBAL_DESCRIPTOR_LENGTH).toBeGreaterThanOrEqual(64);
+    expect(GLOBAL_DESCRIPTOR_LENGTH).toBeLessThanOrEqual(256);
+    expect(scoreFromDistance(0)).toBe(100);
+    expect(scoreFromDistance(1)).toBeCloseTo(98, 9);
+    expect(distanceForScore(90)).toBeCloseTo(Math.pow(Math.log(100 / 90) / Math.log(100 / 98), 1 / 1.5), 9);
+  });
+
+  it('is invariant to rotation, translation, tessellation and file format (≥ 98)', async () => {
+    const rand = prng(42);
+    for (const [family, v] of [
+      ['bracket', 1],
+      ['flange', 0],
+      ['gear', 1],
+    ] as const) {
+      const base = await buildPart(family, v, { segments: 32 });
+      const d0 = globalDescriptor(base);
+      const moved = applyToMesh(base, randomRigid(rand));
+      const retess = applyToMesh(await buildPart(family, v, { segments: 48 }), randomRigid(rand));
+      const sub = await roundTrip(applyToMesh(subdivide(base), randomRigid(rand)), 'stl');
+      const glb = await roundTrip(applyToMesh(base, randomRigid(rand)), 'glb');
+      for (const m of [moved, retess, sub, glb]) expect(partToPartScore(d0, globalDescriptor(m))).toBeGreaterThanOrEqual(98);
+    }
+  });
+
+  it('drops below 98 for scaled copies (×1.1, ×2) and stays high for a z-rotation', async () => {
+    const base = await buildPart('plate', 1);
+    const d0 = globalDescriptor(base);
+    expect(partToPartScore(d0, globalDescriptor(applyToMesh(base, rotationZ(33))))).toBeGreaterThanOrEqual(98);
+    expect(partToPartScore(d0, globalDescriptor(applyToMesh(base, scaling(1.1))))).toBeLessThan(98);
+    expect(partToPartScore(d0, globalDescriptor(applyToMesh(base, scaling(2))))).toBeLessThan(60);
+  });
+
+  it('scores a different family low', async () => {
+    const a = globalDescriptor(await buildPart('flange', 0));
+    for (const [f, v] of [
+      ['bolt', 0],
+      ['plate', 0],
+      ['pipe', 1],
+    ] as const) expect(partToPartScore(a, globalDescriptor(await buildPart(f, v)))).toBeLessThan(50);
+  });
+
+  it('rescoring keeps duplicates ≥ 98 and puts mirrored chiral parts below 98', async () => {
+    const rand = prng(8);
+    for (const [family, v] of [
+      ['bracket', 0],
+      ['bracket', 1],
+      ['step-block', 3],
+    ] as const) {
+      const base = preparePart(await buildPart(family, v));
+      const dup = preparePart(applyToMesh(await buildPart(family, v, { segments: 48 }), randomRigid(rand)));
+      const mirror = preparePart(applyToMesh(await buildPart(family, v), multiply(randomRigid(rand), scaling(-1, 1, 1))));
+      expect(partToPartRescore(dup, base).score).toBeGreaterThanOrEqual(98);
+      expect(partToPartRescore(mirror, base).score).toBeLessThan(98);
+    }
+    // A mirror-symmetric part is identical to its mirror image.
+    const plate = await buildPart('plate', 0);
+    expect(partToPartRescore(preparePart(applyToMesh(plate, multiply(translation(5, 5, 5), scaling(1, -1, 1)))), preparePart(plate)).score).toBeGreaterThanOrEqual(98);
+  });
+});
+
+describe('geo-related descriptor', () => {
+  it('ranks the same-size detail variant above another size of the family', async () => {
+    const a = geoDescriptor(await buildPart('flange', 0));
+    const detail = geoDescriptor(applyToMesh(await buildPart('flange', 0, { segments: 32 }, true), randomRigid(prng(2))));
+    const other = geoDescriptor(await buildPart('flange', 1));
+    expect(geoRelatedScore(a, detail)).toBeGreaterThan(geoRelatedScore(a, other));
+    expect(geoRelatedScore(a, detail)).toBeGreaterThan(70);
+  });
+});

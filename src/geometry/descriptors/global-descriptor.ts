@@ -1,0 +1,275 @@
+// The part-to-part descriptor: one fixed-length float vector per model whose plain L2 distance
+// is the part-to-part dissimilarity (ready for a pgvector HNSW index with vector_l2_ops).
+import type { Mesh } from '../mesh';
+import { analyseShape, type AnalysisOptions, type ShapeAnalysis } from './analysis';
+import { smoothstep } from './pose';
+import { prng } from './sampling';
+import { accumulateSH, degreeEnergies } from './spherical-harmonics';
+
+/**
+ * Blocks of the descriptor, in order. Every block is rotation- and translation-invariant; all but
+ * `scale` are scale-invariant (lengths divided by the RMS radius); all but `chirality` are also
+ * mirror-invariant. `weight` multiplies the raw block so that L2 on the stored vector is the score
+ * distance (unit: 1 = the 98 % line, see {@link partToPartScore}).
+ */
+export const GLOBAL_BLOCKS = [
+  /** D2: histogram of distances between surface point pairs / RMS radius, 0..3.5, sqrt (Hellinger). */
+  { name: 'd2', length: 32, weight: 40 },
+  /** D2 split by normal agreement: distance (8 bins) × n·n′ (−1, 0, +1 soft bins), sqrt. */
+  { name: 'd2Normals', length: 24, weight: 40 },
+  /** A3: angle at the middle point of random triples, 0..π, 16 bins, sqrt. */
+  { name: 'a3', length: 16, weight: 25 },
+  /** Radial distribution: distance of samples from the centroid / RMS radius, 0..2.5, sqrt. */
+  { name: 'radial', length: 16, weight: 20 },
+  /** Normal vs radial direction: n·(p − c)/|p − c|, −1..1, 8 bins, sqrt (bores vs outer faces). */
+  { name: 'normalRadial', length: 8, weight: 30 },
+  /** Spherical-harmonic energies (degrees 1..6) of the samples in 4 soft radial shells. */
+  { name: 'sh', length: 24, weight: 15 },
+  /** Shape: sqrt eigenvalues / RMS radius (3), oriented extents / RMS radius (3). */
+  { name: 'shape', length: 6, weight: 40 },
+  /** Compactness: sphericity (36πV²)^(1/3)/A, and A / (4π r_rms²). */
+  { name: 'compact', length: 2, weight: 40 },
+  /** Raw scale: ln r_rms[mm], ln √A[mm] — the only scale-dependent block. */
+  { name: 'scale', length: 2, weight: 15 },
+  /**
+   * Chirality pseudo-scalars in the principal frame (E[xyz], E[x³yz], E[xy³z], E[xyz³],
+   * ∛(skew₁skew₂skew₃), E[x n_y n_z], E[n_x y n_z], E[n_x n_y z], E[n_x n_y n_z]), each invariant
+   * to the axis-sign ambiguity of PCA and negated by a mirror; faded out when eigenvalues are close
+   * (axes undetermined).
+   */
+  { name: 'chirality', length: 9, weight: 25 },
+] as const;
+
+export type GlobalBlockName = (typeof GLOBAL_BLOCKS)[number]['name'];
+
+/** Length of the global descriptor vector. */
+export const GLOBAL_DESCRIPTOR_LENGTH = GLOBAL_BLOCKS.reduce((n, b) => n + b.length, 0);
+
+export const GLOBAL_DESCRIPTOR_VERSION = 1;
+
+/** Raw (unweighted) feature blocks, for inspection and tuning. */
+export type RawGlobalFeatures = Record<GlobalBlockName, number[]>;
+
+/** Samples used for the pairwise statistics (a systematic subset of the analysis samples). */
+const PAIR_POINTS = 1024;
+/** Partners per sample for D2 (pairs = samples × this). */
+const PAIR_PARTNERS = 128;
+
+export function rawGlobalFeatures(a: ShapeAnalysis): RawGlobalFeatures {
+  const { samples, pose, rmsRadius: R } = a;
+  const n = samples.count;
+  const c = pose.centroid;
+  const P = samples.points;
+  const N = samples.normals;
+  // Principal-frame coordinates (scaled by R) and normals.
+  const X = new Float64Array(n * 3);
+  const NN = new Float64Array(n * 3);
+  for (let i = 0; i < n; i++) {
+    const x = P[i * 3]! - c[0], y = P[i * 3 + 1]! - c[1], z = P[i * 3 + 2]! - c[2];
+    const nx = N[i * 3]!, ny = N[i * 3 + 1]!, nz = N[i * 3 + 2]!;
+    for (let k = 0; k < 3; k++) {
+      const e = pose.axes[k]!;
+      X[i * 3 + k] = (x * e[0] + y * e[1] + z * e[2]) / R;
+      NN[i * 3 + k] = nx * e[0] + ny * e[1] + nz * e[2];
+    }
+  }
+  const stride = Math.max(1, Math.floor(n / PAIR_POINTS));
+  const sub: number[] = [];
+  for (let i = 0; i < n; i += stride) sub.push(i);
+
+  // D2 and D2 × normals: every sample against PAIR_PARTNERS others (a random odd stride per round,
+  // so each sample takes part equally; first-order noise falls with the full sample count).
+  const d2 = new Float64Array(32);
+  const d2n = new Float64Array(24);
+  const pr = prng(11);
+  for (let round = 0; round < PAIR_PARTNERS && n > 1; round++) {
+    const off = 1 + Math.floor(pr() * (n - 1));
+    for (let a = 0; a < n; a++) {
+      const i = a * 3;
+      const j = ((a + off) % n) * 3;
+      const dx = X[i]! - X[j]!, dy = X[i + 1]! - X[j + 1]!, dz = X[i + 2]! - X[j + 2]!;
+      const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+      softAdd(d2, (d / 3.5) * 32, 1);
+      const dot = NN[i]! * NN[j]! + NN[i + 1]! * NN[j + 1]! + NN[i + 2]! * NN[j + 2]!;
+      softAdd2(d2n, (d / 3.5) * 8, 8, dot + 1, 3);
+    }
+  }
+  // A3 over random triples of the subset.
+  const a3 = new Float64Array(16);
+  const rand = prng(7);
+  const m = sub.length;
+  for (let t = 0; t < 30_000 && m >= 3; t++) {
+    const i = sub[Math.floor(rand() * m)]! * 3, j = sub[Math.floor(rand() * m)]! * 3, k = sub[Math.floor(rand() * m)]! * 3;
+    if (i === j || j === k || i === k) continue;
+    const ux = X[i]! - X[j]!, uy = X[i + 1]! - X[j + 1]!, uz = X[i + 2]! - X[j + 2]!;
+    const vx = X[k]! - X[j]!, vy = X[k + 1]! - X[j + 1]!, vz = X[k + 2]! - X[j + 2]!;
+    const lu = Math.hypot(ux, uy, uz), lv = Math.hypot(vx, vy, vz);
+    if (!(lu > 0 && lv > 0)) continue;
+    const cos = Math.max(-1, Math.min(1, (ux * vx + uy * vy + uz * vz) / (lu * lv)));
+    softAdd(a3, (Math.acos(cos) / Math.PI) * 16, 1);
+  }
+  // Radial, normal-radial, SH shells, chirality moments over all samples.
+  const radial = new Float64Array(16);
+  const nrad = new Float64Array(8);
+  const L = 6;
+  const shells = [0.25, 0.75, 1.25, 1.75];
+  const coeffs = shells.map(() => new Float64Array((L + 1) * (L + 1)));
+  const Pbuf = new Float64Array((L + 1) * (L + 1));
+  let mxyz = 0, mx3yz = 0, mxy3z = 0, mxyz3 = 0, mx3 = 0, my3 = 0, mz3 = 0, mxnn = 0, mnyn = 0, mnnz = 0, mnnn = 0;
+  for (let i = 0; i < n; i++) {
+    const x = X[i * 3]!, y = X[i * 3 + 1]!, z = X[i * 3 + 2]!;
+    const nx = NN[i * 3]!, ny = NN[i * 3 + 1]!, nz = NN[i * 3 + 2]!;
+    const r = Math.sqrt(x * x + y * y + z * z);
+    softAdd(radial, (r / 2.5) * 16, 1);
+    if (r > 1e-9) {
+      softAdd(nrad, (((nx * x + ny * y + nz * z) / r + 1) / 2) * 8, 1);
+      for (let s = 0; s < shells.length; s++) {
+        const w = shellWeight(r, shells[s]!, s === shells.length - 1);
+        if (w > 0) accumulateSH(L, x / r, y / r, z / r, w, coeffs[s]!, Pbuf);
+      }
+    }
+    const xyz = x * y * z;
+    mxyz += xyz;
+    mx3yz += xyz * x * x;
+    mxy3z += xyz * y * y;
+    mxyz3 += xyz * z * z;
+    mx3 += x * x * x;
+    my3 += y * y * y;
+    mz3 += z * z * z;
+    mxnn += x * ny * nz;
+    mnyn += nx * y * nz;
+    mnnz += nx * ny * z;
+    mnnn += nx * ny * nz;
+  }
+  const inv = n ? 1 / n : 0;
+  const sh: number[] = [];
+  for (const co of coeffs) {
+    for (let k = 0; k < co.length; k++) co[k] = co[k]! * inv * Math.sqrt(4 * Math.PI);
+    sh.push(...degreeEnergies(L, co).slice(1));
+  }
+  const ev = pose.eigenvalues;
+  const sig = ev.map((l) => Math.sqrt(Math.max(l, 0)) / R);
+  const s1 = sig[0]! || 1, s2 = sig[1]! || 1, s3 = sig[2]! || 1;
+  const gap = Math.min(pose.gaps[0], pose.gaps[1]);
+  const conf = smoothstep(gap, 0.02, 0.08);
+  const skewProd = (mx3 * inv) / s1 ** 3 * ((my3 * inv) / s2 ** 3) * ((mz3 * inv) / s3 ** 3);
+  const chirality = [
+    (mxyz * inv) / (s1 * s2 * s3),
+    (mx3yz * inv) / (s1 ** 3 * s2 * s3) / 3,
+    (mxy3z * inv) / (s1 * s2 ** 3 * s3) / 3,
+    (mxyz3 * inv) / (s1 * s2 * s3 ** 3) / 3,
+    Math.cbrt(skewProd),
+    (mxnn * inv) / s1,
+    (mnyn * inv) / s2,
+    (mnnz * inv) / s3,
+    mnnn * inv,
+  ].map((v) => conf * v);
+  const area = a.moments.area;
+  const sphericity = a.volume > 0 && area > 0 ? Math.min(1, Math.cbrt(36 * Math.PI * a.volume * a.volume) / area) : 0;
+  return {
+    d2: hellinger(d2),
+    d2Normals: hellinger(d2n),
+    a3: hellinger(a3),
+    radial: hellinger(radial),
+    normalRadial: hellinger(nrad),
+    sh,
+    shape: [...sig, ...a.extents.map((e) => e / R / 4)],
+    compact: [sphericity, area / (4 * Math.PI * R * R)],
+    scale: [Math.log(R), Math.log(Math.sqrt(Math.max(area, 1e-30)))],
+    chirality,
+  };
+}
+
+/** Weighted descriptor vector (length {@link GLOBAL_DESCRIPTOR_LENGTH}). */
+export function globalDescriptorFromAnalysis(a: ShapeAnalysis): Float32Array {
+  const raw = rawGlobalFeatures(a);
+  const out = new Float32Array(GLOBAL_DESCRIPTOR_LENGTH);
+  let o = 0;
+  for (const b of GLOBAL_BLOCKS) {
+    const v = raw[b.name];
+    for (let i = 0; i < b.length; i++) out[o + i] = (v[i] ?? 0) * b.weight;
+    o += b.length;
+  }
+  return out;
+}
+
+/** The part-to-part descriptor of a mesh (samples and pose computed here). */
+export function globalDescriptor(mesh: Mesh, o: AnalysisOptions = {}): Float32Array {
+  return globalDescriptorFromAnalysis(analyseShape(mesh, o));
+}
+
+/** L2 distance between two descriptor vectors. */
+export function descriptorDistance(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let s = 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const d = a[i]! - b[i]!;
+    s += d * d;
+  }
+  return Math.sqrt(s);
+}
+
+/** Distance at which the part-to-part score is exactly 98. */
+export const DUPLICATE_DISTANCE = 1;
+
+/**
+ * Part-to-part score in 0..100 from descriptor distance d (the same L2 the index uses):
+ * score = 100 · exp(−ln(100/98) · (d / DUPLICATE_DISTANCE)^p) with p = 1.5 — 98 at d = 1, ~90 at
+ * d ≈ 3.4, ~50 at d ≈ 13.3. Monotone, so index order is score order.
+ */
+export function scoreFromDistance(d: number): number {
+  return 100 * Math.exp(-Math.log(100 / 98) * Math.pow(Math.max(0, d) / DUPLICATE_DISTANCE, SCORE_EXPONENT));
+}
+
+export const SCORE_EXPONENT = 1.5;
+
+/** Inverse of {@link scoreFromDistance}: the index radius that holds every match ≥ `score`. */
+export function distanceForScore(score: number): number {
+  if (score >= 100) return 0;
+  if (score <= 0) return Infinity;
+  return DUPLICATE_DISTANCE * Math.pow(Math.log(100 / score) / Math.log(100 / 98), 1 / SCORE_EXPONENT);
+}
+
+export function partToPartScore(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  return scoreFromDistance(descriptorDistance(a, b));
+}
+
+function softAdd(h: Float64Array, pos: number, w: number): void {
+  const n = h.length;
+  const x = Math.min(n - 0.5, Math.max(0.5, pos)) - 0.5;
+  const i = Math.floor(x);
+  const f = x - i;
+  h[i] = h[i]! + w * (1 - f);
+  if (i + 1 < n) h[i + 1] = h[i + 1]! + w * f;
+}
+
+/** Soft 2-D histogram: first coordinate in [0, n1) bins, second at bin centres 0..n2−1 (tent). */
+function softAdd2(h: Float64Array, pos1: number, n1: number, pos2: number, n2: number): void {
+  const x = Math.min(n1 - 0.5, Math.max(0.5, pos1)) - 0.5;
+  const i = Math.floor(x);
+  const f = x - i;
+  const y = Math.min(n2 - 1, Math.max(0, pos2));
+  const j = Math.min(n2 - 2, Math.floor(y));
+  const g = y - j;
+  const o = i * n2 + j;
+  h[o] = h[o]! + (1 - f) * (1 - g);
+  h[o + 1] = h[o + 1]! + (1 - f) * g;
+  if (i + 1 < n1) {
+    h[o + n2] = h[o + n2]! + f * (1 - g);
+    h[o + n2 + 1] = h[o + n2 + 1]! + f * g;
+  }
+}
+
+function shellWeight(r: number, centre: number, last: boolean): number {
+  if (last && r >= centre) return 1;
+  if (centre === 0.25 && r <= centre) return 1;
+  return Math.max(0, 1 - Math.abs(r - centre) / 0.5);
+}
+
+/** Hellinger-like embedding: sqrt(p + ε) − sqrt(ε), so near-empty tail bins do not amplify noise. */
+function hellinger(h: Float64Array): number[] {
+  let s = 0;
+  for (const v of h) s += v;
+  const eps = 0.004;
+  return Array.from(h, (v) => (s > 0 ? Math.sqrt(v / s + eps) - Math.sqrt(eps) : 0));
+}

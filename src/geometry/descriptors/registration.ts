@@ -1,0 +1,180 @@
+// Rigid registration helpers: transforms, point-to-plane ICP and surface coverage, on samples.
+import type { Vec3 } from '../mesh';
+import { KdTree } from './kdtree';
+import type { SurfaceSamples } from './sampling';
+
+/** A proper rigid motion x ↦ R x + t (R row-major 3×3). */
+export interface Rigid {
+  R: number[];
+  t: Vec3;
+}
+
+export const IDENTITY_RIGID: Rigid = { R: [1, 0, 0, 0, 1, 0, 0, 0, 1], t: [0, 0, 0] };
+
+export function rigidToMat4(m: Rigid): number[] {
+  const R = m.R;
+  return [R[0]!, R[3]!, R[6]!, 0, R[1]!, R[4]!, R[7]!, 0, R[2]!, R[5]!, R[8]!, 0, m.t[0], m.t[1], m.t[2], 1];
+}
+
+export function mat4ToRigid(m: ArrayLike<number>): Rigid {
+  const e = (i: number) => m[i] ?? 0;
+  return { R: [e(0), e(4), e(8), e(1), e(5), e(9), e(2), e(6), e(10)], t: [e(12), e(13), e(14)] };
+}
+
+/** a ∘ b (apply b first). */
+export function compose(a: Rigid, b: Rigid): Rigid {
+  const R = new Array<number>(9).fill(0);
+  for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) R[r * 3 + c]! += a.R[r * 3 + k]! * b.R[k * 3 + c]!;
+  return { R, t: apply(a, b.t) };
+}
+
+export function apply(m: Rigid, p: Vec3): Vec3 {
+  const R = m.R;
+  return [R[0]! * p[0] + R[1]! * p[1] + R[2]! * p[2] + m.t[0], R[3]! * p[0] + R[4]! * p[1] + R[5]! * p[2] + m.t[1], R[6]! * p[0] + R[7]! * p[1] + R[8]! * p[2] + m.t[2]];
+}
+
+export function invert(m: Rigid): Rigid {
+  const R = m.R;
+  const Rt = [R[0]!, R[3]!, R[6]!, R[1]!, R[4]!, R[7]!, R[2]!, R[5]!, R[8]!];
+  const t = m.t;
+  return { R: Rt, t: [-(Rt[0]! * t[0] + Rt[1]! * t[1] + Rt[2]! * t[2]), -(Rt[3]! * t[0] + Rt[4]! * t[1] + Rt[5]! * t[2]), -(Rt[6]! * t[0] + Rt[7]! * t[1] + Rt[8]! * t[2])] };
+}
+
+/** Rotation by `angle` about a unit axis (Rodrigues), row-major. */
+export function axisAngle(axis: Vec3, angle: number): number[] {
+  const [x, y, z] = axis;
+  const c = Math.cos(angle), s = Math.sin(angle), C = 1 - c;
+  return [c + x * x * C, x * y * C - z * s, x * z * C + y * s, y * x * C + z * s, c + y * y * C, y * z * C - x * s, z * x * C - y * s, z * y * C + x * s, c + z * z * C];
+}
+
+/** A surface prepared for queries: samples plus a kd-tree and the typical sample spacing. */
+export interface IndexedSurface {
+  samples: SurfaceSamples;
+  tree: KdTree;
+  /** √(area / count): typical distance between neighbouring samples (mm). */
+  spacing: number;
+}
+
+export function indexSurface(samples: SurfaceSamples): IndexedSurface {
+  return { samples, tree: new KdTree(samples.points, samples.count), spacing: Math.sqrt(samples.area / Math.max(1, samples.count)) };
+}
+
+/** Indices 0, k, 2k, … giving about `m` of `n` (systematic subset). */
+export function subsetIndices(n: number, m: number): number[] {
+  const step = Math.max(1, n / Math.max(1, m));
+  const out: number[] = [];
+  for (let x = 0; x < n; x += step) out.push(Math.floor(x));
+  return out;
+}
+
+/**
+ * Share of the chosen `src` samples (placed by `m`) that lie on `dst`'s surface: a dst sample
+ * within `spacing + tol` whose plane is within `tol` and whose normal agrees (cos > 0.5).
+ * Returns the fraction 0..1.
+ */
+export function coverage(src: SurfaceSamples, idx: readonly number[], m: Rigid, dst: IndexedSurface, tol: number): number {
+  if (!idx.length) return 0;
+  const P = src.points, N = src.normals, Q = dst.samples.points, QN = dst.samples.normals;
+  const R = m.R;
+  const radius = dst.spacing + tol;
+  let hit = 0;
+  for (const i of idx) {
+    const x = P[i * 3]!, y = P[i * 3 + 1]!, z = P[i * 3 + 2]!;
+    const px = R[0]! * x + R[1]! * y + R[2]! * z + m.t[0], py = R[3]! * x + R[4]! * y + R[5]! * z + m.t[1], pz = R[6]! * x + R[7]! * y + R[8]! * z + m.t[2];
+    const nx = R[0]! * N[i * 3]! + R[1]! * N[i * 3 + 1]! + R[2]! * N[i * 3 + 2]!;
+    const ny = R[3]! * N[i * 3]! + R[4]! * N[i * 3 + 1]! + R[5]! * N[i * 3 + 2]!;
+    const nz = R[6]! * N[i * 3]! + R[7]! * N[i * 3 + 1]! + R[8]! * N[i * 3 + 2]!;
+    let ok = false;
+    dst.tree.within(px, py, pz, radius, (j) => {
+      if (ok) return;
+      const qx = QN[j * 3]!, qy = QN[j * 3 + 1]!, qz = QN[j * 3 + 2]!;
+      if (nx * qx + ny * qy + nz * qz < 0.5) return;
+      const d = (px - Q[j * 3]!) * qx + (py - Q[j * 3 + 1]!) * qy + (pz - Q[j * 3 + 2]!) * qz;
+      if (Math.abs(d) <= tol) ok = true;
+    });
+    if (ok) hit++;
+  }
+  return hit / idx.length;
+}
+
+/**
+ * Point-to-plane ICP of `src` samples (subset `idx`) onto `dst`, from `init`. Correspondence is
+ * the nearest dst sample within `maxDist` whose normal agrees; the distance gate shrinks towards
+ * `minDist`. Returns the refined motion.
+ */
+export function icp(src: SurfaceSamples, idx: readonly number[], dst: IndexedSurface, init: Rigid, o: { iterations?: number; maxDist: number; minDist: number }): Rigid {
+  let m = init;
+  const P = src.points, N = src.normals, Q = dst.samples.points, QN = dst.samples.normals;
+  const iterations = o.iterations ?? 15;
+  const d2 = new Float64Array(1);
+  for (let it = 0; it < iterations; it++) {
+    const gate = o.maxDist * Math.pow(o.minDist / o.maxDist, it / Math.max(1, iterations - 1));
+    const A = new Float64Array(36);
+    const b = new Float64Array(6);
+    let used = 0;
+    const R = m.R;
+    for (const i of idx) {
+      const x = P[i * 3]!, y = P[i * 3 + 1]!, z = P[i * 3 + 2]!;
+      const px = R[0]! * x + R[1]! * y + R[2]! * z + m.t[0], py = R[3]! * x + R[4]! * y + R[5]! * z + m.t[1], pz = R[6]! * x + R[7]! * y + R[8]! * z + m.t[2];
+      const j = dst.tree.nearest(px, py, pz, gate, d2);
+      if (j < 0) continue;
+      const nx = R[0]! * N[i * 3]! + R[1]! * N[i * 3 + 1]! + R[2]! * N[i * 3 + 2]!;
+      const ny = R[3]! * N[i * 3]! + R[4]! * N[i * 3 + 1]! + R[5]! * N[i * 3 + 2]!;
+      const nz = R[6]! * N[i * 3]! + R[7]! * N[i * 3 + 1]! + R[8]! * N[i * 3 + 2]!;
+      const qx = QN[j * 3]!, qy = QN[j * 3 + 1]!, qz = QN[j * 3 + 2]!;
+      if (nx * qx + ny * qy + nz * qz < 0.5) continue;
+      const r = (px - Q[j * 3]!) * qx + (py - Q[j * 3 + 1]!) * qy + (pz - Q[j * 3 + 2]!) * qz;
+      // d residual / d(rotation ω, translation t) = (p × n, n)
+      const J = [py * qz - pz * qy, pz * qx - px * qz, px * qy - py * qx, qx, qy, qz];
+      for (let a = 0; a < 6; a++) {
+        b[a] = b[a]! - J[a]! * r;
+        for (let c = 0; c < 6; c++) A[a * 6 + c] = A[a * 6 + c]! + J[a]! * J[c]!;
+      }
+      used++;
+    }
+    if (used < 6) break;
+    for (let a = 0; a < 6; a++) A[a * 7] = A[a * 7]! * (1 + 1e-9) + 1e-12;
+    const x = solve6(A, b);
+    if (!x) break;
+    const w: Vec3 = [x[0]!, x[1]!, x[2]!];
+    const angle = Math.hypot(...w);
+    const dR = angle > 0 ? axisAngle([w[0] / angle, w[1] / angle, w[2] / angle], angle) : [1, 0, 0, 0, 1, 0, 0, 0, 1];
+    m = compose({ R: dR, t: [x[3]!, x[4]!, x[5]!] }, m);
+    if (angle < 1e-6 && Math.hypot(x[3]!, x[4]!, x[5]!) < o.minDist * 1e-4) break;
+  }
+  return m;
+}
+
+/** Gaussian elimination with partial pivoting for a 6×6 system. */
+function solve6(A: Float64Array, b: Float64Array): Float64Array | undefined {
+  const n = 6;
+  const M = Float64Array.from(A);
+  const x = Float64Array.from(b);
+  for (let c = 0; c < n; c++) {
+    let piv = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(M[r * n + c]!) > Math.abs(M[piv * n + c]!)) piv = r;
+    if (Math.abs(M[piv * n + c]!) < 1e-18) return undefined;
+    if (piv !== c) {
+      for (let k = 0; k < n; k++) {
+        const t = M[c * n + k]!;
+        M[c * n + k] = M[piv * n + k]!;
+        M[piv * n + k] = t;
+      }
+      const t = x[c]!;
+      x[c] = x[piv]!;
+      x[piv] = t;
+    }
+    for (let r = c + 1; r < n; r++) {
+      const f = M[r * n + c]! / M[c * n + c]!;
+      if (f === 0) continue;
+      for (let k = c; k < n; k++) M[r * n + k] = M[r * n + k]! - f * M[c * n + k]!;
+      x[r] = x[r]! - f * x[c]!;
+    }
+  }
+  for (let r = n - 1; r >= 0; r--) {
+    let s = x[r]!;
+    for (let k = r + 1; k < n; k++) s -= M[r * n + k]! * x[k]!;
+    x[r] = s / M[r * n + r]!;
+  }
+  return x;
+}

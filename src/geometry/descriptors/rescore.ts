@@ -1,0 +1,122 @@
+// Exact part-to-part rescoring of index candidates: proper-rotation registration (PCA frame
+// hypotheses + point-to-plane ICP) and symmetric surface agreement. Reflections are never tried,
+// so a mirrored copy of a chiral part cannot align; scaled copies do not align either.
+import type { Mesh, Vec3 } from '../mesh';
+import { analyseShape, type ShapeAnalysis } from './analysis';
+import { globalDescriptorFromAnalysis, partToPartScore } from './global-descriptor';
+import { PROPER_SIGN_FLIPS } from './pose';
+import { axisAngle, compose, coverage, icp, indexSurface, rigidToMat4, subsetIndices, type IndexedSurface, type Rigid } from './registration';
+
+/** Everything part-to-part needs about one model (computed once, at ingestion or on demand). */
+export interface PreparedPart {
+  analysis: ShapeAnalysis;
+  surface: IndexedSurface;
+  descriptor: Float32Array;
+}
+
+export function preparePart(mesh: Mesh, analysis: ShapeAnalysis = analyseShape(mesh)): PreparedPart {
+  return { analysis, surface: indexSurface(analysis.samples), descriptor: globalDescriptorFromAnalysis(analysis) };
+}
+
+/** Relative eigenvalue gap under which rotations about the remaining axis are searched. */
+const GAP = 0.06;
+
+/** Candidate motions taking a's principal frame onto b's (4 sign flips × in-plane turns where axes are undetermined). */
+export function poseHypotheses(a: ShapeAnalysis, b: ShapeAnalysis): Rigid[] {
+  const Ra = a.pose.axes, Rb = b.pose.axes;
+  const turns: number[][] = [[1, 0, 0, 0, 1, 0, 0, 0, 1]];
+  const degenerate01 = a.pose.gaps[0] < GAP || b.pose.gaps[0] < GAP;
+  const degenerate12 = a.pose.gaps[1] < GAP || b.pose.gaps[1] < GAP;
+  const steps = 24;
+  if (degenerate01) for (let k = 1; k < steps; k++) turns.push(axisAngle([0, 0, 1], (2 * Math.PI * k) / steps));
+  if (degenerate12) for (let k = 1; k < steps; k++) turns.push(axisAngle([1, 0, 0], (2 * Math.PI * k) / steps));
+  const out: Rigid[] = [];
+  const toA: Rigid = { R: [...Ra[0], ...Ra[1], ...Ra[2]], t: [0, 0, 0] };
+  toA.t = neg(mul3(toA.R, a.pose.centroid));
+  const fromB: Rigid = { R: [Rb[0][0], Rb[1][0], Rb[2][0], Rb[0][1], Rb[1][1], Rb[2][1], Rb[0][2], Rb[1][2], Rb[2][2]], t: b.pose.centroid };
+  for (const f of PROPER_SIGN_FLIPS) {
+    const F: Rigid = { R: [f[0], 0, 0, 0, f[1], 0, 0, 0, f[2]], t: [0, 0, 0] };
+    for (const G of turns) out.push(compose(fromB, compose({ R: G, t: [0, 0, 0] }, compose(F, toA))));
+  }
+  return out;
+}
+
+export interface Alignment {
+  /** a placed in b's frame. */
+  motion: Rigid;
+  /** Column-major 4×4 of `motion`. */
+  transform: number[];
+  /** Share of a's surface on b after the motion, and of b's surface on placed a. */
+  coverageAB: number;
+  coverageBA: number;
+}
+
+/** Best proper rigid alignment of part a onto part b. */
+export function alignParts(a: PreparedPart, b: PreparedPart, o: { tolerance?: number } = {}): Alignment {
+  const tol = o.tolerance ?? ALIGN_TOLERANCE * Math.max(a.analysis.rmsRadius, b.analysis.rmsRadius);
+  const quick = subsetIndices(a.analysis.samples.count, 200);
+  const fine = subsetIndices(a.analysis.samples.count, 600);
+  const hyps = poseHypotheses(a.analysis, b.analysis)
+    .map((h) => ({ h, c: coverage(a.analysis.samples, quick, h, b.surface, tol * 3) }))
+    .sort((x, y) => y.c - x.c)
+    .slice(0, 3);
+  let best: Alignment | undefined;
+  const R = b.analysis.rmsRadius;
+  for (const { h } of hyps) {
+    const m = icp(a.analysis.samples, fine, b.surface, h, { iterations: 12, maxDist: 0.3 * R, minDist: Math.max(tol, 2 * b.surface.spacing) });
+    const cAB = coverage(a.analysis.samples, subsetIndices(a.analysis.samples.count, 1500), m, b.surface, tol);
+    if (!best || cAB > best.coverageAB) best = { motion: m, transform: rigidToMat4(m), coverageAB: cAB, coverageBA: 0 };
+  }
+  const m = best!.motion;
+  const inv = invertRigid(m);
+  best!.coverageBA = coverage(b.analysis.samples, subsetIndices(b.analysis.samples.count, 1500), inv, a.surface, tol);
+  return best!;
+}
+
+/** Surface tolerance of the alignment check, relative to the larger RMS radius. */
+export const ALIGN_TOLERANCE = 0.01;
+
+/** Coverage at or above this counts as full agreement (sampling and tessellation leave a little out). */
+export const FULL_COVERAGE = 0.96;
+
+export interface PartToPartResult {
+  /** Final score 0..100 (see {@link partToPartRescore}). */
+  score: number;
+  descriptorScore: number;
+  alignmentScore: number;
+  alignment: Alignment;
+}
+
+/**
+ * Exact rescoring of a candidate pair. With c = the lower of the two coverages after the best
+ * proper rigid alignment (tolerance 1 % of the larger RMS radius), the alignment score is
+ * 98 − 400·(FULL − c) below FULL_COVERAGE (a few percent of surface that will not align — a
+ * mirrored hole pattern, a different size — pulls the pair below 98) and
+ * 98 + 2·(c − FULL)/(1 − FULL) above it. Default: score = min(descriptor, alignment), which only
+ * ever lowers the descriptor score. `confirmDuplicates` also lets full coverage lift a
+ * descriptor score that sampling noise put just under 98 (higher recall, but small-detail
+ * variants such as a chamfered nut then pass as duplicates; see the report in evaluate.test.ts).
+ */
+export function partToPartRescore(a: PreparedPart, b: PreparedPart, o: { confirmDuplicates?: boolean } = {}): PartToPartResult {
+  const descriptorScore = partToPartScore(a.descriptor, b.descriptor);
+  const alignment = alignParts(a, b);
+  const c = Math.min(alignment.coverageAB, alignment.coverageBA);
+  const full = c >= FULL_COVERAGE;
+  const alignmentScore = full ? Math.min(100, 98 + (2 * (c - FULL_COVERAGE)) / (1 - FULL_COVERAGE)) : Math.max(0, 98 - 400 * (FULL_COVERAGE - c));
+  const score = full && o.confirmDuplicates ? Math.max(descriptorScore, alignmentScore) : Math.min(descriptorScore, alignmentScore);
+  return { score, descriptorScore, alignmentScore, alignment };
+}
+
+function invertRigid(m: Rigid): Rigid {
+  const R = m.R;
+  const Rt = [R[0]!, R[3]!, R[6]!, R[1]!, R[4]!, R[7]!, R[2]!, R[5]!, R[8]!];
+  return { R: Rt, t: neg(mul3(Rt, m.t)) };
+}
+
+function mul3(R: number[], v: Vec3): Vec3 {
+  return [R[0]! * v[0] + R[1]! * v[1] + R[2]! * v[2], R[3]! * v[0] + R[4]! * v[1] + R[5]! * v[2], R[6]! * v[0] + R[7]! * v[1] + R[8]! * v[2]];
+}
+
+function neg(v: Vec3): Vec3 {
+  return [-v[0], -v[1], -v[2]];
+}
