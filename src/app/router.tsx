@@ -3,11 +3,10 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { Auth } from '../features/auth/auth-client';
 import { createCallbackLoader, SignInErrorScreen, SigningInScreen } from '../features/auth/auth-callback';
 import { clientCredentialQueries } from '../api/client-credentials';
-import { folderQueries } from '../api/folders';
+import { prefetchBrowse, prefetchModel } from '../features/folders/prefetch';
 import { AppShell } from './layout';
 import { NotFoundPage } from './not-found-page';
 import { RouteError } from './route-error';
-import { folderListParams } from './route-params';
 
 const matchKinds = new Set(['part-in-part', 'part-to-part', 'geo-related']);
 
@@ -56,15 +55,13 @@ export function createAppRoutes({ auth, queryClient }: RouterDeps) {
         { index: true, loader: () => redirect('/folders'), Component: () => null },
         {
           path: 'folders',
-          loader: protect(({ request }) => {
-            void queryClient.prefetchQuery(folderQueries.list(folderListParams(new URL(request.url).searchParams)));
-          }),
+          loader: protect(({ request }) => prefetchBrowse(queryClient, new URL(request.url))),
           lazy: async () => ({ Component: (await import('../features/folders/folders-page')).FoldersPage }),
           ErrorBoundary: RouteError,
         },
         {
           path: 'folders/:folderId',
-          loader: protect(),
+          loader: protect(({ request, params }) => prefetchBrowse(queryClient, new URL(request.url), params.folderId)),
           lazy: async () => ({ Component: (await import('../features/folders/folder-page')).FolderPage }),
           ErrorBoundary: RouteError,
         },
@@ -76,7 +73,7 @@ export function createAppRoutes({ auth, queryClient }: RouterDeps) {
         },
         {
           path: 'models/:modelId',
-          loader: protect(),
+          loader: protect(({ params }) => prefetchModel(queryClient, params.modelId)),
           lazy: async () => ({ Component: (await import('../features/folders/model-page')).ModelPage }),
           ErrorBoundary: RouteError,
         },

@@ -10,9 +10,18 @@ import { hasBuiltApp, registerBuiltApp, spaNotFoundHandler } from './http/spa';
 import { apiAudience, appClientId, createProvider, identityMountPath, issuerFor } from './identity/provider';
 import { signInRoutes } from './identity/signin-routes';
 import { clientCredentialRoutes } from './routes/client-credentials';
+import type { BlobStore } from './files/blob-store';
+import { fileRoutes } from './files/file-routes';
+import { ModelFiles } from './files/model-files';
+import { createUrlSigner } from './files/signed-urls';
+import type { IngestQueue } from './ingest/ingest-queue';
 import { folderRoutes } from './routes/v2/folders';
+import { metadataKeyRoutes } from './routes/v2/metadata-keys';
+import { modelRoutes } from './routes/v2/models';
 import { publicJwk, type ServiceKeys } from './store/keys';
 import type { Store } from './store/database';
+
+export const DEFAULT_UPLOAD_MAX_BYTES = 512 * 1024 * 1024;
 
 export interface AppOptions {
   store: Store;
@@ -22,6 +31,12 @@ export interface AppOptions {
   web: { kind: 'dist'; distDir: string } | { kind: 'vite'; middlewares: Connect.Server } | { kind: 'none' };
   logger?: boolean | { level: string };
   serverFactory?: FastifyServerFactory;
+  /** Model files and derived files (local directory or S3). */
+  blobStore: BlobStore;
+  /** Ingestion; without one, uploaded models stay `processing` (nothing is faked). */
+  ingestQueue?: IngestQueue | undefined;
+  /** Largest model file accepted (UPLOAD_MAX_BYTES). */
+  uploadMaxBytes?: number;
 }
 
 export interface BuiltApp {
@@ -29,13 +44,24 @@ export interface BuiltApp {
   provider: Provider;
   issuer: string;
   authenticate: Authenticator;
+  files: ModelFiles;
 }
 
 /**
  * Builds the whole service on one Fastify instance without listening (server.ts listens):
  * external plugins, then the identity provider, sign-in page, API and web app, one error handler.
  */
-export async function buildApp({ store, keys, publicUrl, web, logger = false, serverFactory }: AppOptions): Promise<BuiltApp> {
+export async function buildApp({
+  store,
+  keys,
+  publicUrl,
+  web,
+  logger = false,
+  serverFactory,
+  blobStore,
+  ingestQueue,
+  uploadMaxBytes = DEFAULT_UPLOAD_MAX_BYTES,
+}: AppOptions): Promise<BuiltApp> {
   const { db } = store;
   const app = Fastify({
     logger,
@@ -76,6 +102,11 @@ export async function buildApp({ store, keys, publicUrl, web, logger = false, se
     secureCookies: publicUrl.startsWith('https:'),
   });
 
+  const signer = createUrlSigner({ publicUrl, keys: keys.urlSigningKeys });
+  const files = new ModelFiles({ db, blobStore, signer, ingestQueue, uploadMaxBytes, log: app.log });
+  // Signed addresses: outside the API's bearer-token hook, the signature is the authorisation.
+  await app.register(fileRoutes, { db, blobStore, signer, files, uploadMaxBytes });
+
   const authenticate = createAuthenticator({
     db,
     issuer,
@@ -97,9 +128,11 @@ export async function buildApp({ store, keys, publicUrl, web, logger = false, se
     await api.register(clientCredentialRoutes, { db, prefix: '/client-credentials' });
     await api.register(clientCredentialRoutes, { db, prefix: '/v2/client-credentials' });
     await api.register(folderRoutes, { db, prefix: '/v2/folders' });
+    await api.register(modelRoutes, { db, blobStore, files, prefix: '/v2/models' });
+    await api.register(metadataKeyRoutes, { db, prefix: '/v2/metadata-keys' });
   });
 
   if (web.kind === 'dist') await registerBuiltApp(app, web.distDir);
 
-  return { app, provider, issuer, authenticate };
+  return { app, provider, issuer, authenticate, files };
 }

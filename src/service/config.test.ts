@@ -11,7 +11,19 @@ describe('service configuration', () => {
       databaseUrl: undefined,
       publicUrl: 'http://localhost:8080',
       demo: { email: 'demo@example.com', password: 'demo-password' },
+      uploadMaxBytes: 512 * 1024 * 1024,
+      blobStore: { kind: 'local' },
     });
+  });
+
+  it('reads the upload limit and the S3 blob store settings', () => {
+    expect(loadConfig({ UPLOAD_MAX_BYTES: '1000' }, '/repo').uploadMaxBytes).toBe(1000);
+    expect(() => loadConfig({ UPLOAD_MAX_BYTES: '-1' })).toThrow(/UPLOAD_MAX_BYTES/);
+    expect(() => loadConfig({ BLOB_STORE: 's3' })).toThrow(/S3_BUCKET/);
+    expect(() => loadConfig({ BLOB_STORE: 'ftp' })).toThrow(/BLOB_STORE/);
+    expect(
+      loadConfig({ BLOB_STORE: 's3', S3_BUCKET: 'models', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'true', AWS_REGION: 'eu-west-1' }, '/repo').blobStore,
+    ).toEqual({ kind: 's3', bucket: 'models', region: 'eu-west-1', endpoint: 'http://minio:9000', forcePathStyle: true });
   });
 
   it('makes no demo user on other hosts unless a password is given', () => {

@@ -17,7 +17,18 @@ const envSchema = z.object({
   PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).optional()),
   DEMO_USER: z.preprocess(emptyAsUndefined, z.email().default('demo@example.com')),
   DEMO_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(8).optional()),
+  UPLOAD_MAX_BYTES: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(512 * 1024 * 1024)),
+  BLOB_STORE: z.preprocess(emptyAsUndefined, z.enum(['local', 's3']).default('local')),
+  S3_BUCKET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  S3_REGION: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  S3_ENDPOINT: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).optional()),
+  S3_FORCE_PATH_STYLE: z.preprocess(emptyAsUndefined, z.enum(['true', 'false', '1', '0']).optional()),
 });
+
+/** Where files live: DATA_DIR/blobs, or an S3-compatible bucket (credentials from the standard AWS env). */
+export type BlobStoreConfig =
+  | { kind: 'local' }
+  | { kind: 's3'; bucket: string; region: string; endpoint: string | undefined; forcePathStyle: boolean };
 
 export interface ServiceConfig {
   port: number;
@@ -30,6 +41,9 @@ export interface ServiceConfig {
   publicUrl: string;
   /** `undefined` when no demo user is to be created. */
   demo: { email: string; password: string } | undefined;
+  /** Largest model file a signed upload accepts (UPLOAD_MAX_BYTES, default 512 MiB). */
+  uploadMaxBytes: number;
+  blobStore: BlobStoreConfig;
 }
 
 export class ConfigError extends Error {}
@@ -48,6 +62,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const loopback = isLoopbackHost(e.HOST);
   // A demo password is never invented for a service reachable from other machines.
   const demoPassword = e.DEMO_PASSWORD ?? (loopback ? 'demo-password' : undefined);
+  if (e.BLOB_STORE === 's3' && !e.S3_BUCKET) throw new ConfigError('Invalid environment: S3_BUCKET: required when BLOB_STORE=s3');
+  const blobStore: BlobStoreConfig =
+    e.BLOB_STORE === 's3'
+      ? {
+          kind: 's3',
+          bucket: e.S3_BUCKET ?? '',
+          region: e.S3_REGION ?? env.AWS_REGION ?? 'us-east-1',
+          endpoint: e.S3_ENDPOINT,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true' || e.S3_FORCE_PATH_STYLE === '1',
+        }
+      : { kind: 'local' };
   return {
     port: e.PORT,
     host: e.HOST,
@@ -55,6 +80,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     databaseUrl: e.DATABASE_URL,
     publicUrl: (e.PUBLIC_URL ?? defaultPublicUrl(e.HOST, e.PORT)).replace(/\/+$/, ''),
     demo: demoPassword ? { email: e.DEMO_USER, password: demoPassword } : undefined,
+    uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    blobStore,
   };
 }
 

@@ -2,8 +2,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Provider } from 'oidc-provider';
+import path from 'node:path';
 import { buildApp, type AppOptions } from './app';
 import { defaultPublicUrl, type ServiceConfig } from './config';
+import type { BlobStore } from './files/blob-store';
+import { LocalBlobStore } from './files/local-blob-store';
+import { S3BlobStore } from './files/s3-blob-store';
+import type { IngestQueue } from './ingest/ingest-queue';
 import { pruneExpiredPayloads } from './identity/adapter';
 import { openStore, type Store } from './store/database';
 import { ensureDemoAccount } from './store/demo';
@@ -19,6 +24,22 @@ export interface StartOptions {
   onClose?: () => Promise<void>;
   /** A store already being opened (lets the CLI overlap opening the database with loading code). */
   store?: Promise<Store>;
+  /** A plain ingest queue (absent, and no `ingestion`: uploaded models stay `processing`). */
+  ingestQueue?: IngestQueue;
+  /**
+   * Starts ingestion once store and blob store exist (e.g. ingest/start-ingestion.ts); its queue
+   * receives the API's enqueues, and it is stopped on close after the server, before the store.
+   */
+  ingestion?: (deps: { store: Store; blobStore: BlobStore; config: ServiceConfig }) => Promise<{ queue: IngestQueue; stop(): Promise<void> }>;
+  /** Overrides the blob store the configuration names (tests). */
+  blobStore?: BlobStore;
+}
+
+/** The blob store the configuration names: DATA_DIR/blobs, or an S3 bucket. */
+export function createBlobStore(config: ServiceConfig): BlobStore {
+  const c = config.blobStore;
+  if (c.kind === 's3') return new S3BlobStore({ bucket: c.bucket, region: c.region, endpoint: c.endpoint, forcePathStyle: c.forcePathStyle });
+  return new LocalBlobStore(path.join(config.dataDir, 'blobs'));
 }
 
 export interface RunningService {
@@ -30,6 +51,7 @@ export interface RunningService {
   store: Store;
   keys: ServiceKeys;
   issuer: string;
+  blobStore: BlobStore;
   demoCreated: boolean;
   close(): Promise<void>;
 }
@@ -38,10 +60,11 @@ export interface RunningService {
  * Opens the store, binds the port, then builds the app on that already-listening server, so that
  * with port 0 the issuer and redirect URIs can name the real port without a race.
  */
-export async function startService({ config, publicUrlFromEnv = true, web, logger, onClose, store: opening }: StartOptions): Promise<RunningService> {
+export async function startService({ config, publicUrlFromEnv = true, web, logger, onClose, store: opening, ingestQueue, ingestion: startIngestion, blobStore: givenBlobStore }: StartOptions): Promise<RunningService> {
   const store = await (opening ?? openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   let server: http.Server | undefined;
   let pruneTimer: NodeJS.Timeout | undefined;
+  let ingestion: { queue: IngestQueue; stop(): Promise<void> } | undefined;
   try {
     const [keys, demoCreated] = await Promise.all([
       loadOrCreateKeys(store.db),
@@ -66,6 +89,8 @@ export async function startService({ config, publicUrlFromEnv = true, web, logge
     let fastifyHandler: ((req: http.IncomingMessage, res: http.ServerResponse) => void) | undefined;
     const url = publicUrlFromEnv ? config.publicUrl : defaultPublicUrl(config.host, port);
 
+    const blobStore = givenBlobStore ?? createBlobStore(config);
+    ingestion = startIngestion ? await startIngestion({ store, blobStore, config }) : undefined;
     let built: Awaited<ReturnType<typeof buildApp>>;
     try {
       built = await buildApp({
@@ -74,6 +99,9 @@ export async function startService({ config, publicUrlFromEnv = true, web, logge
         publicUrl: url,
         web: typeof web === 'function' ? await web(httpServer) : web,
         logger,
+        blobStore,
+        ingestQueue: ingestion?.queue ?? ingestQueue,
+        uploadMaxBytes: config.uploadMaxBytes,
         serverFactory: (handler) => {
           fastifyHandler = handler;
           return httpServer;
@@ -94,14 +122,16 @@ export async function startService({ config, publicUrlFromEnv = true, web, logge
         clearInterval(pruneTimer);
         await app.close();
         await closeServer(httpServer);
+        await ingestion?.stop();
         await onClose?.();
         await store.close();
       })());
 
-    return { url, port, app, provider, store, keys, issuer, demoCreated, close };
+    return { url, port, app, provider, store, keys, issuer, blobStore, demoCreated, close };
   } catch (error) {
     clearInterval(pruneTimer);
     if (server) await closeServer(server);
+    await ingestion?.stop().catch(() => {});
     await onClose?.();
     await store.close();
     throw error;

@@ -1,15 +1,11 @@
-import { Link, useParams } from 'react-router';
-import { ComingSoon } from '../../app/ui/states';
+import { useParams } from 'react-router';
+import { NotFoundPage } from '../../app/not-found-page';
+import { BrowsePage } from './browse-page';
+import { parseFolderId } from './browse-state';
 
+/** /folders/:folderId: one folder's models, with search, filters, order and page in the URL. */
 export function FolderPage() {
-  const { folderId } = useParams();
-  return (
-    <ComingSoon title="Folder">
-      <p>Browsing the models of a folder — with search, filters and ordering — is coming in a later release.</p>
-      <p className="muted">Folder id: {folderId}</p>
-      <p>
-        <Link to="/folders">Back to all folders</Link>
-      </p>
-    </ComingSoon>
-  );
+  const folderId = parseFolderId(useParams().folderId);
+  if (folderId === null) return <NotFoundPage />;
+  return <BrowsePage folderId={folderId} />;
 }

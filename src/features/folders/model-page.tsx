@@ -1,12 +1,338 @@
-import { useParams } from 'react-router';
-import { ComingSoon } from '../../app/ui/states';
+import { lazy, Suspense, useRef, useState, type ReactNode } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ApiError, errorMessage } from '../../api/client';
+import { useFolder } from '../../api/folders';
+import { useAssemblyTree, useDeleteModel, useModel, useReprocessModel, useViewerFile } from '../../api/models';
+import { Dialog } from '../../app/ui/dialog';
+import { formatDateTime } from '../../app/ui/format';
+import { RelativeTime } from '../../app/ui/relative-time';
+import { ErrorState, LoadingState } from '../../app/ui/states';
+import { isSettled, searchableStates, type AssemblyTreeNode, type Model } from '../../contract/models';
+import { factRows } from './model-facts';
+import { fileTypeLabel, safeImageUrl, StateBadge, stateInfo } from './model-state';
+import { MetadataSection } from './metadata-section';
+import { useCanEdit } from './permissions';
+import './folders.css';
 
-export function ModelPage() {
-  const { modelId } = useParams();
+// three.js and the viewer load only when a model page shows a preview (architecture.md, Budgets).
+const ModelPreview = lazy(() => import('../../viewer/model-preview').then((m) => ({ default: m.ModelPreview })));
+
+function hasGeometry(state: string): boolean {
+  return (searchableStates as readonly string[]).includes(state);
+}
+
+function PreviewSection({ model }: { model: Model }) {
+  const ready = hasGeometry(model.state);
+  const viewerFile = useViewerFile(model.id, ready);
+  const thumbnail = safeImageUrl(model.thumbnail);
+  // Keep showing the address the viewer loaded: a refreshed (re-signed) address of the same
+  // processed file must not reload the model and reset the view. A new version (after
+  // reprocessing) does replace it.
+  const [shown, setShown] = useState<{ url: string; version: string } | null>(null);
+  const fresh = viewerFile.data !== undefined && !viewerFile.isFetching ? viewerFile.data : undefined;
+  if (fresh !== undefined && shown?.version !== model.updatedAt) setShown({ url: fresh, version: model.updatedAt });
+  const viewerUrl = shown?.version === model.updatedAt ? shown.url : undefined;
+  const label = `3D preview of ${model.name}`;
+
+  let body;
+  if (!ready) {
+    const working = !isSettled(model.state);
+    body = (
+      <div className="preview-placeholder">
+        {thumbnail && <img src={thumbnail} alt="" className="preview-placeholder__image" />}
+        <p>{working ? 'The 3D preview appears when processing has finished.' : 'There is no 3D preview: the geometry of this file could not be read.'}</p>
+      </div>
+    );
+  } else if (viewerUrl) {
+    body = (
+      <Suspense
+        fallback={
+          <div className="viewer viewer--placeholder" role="status">
+            Loading the 3D viewer…
+          </div>
+        }
+      >
+        <ModelPreview url={viewerUrl} label={label} fallbackImageUrl={thumbnail} />
+      </Suspense>
+    );
+  } else if (viewerFile.isError) {
+    body = <ErrorState title="The 3D preview could not be loaded" message={errorMessage(viewerFile.error)} onRetry={() => void viewerFile.refetch()} />;
+  } else {
+    body = <div className="viewer viewer--placeholder" aria-busy="true" />;
+  }
   return (
-    <ComingSoon title="Model">
-      <p>The model page — 3D preview, processing state, metadata and shape matches — is coming in a later release.</p>
-      <p className="muted">Model id: {modelId}</p>
-    </ComingSoon>
+    <section className="card model__preview" aria-labelledby="preview-heading">
+      <h2 id="preview-heading" className="card__title">
+        Preview
+      </h2>
+      {body}
+    </section>
   );
+}
+
+function AssemblyNodes({ nodes }: { nodes: readonly AssemblyTreeNode[] }) {
+  return (
+    <ul className="assembly">
+      {nodes.map((node, index) => (
+        <li key={`${node.modelId ?? 'missing'}-${index}`} className="assembly__node">
+          <span className="assembly__kind">{node.type === 'subAssembly' ? 'Sub-assembly' : 'Part'}</span>
+          {node.modelId ? (
+            <Link to={`/models/${encodeURIComponent(node.modelId)}`}>{node.name}</Link>
+          ) : (
+            <>
+              <span>{node.name}</span> <span className="badge badge--failed">Missing</span>
+            </>
+          )}
+          {node.children && node.children.length > 0 && <AssemblyNodes nodes={node.children} />}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function AssemblySection({ model }: { model: Model }) {
+  const tree = useAssemblyTree(model.id, isSettled(model.state));
+  const missing = model.missingParts ?? [];
+  return (
+    <section className="card" aria-labelledby="assembly-heading">
+      <h2 id="assembly-heading" className="card__title">
+        Assembly
+      </h2>
+      {model.partCount != null && (
+        <p className="muted">
+          {model.partCount} {model.partCount === 1 ? 'part' : 'parts'}
+        </p>
+      )}
+      {missing.length > 0 && (
+        <div className="warning" role="note">
+          <p>
+            <strong>
+              {missing.length} {missing.length === 1 ? 'part is' : 'parts are'} missing.
+            </strong>{' '}
+            Upload {missing.length === 1 ? 'it' : 'them'} into this folder or a subfolder; the assembly is then linked and processed again.
+          </p>
+          <ul>
+            {missing.map((name) => (
+              <li key={name}>
+                <code>{name}</code>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {!isSettled(model.state) ? (
+        <p className="muted">The part list appears when processing has finished.</p>
+      ) : tree.isPending ? (
+        <LoadingState label="Loading the part list…" />
+      ) : tree.isError ? (
+        <ErrorState title="The part list could not be loaded" message={errorMessage(tree.error)} onRetry={() => void tree.refetch()} />
+      ) : tree.data.children.length === 0 ? (
+        <p className="muted">No parts are listed for this assembly.</p>
+      ) : (
+        <AssemblyNodes nodes={tree.data.children} />
+      )}
+    </section>
+  );
+}
+
+function DeleteModelDialog({ model, onClose, onDeleted }: { model: Model; onClose: () => void; onDeleted: () => void }) {
+  const remove = useDeleteModel();
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  return (
+    <Dialog title="Delete model?" onClose={onClose} initialFocusRef={cancelRef} busy={remove.isPending}>
+      <p>
+        <strong>{model.name}</strong> (<code>{model.filePath}</code>) will be deleted with its file, its 3D preview and its matches.
+      </p>
+      <p>This cannot be undone.</p>
+      {remove.isError && (
+        <p className="form-error" role="alert">
+          {errorMessage(remove.error)}
+        </p>
+      )}
+      <div className="dialog__actions">
+        <button type="button" className="button" ref={cancelRef} onClick={onClose} disabled={remove.isPending}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="button button--danger"
+          disabled={remove.isPending}
+          aria-busy={remove.isPending}
+          onClick={() => remove.mutate(model.id, { onSuccess: onDeleted })}
+        >
+          {remove.isPending ? 'Deleting…' : 'Delete'}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+function ModelView({ model }: { model: Model }) {
+  const editable = useCanEdit();
+  const navigate = useNavigate();
+  const folder = useFolder(model.folderId);
+  const reprocess = useReprocessModel();
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const info = stateInfo(model.state);
+  const working = !isSettled(model.state);
+  const facts = model.facts ? factRows(model.facts) : null;
+  const folderLabel = folder.data?.path ?? `Folder ${model.folderId}`;
+  const details: { label: string; value: ReactNode }[] = [
+    { label: 'File path', value: <code>{model.filePath}</code> },
+    { label: 'Folder', value: <Link to={`/folders/${model.folderId}`}>{folderLabel}</Link> },
+    { label: 'Type', value: `${fileTypeLabel(model.fileType)}${model.isAssembly ? ' assembly' : ''}` },
+    {
+      label: 'Created',
+      value: (
+        <>
+          <RelativeTime value={model.createdAt} /> <span className="muted">({formatDateTime(model.createdAt)})</span>
+        </>
+      ),
+    },
+    {
+      label: 'Updated',
+      value: (
+        <>
+          <RelativeTime value={model.updatedAt} /> <span className="muted">({formatDateTime(model.updatedAt)})</span>
+        </>
+      ),
+    },
+    ...(facts ?? []),
+  ];
+
+  return (
+    <div className="page model">
+      <header className="page__header model__header">
+        <div>
+          <nav aria-label="Breadcrumb" className="breadcrumbs">
+            <ol>
+              <li>
+                <Link to="/folders">All folders</Link>
+              </li>
+              <li>
+                <Link to={`/folders/${model.folderId}`}>{folderLabel}</Link>
+              </li>
+            </ol>
+          </nav>
+          <h1>{model.name}</h1>
+          <p className="model__badges">
+            <StateBadge state={model.state} />
+            <span className="muted">{fileTypeLabel(model.fileType)}</span>
+            {model.isAssembly && <span className="muted">Assembly</span>}
+          </p>
+        </div>
+        {editable && (
+          <div className="actions model__actions">
+            <button
+              type="button"
+              className="button"
+              disabled={working || reprocess.isPending}
+              aria-busy={reprocess.isPending}
+              title={working ? 'The model is still being processed.' : undefined}
+              onClick={() => reprocess.mutate(model.id)}
+            >
+              {reprocess.isPending ? 'Starting…' : 'Reprocess'}
+            </button>
+            <button type="button" className="button button--danger-quiet" onClick={() => setConfirmDelete(true)}>
+              Delete
+            </button>
+          </div>
+        )}
+      </header>
+      {reprocess.isError && (
+        <p className="form-error" role="alert">
+          Reprocessing could not start: {errorMessage(reprocess.error)}
+        </p>
+      )}
+
+      {working ? (
+        <div className="state model__progress" role="status" aria-live="polite">
+          <span className="spinner" aria-hidden="true" />
+          <div>
+            <p className="state__title">{info.label}</p>
+            <p>{info.progress}</p>
+            <p className="muted">This page updates by itself.</p>
+          </div>
+        </div>
+      ) : (
+        model.stateReason && (
+          <div className={info.tone === 'failed' ? 'state state--error' : 'warning'} role="note">
+            <p className="state__title">{info.label}</p>
+            <p>{model.stateReason}</p>
+          </div>
+        )
+      )}
+
+      <div className="model__grid">
+        <PreviewSection model={model} />
+        <section className="card" aria-labelledby="details-heading">
+          <h2 id="details-heading" className="card__title">
+            Details
+          </h2>
+          <dl className="facts">
+            {details.map((row) => (
+              <div key={row.label} className="facts__row">
+                <dt>{row.label}</dt>
+                <dd>{row.value}</dd>
+              </div>
+            ))}
+          </dl>
+          {!facts && <p className="muted">{working ? 'Geometry facts appear when processing has finished.' : 'No geometry facts for this model.'}</p>}
+        </section>
+      </div>
+
+      <MetadataSection model={model} editable={editable} />
+      {model.isAssembly && <AssemblySection model={model} />}
+
+      <section className="card" aria-labelledby="matches-heading">
+        <h2 id="matches-heading" className="card__title">
+          Matches
+        </h2>
+        <p className="muted">Models with similar or shared geometry will be listed here in a later release.</p>
+      </section>
+
+      {confirmDelete && (
+        <DeleteModelDialog
+          model={model}
+          onClose={() => setConfirmDelete(false)}
+          onDeleted={() => void navigate(`/folders/${model.folderId}`, { replace: true })}
+        />
+      )}
+    </div>
+  );
+}
+
+/** /models/:modelId: one model, polled while it is being processed. */
+export function ModelPage() {
+  const modelId = useParams().modelId ?? '';
+  const model = useModel(modelId);
+
+  if (model.isPending) {
+    return (
+      <div className="page">
+        <LoadingState label="Loading the model…" />
+      </div>
+    );
+  }
+  if (model.isError && !model.data) {
+    if (model.error instanceof ApiError && model.error.status === 404) {
+      return (
+        <div className="page page--centered">
+          <h1>Model not found</h1>
+          <p>This model does not exist any more, or it is not visible to you.</p>
+          <div className="actions">
+            <Link to="/folders" className="button button--primary">
+              Go to folders
+            </Link>
+          </div>
+        </div>
+      );
+    }
+    return (
+      <div className="page">
+        <ErrorState title="The model could not be loaded" message={errorMessage(model.error)} onRetry={() => void model.refetch()} />
+      </div>
+    );
+  }
+  return <ModelView model={model.data} />;
 }

@@ -16,3 +16,54 @@ export interface BlobStore {
   /** Removes every key under `prefix` (a model's source and derived files). */
   deletePrefix(prefix: string): Promise<void>;
 }
+
+/** `put` read more than `maxBytes`; nothing was stored. */
+export class BlobTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`The file is larger than ${maxBytes} bytes.`);
+    this.name = 'BlobTooLargeError';
+  }
+}
+
+/** `get`/`stream` of a key that holds nothing. */
+export class BlobNotFoundError extends Error {
+  constructor(readonly key: string) {
+    super(`No blob at ${key}.`);
+    this.name = 'BlobNotFoundError';
+  }
+}
+
+/**
+ * A store the client can upload to directly (S3 presigned PUT), instead of through the service's
+ * own signed address. The service then learns of the upload by asking `head`.
+ */
+export interface DirectUploadStore {
+  presignPut(key: string, options: { expiresInSeconds: number; contentType: string }): Promise<{ url: string; headers: Record<string, string> }>;
+  /** Size of the object at `key`, or null when there is none. */
+  head(key: string): Promise<{ bytes: number } | null>;
+}
+
+export function isDirectUploadStore(store: BlobStore): store is BlobStore & DirectUploadStore {
+  return typeof (store as Partial<DirectUploadStore>).presignPut === 'function' && typeof (store as Partial<DirectUploadStore>).head === 'function';
+}
+
+/** Everything of one model lives under this prefix (deleted with `deletePrefix` when the model goes). */
+export function modelBlobPrefix(tenantId: number, modelId: string): string {
+  return `t/${tenantId}/models/${modelId}/`;
+}
+
+/** The keys of a model's files: the uploaded source, and what ingestion derives from it. */
+export function modelBlobKeys(tenantId: number, modelId: string) {
+  const prefix = modelBlobPrefix(tenantId, modelId);
+  return { prefix, source: `${prefix}source`, viewer: `${prefix}viewer.glb`, thumbnail: `${prefix}thumbnail.png` };
+}
+
+const KEY_SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
+
+/** Keys are slash-separated segments of [A-Za-z0-9._-] (not starting with "."): no traversal, no surprises in S3. */
+export function assertValidKey(key: string, { prefix = false } = {}): void {
+  const body = prefix && key.endsWith('/') ? key.slice(0, -1) : key;
+  if (body.length === 0 || body.length > 512 || !body.split('/').every((s) => KEY_SEGMENT.test(s))) {
+    throw new Error(`Invalid blob key: ${JSON.stringify(key)}`);
+  }
+}

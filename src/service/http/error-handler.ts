@@ -22,7 +22,7 @@ const codeForStatus: Record<number, string> = {
 /** Maps anything thrown in a route to the contract's `{error: {message, code}}` (api-contract.md, Errors). */
 export function toWireError(error: unknown): WireError {
   if (error instanceof HttpError) {
-    return { status: error.status, body: { error: { message: error.message, code: error.code } }, headers: error.headers };
+    return { status: error.status, body: { error: { ...error.details, message: error.message, code: error.code } }, headers: error.headers };
   }
   const fastifyError = error as Partial<FastifyError>;
   const status = fastifyError.statusCode;

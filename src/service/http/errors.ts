@@ -9,6 +9,8 @@ export class HttpError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** Extra members of the wire `error` object (e.g. where a filter went wrong). */
+    readonly details: Record<string, string | number> = {},
   ) {
     super(message);
     this.name = new.target.name;
@@ -16,8 +18,8 @@ export class HttpError extends Error {
 }
 
 export class InvalidInput extends HttpError {
-  constructor(message: string) {
-    super(400, errorCodes.invalidInput, message);
+  constructor(message: string, details: Record<string, string | number> = {}) {
+    super(400, errorCodes.invalidInput, message, {}, details);
   }
 }
 

@@ -1,7 +1,7 @@
-/** Paths the API owns: answers are JSON, errors in the contract's shape. */
+/** Paths the API owns (signed upload and file addresses included): answers are JSON, errors in the contract's shape. */
 export function isApiPath(url: string): boolean {
   const path = url.split('?', 1)[0] ?? '';
-  return /^\/(v2|client-credentials)(\/|$)/.test(path);
+  return /^\/(v2|client-credentials|uploads|files)(\/|$)/.test(path);
 }
 
 /** Paths of the identity provider and its sign-in page (never the SPA). */

@@ -8,6 +8,8 @@ export interface ServiceKeys {
   signingKeys: JWK[];
   /** Keys for signing cookies, newest first. */
   cookieKeys: string[];
+  /** HMAC keys for signed upload and file addresses, newest first (files/signed-urls.ts). */
+  urlSigningKeys: string[];
 }
 
 /**
@@ -17,7 +19,8 @@ export interface ServiceKeys {
 export async function loadOrCreateKeys(db: Kysely<Database>): Promise<ServiceKeys> {
   const signingKeys = await loadOrCreate(db, 'jwks', async () => [await newSigningKey()]);
   const cookieKeys = await loadOrCreate(db, 'cookie-keys', async () => [randomBytes(32).toString('base64url')]);
-  return { signingKeys: signingKeys as JWK[], cookieKeys: cookieKeys as string[] };
+  const urlSigningKeys = await loadOrCreate(db, 'url-signing-keys', async () => [randomBytes(32).toString('base64url')]);
+  return { signingKeys: signingKeys as JWK[], cookieKeys: cookieKeys as string[], urlSigningKeys: urlSigningKeys as string[] };
 }
 
 async function loadOrCreate(db: Kysely<Database>, id: string, create: () => Promise<unknown>): Promise<unknown> {

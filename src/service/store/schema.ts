@@ -8,6 +8,11 @@ export interface Database {
   keys: KeysTable;
   client_credentials: ClientCredentialsTable;
   folders: FoldersTable;
+  models: ModelsTable;
+  assembly_links: AssemblyLinksTable;
+  metadata_keys: MetadataKeysTable;
+  model_metadata: ModelMetadataTable;
+  uploads: UploadsTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -63,7 +68,77 @@ export interface FoldersTable {
   tenant_id: number;
   name: string;
   parent_folder_id: number | null;
+  /** `name.toLowerCase()`: siblings are unique by it (see foldNameCase in folders.ts). */
+  name_lower: string;
   created_at: CreatedAt;
+}
+
+/** timestamptz with a database default. */
+type DefaultNow = ColumnType<Date, Date | undefined, Date>;
+/** jsonb that may be null: written as a JSON string (or null), read back parsed. */
+type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
+
+export interface ModelsTable {
+  /** crypto.randomUUID() from the service. */
+  id: string;
+  tenant_id: number;
+  folder_id: number;
+  name: string;
+  file_path: string;
+  file_path_lower: string;
+  file_name: string;
+  file_name_lower: string;
+  /** Lower-case extension without the dot ("" when the name has none). */
+  file_type: string;
+  is_assembly: ColumnType<boolean, boolean | undefined, boolean>;
+  state: ColumnType<string, string | undefined, string>;
+  state_reason: string | null;
+  /** bigint: pg returns it as a string. */
+  size_bytes: ColumnType<string | null, number | null | undefined, number | null>;
+  /** Source file in the blob store. */
+  blob_key: string | null;
+  viewer_key: string | null;
+  thumbnail_key: string | null;
+  facts: NullableJson<unknown>;
+  missing_parts: NullableJson<string[]>;
+  part_count: number | null;
+  step_references: NullableJson<string[]>;
+  assembly_tree: NullableJson<unknown>;
+  /** Bumped on every enqueue; a worker's result for an older version is dropped. */
+  version: ColumnType<number, number | undefined, number>;
+  created_at: CreatedAt;
+  updated_at: DefaultNow;
+  processed_at: Date | null;
+}
+
+export interface AssemblyLinksTable {
+  assembly_id: string;
+  part_id: string | null;
+  /** File name the assembly references. */
+  ref_name: string;
+}
+
+export interface MetadataKeysTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  name_lower: string;
+  created_at: CreatedAt;
+}
+
+export interface ModelMetadataTable {
+  model_id: string;
+  metadata_key_id: number;
+  value: string;
+}
+
+export interface UploadsTable {
+  model_id: string;
+  /** Random; sent back by the client as X-Upload-Token and covered by the signature. */
+  nonce: string;
+  expires_at: Date;
+  /** Set when a PUT claims the address; single use. */
+  used_at: Date | null;
 }
 
 export type Tenant = Selectable<TenantsTable>;
@@ -71,3 +146,6 @@ export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type ClientCredentialRow = Selectable<ClientCredentialsTable>;
 export type FolderRow = Selectable<FoldersTable>;
+export type ModelRow = Selectable<ModelsTable>;
+export type MetadataKeyRow = Selectable<MetadataKeysTable>;
+export type UploadRow = Selectable<UploadsTable>;

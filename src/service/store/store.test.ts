@@ -8,7 +8,10 @@ import { startThrowawayPostgres, type ThrowawayPostgres } from '../testing/postg
 import { createCredential, deleteCredential, findCredential, listCredentials, touchCredential, verifyClientSecret } from './client-credentials';
 import { migrateToLatest, openStore, type Store } from './database';
 import { ensureDemoAccount } from './demo';
-import { createFolder, folderPaths, listFolders } from './folders';
+import { parseFilter, modelFilterFields } from '../../contract/filter';
+import { createFolder, deleteFolder, folderPaths, listFolders, renameFolder } from './folders';
+import { createMetadataKey } from './metadata-keys';
+import { completeProcessing, createModels, deleteModel, listModels } from './models';
 import { loadOrCreateKeys } from './keys';
 import { authenticate, createUser, ensureTenant, findAccount } from './users';
 
@@ -22,7 +25,7 @@ async function exerciseStore(store: Store) {
     .selectFrom(sql<{ name: string }>`kysely_migration`.as('m'))
     .select('m.name')
     .execute();
-  expect(applied.map((m) => m.name)).toEqual(['0001-initial']);
+  expect(applied.map((m) => m.name)).toEqual(['0001-initial', '0002-models']);
 
   // tenants + users
   const tenant = await ensureTenant(db, 'acme', 'Acme Inc.');
@@ -88,6 +91,45 @@ async function exerciseStore(store: Store) {
   expect(total).toBe(2);
   expect(rows.map((f) => f.name)).toEqual(['Bolts', 'Parts']);
   expect((await folderPaths(db, tenant.id)).get(child.id)).toBe('Parts/Bolts');
+
+  // models: one transaction per batch, filters compiled to SQL (collations, dates, metadata, uuids)
+  const key = await createMetadataKey(db, tenant.id, 'Material');
+  if (!key) throw new Error('no key');
+  expect(await createMetadataKey(db, tenant.id, 'MATERIAL')).toBeNull();
+  const expiresAt = new Date(Date.now() + 60_000);
+  const missing = await createModels(db, { tenantId: tenant.id, items: [{ filePath: 'New/x.stl', name: 'x' }], createMissingFolders: false, uploadExpiresAt: expiresAt });
+  expect(missing).toEqual({ ok: false, reason: 'missing-folder', index: 0, folder: 'New' });
+  const made = await createModels(db, {
+    tenantId: tenant.id,
+    items: [
+      { filePath: 'parts/bolts/M8.STEP', name: 'M8 bolt', metadata: [{ metadataKeyId: key.id, value: 'Steel' }] },
+      { filePath: 'Parts/Nuts/m8-nut.stl', name: 'nut' },
+    ],
+    createMissingFolders: true,
+    uploadExpiresAt: expiresAt,
+  });
+  if (!made.ok) throw new Error(made.reason);
+  expect(made.foldersCreated).toBe(1);
+  expect(made.models.map((m) => [m.row.folder_id === child.id, m.row.file_type])).toEqual([[true, 'step'], [false, 'stl']]);
+  const again = await createModels(db, { tenantId: tenant.id, items: [{ filePath: 'PARTS/BOLTS/m8.step', name: 'dup' }], createMissingFolders: true, uploadExpiresAt: expiresAt });
+  expect(again).toMatchObject({ ok: false, reason: 'duplicate', paths: ['parts/bolts/M8.STEP'] });
+  const [bolt, nut] = made.models.map((m) => m.row);
+  await completeProcessing(db, nut?.id ?? '', 0, { state: 'finished', isAssembly: true });
+  const query = async (filter: string, order = '') => {
+    const clauses = parseFilter(filter, { fields: modelFilterFields, allowMetadata: true });
+    const { rows } = await listModels(db, tenant.id, { page: 1, perPage: 10, filter: clauses, order: order ? [{ field: 'name', direction: 'desc' }] : [] });
+    return rows.map((r) => r.name);
+  };
+  expect(await query(`id(in(${bolt?.id},${nut?.id})),name(gt('M')),name(lt(n))`)).toEqual(['M8 bolt']);
+  expect(await query(`metadata.${key.id}(eq(Steel))`)).toEqual(['M8 bolt']);
+  expect(await query(`metadata.${key.id}(ne(Steel)),isAssembly(eq(true))`)).toEqual(['nut']);
+  expect(await query("createdAt(gt('2000-01-01T00:00:00Z')),fileType(like('S*'))", 'desc')).toEqual(['nut', 'M8 bolt']);
+  expect(await query(`id(lt('0')),folderId(between(0,${2 ** 40}))`)).toEqual([]);
+  expect((await renameFolder(db, tenant.id, child.id, 'Screws')).ok).toBe(true);
+  expect((await listModels(db, tenant.id, { page: 1, perPage: 10, search: 'screws/m8' })).rows.map((r) => r.file_path)).toEqual(['Parts/Screws/M8.STEP']);
+  expect(await deleteFolder(db, tenant.id, child.id)).toBe('has-models');
+  expect((await deleteModel(db, tenant.id, bolt?.id ?? ''))?.id).toBe(bolt?.id);
+  expect(await deleteFolder(db, tenant.id, child.id)).toBe('deleted');
 }
 
 describe('store on PGlite', () => {

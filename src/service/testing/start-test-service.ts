@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { importJWK, type JWK } from 'jose';
+import { importJWK, SignJWT, type JWK } from 'jose';
 import type { Role } from '../../contract/app-config';
 import type { ServiceConfig } from '../config';
-import { startService, type RunningService } from '../server';
+import type { IngestQueue } from '../ingest/ingest-queue';
+import { startService, type RunningService, type StartOptions } from '../server';
 import { createUser, ensureTenant } from '../store/users';
 import type { CookieJar } from './cookie-jar';
 import { requestCredentialToken, signInWithPkce, type Tokens } from './oidc-flows';
@@ -37,6 +38,14 @@ export interface TestService {
   api(pathname: string, init?: { method?: string; token?: string; json?: unknown; headers?: Record<string, string> }): Promise<Response>;
   /** The provider's real private signing key (to forge tokens with chosen claims). */
   signingKey(): Promise<{ key: CryptoKey | Uint8Array; kid: string }>;
+  /** An access token for `user` signed with the real key (as the provider would issue; no sign-in round trip). */
+  tokenFor(user: Pick<TestUser, 'id' | 'tenantKey' | 'roles'>): Promise<string>;
+  /** A new user with roles viewer+editor in `tenantKey` (default acme), and a token for them. */
+  editorToken(tenantKey?: string): Promise<string>;
+  /** A new user with the viewer role only in `tenantKey` (default acme), and a token for them. */
+  viewerToken(tenantKey?: string): Promise<string>;
+  /** The throwaway data directory (blobs live in `${dataDir}/blobs`). */
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -47,6 +56,14 @@ export interface StartTestServiceOptions {
   demo?: { email: string; password: string };
   /** Serve a built app from this directory (default: no web app, API and sign-in only). */
   distDir?: string;
+  /** Largest upload accepted (default: the service default, 512 MiB). */
+  uploadMaxBytes?: number;
+  /** Ingestion's queue (default: none, uploaded models stay `processing`). */
+  ingestQueue?: IngestQueue;
+  /** Real ingestion started with the service (see StartOptions.ingestion). */
+  ingestion?: StartOptions['ingestion'];
+  /** Another blob store than DATA_DIR/blobs (e.g. one that takes direct uploads, as S3 does). */
+  blobStore?: StartOptions['blobStore'];
 }
 
 /**
@@ -62,10 +79,12 @@ export async function startTestService(options: StartTestServiceOptions = {}): P
     databaseUrl: options.databaseUrl,
     publicUrl: '', // follows the bound port
     demo: options.demo,
+    uploadMaxBytes: options.uploadMaxBytes ?? 512 * 1024 * 1024,
+    blobStore: { kind: 'local' },
   };
   let service: RunningService;
   try {
-    service = await startService({ config, publicUrlFromEnv: false, web: options.distDir ? { kind: 'dist', distDir: options.distDir } : { kind: 'none' }, logger: false });
+    service = await startService({ config, publicUrlFromEnv: false, ingestQueue: options.ingestQueue, ingestion: options.ingestion, blobStore: options.blobStore, web: options.distDir ? { kind: 'dist', distDir: options.distDir } : { kind: 'none' }, logger: false });
   } catch (error) {
     await fs.rm(dataDir, { recursive: true, force: true });
     throw error;
@@ -73,7 +92,7 @@ export async function startTestService(options: StartTestServiceOptions = {}): P
   const baseUrl = service.url;
   let counter = 0;
 
-  return {
+  const t: TestService = {
     baseUrl,
     issuer: service.issuer,
     tokenUrl: `${service.issuer}/v1/token`,
@@ -117,9 +136,33 @@ export async function startTestService(options: StartTestServiceOptions = {}): P
       return { key: await importJWK(jwk, 'RS256'), kid: jwk.kid ?? '' };
     },
 
+    async tokenFor(user) {
+      const jwk = service.keys.signingKeys[0] as JWK;
+      const now = Math.floor(Date.now() / 1000);
+      return new SignJWT({ tenant: user.tenantKey, roles: user.roles, client_id: 'workbench-app' })
+        .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: jwk.kid ?? '' })
+        .setIssuer(service.issuer)
+        .setAudience('api://default')
+        .setSubject(user.id)
+        .setIssuedAt(now)
+        .setExpirationTime(now + 3600)
+        .sign(await importJWK(jwk, 'RS256'));
+    },
+
+    async editorToken(tenantKey = 'acme') {
+      return t.tokenFor(await t.createUser({ tenantKey, roles: ['viewer', 'editor'] }));
+    },
+
+    async viewerToken(tenantKey = 'acme') {
+      return t.tokenFor(await t.createUser({ tenantKey, roles: ['viewer'] }));
+    },
+
+    dataDir,
+
     async stop() {
       await service.close();
       await fs.rm(dataDir, { recursive: true, force: true });
     },
   };
+  return t;
 }

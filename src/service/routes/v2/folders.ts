@@ -1,29 +1,136 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { FolderListResponse } from '../../../contract/folders';
-import { pageDataFor, pageQuerySchema } from '../../../contract/paging';
+import { z } from 'zod';
+import { folderNameProblem } from '../../../contract/file-paths';
+import { folderFilterFields } from '../../../contract/filter';
+import type { Folder, FolderListResponse } from '../../../contract/folders';
+import { pageDataFor } from '../../../contract/paging';
 import { requireRole } from '../../http/auth';
+import { Conflict, InvalidInput, NotFound } from '../../http/errors';
+import { parseListQuery } from '../../http/list-query';
 import { parseInput } from '../../http/validation';
-import { folderPaths, listFolders } from '../../store/folders';
-import type { Database } from '../../store/schema';
+import {
+  deleteFolder,
+  findFolder,
+  folderOrderFields,
+  folderPath,
+  folderPaths,
+  listFolders,
+  modelCounts,
+  renameFolder,
+  tryCreateFolder,
+} from '../../store/folders';
+import type { Database, FolderRow } from '../../store/schema';
 
-/** `/v2/folders` (api-contract.md, Folders). Listing only for now; creation and filters come next. */
+const idParams = z.object({ id: z.string() });
+
+/** A folder id from the path; anything that is not one is simply not found. */
+function folderIdOf(params: unknown): number {
+  const { id } = parseInput(idParams, params, 'params');
+  const n = /^\d{1,10}$/.test(id) ? Number(id) : NaN;
+  if (!Number.isSafeInteger(n) || n <= 0 || n > 2_147_483_647) throw new NotFound(`No folder ${id}.`);
+  return n;
+}
+
+const createBody = z.object({
+  name: z.string(),
+  parentFolderId: z.union([z.number().int(), z.null()]).optional(),
+});
+/** The same fields as query parameters (api-contract.md, Folders). */
+const createQuery = z.object({
+  name: z.string().optional(),
+  parentFolderId: z
+    .string()
+    .regex(/^\d{1,10}$/, 'must be a folder id')
+    .transform(Number)
+    .optional(),
+});
+const renameBody = z.object({ name: z.string() });
+
+function checkName(name: string): void {
+  const problem = folderNameProblem(name);
+  if (problem) throw new InvalidInput(`name: ${problem}`);
+}
+
+function toFolder(row: FolderRow, path: string, modelCount: number): Folder {
+  return {
+    id: row.id,
+    name: row.name,
+    parentFolderId: row.parent_folder_id,
+    path,
+    createdAt: row.created_at.toISOString(),
+    modelCount,
+  };
+}
+
+/** `/v2/folders` (api-contract.md, Folders). modelCount counts the models directly in the folder. */
 export async function folderRoutes(app: FastifyInstance, { db }: { db: Kysely<Database> }) {
+  async function present(tenantId: number, row: FolderRow): Promise<Folder> {
+    const [path, counts] = await Promise.all([folderPath(db, tenantId, row.id), modelCounts(db, tenantId, [row.id])]);
+    return toFolder(row, path ?? row.name, counts.get(row.id) ?? 0);
+  }
+
   app.get('/', async (request) => {
     const auth = requireRole(request, 'viewer');
-    const page = parseInput(pageQuerySchema, request.query, 'query');
-    const [{ rows, total }, paths] = await Promise.all([listFolders(db, auth.tenantId, page), folderPaths(db, auth.tenantId)]);
+    const query = parseListQuery(request.query, { filterFields: folderFilterFields, allowMetadata: false, orderFields: folderOrderFields });
+    const { rows, total } = await listFolders(db, auth.tenantId, query);
+    const [paths, counts] = await Promise.all([
+      rows.length > 0 ? folderPaths(db, auth.tenantId) : Promise.resolve(new Map<number, string>()),
+      modelCounts(
+        db,
+        auth.tenantId,
+        rows.map((r) => r.id),
+      ),
+    ]);
     const body: FolderListResponse = {
-      folders: rows.map((f) => ({
-        id: f.id,
-        name: f.name,
-        parentFolderId: f.parent_folder_id,
-        path: paths.get(f.id) ?? f.name,
-        createdAt: f.created_at.toISOString(),
-        modelCount: 0, // models arrive with the next issue
-      })),
-      pageData: pageDataFor(total, page),
+      folders: rows.map((f) => toFolder(f, paths.get(f.id) ?? f.name, counts.get(f.id) ?? 0)),
+      pageData: pageDataFor(total, query),
     };
     return body;
+  });
+
+  app.post('/', async (request, reply) => {
+    const auth = requireRole(request, 'editor');
+    const fromQuery = parseInput(createQuery, request.query, 'query');
+    const fromBody = request.body === undefined ? {} : parseInput(createBody.partial(), request.body, 'body');
+    const input = parseInput(createBody, { name: fromBody.name ?? fromQuery.name, parentFolderId: fromBody.parentFolderId ?? fromQuery.parentFolderId }, 'body');
+    checkName(input.name);
+    const result = await tryCreateFolder(db, { tenantId: auth.tenantId, name: input.name, parentFolderId: input.parentFolderId ?? null });
+    if (!result.ok) {
+      if (result.reason === 'no-parent') throw new InvalidInput(`parentFolderId: there is no folder ${input.parentFolderId}.`);
+      throw new Conflict(`A folder named “${input.name}” already exists here (names are compared ignoring case).`);
+    }
+    return reply.status(201).send({ folder: await present(auth.tenantId, result.folder) });
+  });
+
+  app.get('/:id', async (request) => {
+    const auth = requireRole(request, 'viewer');
+    const id = folderIdOf(request.params);
+    const row = await findFolder(db, auth.tenantId, id);
+    if (!row) throw new NotFound(`No folder ${id}.`);
+    return { folder: await present(auth.tenantId, row) };
+  });
+
+  app.patch('/:id', async (request) => {
+    const auth = requireRole(request, 'editor');
+    const id = folderIdOf(request.params);
+    const { name } = parseInput(renameBody, request.body, 'body');
+    checkName(name);
+    const result = await renameFolder(db, auth.tenantId, id, name);
+    if (!result.ok) {
+      if (result.reason === 'not-found') throw new NotFound(`No folder ${id}.`);
+      throw new Conflict(`A folder named “${name}” already exists here (names are compared ignoring case).`);
+    }
+    return { folder: await present(auth.tenantId, result.folder) };
+  });
+
+  app.delete('/:id', async (request, reply) => {
+    const auth = requireRole(request, 'editor');
+    const id = folderIdOf(request.params);
+    const result = await deleteFolder(db, auth.tenantId, id);
+    if (result === 'not-found') throw new NotFound(`No folder ${id}.`);
+    if (result === 'has-subfolders') throw new Conflict('The folder has subfolders; only an empty folder can be deleted.');
+    if (result === 'has-models') throw new Conflict('The folder has models; only an empty folder can be deleted.');
+    return reply.status(204).send();
   });
 }

@@ -1,0 +1,200 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  assemblyTreeResponseSchema,
+  isSettled,
+  modelListResponseSchema,
+  modelResponseSchema,
+  viewerFileResponseSchema,
+  type Model,
+  type ModelListResponse,
+} from '../contract/models';
+import { apiClient } from './client';
+import { folderQueries } from './folders';
+
+export interface ModelListParams {
+  page?: number;
+  perPage?: number;
+  /** Free text over name and filePath. */
+  search?: string;
+  /** A filter expression; build it with `filterBuilder` + `formatFilter` (contract/filter.ts). */
+  filter?: string;
+  /** e.g. `-createdAt` (contract/order.ts `formatOrder`). */
+  order?: string;
+}
+
+const path = '/v2/models';
+const modelPath = (id: string) => `${path}/${encodeURIComponent(id)}`;
+
+/** How often a model that is still being processed is asked for again. */
+export const modelPollMs = 2000;
+/** Lists with unsettled models on screen refresh more slowly: one request for the whole page. */
+export const modelListPollMs = 5000;
+/**
+ * Viewer-file addresses are signed and expire; keep them well below their lifetime so a
+ * preview never starts with an address that is about to stop working.
+ */
+export const viewerFileStaleMs = 5 * 60_000;
+
+/**
+ * Polling as a function of the data (conventions.md 6): poll while the state is not settled;
+ * states this app does not know count as still working.
+ */
+export function modelRefetchInterval(model: Model | undefined): number | false {
+  if (!model) return false;
+  return isSettled(model.state) ? false : modelPollMs;
+}
+
+export function modelListRefetchInterval(data: ModelListResponse | undefined): number | false {
+  if (!data) return false;
+  return data.models.some((m) => !isSettled(m.state)) ? modelListPollMs : false;
+}
+
+export async function fetchModels(params: ModelListParams, signal?: AbortSignal): Promise<ModelListResponse> {
+  return apiClient().request(path, {
+    query: { page: params.page, perPage: params.perPage, search: params.search, filter: params.filter, order: params.order },
+    schema: modelListResponseSchema,
+    signal,
+  });
+}
+
+export async function fetchModel(id: string, signal?: AbortSignal): Promise<Model> {
+  const data = await apiClient().request(modelPath(id), { schema: modelResponseSchema, signal });
+  return data.model;
+}
+
+export async function deleteModel(id: string): Promise<void> {
+  await apiClient().request(modelPath(id), { method: 'DELETE' });
+}
+
+export async function reprocessModel(id: string): Promise<Model> {
+  const data = await apiClient().request(`${modelPath(id)}/reprocess`, { method: 'POST', schema: modelResponseSchema });
+  return data.model;
+}
+
+export async function fetchViewerFile(id: string, signal?: AbortSignal): Promise<string> {
+  const data = await apiClient().request(`${modelPath(id)}/viewer-file`, { schema: viewerFileResponseSchema, signal });
+  return data.viewerFile;
+}
+
+export async function fetchAssemblyTree(id: string, signal?: AbortSignal) {
+  return apiClient().request(`${modelPath(id)}/assembly-tree`, { schema: assemblyTreeResponseSchema, signal });
+}
+
+export interface SetMetadataInput {
+  modelId: string;
+  metadataKeyId: number;
+  value: string;
+}
+
+/** The answer's body (if any) is not read: the model is fetched again afterwards. */
+export async function setModelMetadata({ modelId, metadataKeyId, value }: SetMetadataInput): Promise<void> {
+  await apiClient().request(`${modelPath(modelId)}/metadata/${metadataKeyId}`, { method: 'PUT', body: { value } });
+}
+
+export async function deleteModelMetadata({ modelId, metadataKeyId }: Omit<SetMetadataInput, 'value'>): Promise<void> {
+  await apiClient().request(`${modelPath(modelId)}/metadata/${metadataKeyId}`, { method: 'DELETE' });
+}
+
+export const modelQueries = {
+  all: () => ['models'] as const,
+  lists: () => [...modelQueries.all(), 'list'] as const,
+  list: (params: ModelListParams = {}) =>
+    queryOptions({
+      queryKey: [...modelQueries.lists(), params] as const,
+      queryFn: ({ signal }) => fetchModels(params, signal),
+      refetchInterval: (query) => modelListRefetchInterval(query.state.data),
+    }),
+  details: () => [...modelQueries.all(), 'detail'] as const,
+  detail: (id: string) =>
+    queryOptions({
+      queryKey: [...modelQueries.details(), id] as const,
+      queryFn: ({ signal }) => fetchModel(id, signal),
+      refetchInterval: (query) => modelRefetchInterval(query.state.data),
+    }),
+  /** Below the model's detail key, so invalidating the model (e.g. after reprocessing) renews it too. */
+  viewerFile: (id: string) =>
+    queryOptions({
+      queryKey: [...modelQueries.details(), id, 'viewer-file'] as const,
+      queryFn: ({ signal }) => fetchViewerFile(id, signal),
+      staleTime: viewerFileStaleMs,
+      gcTime: viewerFileStaleMs,
+    }),
+  assemblyTree: (id: string) =>
+    queryOptions({
+      queryKey: [...modelQueries.details(), id, 'assembly-tree'] as const,
+      queryFn: ({ signal }) => fetchAssemblyTree(id, signal),
+    }),
+};
+
+export function useModels(params: ModelListParams, options: { enabled?: boolean } = {}) {
+  return useQuery({ ...modelQueries.list(params), enabled: options.enabled ?? true, placeholderData: (previous) => previous });
+}
+
+export function useModel(id: string) {
+  return useQuery(modelQueries.detail(id));
+}
+
+export function useViewerFile(id: string, enabled: boolean) {
+  return useQuery({ ...modelQueries.viewerFile(id), enabled });
+}
+
+export function useAssemblyTree(id: string, enabled: boolean) {
+  return useQuery({ ...modelQueries.assemblyTree(id), enabled });
+}
+
+export function useDeleteModel() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteModel,
+    onSuccess: async (_data, id) => {
+      const gone = modelQueries.detail(id).queryKey;
+      await queryClient.cancelQueries({ queryKey: gone });
+      // The model page is still mounted until it navigates away: mark the model (and its viewer
+      // file and tree) stale without asking for them again, which would only answer 404.
+      await queryClient.invalidateQueries({ queryKey: gone, refetchType: 'none' });
+      // Folder model counts change too.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: modelQueries.lists() }),
+        queryClient.invalidateQueries({ queryKey: folderQueries.all() }),
+      ]);
+    },
+  });
+}
+
+export function useReprocessModel() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: reprocessModel,
+    onSuccess: (model) => {
+      queryClient.setQueryData(modelQueries.detail(model.id).queryKey, model);
+      // Renews the viewer file and assembly tree (they sit below the detail key) and the lists.
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: modelQueries.detail(model.id).queryKey }),
+        queryClient.invalidateQueries({ queryKey: modelQueries.lists() }),
+      ]);
+    },
+  });
+}
+
+function invalidateModel(queryClient: ReturnType<typeof useQueryClient>, modelId: string) {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: modelQueries.detail(modelId).queryKey, exact: true }),
+    queryClient.invalidateQueries({ queryKey: modelQueries.lists() }),
+  ]);
+}
+
+export function useSetModelMetadata() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: setModelMetadata,
+    onSuccess: (_data, input) => invalidateModel(queryClient, input.modelId),
+  });
+}
+
+export function useDeleteModelMetadata() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteModelMetadata,
+    onSuccess: (_data, input) => invalidateModel(queryClient, input.modelId),
+  });
+}

@@ -1,0 +1,240 @@
+import { useCallback, useMemo, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { ApiError, errorMessage } from '../../api/client';
+import { useFolder, useFolderTree } from '../../api/folders';
+import { useModels } from '../../api/models';
+import { EmptyState, ErrorState, LoadingState } from '../../app/ui/states';
+import type { Folder } from '../../contract/folders';
+import { browseListParams, formatBrowseState, parseBrowseState, updateBrowseState, type BrowseState } from './browse-state';
+import { BrowseToolbar, Pager } from './browse-toolbar';
+import { DeleteFolderDialog, FolderNameDialog } from './folder-dialogs';
+import { ancestorIds } from './folder-tree-model';
+import { FolderTree } from './folder-tree';
+import { ModelGrid, ModelGridSkeleton, ModelTable, ModelTableSkeleton } from './model-views';
+import { useCanEdit } from './permissions';
+import './folders.css';
+
+type DialogState = { kind: 'create'; parent: Folder | null } | { kind: 'rename'; folder: Folder } | { kind: 'delete'; folder: Folder } | null;
+
+function Breadcrumbs({ folder, folders }: { folder: Folder; folders: readonly Folder[] }) {
+  const byId = new Map(folders.map((f) => [f.id, f]));
+  const trail = ancestorIds(folders, folder.id).flatMap((id) => byId.get(id) ?? []);
+  return (
+    <nav aria-label="Breadcrumb" className="breadcrumbs">
+      <ol>
+        <li>
+          <Link to="/folders">All folders</Link>
+        </li>
+        {trail.map((f) => (
+          <li key={f.id}>
+            <Link to={`/folders/${f.id}`}>{f.name}</Link>
+          </li>
+        ))}
+        <li aria-current="page">{folder.name}</li>
+      </ol>
+    </nav>
+  );
+}
+
+/** /folders (all models) and /folders/:folderId: the folder tree beside the selected folder's models. */
+export function BrowsePage({ folderId }: { folderId: number | null }) {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const view = useMemo(() => parseBrowseState(searchParams), [searchParams]);
+  const navigate = useNavigate();
+  const editable = useCanEdit();
+  const [dialog, setDialog] = useState<DialogState>(null);
+
+  const tree = useFolderTree();
+  const detail = useFolder(folderId);
+  const folder = detail.data ?? (folderId !== null ? tree.data?.find((f) => f.id === folderId) : undefined);
+  const folderMissing = folderId !== null && detail.error instanceof ApiError && detail.error.status === 404;
+  const hasFolders = (tree.data?.length ?? 0) > 0;
+
+  const listParams = useMemo(() => browseListParams(folderId, view), [folderId, view]);
+  const models = useModels(listParams, { enabled: folderId !== null ? !folderMissing : hasFolders });
+
+  const update = useCallback(
+    (change: Partial<BrowseState>, replace = false) => {
+      setSearchParams(formatBrowseState(updateBrowseState(view, change)), { replace });
+    },
+    [setSearchParams, view],
+  );
+  const onSearch = useCallback((search: string) => update({ search }, true), [update]);
+
+  const openFolder = (target: Folder) => {
+    const next = formatBrowseState({ ...view, page: 1 }).toString();
+    void navigate({ pathname: `/folders/${target.id}`, search: next ? `?${next}` : '' });
+  };
+
+  const hasSubfolders = folder ? (tree.data ?? []).some((f) => f.parentFolderId === folder.id) : false;
+  const filtered = view.search !== '' || view.states.length > 0 || view.types.length > 0;
+  const title = folderId === null ? 'Folders' : (folder?.name ?? (folderMissing ? 'Folder not found' : 'Folder'));
+
+  let results;
+  if (folderId === null && tree.isSuccess && !hasFolders) {
+    results = (
+      <EmptyState title="No models yet">
+        <p>
+          <Link to="/upload">Upload models</Link> — their folders are created as they arrive.
+        </p>
+      </EmptyState>
+    );
+  } else if (models.isPending) {
+    results = (
+      <div aria-busy="true">
+        <p className="visually-hidden" role="status">
+          Loading models…
+        </p>
+        {view.view === 'grid' ? <ModelGridSkeleton count={Math.min(view.perPage, 12)} /> : <ModelTableSkeleton rows={8} />}
+      </div>
+    );
+  } else if (models.isError) {
+    results = <ErrorState title="The models could not be loaded" message={errorMessage(models.error)} onRetry={() => void models.refetch()} />;
+  } else if (models.data.models.length === 0) {
+    const { pageData } = models.data;
+    if (pageData.total > 0) {
+      results = (
+        <EmptyState title={`There is no page ${view.page}`}>
+          <p>The list has {pageData.lastPage} {pageData.lastPage === 1 ? 'page' : 'pages'}.</p>
+          <button type="button" className="button" onClick={() => update({ page: pageData.lastPage })}>
+            Go to the last page
+          </button>
+        </EmptyState>
+      );
+    } else if (filtered) {
+      results = (
+        <EmptyState title="No models match">
+          <p>Nothing here matches the search and filters.</p>
+          <button type="button" className="button" onClick={() => update({ search: '', states: [], types: [] })}>
+            Clear search and filters
+          </button>
+        </EmptyState>
+      );
+    } else {
+      results = (
+        <EmptyState title={folderId === null ? 'No models yet' : 'This folder is empty'}>
+          <p>
+            <Link to="/upload">Upload models</Link> to see them here.
+          </p>
+        </EmptyState>
+      );
+    }
+  } else {
+    results = (
+      <div aria-busy={models.isPlaceholderData || undefined} className={models.isPlaceholderData ? 'is-refreshing' : undefined}>
+        {view.view === 'grid' ? <ModelGrid models={models.data.models} /> : <ModelTable models={models.data.models} />}
+      </div>
+    );
+  }
+
+  return (
+    <div className="page">
+      <header className="page__header browse__header">
+        <div>
+          {folder && tree.data && <Breadcrumbs folder={folder} folders={tree.data} />}
+          <h1>{title}</h1>
+          {folderId === null ? (
+            <p className="lead">Your tenant's models, organised in folders.</p>
+          ) : (
+            folder && <p className="muted browse__path">{folder.path}</p>
+          )}
+        </div>
+        {editable && folder && (
+          <div className="actions browse__actions">
+            <button type="button" className="button button--small" onClick={() => setDialog({ kind: 'create', parent: folder })}>
+              New subfolder
+            </button>
+            <button type="button" className="button button--small" onClick={() => setDialog({ kind: 'rename', folder })}>
+              Rename
+            </button>
+            <button type="button" className="button button--small button--danger-quiet" onClick={() => setDialog({ kind: 'delete', folder })}>
+              Delete
+            </button>
+          </div>
+        )}
+      </header>
+
+      <div className="browse">
+        <aside className="card browse__tree" aria-labelledby="folder-tree-heading">
+          <div className="browse__tree-header">
+            <h2 id="folder-tree-heading" className="card__title">
+              Folders
+            </h2>
+            {editable && (
+              <button type="button" className="button button--small" onClick={() => setDialog({ kind: 'create', parent: null })}>
+                New folder
+              </button>
+            )}
+          </div>
+          <Link to={{ pathname: '/folders', search: searchParams.toString() }} className={`browse__all${folderId === null ? ' browse__all--selected' : ''}`} aria-current={folderId === null ? 'page' : undefined}>
+            All models
+          </Link>
+          {tree.isPending ? (
+            <LoadingState label="Loading folders…" />
+          ) : tree.isError ? (
+            <ErrorState title="Folders could not be loaded" message={errorMessage(tree.error)} onRetry={() => void tree.refetch()} />
+          ) : tree.data.length === 0 ? (
+            <EmptyState title="No folders yet">
+              <p>Folders appear here when models are uploaded into them{editable ? ', or create one.' : '.'}</p>
+            </EmptyState>
+          ) : (
+            <FolderTree folders={tree.data} selectedId={folderId} onActivate={openFolder} />
+          )}
+        </aside>
+
+        <section className="card browse__models" aria-labelledby="models-heading">
+          <h2 id="models-heading" className="card__title">
+            {folderId === null ? 'All models' : folder ? `Models in ${folder.name}` : 'Models'}
+          </h2>
+          {folderMissing ? (
+            <EmptyState title="Folder not found">
+              <p>This folder does not exist any more, or it is not visible to you.</p>
+              <Link to="/folders">Go to all folders</Link>
+            </EmptyState>
+          ) : detail.isError && !folder ? (
+            <ErrorState title="The folder could not be loaded" message={errorMessage(detail.error)} onRetry={() => void detail.refetch()} />
+          ) : (
+            <>
+              <BrowseToolbar state={view} onChange={(change) => update(change)} onSearch={onSearch} />
+              {results}
+              {models.data && models.data.pageData.total > 0 && (
+                <Pager
+                  pageData={models.data.pageData}
+                  perPage={view.perPage}
+                  onPage={(page) => update({ page })}
+                  onPerPage={(perPage) => update({ perPage })}
+                />
+              )}
+            </>
+          )}
+        </section>
+      </div>
+
+      {dialog?.kind === 'create' && (
+        <FolderNameDialog
+          mode="create"
+          parent={dialog.parent}
+          onClose={() => setDialog(null)}
+          onDone={(created) => {
+            setDialog(null);
+            openFolder(created);
+          }}
+        />
+      )}
+      {dialog?.kind === 'rename' && (
+        <FolderNameDialog mode="rename" folder={dialog.folder} onClose={() => setDialog(null)} onDone={() => setDialog(null)} />
+      )}
+      {dialog?.kind === 'delete' && (
+        <DeleteFolderDialog
+          folder={dialog.folder}
+          hasSubfolders={hasSubfolders}
+          onClose={() => setDialog(null)}
+          onDeleted={(deleted) => {
+            setDialog(null);
+            void navigate(deleted.parentFolderId === null ? '/folders' : `/folders/${deleted.parentFolderId}`, { replace: true });
+          }}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { parseFilter, modelFilterFields } from '../../contract/filter';
+import {
+  browseFilter,
+  browseListParams,
+  defaultBrowseState,
+  formatBrowseState,
+  parseBrowseState,
+  parseFolderId,
+  updateBrowseState,
+  type BrowseState,
+} from './browse-state';
+
+const parse = (query: string) => parseBrowseState(new URLSearchParams(query));
+
+describe('browse view <-> query string', () => {
+  it('reads defaults from an empty query and writes nothing for them', () => {
+    expect(parse('')).toEqual(defaultBrowseState);
+    expect(formatBrowseState(defaultBrowseState).toString()).toBe('');
+  });
+
+  it('round-trips every part of the view', () => {
+    const state: BrowseState = {
+      search: 'bracket v2',
+      states: ['processing', 'failed'],
+      types: ['step', 'stl'],
+      order: '-createdAt',
+      page: 3,
+      perPage: 48,
+      view: 'table',
+    };
+    const query = formatBrowseState(state).toString();
+    expect(query).toBe('search=bracket+v2&state=processing%2Cfailed&type=step%2Cstl&order=-createdAt&page=3&perPage=48&view=table');
+    expect(parse(query)).toEqual(state);
+  });
+
+  it('normalises lists to a stable order and drops unknown or repeated values', () => {
+    const state = parse('state=failed,bogus,processing,failed&type=stl,zip,step');
+    expect(state.states).toEqual(['processing', 'failed']);
+    expect(state.types).toEqual(['step', 'stl']);
+    expect(parse(formatBrowseState(state).toString())).toEqual(state);
+  });
+
+  it('falls back to defaults for malformed values', () => {
+    expect(parse('page=0&perPage=7&order=password&view=cards')).toEqual(defaultBrowseState);
+    expect(parse('page=-2').page).toBe(1);
+    expect(parse('page=2.5').page).toBe(1);
+    expect(parse('search=%20%20').search).toBe('');
+  });
+
+  it('goes back to page 1 when what is shown changes, not when only the layout changes', () => {
+    const onPage4 = { ...defaultBrowseState, page: 4 };
+    expect(updateBrowseState(onPage4, { search: 'x' }).page).toBe(1);
+    expect(updateBrowseState(onPage4, { states: ['finished'] }).page).toBe(1);
+    expect(updateBrowseState(onPage4, { order: 'name' }).page).toBe(1);
+    expect(updateBrowseState(onPage4, { view: 'table' }).page).toBe(4);
+    expect(updateBrowseState(onPage4, { page: 5 }).page).toBe(5);
+  });
+});
+
+describe('browse filter', () => {
+  it('builds folderId, state and fileType clauses the contract parser reads back', () => {
+    const filter = browseFilter(12, { states: ['finished', 'finished-incomplete'], types: ['step', 'stl'] });
+    expect(filter).toBe('folderId(eq(12)),state(in(finished,finished-incomplete)),fileType(in(step,stp,stl))');
+    const clauses = parseFilter(filter ?? '', { fields: modelFilterFields, allowMetadata: true });
+    expect(clauses.map((c) => c.field)).toEqual(['folderId', 'state', 'fileType']);
+  });
+
+  it('has no filter at all for all models without filters', () => {
+    expect(browseFilter(null, { states: [], types: [] })).toBeUndefined();
+    expect(browseFilter(7, { states: [], types: [] })).toBe('folderId(eq(7))');
+  });
+
+  it('turns a view into one list request', () => {
+    expect(browseListParams(5, parse('search=gear&order=-name&page=2&state=failed'))).toEqual({
+      page: 2,
+      perPage: 24,
+      search: 'gear',
+      filter: 'folderId(eq(5)),state(in(failed))',
+      order: '-name',
+    });
+    expect(browseListParams(null, defaultBrowseState)).toEqual({ page: 1, perPage: 24, search: undefined, filter: undefined, order: 'name' });
+  });
+
+  it('accepts only numeric folder ids from the route', () => {
+    expect(parseFolderId('42')).toBe(42);
+    expect(parseFolderId('abc')).toBeNull();
+    expect(parseFolderId('4e2')).toBeNull();
+    expect(parseFolderId(undefined)).toBeNull();
+  });
+});

@@ -1,0 +1,158 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { vi } from 'vitest';
+import { ModelPage } from './model-page';
+import { makeFolder, makeModel, renderRoutes, stubService, type FakeService } from './test-harness';
+
+const routes = [
+  { path: '/models/:modelId', Component: ModelPage },
+  { path: '/folders/:folderId', Component: () => <h1>Folder page</h1> },
+];
+
+function service(overrides: Partial<FakeService> = {}): FakeService {
+  return {
+    folders: [makeFolder(1, 'Brackets')],
+    models: [
+      makeModel({
+        metadata: [{ metadataKeyId: 1, value: 'Brass' }],
+        facts: { triangles: 1200, boundingBox: { min: [0, 0, 0], max: [10, 20, 5] }, surfaceArea: 700, volume: 1000, shells: 1, units: 'mm' },
+      }),
+    ],
+    metadataKeys: [
+      { id: 1, name: 'Material' },
+      { id: 2, name: 'Supplier' },
+    ],
+    ...overrides,
+  };
+}
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('ModelPage', () => {
+  it('shows the model, its facts with units and a placeholder for matches', async () => {
+    stubService(service());
+    renderRoutes(routes, '/models/m1');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Bracket' })).toBeTruthy();
+    expect(screen.getByText('Brackets/bracket.stl')).toBeTruthy();
+    expect(screen.getByText('Ready')).toBeTruthy();
+    expect(screen.getByText('10 × 20 × 5 mm')).toBeTruthy();
+    expect(screen.getByText('1,000 mm³')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Matches' })).toBeTruthy();
+    expect(await screen.findByText('Material')).toBeTruthy();
+  });
+
+  it('lets editors add, edit and remove metadata', async () => {
+    const state = service();
+    const fetchMock = stubService(state);
+    renderRoutes(routes, '/models/m1', ['viewer', 'editor']);
+    const user = userEvent.setup();
+    const section = (await screen.findByRole('heading', { name: 'Metadata' })).closest('section') as HTMLElement;
+    await within(section).findByText('Material');
+    expect(within(section).getByRole('button', { name: 'Edit Material' })).toBeTruthy();
+    expect(within(section).getByRole('button', { name: 'Remove Material' })).toBeTruthy();
+
+    // Only keys the model does not have yet are offered.
+    const keySelect = within(section).getByLabelText('Key') as HTMLSelectElement;
+    expect([...keySelect.options].map((o) => o.text)).toEqual(['Supplier', 'New key…']);
+    await user.type(within(section).getByLabelText('Value'), 'ACME <b>Ltd</b>');
+    await user.click(within(section).getByRole('button', { name: 'Add' }));
+    expect(await within(section).findByText('ACME <b>Ltd</b>')).toBeTruthy(); // text, never HTML
+    expect(fetchMock.mock.calls.some(([u, i]) => String(u).endsWith('/v2/models/m1/metadata/2') && i?.method === 'PUT')).toBe(true);
+
+    await user.click(within(section).getByRole('button', { name: 'Edit Material' }));
+    const input = within(section).getByLabelText('Value of Material');
+    await user.clear(input);
+    await user.type(input, 'Steel{Enter}');
+    expect(await within(section).findByText('Steel')).toBeTruthy();
+
+    await user.click(within(section).getByRole('button', { name: 'Remove Supplier' }));
+    await waitFor(() => expect(within(section).queryByText('ACME <b>Ltd</b>')).toBeNull());
+    expect(state.models[0]?.metadata).toEqual([{ metadataKeyId: 1, value: 'Steel' }]);
+  });
+
+  it('shows metadata read-only to viewers, without model actions', async () => {
+    stubService(service());
+    renderRoutes(routes, '/models/m1', ['viewer']);
+    const section = (await screen.findByRole('heading', { name: 'Metadata' })).closest('section') as HTMLElement;
+    expect(await within(section).findByText('Material')).toBeTruthy();
+    expect(within(section).getByText('Brass')).toBeTruthy();
+    expect(within(section).queryByRole('button')).toBeNull();
+    expect(within(section).queryByLabelText('Value')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Reprocess' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
+  });
+
+  it('polls while processing, with progress words, until the model is settled', async () => {
+    const processing = makeModel({ state: 'processing' });
+    stubService(service({ models: [processing], modelAnswers: [processing, makeModel({ state: 'finished' })] }));
+    renderRoutes(routes, '/models/m1');
+    const status = await screen.findByText(/Processing the file/);
+    expect(status.closest('[role=status]')).toBeTruthy();
+    expect(screen.getByText('This page updates by itself.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Reprocess' }).hasAttribute('disabled')).toBe(true);
+    expect(await screen.findByText('Ready', undefined, { timeout: 5000 })).toBeTruthy();
+    expect(screen.queryByText(/Processing the file/)).toBeNull();
+  });
+
+  it('lazy-loads the 3D preview of the viewer file (the thumbnail where WebGL is missing)', async () => {
+    vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(null);
+    stubService(service({ viewerFile: 'http://localhost:8080/files/m1.glb?sig=abc', models: [makeModel({ thumbnail: '/thumbs/m1.png' })] }));
+    renderRoutes(routes, '/models/m1');
+    const preview = await screen.findByRole('img', { name: '3D preview of Bracket' }, { timeout: 5000 });
+    expect(preview.querySelector('img')?.getAttribute('src')).toBe('/thumbs/m1.png');
+    expect(preview.closest('[data-viewer-status]')?.getAttribute('data-viewer-status')).toBe('error');
+  });
+
+  it('shows why a model failed', async () => {
+    stubService(service({ models: [makeModel({ state: 'failed', stateReason: 'The file is not an STL file.' })] }));
+    renderRoutes(routes, '/models/m1');
+    expect(await screen.findByText('The file is not an STL file.')).toBeTruthy();
+    expect(screen.getByText(/geometry of this file could not be read/)).toBeTruthy();
+  });
+
+  it('deletes after confirmation and goes to the folder', async () => {
+    const state = service();
+    stubService(state);
+    const { router } = renderRoutes(routes, '/models/m1');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('heading', { name: 'Folder page' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/folders/1');
+    expect(state.models).toHaveLength(0);
+  });
+
+  it('lists assembly parts as links and flags missing ones', async () => {
+    const asm = makeModel({ id: 'asm', name: 'Gearbox', isAssembly: true, state: 'finished-incomplete', missingParts: ['bolt.stp'], partCount: 2 });
+    const state = service({ models: [asm] });
+    const fetchMock = stubService(state);
+    const base = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (input, init) => {
+      if (String(input).endsWith('/assembly-tree')) {
+        return new Response(
+          JSON.stringify({
+            type: 'assemblyTree',
+            modelId: 'asm',
+            children: [
+              { type: 'part', modelId: 'p1', name: 'housing.stp', transform: [] },
+              { type: 'part', modelId: null, name: 'bolt.stp', transform: [] },
+            ],
+          }),
+          { status: 200 },
+        );
+      }
+      return base(input, init);
+    });
+    renderRoutes(routes, '/models/asm');
+    const link = await screen.findByRole('link', { name: 'housing.stp' });
+    expect(link.getAttribute('href')).toBe('/models/p1');
+    expect(screen.getByText('Missing')).toBeTruthy();
+    expect(screen.getByText('1 part is missing.')).toBeTruthy();
+  });
+});

@@ -1,0 +1,102 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { RelativeTime } from '../../app/ui/relative-time';
+import type { Model } from '../../contract/models';
+import { fileTypeLabel, safeImageUrl, StateBadge } from './model-state';
+
+/** A model's thumbnail, or a plain placeholder when there is none (yet) or it fails to load. */
+export function Thumbnail({ model, className = 'thumb' }: { model: Model; className?: string }) {
+  const url = safeImageUrl(model.thumbnail);
+  const [failed, setFailed] = useState<string | null>(null);
+  if (!url || failed === url) {
+    return (
+      <div className={`${className} ${className}--placeholder`} aria-hidden="true">
+        <span>{fileTypeLabel(model.fileType)}</span>
+      </div>
+    );
+  }
+  return <img className={className} src={url} alt="" loading="lazy" decoding="async" onError={() => setFailed(url)} />;
+}
+
+export function ModelGrid({ models }: { models: readonly Model[] }) {
+  return (
+    <ul className="model-grid" aria-label="Models">
+      {models.map((model) => (
+        <li key={model.id} data-testid="model-card">
+          <Link to={`/models/${encodeURIComponent(model.id)}`} className="model-card">
+            <Thumbnail model={model} />
+            <span className="model-card__name">{model.name}</span>
+            <span className="model-card__meta">
+              <span className="model-card__type">{fileTypeLabel(model.fileType)}</span>
+              {model.isAssembly && <span className="model-card__type">Assembly</span>}
+              <StateBadge state={model.state} />
+            </span>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function ModelTable({ models }: { models: readonly Model[] }) {
+  return (
+    <div className="table-wrap">
+      <table className="table">
+        <caption className="visually-hidden">Models</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Type</th>
+            <th scope="col">State</th>
+            <th scope="col">Created</th>
+          </tr>
+        </thead>
+        <tbody>
+          {models.map((model) => (
+            <tr key={model.id} data-testid="model-row">
+              <td data-label="Name" className="table__name">
+                <Link to={`/models/${encodeURIComponent(model.id)}`}>{model.name}</Link>
+              </td>
+              <td data-label="Type">
+                {fileTypeLabel(model.fileType)}
+                {model.isAssembly && <span className="muted"> · assembly</span>}
+              </td>
+              <td data-label="State">
+                <StateBadge state={model.state} />
+              </td>
+              <td data-label="Created">
+                <RelativeTime value={model.createdAt} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function ModelGridSkeleton({ count }: { count: number }) {
+  return (
+    <ul className="model-grid" aria-hidden="true">
+      {Array.from({ length: count }, (_, i) => (
+        <li key={i}>
+          <div className="model-card model-card--skeleton">
+            <div className="thumb skeleton" />
+            <span className="skeleton skeleton--line" />
+            <span className="skeleton skeleton--line skeleton--short" />
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function ModelTableSkeleton({ rows }: { rows: number }) {
+  return (
+    <div className="skeleton-table" aria-hidden="true">
+      {Array.from({ length: rows }, (_, i) => (
+        <span key={i} className="skeleton skeleton--row" />
+      ))}
+    </div>
+  );
+}

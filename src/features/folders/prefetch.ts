@@ -1,0 +1,24 @@
+// What the routes of this feature start loading before their page renders (conventions.md 4).
+// Pure query options and URL parsing only, so the router can import it without the pages.
+import type { QueryClient } from '@tanstack/react-query';
+import { folderQueries } from '../../api/folders';
+import { modelQueries } from '../../api/models';
+import { browseListParams, parseBrowseState, parseFolderId } from './browse-state';
+
+const ignore = () => undefined;
+
+/** /folders and /folders/:folderId: the tree, the folder and the page of models the URL asks for. */
+export function prefetchBrowse(queryClient: QueryClient, url: URL, folderParam?: string): void {
+  queryClient.ensureQueryData(folderQueries.tree()).catch(ignore);
+  if (folderParam === undefined) return;
+  const folderId = parseFolderId(folderParam);
+  if (folderId === null) return;
+  queryClient.ensureQueryData(folderQueries.detail(folderId)).catch(ignore);
+  queryClient.ensureQueryData(modelQueries.list(browseListParams(folderId, parseBrowseState(url.searchParams)))).catch(ignore);
+}
+
+/** /models/:modelId: the model record (the page asks for its viewer file once it is processed). */
+export function prefetchModel(queryClient: QueryClient, modelParam: string | undefined): void {
+  if (!modelParam) return;
+  queryClient.ensureQueryData(modelQueries.detail(modelParam)).catch(ignore);
+}

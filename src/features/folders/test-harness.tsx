@@ -1,0 +1,179 @@
+// Test-only helpers: a signed-in user with given roles, and a small in-memory service behind a
+// stubbed fetch (the only thing replaced).
+import { vi } from 'vitest';
+import { render } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import { User, type UserManager } from 'oidc-client-ts';
+import { configureApiClient } from '../../api/client';
+import type { Folder } from '../../contract/folders';
+import type { MetadataKey } from '../../contract/metadata-keys';
+import type { Model } from '../../contract/models';
+import type { Auth } from '../auth/auth-client';
+import { AuthProvider } from '../auth/auth-context';
+
+export function fakeAuth(roles: string[]): Auth {
+  const user = new User({
+    access_token: 'tok',
+    token_type: 'Bearer',
+    profile: { sub: 'u1', iss: 'i', aud: 'a', exp: 0, iat: 0, name: 'Demo Designer', roles },
+    expires_at: Math.floor(Date.now() / 1000) + 3600,
+  });
+  const noop = () => undefined;
+  const userManager = {
+    events: { addUserLoaded: noop, removeUserLoaded: noop, addUserUnloaded: noop, removeUserUnloaded: noop, addUserSignedOut: noop, removeUserSignedOut: noop },
+    getUser: async () => user,
+  } as unknown as UserManager;
+  return {
+    userManager,
+    getUser: async () => user,
+    getAccessToken: async () => 'tok',
+    renew: async () => null,
+    signIn: async () => undefined,
+    requireUser: async () => user,
+    completeSignIn: async () => '/',
+    signOut: async () => undefined,
+  };
+}
+
+export function json(body: unknown, status = 200) {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+export function makeModel(overrides: Partial<Model> = {}): Model {
+  return {
+    id: 'm1',
+    name: 'Bracket',
+    filePath: 'Brackets/bracket.stl',
+    fileName: 'bracket.stl',
+    fileType: 'stl',
+    folderId: 1,
+    isAssembly: false,
+    state: 'finished',
+    metadata: [],
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-02T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function makeFolder(id: number, name: string, parentFolderId: number | null = null, modelCount = 0): Folder {
+  return { id, name, parentFolderId, path: name, createdAt: '2026-01-01T00:00:00.000Z', modelCount };
+}
+
+export interface FakeService {
+  folders: Folder[];
+  models: Model[];
+  metadataKeys: MetadataKey[];
+  /** Answers for GET /v2/models/{id} in turn (the last one repeats); default: the model from `models`. */
+  modelAnswers?: Model[];
+  listFails?: boolean;
+  /** Answer of GET /v2/models/{id}/viewer-file; default 404. */
+  viewerFile?: string;
+}
+
+const notFound = () => json({ error: { message: 'Not found.', code: 'not_found' } }, 404);
+
+function page<T>(items: T[], url: URL) {
+  const perPage = Number(url.searchParams.get('perPage') ?? 20);
+  const current = Number(url.searchParams.get('page') ?? 1);
+  const start = (current - 1) * perPage;
+  return {
+    items: items.slice(start, start + perPage),
+    pageData: {
+      total: items.length,
+      perPage,
+      currentPage: current,
+      lastPage: Math.max(1, Math.ceil(items.length / perPage)),
+      startIndex: Math.min(items.length, start),
+      endIndex: Math.min(items.length, start + perPage),
+    },
+  };
+}
+
+export function stubService(service: FakeService) {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input));
+    const method = init?.method ?? 'GET';
+    const p = url.pathname;
+    if (p === '/v2/folders' && method === 'GET') {
+      const { items, pageData } = page(service.folders, url);
+      return json({ folders: items, pageData });
+    }
+    if (p === '/v2/folders' && method === 'POST') {
+      const body = JSON.parse(String(init?.body)) as { name: string; parentFolderId: number | null };
+      if (service.folders.some((f) => f.parentFolderId === (body.parentFolderId ?? null) && f.name.toLowerCase() === body.name.toLowerCase())) {
+        return json({ error: { message: `A folder named "${body.name}" already exists here.`, code: 'conflict' } }, 409);
+      }
+      const folder = makeFolder(100 + service.folders.length, body.name, body.parentFolderId ?? null);
+      service.folders.push(folder);
+      return json({ folder }, 201);
+    }
+    const folderMatch = /^\/v2\/folders\/(\d+)$/.exec(p);
+    if (folderMatch) {
+      const folder = service.folders.find((f) => f.id === Number(folderMatch[1]));
+      if (!folder) return notFound();
+      if (method === 'DELETE') {
+        if (folder.modelCount > 0) return json({ error: { message: 'The folder is not empty.', code: 'conflict' } }, 409);
+        service.folders = service.folders.filter((f) => f !== folder);
+        return new Response(null, { status: 204 });
+      }
+      return json({ folder });
+    }
+    if (p === '/v2/models' && method === 'GET') {
+      if (service.listFails) return new Response('down', { status: 503 });
+      const { items, pageData } = page(service.models, url);
+      return json({ models: items, pageData });
+    }
+    if (p === '/v2/metadata-keys' && method === 'GET') {
+      const { items, pageData } = page(service.metadataKeys, url);
+      return json({ metadataKeys: items, pageData });
+    }
+    const modelMatch = /^\/v2\/models\/([^/]+)(\/.*)?$/.exec(p);
+    if (modelMatch) {
+      const id = decodeURIComponent(modelMatch[1] ?? '');
+      const rest = modelMatch[2] ?? '';
+      const model = service.models.find((m) => m.id === id);
+      if (!model) return notFound();
+      if (rest === '' && method === 'GET') {
+        const next = service.modelAnswers && service.modelAnswers.length > 1 ? service.modelAnswers.shift() : service.modelAnswers?.[0];
+        return json({ model: next ?? model });
+      }
+      if (rest === '' && method === 'DELETE') {
+        service.models = service.models.filter((m) => m !== model);
+        return new Response(null, { status: 204 });
+      }
+      const meta = /^\/metadata\/(\d+)$/.exec(rest);
+      if (meta && method === 'PUT') {
+        const keyId = Number(meta[1]);
+        const { value } = JSON.parse(String(init?.body)) as { value: string };
+        model.metadata = [...model.metadata.filter((m) => m.metadataKeyId !== keyId), { metadataKeyId: keyId, value }];
+        return new Response(null, { status: 204 });
+      }
+      if (meta && method === 'DELETE') {
+        model.metadata = model.metadata.filter((m) => m.metadataKeyId !== Number(meta[1]));
+        return new Response(null, { status: 204 });
+      }
+      if (rest === '/viewer-file') return service.viewerFile ? json({ viewerFile: service.viewerFile }) : notFound();
+      if (rest === '/assembly-tree') return json({ type: 'assemblyTree', modelId: id, children: [] });
+    }
+    return notFound();
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  configureApiClient({ baseUrl: 'http://localhost:8080', auth: { getAccessToken: async () => 'tok', renew: async () => null, signIn: () => undefined } });
+  return fetchMock;
+}
+
+/** Renders routes at a path with a fresh query client, signed in with the given roles. */
+export function renderRoutes(routes: RouteObject[], path: string, roles: string[] = ['viewer', 'editor']) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(
+    <AuthProvider auth={fakeAuth(roles)}>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </AuthProvider>,
+  );
+  return { router, queryClient };
+}

@@ -1,0 +1,143 @@
+import { PassThrough, type Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { Conflict, Forbidden, NotFound, TooLarge } from '../http/errors';
+import { parseInput } from '../http/validation';
+import { findModelById } from '../store/models';
+import type { Database } from '../store/schema';
+import { claimUpload, findUpload, releaseUpload } from '../store/uploads';
+import { BlobNotFoundError, BlobTooLargeError, modelBlobKeys, type BlobStore } from './blob-store';
+import type { ModelFiles } from './model-files';
+import { modelFileKinds, UPLOAD_TOKEN_HEADER, type ModelFileKind, type UrlSigner } from './signed-urls';
+
+export interface FileRouteOptions {
+  db: Kysely<Database>;
+  blobStore: BlobStore;
+  signer: UrlSigner;
+  files: ModelFiles;
+  uploadMaxBytes: number;
+}
+
+const signedQuery = z.object({ expires: z.string().optional(), sig: z.string().optional(), v: z.string().optional() });
+const uploadParams = z.object({ modelId: z.string() });
+const fileParams = z.object({ modelId: z.string(), file: z.string() });
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value.join(',') : value;
+}
+
+/** Beyond this many unread bytes an early answer closes the connection instead of reading them into the void. */
+const DRAIN_LIMIT = 4 * 1024 * 1024;
+
+/**
+ * An answer before the whole body was read. Node reads and drops what is left (so the client,
+ * still sending, gets the answer rather than a reset) unless that is a lot: then the connection closes.
+ */
+function finishEarly(request: FastifyRequest, reply: FastifyReply) {
+  const raw = request.raw;
+  raw.unpipe();
+  const declared = Number(header(request, 'content-length') ?? NaN);
+  if (!Number.isFinite(declared) || declared > DRAIN_LIMIT) reply.header('connection', 'close');
+  raw.resume();
+}
+
+/**
+ * The request body for the blob store, through a PassThrough: when the store gives up (size
+ * limit) it destroys its source, which must not be the socket the answer still has to go out on.
+ * A client that goes away mid-upload fails the write instead of leaving it waiting.
+ */
+function requestBody(request: FastifyRequest): Readable {
+  const raw = request.raw;
+  const body = new PassThrough();
+  raw.on('error', (error) => body.destroy(error));
+  raw.on('close', () => {
+    if (!raw.complete) body.destroy(new Error('The upload was interrupted.'));
+  });
+  raw.pipe(body);
+  return body;
+}
+
+/**
+ * The signed addresses (files/signed-urls.ts), outside /v2 and without a bearer token: the
+ * signature is the authorisation. Upload bodies are never buffered: the route's content-type
+ * parser hands the raw request stream to the blob store, which counts bytes as they arrive.
+ */
+export async function fileRoutes(app: FastifyInstance, { db, blobStore, signer, files, uploadMaxBytes }: FileRouteOptions) {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+
+  app.put('/uploads/models/:modelId', async (request, reply) => {
+    const { modelId } = parseInput(uploadParams, request.params, 'params');
+    const { expires, sig } = parseInput(signedQuery, request.query, 'query');
+    const verdict = signer.verifyUpload({
+      modelId,
+      expires,
+      sig,
+      contentType: header(request, 'content-type'),
+      uploadToken: header(request, UPLOAD_TOKEN_HEADER),
+    });
+    if (!verdict.ok) {
+      finishEarly(request, reply);
+      throw new Forbidden(
+        verdict.reason === 'expired'
+          ? 'The upload address has expired; delete the model and create it again for a new address.'
+          : 'The upload address or its headers are not as signed; send every header from the creation response unchanged.',
+      );
+    }
+    const [model, upload] = await Promise.all([findModelById(db, modelId), findUpload(db, modelId)]);
+    if (!model || !upload) {
+      finishEarly(request, reply);
+      throw new NotFound('The model of this upload address no longer exists.');
+    }
+    if (upload.nonce !== header(request, UPLOAD_TOKEN_HEADER)?.trim()) {
+      finishEarly(request, reply);
+      throw new Forbidden('The upload token does not belong to this address.');
+    }
+    const declared = Number(header(request, 'content-length') ?? NaN);
+    if (Number.isFinite(declared) && declared > uploadMaxBytes) {
+      finishEarly(request, reply);
+      throw new TooLarge(`The file is larger than the ${uploadMaxBytes}-byte limit.`);
+    }
+    if (!(await claimUpload(db, modelId, new Date()))) {
+      finishEarly(request, reply);
+      throw new Conflict('This upload address has been used already.');
+    }
+
+    const key = modelBlobKeys(model.tenant_id, model.id).source;
+    let bytes: number;
+    try {
+      ({ bytes } = await blobStore.put(key, requestBody(request), { maxBytes: uploadMaxBytes, contentType: 'application/octet-stream' }));
+    } catch (error) {
+      await releaseUpload(db, modelId);
+      finishEarly(request, reply);
+      if (error instanceof BlobTooLargeError) throw new TooLarge(`The file is larger than the ${uploadMaxBytes}-byte limit.`);
+      throw error;
+    }
+    const row = await files.uploaded(model.id, { blobKey: key, sizeBytes: bytes });
+    return reply.status(200).send({ modelId: row.id, bytes, state: row.state });
+  });
+
+  app.get('/files/models/:modelId/:file', async (request, reply) => {
+    const { modelId, file } = parseInput(fileParams, request.params, 'params');
+    const { expires, sig, v } = parseInput(signedQuery, request.query, 'query');
+    const verdict = signer.verifyFile({ modelId, file, rev: v, expires, sig });
+    if (!verdict.ok) throw new Forbidden(verdict.reason === 'expired' ? 'The file address has expired.' : 'The file address is not as signed.');
+    if (!(modelFileKinds as readonly string[]).includes(file)) throw new NotFound('No such file.');
+    const model = await findModelById(db, modelId);
+    const key = (file as ModelFileKind) === 'viewer.glb' ? model?.viewer_key : model?.thumbnail_key;
+    if (!key) throw new NotFound('No such file.');
+    let stream;
+    try {
+      stream = await blobStore.stream(key);
+    } catch (error) {
+      if (error instanceof BlobNotFoundError) throw new NotFound('No such file.');
+      throw error;
+    }
+    return reply
+      .header('content-type', file === 'viewer.glb' ? 'model/gltf-binary' : 'image/png')
+      .header('cache-control', `private, max-age=${Math.min(signer.secondsLeft(expires), 600)}`)
+      .send(stream);
+  });
+}

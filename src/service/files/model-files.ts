@@ -1,0 +1,115 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { IngestQueue } from '../ingest/ingest-queue';
+import { findModelById, markUploaded } from '../store/models';
+import type { Database, ModelRow } from '../store/schema';
+import { claimUpload, openUploads } from '../store/uploads';
+import { isDirectUploadStore, modelBlobKeys, type BlobStore } from './blob-store';
+import { UPLOAD_CONTENT_TYPE, UPLOAD_TTL_SECONDS, type UrlSigner } from './signed-urls';
+
+export interface ModelFilesOptions {
+  db: Kysely<Database>;
+  blobStore: BlobStore;
+  signer: UrlSigner;
+  /** Absent until ingestion is wired in: models then stay `processing`. */
+  ingestQueue?: IngestQueue | undefined;
+  uploadMaxBytes: number;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * Files of models as the API hands them out: upload addresses (the service's own signed PUT, or a
+ * presigned S3 PUT when the blob store takes uploads directly), signed GET addresses of derived
+ * files, and what happens once a file has arrived.
+ */
+export class ModelFiles {
+  constructor(readonly options: ModelFilesOptions) {}
+
+  get direct(): boolean {
+    return isDirectUploadStore(this.options.blobStore);
+  }
+
+  async uploadInfo(row: ModelRow, nonce: string, expiresAt: Date): Promise<{ uploadUrl: string; headers: Record<string, string> }> {
+    const { blobStore, signer } = this.options;
+    if (isDirectUploadStore(blobStore)) {
+      const { url, headers } = await blobStore.presignPut(modelBlobKeys(row.tenant_id, row.id).source, {
+        expiresInSeconds: UPLOAD_TTL_SECONDS,
+        contentType: UPLOAD_CONTENT_TYPE,
+      });
+      return { uploadUrl: url, headers };
+    }
+    const { url, headers } = signer.uploadAddress(row.id, nonce, expiresAt);
+    return { uploadUrl: url, headers };
+  }
+
+  /** Changes whenever processing writes new files (cache-busting part of the signed address). */
+  private rev(row: ModelRow): string {
+    return String(row.processed_at?.getTime() ?? row.version);
+  }
+
+  thumbnailUrl(row: ModelRow): string | null {
+    return row.thumbnail_key ? this.options.signer.fileUrl(row.id, 'thumbnail.png', this.rev(row)) : null;
+  }
+
+  viewerUrl(row: ModelRow): string | null {
+    return row.viewer_key ? this.options.signer.fileUrl(row.id, 'viewer.glb', this.rev(row)) : null;
+  }
+
+  /** The file is stored: mark the model `processing` and queue it. */
+  async uploaded(modelId: string, file: { blobKey: string; sizeBytes: number }): Promise<ModelRow> {
+    const row = await markUploaded(this.options.db, modelId, file);
+    await this.enqueue(modelId, 'uploaded');
+    return row;
+  }
+
+  async enqueue(modelId: string, reason: 'uploaded' | 'reprocess'): Promise<void> {
+    const { ingestQueue, log } = this.options;
+    if (!ingestQueue) return;
+    try {
+      await ingestQueue.enqueue(modelId, { reason });
+    } catch (error) {
+      // The file is safe and the state says processing; a reprocess request queues it again.
+      log.error({ err: error, modelId }, 'could not queue model for ingestion');
+    }
+  }
+
+  /**
+   * With direct (S3) uploads the service is not told when a PUT finishes; it looks (HEAD) for the
+   * file of models still `incomplete-upload` whose address is open, when they are read or when
+   * the client says the upload is complete. Returns the rows, updated where a file was found.
+   */
+  async settleDirectUploads(rows: ModelRow[]): Promise<ModelRow[]> {
+    const { blobStore, db, uploadMaxBytes } = this.options;
+    if (!isDirectUploadStore(blobStore)) return rows;
+    const waiting = rows.filter((r) => r.state === 'incomplete-upload');
+    if (waiting.length === 0) return rows;
+    const open = new Set(await openUploads(db, waiting.map((r) => r.id)));
+    const updated = new Map<string, ModelRow>();
+    await Promise.all(
+      waiting
+        .filter((r) => open.has(r.id))
+        .map(async (r) => {
+          const key = modelBlobKeys(r.tenant_id, r.id).source;
+          const head = await blobStore.head(key);
+          if (!head || !(await claimUpload(db, r.id, new Date()))) return;
+          if (head.bytes > uploadMaxBytes) {
+            await blobStore.delete(key);
+            const failed = await db
+              .updateTable('models')
+              .set({ state: 'failed', state_reason: `The file is larger than the ${uploadMaxBytes}-byte limit.` })
+              .where('id', '=', r.id)
+              .returningAll()
+              .executeTakeFirst();
+            if (failed) updated.set(r.id, failed);
+            return;
+          }
+          updated.set(r.id, await this.uploaded(r.id, { blobKey: key, sizeBytes: head.bytes }));
+        }),
+    );
+    return rows.map((r) => updated.get(r.id) ?? r);
+  }
+
+  async refresh(modelId: string): Promise<ModelRow | undefined> {
+    return findModelById(this.options.db, modelId);
+  }
+}

@@ -1,0 +1,186 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiErrorBodySchema } from '../../contract/errors';
+import { createModelsResponseSchema, modelResponseSchema } from '../../contract/models';
+import type { IngestQueue } from '../ingest/ingest-queue';
+import { startTestService, type TestService } from '../testing/start-test-service';
+import { createUrlSigner } from './signed-urls';
+
+const LIMIT = 64 * 1024;
+let t: TestService;
+let editor: string;
+const enqueued: string[] = [];
+const queue: IngestQueue = {
+  async enqueue(modelId) {
+    enqueued.push(modelId);
+  },
+};
+
+beforeAll(async () => {
+  t = await startTestService({ uploadMaxBytes: LIMIT, ingestQueue: queue });
+  editor = await t.editorToken();
+});
+afterAll(() => t?.stop());
+
+let counter = 0;
+async function newModel() {
+  counter += 1;
+  const response = await t.api('/v2/models?createMissingFolders=true', {
+    method: 'POST',
+    token: editor,
+    json: { models: [{ filePath: `Uploads/part-${counter}.stl`, name: `part ${counter}` }] },
+  });
+  expect(response.status).toBe(201);
+  const [entry] = createModelsResponseSchema.parse(await response.json()).models;
+  if (!entry) throw new Error('no model');
+  return entry;
+}
+
+async function stateOf(id: string) {
+  return modelResponseSchema.parse(await (await t.api(`/v2/models/${id}`, { token: editor })).json()).model.state;
+}
+
+async function storedFiles(id: string): Promise<string[]> {
+  const row = await t.db.selectFrom('models').select('tenant_id').where('id', '=', id).executeTakeFirstOrThrow();
+  try {
+    return await fs.readdir(path.join(t.dataDir, 'blobs', 't', String(row.tenant_id), 'models', id));
+  } catch {
+    return [];
+  }
+}
+
+/** Nothing stored, model still waiting for its file. */
+async function expectNothingStored(id: string) {
+  expect(await storedFiles(id)).toEqual([]);
+  expect(await stateOf(id)).toBe('incomplete-upload');
+  expect(enqueued).not.toContain(id);
+}
+
+async function expectError(response: Response, status: number, pattern?: RegExp) {
+  expect(response.status).toBe(status);
+  const body = apiErrorBodySchema.parse(await response.json());
+  if (pattern) expect(body.error.message).toMatch(pattern);
+  return body.error;
+}
+
+const put = (url: string, headers: Record<string, string>, body: BodyInit) => fetch(url, { method: 'PUT', headers, body });
+
+describe('signed upload addresses', () => {
+  it('stores the file atomically, marks the model processing and queues it; no bearer token needed', async () => {
+    const entry = await newModel();
+    const content = 'solid cube\n'.repeat(1000);
+    const response = await put(entry.uploadUrl, entry.headers, content);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ modelId: entry.model.id, bytes: content.length, state: 'processing' });
+    expect(await storedFiles(entry.model.id)).toEqual(['source']);
+    const row = await t.db.selectFrom('models').selectAll().where('id', '=', entry.model.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ state: 'processing', size_bytes: String(content.length), version: 1 });
+    expect(await t.service.blobStore.get(row.blob_key ?? '')).toEqual(new TextEncoder().encode(content));
+    expect(enqueued).toContain(entry.model.id);
+
+    // single use
+    await expectError(await put(entry.uploadUrl, entry.headers, 'again'), 409, /used already/);
+    expect(await t.service.blobStore.get(row.blob_key ?? '')).toEqual(new TextEncoder().encode(content));
+  });
+
+  it('refuses missing or changed headers with 403 and stores nothing', async () => {
+    const entry = await newModel();
+    const token = entry.headers['X-Upload-Token'] ?? '';
+    await expectError(await put(entry.uploadUrl, { 'Content-Type': 'application/octet-stream' }, 'x'), 403, /headers/);
+    await expectError(await put(entry.uploadUrl, { 'X-Upload-Token': token }, 'x'), 403); // fetch sends text/plain
+    await expectError(await put(entry.uploadUrl, { 'X-Upload-Token': token }, new Uint8Array([1, 2])), 403); // no Content-Type at all
+    await expectError(await put(entry.uploadUrl, { ...entry.headers, 'Content-Type': 'text/plain' }, 'x'), 403);
+    await expectError(await put(entry.uploadUrl, { ...entry.headers, 'X-Upload-Token': `${token.slice(0, -1)}x` }, 'x'), 403);
+    // another model's token with this model's address
+    const second = await newModel();
+    await expectError(await put(entry.uploadUrl, second.headers, 'x'), 403);
+    await expectNothingStored(entry.model.id);
+    // the address is still good afterwards
+    expect((await put(entry.uploadUrl, entry.headers, 'fine')).status).toBe(200);
+  });
+
+  it('refuses a changed address (model id, expiry, signature, method) with 403', async () => {
+    const entry = await newModel();
+    const other = await newModel();
+    const url = new URL(entry.uploadUrl);
+    const swapped = entry.uploadUrl.replace(entry.model.id, other.model.id);
+    await expectError(await put(swapped, entry.headers, 'x'), 403);
+    await expectError(await put(swapped, other.headers, 'x'), 403);
+    const later = new URL(url);
+    later.searchParams.set('expires', String(Number(url.searchParams.get('expires')) + 3600));
+    await expectError(await put(later.toString(), entry.headers, 'x'), 403);
+    const noSig = new URL(url);
+    noSig.searchParams.delete('sig');
+    await expectError(await put(noSig.toString(), entry.headers, 'x'), 403);
+    const badSig = new URL(url);
+    badSig.searchParams.set('sig', 'A'.repeat(43));
+    await expectError(await put(badSig.toString(), entry.headers, 'x'), 403);
+    expect((await fetch(entry.uploadUrl, { method: 'POST', headers: entry.headers, body: 'x' })).status).toBe(404);
+    await expectNothingStored(entry.model.id);
+    await expectNothingStored(other.model.id);
+  });
+
+  it('refuses an expired address with 403', async () => {
+    const entry = await newModel();
+    const signer = createUrlSigner({ publicUrl: t.baseUrl, keys: t.service.keys.urlSigningKeys });
+    const token = entry.headers['X-Upload-Token'] ?? '';
+    const expired = signer.uploadAddress(entry.model.id, token, new Date(Date.now() - 1000));
+    await expectError(await put(expired.url, expired.headers, 'x'), 403, /expired/);
+    // the same signer with the clock before the expiry accepts it: only time made the difference
+    const fresh = signer.uploadAddress(entry.model.id, token, new Date(Date.now() + 60_000));
+    const pastSigner = createUrlSigner({ publicUrl: t.baseUrl, keys: t.service.keys.urlSigningKeys, now: () => Date.now() - 120_000 });
+    const q = new URL(expired.url).searchParams;
+    expect(pastSigner.verifyUpload({ modelId: entry.model.id, expires: q.get('expires') ?? '', sig: q.get('sig') ?? '', contentType: 'application/octet-stream', uploadToken: token })).toEqual({ ok: true });
+    await expectNothingStored(entry.model.id);
+    expect((await put(fresh.url, fresh.headers, 'x')).status).toBe(200);
+  });
+
+  it('refuses files over the limit with 413, by Content-Length and while streaming, storing nothing', async () => {
+    const entry = await newModel();
+    const big = new Uint8Array(LIMIT + 1).fill(65);
+    await expectError(await put(entry.uploadUrl, entry.headers, big), 413, /limit/);
+    await expectNothingStored(entry.model.id);
+
+    // no Content-Length: a chunked body is counted as it arrives
+    const chunks = [new Uint8Array(LIMIT / 2), new Uint8Array(LIMIT / 2), new Uint8Array(1024)];
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = chunks.shift();
+        if (next) controller.enqueue(next);
+        else controller.close();
+      },
+    });
+    const chunked = await fetch(entry.uploadUrl, { method: 'PUT', headers: entry.headers, body: stream, duplex: 'half' } as RequestInit);
+    await expectError(chunked, 413);
+    await expectNothingStored(entry.model.id);
+    const dir = await fs.readdir(path.join(t.dataDir, 'blobs'), { recursive: true });
+    expect(dir.filter((f) => f.includes('.tmp-'))).toEqual([]);
+
+    // exactly at the limit is fine, and the address was not used up by the failures
+    expect((await put(entry.uploadUrl, entry.headers, new Uint8Array(LIMIT))).status).toBe(200);
+    expect(await stateOf(entry.model.id)).toBe('processing');
+  });
+
+  it('streams bodies larger than the JSON body limit without buffering them in Fastify', async () => {
+    const service = await startTestService({ uploadMaxBytes: 8 * 1024 * 1024 });
+    try {
+      const token = await service.editorToken();
+      const response = await service.api('/v2/models?createMissingFolders=true', {
+        method: 'POST',
+        token,
+        json: { models: [{ filePath: 'Big/big.stl', name: 'big' }] },
+      });
+      const [entry] = createModelsResponseSchema.parse(await response.json()).models;
+      const body = new Uint8Array(3 * 1024 * 1024).map((_, i) => i % 251);
+      const upload = await fetch(entry?.uploadUrl ?? '', { method: 'PUT', headers: entry?.headers, body });
+      expect(upload.status).toBe(200);
+      const row = await service.db.selectFrom('models').selectAll().where('id', '=', entry?.model.id ?? '').executeTakeFirstOrThrow();
+      expect(Buffer.from(await service.service.blobStore.get(row.blob_key ?? '')).equals(Buffer.from(body))).toBe(true);
+      // without an ingest queue nothing pretends to process it
+      expect(row.state).toBe('processing');
+    } finally {
+      await service.stop();
+    }
+  });
+});

@@ -1,0 +1,41 @@
+import type { Kysely } from 'kysely';
+import { meshFactsSchema, type Model } from '../../../contract/models';
+import type { ModelFiles } from '../../files/model-files';
+import { metadataOf } from '../../store/metadata-keys';
+import type { Database, ModelRow } from '../../store/schema';
+
+function stringList(value: unknown): string[] | null {
+  return Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : null;
+}
+
+/** A model row in the contract's wire shape (src/contract/models.ts). */
+export function toModel(row: ModelRow, metadata: Model['metadata'], files: ModelFiles): Model {
+  const facts = meshFactsSchema.safeParse(row.facts);
+  return {
+    id: row.id,
+    name: row.name,
+    filePath: row.file_path,
+    fileName: row.file_name,
+    fileType: row.file_type,
+    folderId: row.folder_id,
+    isAssembly: row.is_assembly,
+    state: row.state,
+    stateReason: row.state_reason,
+    metadata,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    thumbnail: files.thumbnailUrl(row),
+    missingParts: stringList(row.missing_parts),
+    partCount: row.part_count,
+    facts: facts.success ? facts.data : null,
+  };
+}
+
+/** Several rows, with their metadata read in one query. */
+export async function toModels(db: Kysely<Database>, rows: ModelRow[], files: ModelFiles): Promise<Model[]> {
+  const metadata = await metadataOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => toModel(r, metadata.get(r.id) ?? [], files));
+}

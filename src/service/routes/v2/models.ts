@@ -1,0 +1,216 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { filePathProblem } from '../../../contract/file-paths';
+import { modelFilterFields } from '../../../contract/filter';
+import { setMetadataValueRequestSchema } from '../../../contract/metadata-keys';
+import { assemblyTreeNodeSchema, createModelItemSchema, type AssemblyTree, type AssemblyTreeNode, type ModelListResponse } from '../../../contract/models';
+import { listOrderFields } from '../../../contract/order';
+import { pageDataFor } from '../../../contract/paging';
+import { modelBlobKeys, type BlobStore } from '../../files/blob-store';
+import type { ModelFiles } from '../../files/model-files';
+import { UPLOAD_TTL_SECONDS } from '../../files/signed-urls';
+import { requireRole } from '../../http/auth';
+import { Conflict, InvalidInput, NotFound, TooLarge } from '../../http/errors';
+import { parseListQuery } from '../../http/list-query';
+import { parseInput } from '../../http/validation';
+import { foldNameCase } from '../../store/folders';
+import { deleteMetadataValue, findMetadataKey, setMetadataValue } from '../../store/metadata-keys';
+import { assemblyLinksOf, createModels, deleteModel, findModel, listModels, requestProcessing } from '../../store/models';
+import type { Database, ModelRow } from '../../store/schema';
+import { toModel, toModels } from './model-dto';
+
+export const MAX_MODELS_PER_REQUEST = 100;
+
+const idParams = z.object({ id: z.string() });
+const metadataParams = z.object({ id: z.string(), metadataKeyId: z.string() });
+const createQuery = z.object({
+  createMissingFolders: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
+});
+const batchShape = z.object({ models: z.array(z.unknown()) });
+const itemSchema = createModelItemSchema.extend({ name: z.string().max(1000) });
+
+export interface ModelRouteOptions {
+  db: Kysely<Database>;
+  blobStore: BlobStore;
+  files: ModelFiles;
+}
+
+/** `/v2/models` (api-contract.md, Models; Metadata keys for the per-model pairs). */
+export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }: ModelRouteOptions) {
+  async function modelOr404(tenantId: number, params: unknown): Promise<ModelRow> {
+    const { id } = parseInput(idParams, params, 'params');
+    const row = await findModel(db, tenantId, id);
+    if (!row) throw new NotFound(`No model ${id}.`);
+    return row;
+  }
+
+  async function present(row: ModelRow) {
+    const [model] = await toModels(db, [row], files);
+    return { model: model ?? toModel(row, [], files) };
+  }
+
+  app.post('/', async (request, reply) => {
+    const auth = requireRole(request, 'editor');
+    const { createMissingFolders } = parseInput(createQuery, request.query, 'query');
+    const { models: rawItems } = parseInput(batchShape, request.body, 'body');
+    if (rawItems.length === 0) throw new InvalidInput('models: send at least one model.');
+    if (rawItems.length > MAX_MODELS_PER_REQUEST) {
+      throw new TooLarge(`models: at most ${MAX_MODELS_PER_REQUEST} models per request (got ${rawItems.length}); split the batch.`);
+    }
+    const items = rawItems.map((raw, i) => itemAt(raw, i));
+    const seen = new Map<string, string>();
+    for (const [i, item] of items.entries()) {
+      const problem = filePathProblem(item.filePath);
+      if (problem) throw new InvalidInput(`models[${i}].filePath: ${problem} (“${item.filePath.slice(0, 200)}”)`);
+      const lower = foldNameCase(item.filePath);
+      const earlier = seen.get(lower);
+      if (earlier !== undefined) throw new Conflict(`The path “${item.filePath}” appears twice in this request (as “${earlier}” too).`);
+      seen.set(lower, item.filePath);
+    }
+
+    const expiresAt = new Date(Date.now() + UPLOAD_TTL_SECONDS * 1000);
+    const result = await createModels(db, {
+      tenantId: auth.tenantId,
+      items,
+      createMissingFolders: createMissingFolders === 'true',
+      uploadExpiresAt: expiresAt,
+    });
+    if (!result.ok) {
+      switch (result.reason) {
+        case 'duplicate':
+          throw new Conflict(`A model with the path ${result.paths.map((p) => `“${p}”`).join(', ')} already exists.`);
+        case 'missing-folder':
+          throw new InvalidInput(
+            `models[${result.index}].filePath: the folder “${result.folder}” does not exist; create it first or send createMissingFolders=true.`,
+          );
+        case 'unknown-metadata-keys':
+          throw new InvalidInput(`metadataKeyId: there is no metadata key ${result.ids.join(', ')}.`);
+      }
+    }
+    const rows = result.models.map((m) => m.row);
+    const models = await toModels(db, rows, files);
+    const entries = await Promise.all(
+      result.models.map(async ({ row, nonce }, i) => {
+        const info = await files.uploadInfo(row, nonce, expiresAt);
+        return { model: models[i], uploadUrl: info.uploadUrl, headers: info.headers, uploadInfo: info };
+      }),
+    );
+    return reply.status(201).send({ models: entries });
+  });
+
+  app.get('/', async (request) => {
+    const auth = requireRole(request, 'viewer');
+    const query = parseListQuery(request.query, { filterFields: modelFilterFields, allowMetadata: true, orderFields: listOrderFields });
+    const { rows, total } = await listModels(db, auth.tenantId, query);
+    const settled = await files.settleDirectUploads(rows);
+    const body: ModelListResponse = { models: await toModels(db, settled, files), pageData: pageDataFor(total, query) };
+    return body;
+  });
+
+  app.get('/:id', async (request) => {
+    const auth = requireRole(request, 'viewer');
+    const row = await modelOr404(auth.tenantId, request.params);
+    const [settled] = await files.settleDirectUploads([row]);
+    return present(settled ?? row);
+  });
+
+  app.delete('/:id', async (request, reply) => {
+    const auth = requireRole(request, 'editor');
+    const { id } = parseInput(idParams, request.params, 'params');
+    const row = await deleteModel(db, auth.tenantId, id);
+    if (!row) throw new NotFound(`No model ${id}.`);
+    try {
+      await blobStore.deletePrefix(modelBlobKeys(row.tenant_id, row.id).prefix);
+    } catch (error) {
+      // The record is gone; a leftover file is only disk space, and no address can reach it.
+      request.log.error({ err: error, modelId: row.id }, 'could not delete model files');
+    }
+    return reply.status(204).send();
+  });
+
+  app.post('/:id/reprocess', async (request) => {
+    const auth = requireRole(request, 'editor');
+    const { id } = parseInput(idParams, request.params, 'params');
+    const result = await requestProcessing(db, id, auth.tenantId);
+    if (!result) throw new NotFound(`No model ${id}.`);
+    if ('noFile' in result) throw new Conflict('The model has no file yet; upload it first.');
+    await files.enqueue(result.id, 'reprocess');
+    return present(result);
+  });
+
+  /** For direct (S3) uploads: the client says its PUT finished; the service checks the bucket. */
+  app.post('/:id/upload-complete', async (request) => {
+    const auth = requireRole(request, 'editor');
+    const row = await modelOr404(auth.tenantId, request.params);
+    const [settled = row] = await files.settleDirectUploads([row]);
+    if (settled.state === 'incomplete-upload') throw new Conflict('The file has not arrived yet.');
+    return present(settled);
+  });
+
+  app.get('/:id/viewer-file', async (request) => {
+    const auth = requireRole(request, 'viewer');
+    const row = await modelOr404(auth.tenantId, request.params);
+    const url = files.viewerUrl(row);
+    if (!url) throw new NotFound('The model has no viewer file yet; it appears when processing has finished.');
+    return { viewerFile: url };
+  });
+
+  /**
+   * A model without an assembly tree (a part, or an assembly not processed yet) answers an empty
+   * tree rather than 404, so a client can always render the answer.
+   */
+  app.get('/:id/assembly-tree', async (request) => {
+    const auth = requireRole(request, 'viewer');
+    const row = await modelOr404(auth.tenantId, request.params);
+    const links = await assemblyLinksOf(db, row.id);
+    const partByName = new Map(links.map((l) => [foldNameCase(l.ref_name), l.part_id]));
+    const resolve = (node: AssemblyTreeNode): AssemblyTreeNode => ({
+      ...node,
+      modelId: node.modelId ?? (node.type === 'part' ? (partByName.get(foldNameCase(node.name)) ?? null) : null),
+      ...(node.children ? { children: node.children.map(resolve) } : {}),
+    });
+    const body: AssemblyTree = { type: 'assemblyTree', modelId: row.id, children: storedTree(row.assembly_tree).map(resolve) };
+    return body;
+  });
+
+  app.put('/:id/metadata/:metadataKeyId', async (request) => {
+    const auth = requireRole(request, 'editor');
+    const { row, keyId } = await metadataTarget(auth.tenantId, request.params);
+    const { value } = parseInput(setMetadataValueRequestSchema, request.body, 'body');
+    await setMetadataValue(db, row.id, keyId, value);
+    return present(row);
+  });
+
+  app.delete('/:id/metadata/:metadataKeyId', async (request, reply) => {
+    const auth = requireRole(request, 'editor');
+    const { row, keyId } = await metadataTarget(auth.tenantId, request.params);
+    if (!(await deleteMetadataValue(db, row.id, keyId))) throw new NotFound(`The model has no value for metadata key ${keyId}.`);
+    return reply.status(204).send();
+  });
+
+  async function metadataTarget(tenantId: number, params: unknown) {
+    const { id, metadataKeyId } = parseInput(metadataParams, params, 'params');
+    const row = await findModel(db, tenantId, id);
+    if (!row) throw new NotFound(`No model ${id}.`);
+    const keyId = /^\d{1,10}$/.test(metadataKeyId) ? Number(metadataKeyId) : NaN;
+    if (!(await findMetadataKey(db, tenantId, keyId))) throw new NotFound(`No metadata key ${metadataKeyId}.`);
+    return { row, keyId };
+  }
+}
+
+function itemAt(raw: unknown, index: number) {
+  const parsed = itemSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new InvalidInput(`models[${index}]${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? 'invalid'}`);
+  }
+  return parsed.data;
+}
+
+/** assembly_tree as ingestion writes it: `{children: [...]}` or the bare array of nodes. */
+function storedTree(value: unknown): AssemblyTreeNode[] {
+  const children = Array.isArray(value) ? value : (value as { children?: unknown } | null)?.children;
+  const parsed = z.array(assemblyTreeNodeSchema).safeParse(children ?? []);
+  return parsed.success ? parsed.data : [];
+}

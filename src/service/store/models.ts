@@ -1,0 +1,273 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { fileNameOf, folderOf } from '../../contract/file-paths';
+import type { FilterClause, ModelFilterField } from '../../contract/filter';
+import type { MetadataPair } from '../../contract/models';
+import type { ListOrderField, OrderTerm } from '../../contract/order';
+import type { PageQuery } from '../../contract/paging';
+import { foldNameCase, resolveFolderPath } from './folders';
+import { unknownMetadataKeyIds } from './metadata-keys';
+import { isUniqueViolation } from './pg-errors';
+import type { Database, ModelRow } from './schema';
+import { compileFilter, compileOrder, likePattern, type SqlFilterSchema } from './sql-filter';
+import { createUploads, newUploadNonce } from './uploads';
+import { isUuid } from './users';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** Lower-case extension without the dot; "" for "README" or ".hidden". */
+export function fileTypeOf(fileName: string): string {
+  const dot = fileName.lastIndexOf('.');
+  return dot <= 0 ? '' : fileName.slice(dot + 1).toLowerCase();
+}
+
+export interface NewModelItem {
+  filePath: string;
+  name: string;
+  metadata?: MetadataPair[] | undefined;
+}
+
+export type CreateModelsResult =
+  | { ok: true; models: { row: ModelRow; nonce: string }[]; foldersCreated: number }
+  | { ok: false; reason: 'missing-folder'; index: number; folder: string }
+  | { ok: false; reason: 'duplicate'; paths: string[] }
+  | { ok: false; reason: 'unknown-metadata-keys'; ids: number[] };
+
+class Rejected extends Error {
+  constructor(readonly result: Exclude<CreateModelsResult, { ok: true }>) {
+    super('batch rejected');
+  }
+}
+
+/**
+ * Creates a batch of model records with their upload rows, all in one transaction: any rejection
+ * (missing folder, duplicate path, unknown metadata key) leaves nothing behind, folders included.
+ * filePath rules and duplicates inside the batch are the caller's to check first.
+ */
+export async function createModels(
+  db: Kysely<Database>,
+  input: { tenantId: number; items: readonly NewModelItem[]; createMissingFolders: boolean; uploadExpiresAt: Date },
+): Promise<CreateModelsResult> {
+  const { tenantId, items } = input;
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const keyIds = items.flatMap((i) => (i.metadata ?? []).map((m) => m.metadataKeyId));
+      const unknown = await unknownMetadataKeyIds(trx, tenantId, keyIds);
+      if (unknown.length > 0) throw new Rejected({ ok: false, reason: 'unknown-metadata-keys', ids: unknown });
+
+      const lowerPaths = items.map((i) => foldNameCase(i.filePath));
+      const taken = await trx
+        .selectFrom('models')
+        .select('file_path')
+        .where('tenant_id', '=', tenantId)
+        .where('file_path_lower', 'in', lowerPaths)
+        .execute();
+      if (taken.length > 0) throw new Rejected({ ok: false, reason: 'duplicate', paths: taken.map((t) => t.file_path) });
+
+      const folderIds = new Map<string, number>();
+      let foldersCreated = 0;
+      for (const [index, item] of items.entries()) {
+        const folder = folderOf(item.filePath);
+        const key = foldNameCase(folder);
+        if (folderIds.has(key)) continue;
+        const resolved = await resolveFolderPath(trx, tenantId, folder, input.createMissingFolders);
+        if (!resolved.ok) throw new Rejected({ ok: false, reason: 'missing-folder', index, folder: resolved.missing });
+        folderIds.set(key, resolved.folderId);
+        foldersCreated += resolved.created;
+      }
+
+      const values = items.map((item) => {
+        const fileName = fileNameOf(item.filePath);
+        return {
+          id: randomUUID(),
+          tenant_id: tenantId,
+          folder_id: folderIds.get(foldNameCase(folderOf(item.filePath))) ?? 0,
+          name: item.name.trim() === '' ? fileName : item.name,
+          file_path: item.filePath,
+          file_path_lower: foldNameCase(item.filePath),
+          file_name: fileName,
+          file_name_lower: foldNameCase(fileName),
+          file_type: fileTypeOf(fileName),
+        };
+      });
+      const rows = await trx.insertInto('models').values(values).returningAll().execute();
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      const ordered = values.map((v) => byId.get(v.id)).filter((r): r is ModelRow => r !== undefined);
+
+      const pairs = items.flatMap((item, i) => {
+        const modelId = values[i]?.id ?? '';
+        // the last value given for a key wins
+        const byKey = new Map((item.metadata ?? []).map((m) => [m.metadataKeyId, m.value]));
+        return [...byKey].map(([metadataKeyId, value]) => ({ model_id: modelId, metadata_key_id: metadataKeyId, value }));
+      });
+      if (pairs.length > 0) await trx.insertInto('model_metadata').values(pairs).execute();
+
+      const uploads = ordered.map((row) => ({ modelId: row.id, nonce: newUploadNonce(), expiresAt: input.uploadExpiresAt }));
+      await createUploads(trx, uploads);
+      return { ok: true, models: ordered.map((row, i) => ({ row, nonce: uploads[i]?.nonce ?? '' })), foldersCreated } as const;
+    });
+  } catch (error) {
+    if (error instanceof Rejected) return error.result;
+    // a concurrent batch took one of the paths between our check and our insert
+    if (isUniqueViolation(error, 'models_tenant_file_path_unique')) return { ok: false, reason: 'duplicate', paths: [...items.map((i) => i.filePath)] };
+    throw error;
+  }
+}
+
+/** A tenant's model; undefined for unknown ids, malformed ids and other tenants' models alike. */
+export async function findModel(db: Db, tenantId: number, id: string): Promise<ModelRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  return db.selectFrom('models').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+}
+
+/** A model by id alone: for ingestion and for signed addresses, where the signature (not a token) authorises. */
+export async function findModelById(db: Db, id: string): Promise<ModelRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  return db.selectFrom('models').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+const modelFilterSchema: SqlFilterSchema<ModelFilterField> = {
+  fields: {
+    id: { type: 'uuid', column: 'models.id' },
+    name: { type: 'text', column: 'models.name' },
+    folderId: { type: 'int', column: 'models.folder_id' },
+    state: { type: 'text', column: 'models.state' },
+    fileType: { type: 'text', column: 'models.file_type' },
+    isAssembly: { type: 'bool', column: 'models.is_assembly' },
+    createdAt: { type: 'time', column: 'models.created_at' },
+  },
+  metadata: (keyId, predicate) =>
+    sql`exists (select 1 from model_metadata mm where mm.model_id = models.id and mm.metadata_key_id = ${keyId} and ${predicate({ type: 'text', column: 'mm.value' })})`,
+};
+
+const modelOrderColumns: Record<ListOrderField, string> = { name: 'models.name', createdAt: 'models.created_at', state: 'models.state' };
+
+export interface ModelListQuery extends PageQuery {
+  filter?: readonly FilterClause<ModelFilterField>[];
+  order?: readonly OrderTerm<ListOrderField>[];
+  /** Free text over name and filePath (case-insensitive substring). */
+  search?: string | undefined;
+}
+
+/** One page of a tenant's models and the count of all that match (default order: newest first). */
+export async function listModels(db: Kysely<Database>, tenantId: number, query: ModelListQuery) {
+  let base = db.selectFrom('models').where('models.tenant_id', '=', tenantId);
+  const filter = compileFilter(query.filter ?? [], modelFilterSchema);
+  if (filter) base = base.where(filter);
+  const search = query.search?.trim();
+  if (search) {
+    const pattern = `%${likePattern(search)}%`;
+    base = base.where(sql<boolean>`(models.name ilike ${pattern} escape '\\' or models.file_path ilike ${pattern} escape '\\')`);
+  }
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll('models')
+      .orderBy(compileOrder(query.order ?? [], modelOrderColumns, 'models.id', [{ field: 'createdAt', direction: 'desc' }]))
+      .limit(query.perPage)
+      .offset((query.page - 1) * query.perPage)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+/** Deletes a tenant's model row (uploads, metadata and its assembly links go with it). The caller removes its files. */
+export async function deleteModel(db: Db, tenantId: number, id: string): Promise<ModelRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  return db.deleteFrom('models').where('tenant_id', '=', tenantId).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+/**
+ * The file of a model was stored: state `processing`, version bumped (returned, with the row).
+ * The caller then enqueues ingestion.
+ */
+export async function markUploaded(db: Db, modelId: string, file: { blobKey: string; sizeBytes: number }): Promise<ModelRow> {
+  return db
+    .updateTable('models')
+    .set({
+      blob_key: file.blobKey,
+      size_bytes: file.sizeBytes,
+      state: 'processing',
+      state_reason: null,
+      version: sql`version + 1`,
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', modelId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * Asks for (re)processing of a model that has its file: state `processing`, version bumped so a
+ * result still being computed for the old version is dropped. Undefined when the model is
+ * unknown (or another tenant's); `{noFile: true}` when it has no file yet.
+ */
+export async function requestProcessing(db: Db, modelId: string, tenantId?: number): Promise<ModelRow | { noFile: true } | undefined> {
+  if (!isUuid(modelId)) return undefined;
+  let query = db
+    .updateTable('models')
+    .set({ state: 'processing', state_reason: null, version: sql`version + 1`, updated_at: sql`now()` })
+    .where('id', '=', modelId)
+    .where('blob_key', 'is not', null);
+  if (tenantId !== undefined) query = query.where('tenant_id', '=', tenantId);
+  const row = await query.returningAll().executeTakeFirst();
+  if (row) return row;
+  const exists = tenantId === undefined ? await findModelById(db, modelId) : await findModel(db, tenantId, modelId);
+  return exists ? { noFile: true } : undefined;
+}
+
+/** What ingestion learned about a model. Fields left out keep their value. */
+export interface ProcessingOutcome {
+  state: 'finished' | 'finished-incomplete' | 'failed' | 'failed-incomplete' | 'unsupported';
+  /** Words a designer understands, for failed, unsupported and *-incomplete. */
+  stateReason?: string | null;
+  isAssembly?: boolean;
+  viewerKey?: string | null;
+  thumbnailKey?: string | null;
+  facts?: unknown;
+  missingParts?: string[] | null;
+  partCount?: number | null;
+  stepReferences?: string[] | null;
+  /** `{children: AssemblyTreeNode[]}` (contract models.ts); part nodes may leave modelId null and name the referenced file. */
+  assemblyTree?: unknown;
+}
+
+/**
+ * Writes a worker's result, but only if the model is still at `version` (a newer upload or
+ * reprocess request makes this result stale: false is returned and nothing is written).
+ */
+export async function completeProcessing(db: Db, modelId: string, version: number, outcome: ProcessingOutcome): Promise<boolean> {
+  const json = (value: unknown) => (value === undefined ? undefined : value === null ? null : JSON.stringify(value));
+  const set = {
+    state: outcome.state,
+    state_reason: outcome.stateReason ?? null,
+    is_assembly: outcome.isAssembly,
+    viewer_key: outcome.viewerKey,
+    thumbnail_key: outcome.thumbnailKey,
+    facts: json(outcome.facts),
+    missing_parts: json(outcome.missingParts),
+    part_count: outcome.partCount,
+    step_references: json(outcome.stepReferences),
+    assembly_tree: json(outcome.assemblyTree),
+    processed_at: sql<Date>`now()`,
+    updated_at: sql<Date>`now()`,
+  };
+  const defined = Object.fromEntries(Object.entries(set).filter(([, v]) => v !== undefined)) as typeof set;
+  const result = await db.updateTable('models').set(defined).where('id', '=', modelId).where('version', '=', version).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Replaces an assembly's links (file names it references → the part models found, or null). */
+export async function setAssemblyLinks(db: Db, assemblyId: string, links: readonly { refName: string; partId: string | null }[]): Promise<void> {
+  await db.deleteFrom('assembly_links').where('assembly_id', '=', assemblyId).execute();
+  if (links.length === 0) return;
+  const unique = new Map(links.map((l) => [l.refName, l.partId]));
+  await db
+    .insertInto('assembly_links')
+    .values([...unique].map(([refName, partId]) => ({ assembly_id: assemblyId, ref_name: refName, part_id: partId })))
+    .execute();
+}
+
+export async function assemblyLinksOf(db: Db, assemblyId: string) {
+  return db.selectFrom('assembly_links').select(['ref_name', 'part_id']).where('assembly_id', '=', assemblyId).execute();
+}

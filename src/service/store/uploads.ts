@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database, UploadRow } from './schema';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** A nonce nobody can guess: the X-Upload-Token of a signed upload address. */
+export function newUploadNonce(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+export async function createUploads(db: Db, entries: { modelId: string; nonce: string; expiresAt: Date }[]): Promise<void> {
+  if (entries.length === 0) return;
+  await db
+    .insertInto('uploads')
+    .values(entries.map((e) => ({ model_id: e.modelId, nonce: e.nonce, expires_at: e.expiresAt })))
+    .execute();
+}
+
+export async function findUpload(db: Db, modelId: string): Promise<UploadRow | undefined> {
+  return db.selectFrom('uploads').selectAll().where('model_id', '=', modelId).executeTakeFirst();
+}
+
+/**
+ * Claims the single use of an upload address. False when it was used (or is being used) already.
+ * A failed upload gives the claim back with `releaseUpload`, so the client may try again.
+ */
+export async function claimUpload(db: Db, modelId: string, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('uploads')
+    .set({ used_at: now })
+    .where('model_id', '=', modelId)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function releaseUpload(db: Db, modelId: string): Promise<void> {
+  await db.updateTable('uploads').set({ used_at: null }).where('model_id', '=', modelId).execute();
+}
+
+/** Uploads whose address is still valid and unused, among `modelIds` (for direct-to-S3 completion checks). */
+export async function openUploads(db: Db, modelIds: readonly string[]): Promise<string[]> {
+  if (modelIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('uploads')
+    .select('model_id')
+    .where('model_id', 'in', [...modelIds])
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now() - interval '1 minute'`)
+    .execute();
+  return rows.map((r) => r.model_id);
+}
