@@ -34,12 +34,13 @@ async function start(config: ServiceConfig) {
   const { openStore } = await import('./store/database');
   const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pglite });
   store.catch(() => {}); // awaited (and reported) by startService
-  const { startService } = await import('./server');
+  const [{ startService }, { serviceIngestion }] = await Promise.all([import('./server'), import('./ingest/start-ingestion')]);
   const service = await startService({
     config,
     store,
     publicUrlFromEnv: Boolean(process.env.PUBLIC_URL),
     web: { kind: 'dist', distDir: path.join(root, 'dist') },
+    ingestion: serviceIngestion(),
     logger,
   });
   announce(service, config);
@@ -48,7 +49,11 @@ async function start(config: ServiceConfig) {
 
 async function dev(config: ServiceConfig) {
   let vite: ViteDevServer | undefined;
-  const [{ startService }, { createViteDevServer }] = await Promise.all([import('./server'), import('./web/dev')]);
+  const [{ startService }, { createViteDevServer }, { serviceIngestion }] = await Promise.all([
+    import('./server'),
+    import('./web/dev'),
+    import('./ingest/start-ingestion'),
+  ]);
   const service = await startService({
     config,
     publicUrlFromEnv: Boolean(process.env.PUBLIC_URL),
@@ -56,6 +61,7 @@ async function dev(config: ServiceConfig) {
       vite = await createViteDevServer(root, server);
       return { kind: 'vite', middlewares: vite.middlewares };
     },
+    ingestion: serviceIngestion(),
     logger,
     onClose: async () => {
       await vite?.close();

@@ -1,15 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
- * CSP for the app: scripts and styles from our own origin only; images may be blob:/data: (model
- * thumbnails, previews); workers from blob: (three.js loaders, Vite workers). Dev mode adds what
- * Vite's HMR client needs (inline preamble, websocket).
+ * CSP for the app: scripts from our own origin only, plus WebAssembly compilation (three's meshopt
+ * decoder for viewer files); inline styles allowed because the 3D libraries set style attributes
+ * (user text is never rendered as HTML, so there is no markup to inject them through); images may
+ * be blob:/data: (thumbnails, previews); workers from blob: (three.js loaders, Vite workers). Dev
+ * mode adds what Vite's HMR client needs (inline preamble, websocket).
  */
 export function appCsp(dev: boolean): string {
   return [
     "default-src 'self'",
-    dev ? "script-src 'self' 'unsafe-inline'" : "script-src 'self'",
-    dev ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
+    dev ? "script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'" : "script-src 'self' 'wasm-unsafe-eval'",
+    "style-src 'self' 'unsafe-inline'",
     "img-src 'self' blob: data:",
     "font-src 'self' data:",
     dev ? "connect-src 'self' ws: wss:" : "connect-src 'self'",

@@ -1,0 +1,48 @@
+import { expect, test } from '@playwright/test';
+import sharp from 'sharp';
+import { bracket, plateWithHoles, toObj, toStlBinary } from '../src/geometry/fixtures';
+import { accessTokenOf, uploadModels, waitSettled } from './api';
+import { signIn } from './support';
+
+test('browse folders, open a model and see its 3D preview really drawn', async ({ page, request }) => {
+  await signIn(page, '/folders');
+  const token = await accessTokenOf(page);
+  const folder = `E2E Browse ${Date.now()}`;
+  const [plate, part] = await Promise.all([plateWithHoles(), bracket()]);
+  const models = await uploadModels(request, token, [
+    { filePath: `${folder}/plate.obj`, name: 'Plate with holes', bytes: toObj(plate.mesh) },
+    { filePath: `${folder}/Brackets/bracket.stl`, name: 'Corner bracket', bytes: toStlBinary(part.mesh) },
+  ]);
+  const settled = await waitSettled(request, token, models.map((m) => m.id));
+  expect(settled.map((m) => m.state)).toEqual(['finished', 'finished']);
+
+  // The folder tree shows the new folder; selecting it lists its model with its state.
+  await page.goto('/folders');
+  await page.getByRole('tree').getByText(folder, { exact: true }).click();
+  const card = page.getByTestId('model-card').filter({ hasText: 'Plate with holes' });
+  await expect(card).toContainText(/ready/i); // the badge's words for `finished`
+  await expect(page.getByTestId('model-card').filter({ hasText: 'Corner bracket' })).toHaveCount(0);
+
+  // The view is in the URL: a reload reproduces it.
+  await page.getByRole('searchbox').or(page.getByPlaceholder(/search/i)).first().fill('plate');
+  await expect(page).toHaveURL(/search=plate/);
+  await page.reload();
+  await expect(page.getByTestId('model-card').filter({ hasText: 'Plate with holes' })).toBeVisible();
+
+  await card.getByRole('link').click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Plate with holes' })).toBeVisible();
+  await expect(page.locator('[data-viewer-ready="true"]')).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('canvas')).toHaveCount(1);
+
+  // Pixels, not just a canvas element: a real share of the preview differs from its background.
+  const png = await page.locator('[data-viewer-ready="true"] canvas').screenshot();
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const [r0, g0, b0] = [data[0]!, data[1]!, data[2]!];
+  let drawn = 0;
+  for (let i = 0; i < data.length; i += 3) {
+    if (Math.abs(data[i]! - r0) + Math.abs(data[i + 1]! - g0) + Math.abs(data[i + 2]! - b0) > 30) drawn++;
+  }
+  const share = drawn / (info.width * info.height);
+  expect(share).toBeGreaterThan(0.03);
+  await page.screenshot({ path: test.info().outputPath('model-page.png') });
+});

@@ -1,0 +1,148 @@
+/**
+ * Budgets (architecture.md): a 50k-triangle STL from stored file to `finished` in ≤ 0.5 s of CPU;
+ * a ~5 MB STEP part in ≤ 3 s. Also throughput (models/minute) of 200 generated parts.
+ * Runs the real ingestion (pg-boss on PGlite, worker threads) on a throwaway data directory.
+ * CPU = process.cpuUsage() of the whole process (main thread + worker threads) over one job
+ * running alone, so it includes the database and blob work around the geometry.
+ */
+import { readFileSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { bracket, flange, plateWithHoles, sphere, toStlBinary } from '../geometry/fixtures';
+import { modelBlobKeys } from '../service/files/blob-store';
+import { LocalBlobStore } from '../service/files/local-blob-store';
+import type { IngestResult } from '../service/ingest/ingest-job';
+import { startIngestion } from '../service/ingest/start-ingestion';
+import { openStore } from '../service/store/database';
+import { createFolder } from '../service/store/folders';
+import { ensureTenant } from '../service/store/users';
+
+const runs = Number(process.env.BENCH_RUNS ?? 5);
+const throughputParts = Number(process.env.BENCH_PARTS ?? 200);
+const caxif = path.join(path.dirname(createRequire(import.meta.url).resolve('occt-import-js/package.json')), 'test', 'testfiles', 'cax-if');
+
+/** A ~5 MB STEP: copies of the largest CAx-IF part file side by side, entity ids renumbered. */
+function bigStep(targetBytes = 5_000_000): { bytes: Uint8Array; copies: number } {
+  const text = readFileSync(path.join(caxif, 'as1-oc-214.stp'), 'latin1');
+  const start = text.indexOf('DATA;') + 'DATA;'.length;
+  const end = text.lastIndexOf('ENDSEC;');
+  const data = text.slice(start, end);
+  const maxId = Math.max(...[...data.matchAll(/#(\d+)/g)].map((m) => Number(m[1])));
+  const copies = Math.max(1, Math.round(targetBytes / data.length));
+  const parts: string[] = [];
+  for (let k = 0; k < copies; k++) parts.push(data.replace(/#(\d+)/g, (_, n: string) => `#${Number(n) + k * maxId}`));
+  const out = text.slice(0, start) + parts.join('\n') + text.slice(end);
+  return { bytes: new Uint8Array(Buffer.from(out, 'latin1')), copies };
+}
+
+async function main() {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gsw-bench-ingest-'));
+  const store = await openStore({ dataDir });
+  const blobs = new LocalBlobStore(path.join(dataDir, 'blobs'));
+  const waiting = new Map<string, (r: IngestResult) => void>();
+  const ingestion = await startIngestion({
+    store,
+    blobs,
+    config: { exclusiveDatabase: true, pollIntervalMs: 50, log: { info() {}, warn: console.warn, error: console.error }, onResult: (id, r) => waiting.get(id)?.(r) },
+  });
+  const { db } = store;
+  const tenant = await ensureTenant(db, 'bench', 'Bench');
+  const folder = await createFolder(db, { tenantId: tenant.id, name: `bench-${Date.now()}` });
+  let n = 0;
+  const insert = async (fileName: string, bytes: Uint8Array) => {
+    const id = crypto.randomUUID();
+    const key = modelBlobKeys(tenant.id, id).source;
+    await blobs.put(key, bytes);
+    const unique = `${n++}-${fileName}`;
+    await db
+      .insertInto('models')
+      .values({
+        id,
+        tenant_id: tenant.id,
+        folder_id: folder.id,
+        name: unique,
+        file_path: `${folder.name}/${unique}`,
+        file_path_lower: `${folder.name}/${unique}`.toLowerCase(),
+        file_name: unique,
+        file_name_lower: unique.toLowerCase(),
+        file_type: path.extname(fileName).slice(1),
+        state: 'processing',
+        blob_key: key,
+        size_bytes: bytes.byteLength,
+      })
+      .execute();
+    return id;
+  };
+  const ingestOne = async (fileName: string, bytes: Uint8Array) => {
+    const id = await insert(fileName, bytes);
+    const done = new Promise<IngestResult>((resolve) => waiting.set(id, resolve));
+    const cpu = process.cpuUsage();
+    const t0 = performance.now();
+    await ingestion.queue.enqueue(id, { reason: 'uploaded' });
+    const result = await done;
+    const used = process.cpuUsage(cpu);
+    if (result.kind !== 'done' || result.state !== 'finished') throw new Error(`${fileName}: ${JSON.stringify(result)}`);
+    return { cpuMs: (used.user + used.system) / 1000, wallMs: performance.now() - t0, workerCpuMs: result.cpuMs ?? NaN, timings: result.timings ?? {} };
+  };
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const report = (label: string, budgetMs: number, samples: Awaited<ReturnType<typeof ingestOne>>[]) => {
+    const cpu = median(samples.map((s) => s.cpuMs));
+    const wall = median(samples.map((s) => s.wallMs));
+    const worker = median(samples.map((s) => s.workerCpuMs));
+    const stages = Object.entries(samples[Math.floor(samples.length / 2)]!.timings)
+      .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+      .join(', ');
+    console.log(`${label}: CPU ${cpu.toFixed(0)} ms (budget ${budgetMs} ms, ratio ${(cpu / budgetMs).toFixed(2)}), wall ${wall.toFixed(0)} ms, worker task CPU ${worker.toFixed(0)} ms`);
+    console.log(`  worker stages (wall ms): ${stages}`);
+  };
+
+  try {
+    // warm-up: the worker threads load the geometry code and OpenCascade once
+    await ingestOne('warm.stl', toStlBinary((await plateWithHoles()).mesh));
+    await ingestOne('warm.stp', readFileSync(path.join(caxif, 'io1-cm-214.stp')));
+
+    const ball = await sphere({ triangles: 50_000 });
+    const stl = toStlBinary(ball.mesh);
+    const stlSamples = [];
+    for (let i = 0; i < runs; i++) stlSamples.push(await ingestOne('sphere-50k.stl', stl));
+    report(`STL ${(ball.mesh.indices.length / 3).toLocaleString('en-US')} triangles (${(stl.byteLength / 1e6).toFixed(1)} MB)`, 500, stlSamples);
+
+    const step = bigStep();
+    const stepSamples = [];
+    for (let i = 0; i < Math.min(runs, 3); i++) stepSamples.push(await ingestOne('big.stp', step.bytes));
+    report(`STEP ${(step.bytes.byteLength / 1e6).toFixed(1)} MB (${step.copies} copies of CAx-IF as1-oc-214.stp)`, 3000, stepSamples);
+
+    const makers = [
+      (i: number) => plateWithHoles({ holes: [1 + (i % 4), 1 + (i % 3)], length: 80 + i }),
+      (i: number) => bracket({ size: 40 + (i % 20) }),
+      (i: number) => flange({ bolts: 4 + (i % 6) }),
+    ];
+    const ids: string[] = [];
+    let triangles = 0;
+    for (let i = 0; i < throughputParts; i++) {
+      const part = await makers[i % makers.length]!(i);
+      triangles += part.mesh.indices.length / 3;
+      ids.push(await insert(`part-${i}.stl`, toStlBinary(part.mesh)));
+    }
+    const t0 = performance.now();
+    await Promise.all(ids.map((id) => ingestion.queue.enqueue(id, { reason: 'uploaded' })));
+    await ingestion.idle();
+    const minutes = (performance.now() - t0) / 60_000;
+    const states = await db.selectFrom('models').select(['state']).where('id', 'in', ids).execute();
+    const finished = states.filter((s) => s.state === 'finished').length;
+    console.log(
+      `throughput: ${finished}/${ids.length} parts (avg ${Math.round(triangles / ids.length).toLocaleString('en-US')} triangles) in ${(minutes * 60).toFixed(1)} s = ${(finished / minutes).toFixed(0)} models/minute on ${os.availableParallelism()} cores (${ingestion.pool.size} worker threads)`,
+    );
+  } finally {
+    await ingestion.stop();
+    await store.close();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,238 @@
+import { sql, type Kysely } from 'kysely';
+import { BlobNotFoundError, modelBlobPrefix, type BlobStore } from '../files/blob-store';
+import type { Database, ModelRow } from '../store/schema';
+import { folderAncestry, folderSubtree, resolveAssembly, type AssemblyTreeNode, type ResolvedAssembly } from './assembly-parts';
+import type { ProductNode } from '../../geometry/importer';
+import type { ProcessOutput, ScanResult } from './process-model';
+import { isStepFileName } from './process-model';
+import { WorkerLimitError, type WorkerPool } from './worker-pool';
+
+export type FinalState = 'unsupported' | 'failed-incomplete' | 'failed' | 'finished-incomplete' | 'finished';
+
+export interface IngestDeps {
+  db: Kysely<Database>;
+  blobs: BlobStore;
+  pool: WorkerPool;
+  /** Wall-clock limit of the processing task of one model. */
+  timeoutMs: number;
+  maxTriangles?: number;
+  /** Queues (re)processing of assemblies a finished model may complete. */
+  enqueue(modelId: string, options: { reason: 'part-arrived' }): Promise<void>;
+}
+
+export type IngestResult =
+  | { kind: 'skipped'; why: string }
+  /** A newer upload or reprocess request arrived meanwhile; this run's results were dropped. */
+  | { kind: 'stale' }
+  | { kind: 'done'; state: FinalState; reason: string | null; cpuMs?: number; timings?: Record<string, number> };
+
+/**
+ * Processes one model: source bytes → (parts of an external-reference assembly) → worker thread
+ * → derived files in the blob store → one transaction writing state, facts, keys and links, but
+ * only if the model's version is still the one this run started from. Then wakes assemblies
+ * that were waiting for this file. Throws only for infrastructure failures (database, blob
+ * store), which the queue retries; everything about the file itself ends in a state.
+ */
+export async function ingestModel(deps: IngestDeps, modelId: string): Promise<IngestResult> {
+  const { db, blobs, pool } = deps;
+  const row = await db.selectFrom('models').selectAll().where('id', '=', modelId).executeTakeFirst();
+  if (!row) return { kind: 'skipped', why: 'deleted' };
+  if (row.state !== 'processing') return { kind: 'skipped', why: `state is ${row.state}` };
+  const version = row.version;
+
+  let bytes: Uint8Array | undefined;
+  if (row.blob_key) {
+    try {
+      bytes = await blobs.get(row.blob_key);
+    } catch (error) {
+      if (!(error instanceof BlobNotFoundError)) throw error;
+    }
+  }
+  if (!bytes) {
+    return finish(deps, row, version, { state: 'failed', reason: 'The uploaded file could not be found on the server; upload it again.' });
+  }
+
+  let scan: ScanResult = { isStep: false, references: [], embeddedAssembly: false };
+  let resolved: ResolvedAssembly | undefined;
+  let out: (ProcessOutput & { cpuMs?: number }) | undefined;
+  let limitReason: string | undefined;
+  try {
+    if (isStepFileName(row.file_name)) scan = await pool.run({ kind: 'scan', fileName: row.file_name, bytes }, { timeoutMs: 30_000 });
+    if (scan.references.length) resolved = await resolveAssembly(deps, row, scan.references);
+    out = await pool.run({ kind: 'process', fileName: row.file_name, bytes, parts: resolved?.parts ?? [], maxTriangles: deps.maxTriangles }, { timeoutMs: deps.timeoutMs });
+  } catch (error) {
+    if (!(error instanceof WorkerLimitError)) throw error;
+    limitReason = `Processing was stopped because ${error.message}. If the file is very large or complex, simplify or split it and upload it again.`;
+  }
+
+  const references = scan.references;
+  const missing = resolved?.missing ?? [];
+  const external = references.length > 0;
+  const broken = out?.brokenParts ?? [];
+  const geometry = out?.outcome === 'geometry' ? out : undefined;
+
+  let state: FinalState;
+  const reasons: string[] = [];
+  if (missing.length) reasons.push(missingReason(missing));
+  if (broken.length) reasons.push(`Some part files could not be read: ${broken.map((b) => `${b.path}: ${b.reason}`).join(' ')}`);
+  if (geometry) {
+    state = external && (missing.length || broken.length) ? 'finished-incomplete' : 'finished';
+  } else {
+    if (limitReason) reasons.unshift(limitReason);
+    else if (out && out.outcome !== 'geometry') reasons.unshift(out.reason);
+    state = missing.length ? 'failed-incomplete' : out?.outcome === 'unsupported' ? 'unsupported' : 'failed';
+  }
+
+  const isAssembly = external || scan.embeddedAssembly;
+  const partCount = external ? (geometry?.partsWithGeometry ?? 0) : scan.embeddedAssembly && geometry?.structure ? countLeaves(geometry.structure) : null;
+  const tree = external ? resolved?.tree ?? [] : scan.embeddedAssembly && geometry?.structure ? embeddedTree(geometry.structure) : null;
+
+  return finish(deps, row, version, {
+    state,
+    reason: reasons.length ? reasons.join(' ') : null,
+    geometry,
+    isAssembly,
+    partCount,
+    references: scan.isStep ? references : null,
+    tree,
+    missing: external ? missing : null,
+    links: resolved?.links ?? [],
+    unreadable: resolved?.unreadable ?? [],
+    cpuMs: out?.cpuMs,
+  });
+}
+
+interface Outcome {
+  state: FinalState;
+  reason: string | null;
+  geometry?: Extract<ProcessOutput, { outcome: 'geometry' }> | undefined;
+  isAssembly?: boolean;
+  partCount?: number | null;
+  references?: string[] | null;
+  tree?: AssemblyTreeNode[] | null;
+  missing?: string[] | null;
+  links?: { refName: string; partId: string | null }[];
+  unreadable?: string[];
+  cpuMs?: number | undefined;
+}
+
+async function finish(deps: IngestDeps, row: ModelRow, version: number, o: Outcome): Promise<IngestResult> {
+  const { db, blobs } = deps;
+  // Derived files go under a per-version folder, so a slow stale run can never overwrite the
+  // files of a newer one; the row points at the files of the version that won.
+  const dir = `${modelBlobPrefix(row.tenant_id, row.id)}derived-v${version}/`;
+  const keys = o.geometry ? { viewer: `${dir}viewer.glb`, thumbnail: `${dir}thumbnail.png` } : { viewer: null, thumbnail: null };
+  if (o.geometry && keys.viewer && keys.thumbnail) {
+    await blobs.put(keys.viewer, o.geometry.viewerGlb, { contentType: 'model/gltf-binary' });
+    await blobs.put(keys.thumbnail, o.geometry.thumbnailPng, { contentType: 'image/png' });
+  }
+  const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+
+  const written = await db.transaction().execute(async (trx) => {
+    const current = await trx.selectFrom('models').select(['version', 'viewer_key', 'thumbnail_key']).where('id', '=', row.id).forUpdate().executeTakeFirst();
+    if (!current || current.version !== version) return undefined;
+    await trx
+      .updateTable('models')
+      .set({
+        state: o.state,
+        state_reason: o.reason,
+        facts: json(o.geometry?.facts),
+        viewer_key: keys.viewer,
+        thumbnail_key: keys.thumbnail,
+        is_assembly: o.isAssembly ?? false,
+        part_count: o.partCount ?? null,
+        missing_parts: json(o.missing),
+        step_references: json(o.references),
+        assembly_tree: json(o.tree ? { type: 'assemblyTree', modelId: row.id, children: o.tree } : null),
+        processed_at: sql<Date>`now()`,
+        updated_at: sql<Date>`now()`,
+      })
+      .where('id', '=', row.id)
+      .execute();
+    await trx.deleteFrom('assembly_links').where('assembly_id', '=', row.id).execute();
+    const links = o.links ?? [];
+    if (links.length) {
+      await trx
+        .insertInto('assembly_links')
+        .values(links.map((l) => ({ assembly_id: row.id, part_id: l.partId, ref_name: l.refName })))
+        .onConflict((c) => c.columns(['assembly_id', 'ref_name']).doNothing())
+        .execute();
+    }
+    return current;
+  });
+
+  if (!written) {
+    if (keys.viewer && keys.thumbnail) await Promise.all([blobs.delete(keys.viewer), blobs.delete(keys.thumbnail)]).catch(() => {});
+    return { kind: 'stale' };
+  }
+  const old = [written.viewer_key, written.thumbnail_key].filter((k): k is string => k !== null && k !== keys.viewer && k !== keys.thumbnail);
+  await Promise.all(old.map((k) => blobs.delete(k))).catch(() => {});
+
+  await wakeWaitingAssemblies(deps, row, o);
+  return { kind: 'done', state: o.state, reason: o.reason, ...(o.cpuMs !== undefined ? { cpuMs: o.cpuMs } : {}), ...(o.geometry ? { timings: o.geometry.timings } : {}) };
+}
+
+/**
+ * Part arrival (rules 2–4): assemblies of the tenant in this model's folder or any folder above
+ * it that miss this file name, or reference it without being linked to this very model, are
+ * processed again. And if a part this assembly missed appeared while it was being processed, the
+ * assembly itself goes round once more (its own check and the part's check cannot both miss).
+ */
+async function wakeWaitingAssemblies(deps: IngestDeps, row: ModelRow, o: Outcome) {
+  const { db } = deps;
+  const name = row.file_name_lower;
+  const folders = await folderAncestry(db, row.tenant_id, row.folder_id);
+  if (folders.length) {
+    const { rows } = await sql<{ id: string }>`
+      select m.id from models m
+      where m.tenant_id = ${row.tenant_id}
+        and m.folder_id in (${sql.join(folders)})
+        and m.id <> ${row.id}
+        and m.state <> 'incomplete-upload'
+        and (
+          exists (select 1 from jsonb_array_elements_text(coalesce(m.missing_parts, '[]'::jsonb)) r(v) where lower(r.v) = ${name})
+          or (
+            exists (select 1 from jsonb_array_elements_text(coalesce(m.step_references, '[]'::jsonb)) r(v) where lower(r.v) = ${name})
+            and not exists (select 1 from assembly_links l where l.assembly_id = m.id and lower(l.ref_name) = ${name} and l.part_id = ${row.id})
+          )
+        )`.execute(db);
+    for (const r of rows) await deps.enqueue(r.id, { reason: 'part-arrived' });
+  }
+
+  if (o.missing?.length) {
+    const subtree = await folderSubtree(db, row.tenant_id, row.folder_id);
+    const unreadable = o.unreadable ?? [];
+    let q = db
+      .selectFrom('models')
+      .select('id')
+      .where('tenant_id', '=', row.tenant_id)
+      .where('folder_id', 'in', [...subtree.keys()])
+      .where('file_name_lower', 'in', o.missing.map((m) => m.toLowerCase()))
+      .where('id', '<>', row.id)
+      .where('state', '<>', 'incomplete-upload')
+      .where('blob_key', 'is not', null);
+    if (unreadable.length) q = q.where('id', 'not in', unreadable);
+    if (subtree.size && (await q.limit(1).executeTakeFirst())) await deps.enqueue(row.id, { reason: 'part-arrived' });
+  }
+}
+
+function missingReason(missing: string[]): string {
+  const list = missing.slice(0, 20).join(', ') + (missing.length > 20 ? `, and ${missing.length - 20} more` : '');
+  return `${missing.length === 1 ? 'A part file is' : `${missing.length} part files are`} missing: ${list}. Upload ${missing.length === 1 ? 'it' : 'them'} into the assembly's folder or a subfolder of it; the assembly is then processed again.`;
+}
+
+function countLeaves(node: ProductNode): number {
+  if (node.children.length === 0) return node.triangleCount > 0 ? 1 : 0;
+  return node.children.reduce((n, c) => n + countLeaves(c), node.triangleCount > 0 ? 1 : 0);
+}
+
+/** OpenCascade's product structure of a single-file assembly; it has already placed every mesh. */
+function embeddedTree(root: ProductNode): AssemblyTreeNode[] {
+  const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+  const toNode = (n: ProductNode): AssemblyTreeNode =>
+    n.children.length
+      ? { type: 'subAssembly', modelId: null, name: n.name, transform: IDENTITY, children: n.children.map(toNode) }
+      : { type: 'part', modelId: null, name: n.name, transform: IDENTITY };
+  // The unnamed document root is not a product; its children are the top level.
+  return root.children.length ? root.children.map(toNode) : [toNode(root)];
+}

@@ -1,0 +1,36 @@
+// Entry of the ingestion worker threads (loaded by the pool in worker-pool.ts). Each task is one
+// message in, one message out; the pool terminates the thread on timeout, crash or heap limit.
+import { processModel, scanModelFile, type ProcessInput, type ProcessOutput, type ScanResult } from './process-model';
+
+export type WorkerTask =
+  | { kind: 'scan'; fileName: string; bytes: Uint8Array }
+  | ({ kind: 'process' } & ProcessInput)
+  /** For tests of the pool's limits only: burns CPU, allocates heap, or exits the thread. */
+  | { kind: 'misbehave'; how: 'spin' | 'allocate' | 'exit' };
+
+export type WorkerAnswer<T extends WorkerTask> = T extends { kind: 'scan' } ? ScanResult : T extends { kind: 'process' } ? ProcessOutput & { cpuMs: number } : never;
+
+export default async function runTask(task: WorkerTask): Promise<ScanResult | (ProcessOutput & { cpuMs: number })> {
+  switch (task.kind) {
+    case 'scan':
+      return scanModelFile(task.fileName, task.bytes);
+    case 'process': {
+      // process.cpuUsage() counts the whole process; the pool runs one task per thread, so this
+      // is exact when only one task runs (the benchmark) and an upper bound otherwise.
+      const cpu = process.cpuUsage();
+      const out = await processModel(task);
+      const used = process.cpuUsage(cpu);
+      return { ...out, cpuMs: (used.user + used.system) / 1000 };
+    }
+    case 'misbehave':
+      return misbehave(task.how);
+  }
+}
+
+function misbehave(how: 'spin' | 'allocate' | 'exit'): never {
+  if (how === 'exit') process.exit(3);
+  const hoard: number[][] = [];
+  for (;;) {
+    if (how === 'allocate') hoard.push(new Array<number>(1_000_000).fill(Math.random()));
+  }
+}

@@ -1,0 +1,89 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CAXIF, readTestFile, startIngestTestService, type IngestTestService } from './ingest-test-helpers';
+
+// CAx-IF s1-c5-214 (CATIA): s1-c5-214.stp → TAIL, HEAD, MAINBODY, FOOT (sub-assemblies), each → two part files.
+const DIR = 's1-c5-214';
+const TOP = 's1-c5-214.stp';
+const SUBS = ['TAIL.stp', 'HEAD.stp', 'MAINBODY.stp', 'FOOT.stp'];
+const files = readdirSync(path.join(CAXIF, 'cax-if', DIR)).filter((f) => f.endsWith('.stp'));
+const leaves = files.filter((f) => f !== TOP && !SUBS.includes(f));
+const read = (f: string) => readTestFile('cax-if', DIR, f);
+
+describe('assemblies through the API', () => {
+  let svc: IngestTestService;
+  beforeAll(async () => {
+    svc = await startIngestTestService();
+  });
+  afterAll(() => svc?.stop());
+
+  const links = (assemblyId: string) =>
+    svc.db.selectFrom('assembly_links').select(['ref_name', 'part_id']).where('assembly_id', '=', assemblyId).orderBy('ref_name').execute();
+
+  it('parts first (in a subfolder), then the assembly: finished, linked, nothing missing', async () => {
+    expect(leaves).toHaveLength(8);
+    const parts = await Promise.all([...leaves, ...SUBS].map(async (f) => svc.upload(`plane-a/parts/${f}`, read(f))));
+    await svc.ingestion.idle();
+    for (const id of parts) expect((await svc.model(id)).state).toMatch(/^finished/);
+    const top = await svc.upload(`plane-a/${TOP}`, read(TOP));
+    const m = await svc.settled(top);
+    expect(m.state, m.stateReason ?? '').toBe('finished');
+    expect(m.isAssembly).toBe(true);
+    expect(m.partCount).toBe(8);
+    expect(m.missingParts ?? []).toEqual([]);
+    // the assembly's mesh is its eight part files' meshes together
+    const partTriangles = await Promise.all(parts.slice(0, leaves.length).map(async (id) => (await svc.model(id)).facts!.triangles));
+    expect(m.facts!.triangles).toBe(partTriangles.reduce((a, b) => a + b, 0));
+    const l = await links(top);
+    expect(l.map((x) => x.ref_name).sort()).toEqual([...SUBS].sort());
+    expect(l.every((x) => x.part_id !== null)).toBe(true);
+
+    const tree = (await (await svc.api(`/v2/models/${top}/assembly-tree`, { token: svc.token })).json()) as { children: { type: string; modelId: string | null; children?: unknown[] }[] };
+    expect(tree.children).toHaveLength(4);
+    expect(tree.children.every((c) => c.type === 'subAssembly' && c.modelId && c.children?.length === 2)).toBe(true);
+    // The sub-assemblies themselves are complete assemblies too.
+    const head = await svc.model(parts[leaves.length + 1]!);
+    expect(head).toMatchObject({ state: 'finished', isAssembly: true, partCount: 2 });
+  });
+
+  it('assembly first: incomplete with missing parts, then parts arrive in any order and it is reprocessed to finished', async () => {
+    const top = await svc.upload(`plane-b/${TOP}`, read(TOP));
+    let m = await svc.settled(top);
+    expect(m.state).toBe('failed-incomplete');
+    expect(m.missingParts).toEqual(SUBS);
+    expect(m.stateReason).toMatch(/missing: TAIL\.stp, HEAD\.stp, MAINBODY\.stp, FOOT\.stp/);
+
+    // The head group, parts before their sub-assembly, into a subfolder.
+    for (const f of ['HEAD_FRONT.stp', 'HEAD_BACK.stp', 'HEAD.stp']) await svc.upload(`plane-b/head/${f}`, read(f));
+    await svc.ingestion.idle();
+    m = await svc.model(top);
+    expect(m.state, m.stateReason ?? '').toBe('finished-incomplete');
+    expect(m.missingParts).toEqual(['TAIL.stp', 'MAINBODY.stp', 'FOOT.stp']);
+    expect(m.partCount).toBe(2);
+
+    // The rest: sub-assemblies before their parts, all at once.
+    const rest = files.filter((f) => f !== TOP && !f.startsWith('HEAD'));
+    await Promise.all(rest.map((f) => svc.upload(`plane-b/${f}`, read(f))));
+    await svc.ingestion.idle();
+    m = await svc.model(top);
+    expect(m.state, m.stateReason ?? '').toBe('finished');
+    expect(m.missingParts ?? []).toEqual([]);
+    expect(m.partCount).toBe(8);
+    expect((await links(top)).every((x) => x.part_id !== null)).toBe(true);
+    // The same assembly in another folder is not completed by these parts (folder rule).
+    const elsewhere = await svc.upload(`plane-c/${TOP}`, read(TOP));
+    expect((await svc.settled(elsewhere)).state).toBe('failed-incomplete');
+  });
+
+  it('a STEP file with several embedded products is an assembly with all parts present', async () => {
+    const id = await svc.upload('embedded/as1-oc-214.stp', readTestFile('cax-if', 'as1-oc-214.stp'));
+    const m = await svc.settled(id);
+    expect(m.state, m.stateReason ?? '').toBe('finished');
+    expect(m.isAssembly).toBe(true);
+    expect(m.partCount).toBeGreaterThan(1);
+    expect(m.missingParts ?? []).toEqual([]);
+    const tree = (await (await svc.api(`/v2/models/${id}/assembly-tree`, { token: svc.token })).json()) as { children: unknown[] };
+    expect(tree.children.length).toBeGreaterThan(0);
+  });
+});

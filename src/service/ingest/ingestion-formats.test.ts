@@ -1,0 +1,77 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plateWithHoles, to3mf, toGlb, toGltf, toObj, toOff, toPly, toStlAscii, toStlBinary, type FixturePart } from '../../geometry/fixtures';
+import { derivedFiles, readTestFile, startIngestTestService, type IngestTestService } from './ingest-test-helpers';
+
+describe('ingestion through the API: formats and bad files', () => {
+  let svc: IngestTestService;
+  let part: FixturePart;
+  beforeAll(async () => {
+    svc = await startIngestTestService();
+    part = await plateWithHoles();
+  });
+  afterAll(() => svc?.stop());
+
+  it('every fixture format ends finished with plausible facts, a viewer GLB and a thumbnail PNG', async () => {
+    const mesh = part.mesh;
+    const files: Record<string, Uint8Array> = {
+      'formats/plate.stl': toStlBinary(mesh),
+      'formats/plate-ascii.stl': toStlAscii(mesh),
+      'formats/plate.obj': toObj(mesh),
+      'formats/plate.ply': toPly(mesh),
+      'formats/plate.off': toOff(mesh),
+      'formats/plate.glb': await toGlb(mesh),
+      'formats/plate.gltf': await toGltf(mesh),
+      'formats/plate.3mf': to3mf(mesh),
+      'formats/cube.stp': readTestFile('cube-10x10mm', 'Cube 10x10.stp'),
+      'formats/cube.igs': readTestFile('cube-10x10mm', 'Cube 10x10.igs'),
+      'formats/as1_pe_203.brep': readTestFile('cax-if-brep', 'as1_pe_203.brep'),
+    };
+    const ids = await Promise.all(Object.entries(files).map(async ([p, bytes]) => [p, await svc.upload(p, bytes)] as const));
+    for (const [p, id] of ids) {
+      const m = await svc.settled(id);
+      expect(m.state, `${p}: ${m.stateReason ?? ''}`).toBe('finished');
+      const f = m.facts!;
+      expect(f.triangles, p).toBeGreaterThanOrEqual(12);
+      expect(f.shells, p).toBeGreaterThanOrEqual(1);
+      expect(f.surfaceArea, p).toBeGreaterThan(0);
+      const size = f.boundingBox.max.map((v, i) => v - f.boundingBox.min[i]!);
+      if (p.includes('plate')) {
+        // glTF is in metres: the same plate, 1000× smaller
+        const s = f.units === 'm' ? 1000 : 1;
+        expect(size.map((v) => Math.round(v * s)), p).toEqual([100, 60, 8]);
+        expect(f.volume! * s ** 3, p).toBeCloseTo(part.volume, -1);
+      }
+      if (p.includes('cube.')) {
+        expect(size.map((v) => Math.round(v)), p).toEqual([10, 10, 10]);
+        expect(f.volume, p).toBeCloseTo(1000, 0);
+        expect(f.units).toBe('mm');
+      }
+      const { glb, png } = await derivedFiles(svc, m);
+      expect(new TextDecoder().decode(glb.subarray(0, 4)), p).toBe('glTF');
+      const meta = await sharp(png).metadata();
+      expect(meta, p).toMatchObject({ format: 'png', width: 256, height: 256 });
+    }
+  });
+
+  it('a lying, empty or truncated file ends failed with a reason; native CAD ends unsupported', async () => {
+    const stl = toStlBinary(part.mesh);
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } }).png().toBuffer();
+    const cases: [string, Uint8Array, string, RegExp][] = [
+      ['bad/picture.stl', new Uint8Array(png), 'failed', /not (an? )?STL|PNG/i],
+      ['bad/picture.step', stl, 'failed', /STEP/],
+      ['bad/empty.obj', new Uint8Array(0), 'failed', /empty/i],
+      ['bad/cut.stl', stl.subarray(0, Math.floor(stl.length / 2)), 'failed', /cut off/i],
+      ['bad/cut.stp', readTestFile('cube-10x10mm', 'Cube 10x10.stp').subarray(0, 2000), 'failed', /STEP/],
+      ['bad/part.sldprt', new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 1, 2, 3, 4]), 'unsupported', /SolidWorks/],
+      ['bad/cube.ipt', readTestFile('cube-10x10mm', 'Cube 10x10.ipt'), 'unsupported', /Inventor/],
+    ];
+    const ids = await Promise.all(cases.map(async ([p, bytes]) => svc.upload(p, bytes)));
+    for (const [i, [p, , state, reason]] of cases.entries()) {
+      const m = await svc.settled(ids[i]!);
+      expect(m.state, `${p}: ${m.stateReason ?? ''}`).toBe(state);
+      expect(m.stateReason, p).toMatch(reason);
+      expect(m.thumbnail ?? null, p).toBeNull();
+    }
+  });
+});

@@ -1,0 +1,170 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { strToU8, zipSync } from 'three/examples/jsm/libs/fflate.module.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { box, sphere, toStlBinary } from '../../geometry/fixtures';
+import { modelBlobKeys } from '../files/blob-store';
+import { LocalBlobStore } from '../files/local-blob-store';
+import { openStore, type Store } from '../store/database';
+import { createFolder } from '../store/folders';
+import { ensureTenant } from '../store/users';
+import { quietLog, startIngestTestService, type IngestTestService } from './ingest-test-helpers';
+import { INGEST_QUEUE, startIngestion, type Ingestion } from './start-ingestion';
+
+/** A tiny 3MF whose components fan out 10× per level: 10^depth placements of one triangle. */
+function componentBomb3mf(depth = 9): Uint8Array {
+  const objects = ['<object id="1" type="model"><mesh><vertices><vertex x="0" y="0" z="0"/><vertex x="1" y="0" z="0"/><vertex x="0" y="1" z="0"/></vertices><triangles><triangle v1="0" v2="1" v3="2"/></triangles></mesh></object>'];
+  for (let level = 2; level <= depth + 1; level++) {
+    const comps = Array.from({ length: 10 }, (_, i) => `<component objectid="${level - 1}" transform="1 0 0 0 1 0 0 0 1 ${i} 0 0"/>`).join('');
+    objects.push(`<object id="${level}" type="model"><components>${comps}</components></object>`);
+  }
+  const model = `<?xml version="1.0" encoding="UTF-8"?><model unit="millimeter" xmlns="http://schemas.microsoft.com/3dmanufacturing/core/2015/02"><resources>${objects.join('')}</resources><build><item objectid="${depth + 1}"/></build></model>`;
+  return zipSync({
+    '[Content_Types].xml': strToU8('<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="model" ContentType="application/vnd.ms-package.3dmanufacturing-3dmodel+xml"/></Types>'),
+    _rels: { '.rels': strToU8('<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Target="/3D/3dmodel.model" Id="r0" Type="http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel"/></Relationships>') },
+    '3D': { '3dmodel.model': strToU8(model) },
+  });
+}
+
+describe('hostile files hit the limits and end failed; the service keeps working', () => {
+  let svc: IngestTestService;
+  beforeAll(async () => {
+    svc = await startIngestTestService({ timeoutMs: 6000, maxOldGenerationSizeMb: 256 });
+  });
+  afterAll(() => svc?.stop());
+
+  it('a component bomb, an absurd triangle count and an absurd vertex count', async () => {
+    const lyingStl = toStlBinary((await box()).mesh);
+    new DataView(lyingStl.buffer).setUint32(80, 0xffffffff, true); // claims 4 billion triangles
+    const cases: [string, Uint8Array, RegExp][] = [
+      ['hostile/bomb.3mf', componentBomb3mf(), /longer than 6 s|more than the 256 MB/],
+      ['hostile/huge-count.stl', lyingStl, /4,294,967,295 triangles/],
+      ['hostile/huge-header.off', new TextEncoder().encode('OFF\n2000000000 1 0\n0 0 0\n'), /./],
+    ];
+    const ids = await Promise.all(cases.map(([p, bytes]) => svc.upload(p, bytes)));
+    for (const [i, [p, , reason]] of cases.entries()) {
+      const m = await svc.settled(ids[i]!);
+      expect(m.state, `${p}: ${m.stateReason ?? ''}`).toBe('failed');
+      expect(m.stateReason, p).toMatch(reason);
+    }
+    // the pool replaced its thread: a normal part still goes through
+    const ok = await svc.upload('hostile/after.stl', toStlBinary((await box()).mesh));
+    expect((await svc.settled(ok)).state).toBe('finished');
+  });
+});
+
+describe('restarts', () => {
+  let dataDir: string;
+  let store: Store | undefined;
+  let ingestion: Ingestion | undefined;
+  beforeAll(async () => {
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gsw-ingest-restart-'));
+  });
+  afterAll(async () => {
+    await ingestion?.stop();
+    await store?.close();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  const open = async () => {
+    store = await openStore({ dataDir });
+    ingestion = await startIngestion({ store, blobs, config: { exclusiveDatabase: true, pollIntervalMs: 100, retryDelaySeconds: 1, log: quietLog } });
+    return { store, ingestion };
+  };
+  const close = async () => {
+    await ingestion?.stop();
+    await store?.close();
+    ingestion = undefined;
+    store = undefined;
+  };
+  let blobs: LocalBlobStore;
+
+  it('a job running at shutdown, and one left active by a crash, both end finished after the next start; nothing stays processing', async () => {
+    blobs = new LocalBlobStore(path.join(dataDir, 'blobs'));
+    let { store: s, ingestion: ing } = await open();
+    const tenant = await ensureTenant(s.db, 'restart', 'Restart Inc.');
+    const folder = await createFolder(s.db, { tenantId: tenant.id, name: 'parts' });
+    const insert = async (fileName: string, bytes: Uint8Array) => {
+      const id = crypto.randomUUID();
+      const key = modelBlobKeys(tenant.id, id).source;
+      await blobs.put(key, bytes);
+      await s.db
+        .insertInto('models')
+        .values({
+          id,
+          tenant_id: tenant.id,
+          folder_id: folder.id,
+          name: fileName,
+          file_path: `parts/${fileName}`,
+          file_path_lower: `parts/${fileName}`.toLowerCase(),
+          file_name: fileName,
+          file_name_lower: fileName.toLowerCase(),
+          file_type: 'stl',
+          state: 'processing',
+          blob_key: key,
+          size_bytes: bytes.byteLength,
+        })
+        .execute();
+      return id;
+    };
+    const big = toStlBinary((await sphere({ triangles: 600_000 })).mesh);
+    const slow = await insert('big-sphere.stl', big);
+    await ing.queue.enqueue(slow, { reason: 'uploaded' });
+    // wait until the job is running, then shut down in the middle of it
+    for (let i = 0; ; i++) {
+      const { rows } = await sql<{ state: string }>`select state from pgboss.job where name = ${INGEST_QUEUE} and singleton_key = ${slow}`.execute(s.db);
+      if (rows.some((r) => r.state === 'active')) break;
+      if (i > 200) throw new Error('the job never started');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await close();
+
+    // A crash: a job left `active` by a process that is gone, and a model `processing` without any job.
+    ({ store: s } = await reopenWithoutIngestion());
+    const crashed = await insert('crashed.stl', toStlBinary((await box()).mesh));
+    const orphan = await insert('orphan.stl', toStlBinary((await box([5, 5, 5])).mesh));
+    const PgBoss = (await import('pg-boss')).default;
+    const { CompiledQuery } = await import('kysely');
+    const db = s.db;
+    const boss = new PgBoss({ db: { executeSql: async (text: string, values: unknown[] = []) => ({ rows: (await db.executeQuery(CompiledQuery.raw(text, values))).rows as unknown[] }) }, supervise: false, schedule: false });
+    await boss.start();
+    await boss.send(INGEST_QUEUE, { modelId: crashed }, { singletonKey: crashed });
+    // taken by the "dead" process: this one, and the one requeued at the shutdown above
+    const taken = await boss.fetch<{ modelId: string }>(INGEST_QUEUE, { batchSize: 10 });
+    expect(taken.map((j) => j.data.modelId).sort()).toEqual([crashed, slow].sort());
+    await boss.stop({ graceful: false, close: false });
+    await store!.close();
+    store = undefined;
+
+    ({ store: s, ingestion: ing } = await open());
+    await ing.idle();
+    const rows = await s.db.selectFrom('models').select(['id', 'state', 'state_reason']).execute();
+    expect(rows.find((r) => r.id === slow)?.state).toBe('finished');
+    expect(rows.find((r) => r.id === crashed)?.state).toBe('finished');
+    expect(rows.find((r) => r.id === orphan)?.state).toBe('finished');
+    expect(rows.filter((r) => r.state === 'processing')).toEqual([]);
+  });
+
+  it('a job that keeps failing for reasons outside the file ends the model failed with a plain reason', async () => {
+    await close();
+    store = await openStore({ dataDir });
+    const s = store;
+    const model = await s.db.selectFrom('models').select(['id', 'blob_key']).where('file_name', '=', 'orphan.stl').executeTakeFirstOrThrow();
+    const broken: LocalBlobStore = Object.assign(Object.create(blobs) as LocalBlobStore, {
+      get: async (key: string) => (key === model.blob_key ? Promise.reject(new Error('disk unavailable')) : blobs.get(key)),
+    });
+    ingestion = await startIngestion({ store: s, blobs: broken, config: { exclusiveDatabase: true, pollIntervalMs: 100, retryLimit: 1, retryDelaySeconds: 1, log: quietLog } });
+    await ingestion.queue.enqueue(model.id, { reason: 'reprocess' });
+    await ingestion.idle();
+    const row = await s.db.selectFrom('models').select(['state', 'state_reason']).where('id', '=', model.id).executeTakeFirstOrThrow();
+    expect(row.state).toBe('failed');
+    expect(row.state_reason).toMatch(/given up/);
+  });
+
+  async function reopenWithoutIngestion() {
+    store = await openStore({ dataDir });
+    return { store };
+  }
+});

@@ -1,0 +1,212 @@
+// The CPU side of ingestion: runs inside a worker thread (see ingest-worker.ts), never on the
+// service's main thread. Bytes in, derived files and facts out; no database, no blob store.
+import sharp from 'sharp';
+import { isImportError, plural, type ImportedModel, type ProductNode } from '../../geometry/importer';
+import { extensionOf, importFile } from '../../geometry/importers';
+import { applyToMesh, convertUnits, mergeMeshes, type LengthUnit, type Mat4, type Mesh } from '../../geometry/mesh';
+import { meshFacts } from '../../geometry/mesh-facts';
+import { creaseNormals } from '../../geometry/normals';
+import { scanStep } from '../../geometry/step-references';
+import { renderThumbnail } from '../../geometry/thumbnail';
+import { toViewerGlb } from '../../geometry/viewer-file';
+
+/** What the model record stores as `facts` (lengths in `units`). */
+export interface ModelFacts {
+  triangles: number;
+  boundingBox: { min: [number, number, number]; max: [number, number, number] };
+  surfaceArea: number;
+  /** Enclosed volume; null when the surface is not closed. */
+  volume: number | null;
+  shells: number;
+  units: LengthUnit;
+}
+
+/** A part file of an external-reference assembly, found among the tenant's models. */
+export interface PartInput {
+  /** Path of file names from the assembly down to this file ("HEAD.stp/HEAD_FRONT.stp"). */
+  path: string;
+  fileName: string;
+  bytes: Uint8Array;
+  /** Placement of the part in the assembly (column-major); identity when absent. */
+  transform?: number[];
+}
+
+export interface ScanResult {
+  isStep: boolean;
+  /** External files the STEP product structure references (file names only). */
+  references: string[];
+  /** Several products linked inside the one file. */
+  embeddedAssembly: boolean;
+}
+
+export interface ProcessInput {
+  fileName: string;
+  bytes: Uint8Array;
+  /** Part files of an external-reference assembly (already resolved by the caller). */
+  parts?: PartInput[];
+  /** Refuse meshes above this many triangles (typed arrays live outside the worker's heap limit). */
+  maxTriangles?: number;
+  thumbnailSize?: number;
+}
+
+export type ProcessOutput =
+  | {
+      outcome: 'geometry';
+      facts: ModelFacts;
+      viewerGlb: Uint8Array;
+      thumbnailPng: Uint8Array;
+      /** The source file's own product structure (embedded STEP assemblies, glTF/3MF scenes). */
+      structure: ProductNode | null;
+      /** Source had no geometry of its own (external-reference assembly). */
+      sourceHadGeometry: boolean;
+      /** Part files that were present but gave no geometry, with why. */
+      brokenParts: { path: string; reason: string }[];
+      partsWithGeometry: number;
+      warnings: string[];
+      timings: Record<string, number>;
+    }
+  | {
+      outcome: 'failed' | 'unsupported';
+      reason: string;
+      brokenParts: { path: string; reason: string }[];
+      timings: Record<string, number>;
+    };
+
+const STEP_EXTENSIONS = new Set(['step', 'stp', 'p21']);
+
+export function isStepFileName(fileName: string): boolean {
+  return STEP_EXTENSIONS.has(extensionOf(fileName));
+}
+
+/** Cheap text scan of a STEP file for its product structure; other formats have none. */
+export function scanModelFile(fileName: string, bytes: Uint8Array): ScanResult {
+  if (!isStepFileName(fileName)) return { isStep: false, references: [], embeddedAssembly: false };
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 64));
+  if (!/ISO-10303-21/.test(head)) return { isStep: true, references: [], embeddedAssembly: false };
+  const scan = scanStep(bytes);
+  const self = baseName(fileName).toLowerCase();
+  return {
+    isStep: true,
+    references: scan.references.filter((r) => r.toLowerCase() !== self),
+    embeddedAssembly: scan.productCount > 1 && scan.assemblyLinks > 0,
+  };
+}
+
+const DEFAULT_MAX_TRIANGLES = 10_000_000;
+
+/**
+ * Imports the source (and the parts of an external-reference assembly), combines them in
+ * millimetres when units differ, and derives facts, the viewer GLB and the thumbnail PNG.
+ */
+export async function processModel(input: ProcessInput): Promise<ProcessOutput> {
+  const timings: Record<string, number> = {};
+  const lap = timer(timings);
+  const maxTriangles = input.maxTriangles ?? DEFAULT_MAX_TRIANGLES;
+  const parts = input.parts ?? [];
+  const brokenParts: { path: string; reason: string }[] = [];
+  const warnings: string[] = [];
+
+  const source = await importFile(input.fileName, input.bytes, { fileName: input.fileName });
+  lap('import');
+  let own: ImportedModel | undefined;
+  if (isImportError(source)) {
+    // An assembly whose geometry lives in its parts has none of its own; anything else is final.
+    if (!(source.references?.length && parts.length)) {
+      return { outcome: source.code, reason: source.reason, brokenParts, timings };
+    }
+  } else {
+    own = source;
+    if (source.warnings) warnings.push(...source.warnings);
+  }
+
+  const meshes: Mesh[] = own ? [own] : [];
+  let partsWithGeometry = 0;
+  for (const part of parts) {
+    const imported = await importFile(part.fileName, part.bytes, { fileName: part.fileName });
+    if (isImportError(imported)) {
+      // A sub-assembly file without geometry of its own is expected: its parts come separately.
+      if (!imported.references?.length) brokenParts.push({ path: part.path, reason: imported.reason });
+      continue;
+    }
+    partsWithGeometry++;
+    meshes.push(part.transform ? applyToMesh(imported, part.transform as Mat4) : imported);
+  }
+  lap('import-parts');
+  if (meshes.length === 0) {
+    const reason = brokenParts.length
+      ? "The assembly has no geometry of its own, and none of its part files could be read."
+      : 'The assembly has no geometry of its own, and none of its parts that hold geometry are here yet.';
+    return { outcome: 'failed', reason, brokenParts, timings };
+  }
+
+  const mesh = combine(meshes);
+  const triangles = mesh.indices.length / 3;
+  if (triangles > maxTriangles) {
+    return {
+      outcome: 'failed',
+      reason: `The model has ${plural(triangles, 'triangle')}, more than the ${plural(maxTriangles, 'triangle')} we process; simplify or split it and upload it again.`,
+      brokenParts,
+      timings,
+    };
+  }
+  lap('combine');
+
+  const f = meshFacts(mesh);
+  const facts: ModelFacts = {
+    triangles: f.triangleCount,
+    boundingBox: { min: f.bbox.min, max: f.bbox.max },
+    surfaceArea: f.surfaceArea,
+    volume: f.volume === undefined ? null : Math.abs(f.volume),
+    shells: f.shellCount,
+    units: f.units,
+  };
+  lap('facts');
+  const shaded = creaseNormals(mesh);
+  lap('normals');
+  const viewerGlb = await toViewerGlb(shaded);
+  lap('viewer');
+  const image = renderThumbnail(shaded, input.thumbnailSize ?? 256, { up: yUpFormats.has(extensionOf(input.fileName)) ? 'y' : 'z' });
+  const thumbnailPng = new Uint8Array(
+    await sharp(Buffer.from(image.rgba.buffer, image.rgba.byteOffset, image.rgba.byteLength), { raw: { width: image.width, height: image.height, channels: 4 } })
+      .png()
+      .toBuffer(),
+  );
+  lap('thumbnail');
+
+  return {
+    outcome: 'geometry',
+    facts,
+    viewerGlb,
+    thumbnailPng,
+    structure: own?.structure ?? null,
+    sourceHadGeometry: own !== undefined,
+    brokenParts,
+    partsWithGeometry,
+    warnings,
+    timings,
+  };
+}
+
+/** Formats whose files are conventionally y-up (glTF by definition, OBJ by habit). */
+const yUpFormats = new Set(['gltf', 'glb', 'obj']);
+
+function combine(meshes: Mesh[]): Mesh {
+  if (meshes.length === 1) return meshes[0]!;
+  const units = new Set(meshes.map((m) => m.units ?? 'unknown'));
+  if (units.size === 1) return mergeMeshes(meshes);
+  // Mixed units: everything to millimetres (unknown counts as millimetres, the CAD default).
+  return mergeMeshes(meshes.map((m) => convertUnits(m, 'mm')));
+}
+
+function timer(into: Record<string, number>) {
+  let last = performance.now();
+  return (name: string) => {
+    const now = performance.now();
+    into[name] = (into[name] ?? 0) + (now - last);
+    last = now;
+  };
+}
+
+function baseName(p: string): string {
+  return p.slice(Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')) + 1);
+}

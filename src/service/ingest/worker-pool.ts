@@ -1,0 +1,101 @@
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { Piscina } from 'piscina';
+import type { WorkerAnswer, WorkerTask } from './ingest-worker';
+
+export interface WorkerPoolOptions {
+  /** Threads (default: cores, at most 2). */
+  size?: number;
+  /** V8 heap limit per thread (default 1024 MB). Typed arrays and WebAssembly memory are not counted. */
+  maxOldGenerationSizeMb?: number;
+  /** Wall-clock limit of one task; the thread is terminated and replaced when it is exceeded. */
+  timeoutMs?: number;
+}
+
+/** Why a task gave no answer: the pool's limits, not the geometry code, stopped it. */
+export class WorkerLimitError extends Error {
+  constructor(
+    readonly limit: 'timeout' | 'memory' | 'crash',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'WorkerLimitError';
+  }
+}
+
+/** The pool was closed (service shutdown) while the task ran: nothing is wrong with the task. */
+export class PoolClosedError extends Error {
+  constructor() {
+    super('The ingestion worker pool was closed.');
+    this.name = 'PoolClosedError';
+  }
+}
+
+export interface WorkerPool {
+  readonly size: number;
+  /** Runs one task on a worker thread; rejects with {@link WorkerLimitError} when a limit hits. */
+  run<T extends WorkerTask>(task: T, options?: { timeoutMs?: number; transfer?: ArrayBuffer[] }): Promise<WorkerAnswer<T>>;
+  close(): Promise<void>;
+}
+
+export const defaultPoolSize = () => Math.max(1, Math.min(2, os.availableParallelism()));
+
+/**
+ * A small pool of worker threads (piscina) for the CPU work of ingestion: each thread has a heap
+ * limit, each task a wall-clock limit; a thread that is terminated, runs out of memory or exits is
+ * replaced by piscina and the task's promise rejects — the service itself never goes down.
+ */
+export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
+  const size = options.size ?? defaultPoolSize();
+  const heapMb = options.maxOldGenerationSizeMb ?? 1024;
+  const defaultTimeout = options.timeoutMs ?? 120_000;
+  const worker = new URL('./ingest-worker.ts', import.meta.url);
+  const pool = new Piscina({
+    filename: worker.href,
+    minThreads: size,
+    maxThreads: size,
+    idleTimeout: 60 * 60 * 1000,
+    resourceLimits: { maxOldGenerationSizeMb: heapMb },
+    // The worker is TypeScript: under `tsx` and under vitest alike it needs tsx's loader.
+    // three's loaders are reached through tsx's CommonJS interop in threads; its deprecation notice is noise here.
+    execArgv: ['--import', tsxLoader(), '--disable-warning=THREE_CJS_DEPRECATED'],
+  });
+  // A thread that dies between tasks must not become an unhandled 'error' on the pool.
+  pool.on('error', (error: unknown) => console.error(`ingest worker: ${error instanceof Error ? error.message : String(error)}`));
+
+  let closed = false;
+  return {
+    size,
+    async run(task, runOptions = {}) {
+      if (closed) throw new PoolClosedError();
+      const timeoutMs = runOptions.timeoutMs ?? defaultTimeout;
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), timeoutMs);
+      try {
+        return (await pool.run(task, { signal: controller.signal, ...(runOptions.transfer ? { transferList: runOptions.transfer } : {}) })) as WorkerAnswer<typeof task>;
+      } catch (error) {
+        if (closed) throw new PoolClosedError();
+        if (controller.signal.aborted) {
+          throw new WorkerLimitError('timeout', `it took longer than ${Math.round(timeoutMs / 1000)} s`);
+        }
+        const code = (error as { code?: string } | undefined)?.code;
+        if (code === 'ERR_WORKER_OUT_OF_MEMORY') throw new WorkerLimitError('memory', `it needed more than the ${heapMb} MB of memory one model may use`);
+        if (error instanceof Error && /exited|terminated|ERR_WORKER/i.test(`${error.message} ${code ?? ''}`)) {
+          throw new WorkerLimitError('crash', `the processing thread stopped unexpectedly (${error.message})`);
+        }
+        throw error;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    async close() {
+      closed = true;
+      await pool.destroy();
+    },
+  };
+}
+
+function tsxLoader(): string {
+  return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+}
