@@ -1,5 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { BlobNotFoundError, type BlobStore } from '../files/blob-store';
+import { identity, multiply } from '../../geometry/mesh';
+import { parseStepPlacements, topOccurrences, type StepOccurrence } from '../../geometry/step-placements';
 import type { Database } from '../store/schema';
 import type { PartInput } from './process-model';
 import { isStepFileName } from './process-model';
@@ -11,7 +13,7 @@ export interface AssemblyTreeNode {
   /** The model that supplied this file; null when it is missing (or the node is embedded). */
   modelId: string | null;
   name: string;
-  /** Column-major 4×4 placement in the parent. */
+  /** Column-major 4×4 placement in the parent, lengths in millimetres. */
   transform: number[];
   /** Set when no model with this file name was found. */
   missing?: true;
@@ -22,7 +24,10 @@ export interface ResolvedAssembly {
   /** Direct references of the assembly with the model found for each (null = missing). */
   links: { refName: string; partId: string | null }[];
   tree: AssemblyTreeNode[];
-  /** Every file to import, leaves and sub-assemblies (which may carry geometry of their own). */
+  /**
+   * Every file to import, leaves and sub-assemblies (which may carry geometry of their own), once
+   * per occurrence, each with its placement in the assembly (millimetres, as the importers return).
+   */
   parts: PartInput[];
   /** File names not found anywhere in the tree, in order of first appearance. */
   missing: string[];
@@ -37,7 +42,6 @@ interface ModelRef {
   file_name: string;
 }
 
-const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 const MAX_DEPTH = 8;
 
 /**
@@ -45,11 +49,18 @@ const MAX_DEPTH = 8;
  * name (case-insensitively) in the assembly's folder or any subfolder, the nearest folder first
  * (service-interface.md, States and transitions, rule 3). Sub-assemblies are followed down to
  * their parts, in their own folder first; cycles and absurd depths stop the descent.
+ *
+ * Placements come from the assembly files' product structure (step-placements.ts): every
+ * occurrence of a file becomes one part to import, placed by the product of the transforms
+ * from the top down; the tree keeps each occurrence's transform relative to its parent.
+ * `assemblyBytes` is the assembly file itself; without it (or for references the structure
+ * does not place) parts stay where their own file has them.
  */
 export async function resolveAssembly(
   deps: { db: Kysely<Database>; blobs: BlobStore; pool: WorkerPool },
   assembly: ModelRef,
   references: string[],
+  assemblyBytes?: Uint8Array,
 ): Promise<ResolvedAssembly> {
   const { db, blobs, pool } = deps;
   const out: ResolvedAssembly = { links: [], tree: [], parts: [], missing: [], unreadable: [] };
@@ -62,47 +73,121 @@ export async function resolveAssembly(
   const addMissing = (name: string) => {
     if (!out.missing.some((m) => m.toLowerCase() === name.toLowerCase())) out.missing.push(name);
   };
+  const linked = new Set<string>();
 
-  const walk = async (owner: ModelRef, refs: string[], path: string, ancestry: Set<string>, depth: number): Promise<AssemblyTreeNode[]> => {
-    const nodes: AssemblyTreeNode[] = [];
-    for (const ref of refs) {
-      const refPath = path ? `${path}/${ref}` : ref;
-      const found =
-        (await findPart(db, assembly.tenant_id, await subtree(owner.folder_id), ref, ancestry)) ??
-        (owner.id !== assembly.id ? await findPart(db, assembly.tenant_id, await subtree(assembly.folder_id), ref, ancestry) : undefined);
-      let bytes: Uint8Array | undefined;
-      if (found) {
+  // One lookup, read and scan per (owner, file name), however many occurrences it has.
+  type Found = { model: ModelRef & { blob_key: string }; bytes: Uint8Array | undefined } | undefined;
+  const lookups = new Map<string, Promise<Found>>();
+  const lookup = (owner: ModelRef, ref: string, ancestry: Set<string>) => {
+    const key = `${owner.id}\n${ref.toLowerCase()}\n${[...ancestry].join(',')}`;
+    let p = lookups.get(key);
+    if (!p) {
+      p = (async () => {
+        const found =
+          (await findPart(db, assembly.tenant_id, await subtree(owner.folder_id), ref, ancestry)) ??
+          (owner.id !== assembly.id ? await findPart(db, assembly.tenant_id, await subtree(assembly.folder_id), ref, ancestry) : undefined);
+        if (!found) return undefined;
         try {
-          bytes = await blobs.get(found.blob_key);
+          return { model: found, bytes: await blobs.get(found.blob_key) };
         } catch (error) {
           if (!(error instanceof BlobNotFoundError)) throw error;
-          out.unreadable.push(found.id);
+          if (!out.unreadable.includes(found.id)) out.unreadable.push(found.id);
+          return { model: found, bytes: undefined };
         }
-      }
-      if (depth === 0) out.links.push({ refName: ref, partId: found?.id ?? null });
-      if (!found || !bytes) {
-        addMissing(ref);
-        nodes.push({ type: 'part', modelId: found?.id ?? null, name: ref, transform: IDENTITY, missing: true });
+      })();
+      lookups.set(key, p);
+    }
+    return p;
+  };
+  const subStructures = new Map<string, Promise<StepOccurrence[]>>();
+  const subStructure = (found: ModelRef, bytes: Uint8Array) => {
+    let p = subStructures.get(found.id);
+    if (!p) {
+      p = (async () => {
+        if (!isStepFileName(found.file_name)) return [];
+        const scan = await pool.run({ kind: 'scan', fileName: found.file_name, bytes }, { timeoutMs: 30_000 });
+        return scan.references.length ? occurrencesOf(bytes, scan.references) : [];
+      })();
+      subStructures.set(found.id, p);
+    }
+    return p;
+  };
+
+  const walk = async (owner: ModelRef, occurrences: StepOccurrence[], path: string, ancestry: Set<string>, depth: number, world: number[]): Promise<AssemblyTreeNode[]> => {
+    const nodes: AssemblyTreeNode[] = [];
+    for (const occ of occurrences) {
+      const transform = occ.transform.slice();
+      const placed = multiply(world, transform);
+      const ref = occ.referencedFile;
+      if (ref === null) {
+        // A product inside the owner file: its geometry (if any) comes with the owner's own.
+        if (occ.children.length) {
+          nodes.push({ type: 'subAssembly', modelId: null, name: occ.name, transform, children: await walk(owner, occ.children, path, ancestry, depth, placed) });
+        } else {
+          nodes.push({ type: 'part', modelId: null, name: occ.name, transform });
+        }
         continue;
       }
-      out.parts.push({ path: refPath, fileName: found.file_name, bytes });
-      let subRefs: string[] = [];
-      if (isStepFileName(found.file_name) && depth + 1 < MAX_DEPTH) {
-        const scan = await pool.run({ kind: 'scan', fileName: found.file_name, bytes }, { timeoutMs: 30_000 });
-        subRefs = scan.references;
+      const refPath = path ? `${path}/${ref}` : ref;
+      const found = await lookup(owner, ref, ancestry);
+      if (depth === 0 && !linked.has(ref.toLowerCase())) {
+        linked.add(ref.toLowerCase());
+        out.links.push({ refName: ref, partId: found?.model.id ?? null });
       }
-      if (subRefs.length === 0) {
-        nodes.push({ type: 'part', modelId: found.id, name: ref, transform: IDENTITY });
+      if (!found?.bytes) {
+        addMissing(ref);
+        nodes.push({ type: 'part', modelId: found?.model.id ?? null, name: ref, transform, missing: true });
+        continue;
+      }
+      const { model, bytes } = found;
+      out.parts.push({ path: refPath, fileName: model.file_name, bytes, transform: placed });
+      const sub = depth + 1 < MAX_DEPTH ? await subStructure(model, bytes) : [];
+      if (sub.length === 0) {
+        nodes.push({ type: 'part', modelId: model.id, name: ref, transform });
       } else {
-        const children = await walk(found, subRefs, refPath, new Set([...ancestry, found.id]), depth + 1);
-        nodes.push({ type: 'subAssembly', modelId: found.id, name: ref, transform: IDENTITY, children });
+        const children = await walk(model, sub, refPath, new Set([...ancestry, model.id]), depth + 1, placed);
+        nodes.push({ type: 'subAssembly', modelId: model.id, name: ref, transform, children });
       }
     }
     return nodes;
   };
 
-  out.tree = await walk(assembly, references, '', new Set([assembly.id]), 0);
+  const top = assemblyBytes ? occurrencesOf(assemblyBytes, references) : references.map(unplaced);
+  out.tree = await walk(assembly, top, '', new Set([assembly.id]), 0, identity());
   return out;
+}
+
+/**
+ * The occurrences below a STEP assembly file's product, with placements. References the product
+ * structure does not reach (or a structure that cannot be read) are kept, unplaced.
+ */
+export function occurrencesOf(bytes: Uint8Array, references: string[]): StepOccurrence[] {
+  let occurrences: StepOccurrence[] = [];
+  try {
+    occurrences = topOccurrences(parseStepPlacements(bytes));
+  } catch {
+    occurrences = [];
+  }
+  // Only the scan's references are external files (it leaves out e.g. the file naming itself).
+  const known = new Set(references.map((r) => r.toLowerCase()));
+  const reached = new Set<string>();
+  const keep = (os: StepOccurrence[]): StepOccurrence[] =>
+    os.map((o) => {
+      const file = o.referencedFile?.toLowerCase();
+      if (file !== undefined && known.has(file)) {
+        reached.add(file);
+        return o;
+      }
+      return { ...o, referencedFile: null, referencedPath: null, children: keep(o.children) };
+    });
+  occurrences = keep(occurrences);
+  // Nothing placed at all (e.g. references outside NEXT_ASSEMBLY_USAGE_OCCURRENCE): old behaviour.
+  if (reached.size === 0) return references.map(unplaced);
+  return [...occurrences, ...references.filter((r) => !reached.has(r.toLowerCase())).map(unplaced)];
+}
+
+function unplaced(ref: string): StepOccurrence {
+  return { name: ref, instance: '', referencedFile: ref, referencedPath: ref, transform: identity(), children: [] };
 }
 
 /** Folder ids of `folderId` and everything below it, each with its depth below `folderId`. */

@@ -58,7 +58,7 @@ export async function ingestModel(deps: IngestDeps, modelId: string): Promise<In
   let limitReason: string | undefined;
   try {
     if (isStepFileName(row.file_name)) scan = await pool.run({ kind: 'scan', fileName: row.file_name, bytes }, { timeoutMs: 30_000 });
-    if (scan.references.length) resolved = await resolveAssembly(deps, row, scan.references);
+    if (scan.references.length) resolved = await resolveAssembly(deps, row, scan.references, bytes);
     out = await pool.run({ kind: 'process', fileName: row.file_name, bytes, parts: resolved?.parts ?? [], maxTriangles: deps.maxTriangles }, { timeoutMs: deps.timeoutMs });
   } catch (error) {
     if (!(error instanceof WorkerLimitError)) throw error;
@@ -68,7 +68,8 @@ export async function ingestModel(deps: IngestDeps, modelId: string): Promise<In
   const references = scan.references;
   const missing = resolved?.missing ?? [];
   const external = references.length > 0;
-  const broken = out?.brokenParts ?? [];
+  // A part placed several times is imported (and may fail) once per occurrence: report it once.
+  const broken = (out?.brokenParts ?? []).filter((b, i, all) => all.findIndex((o) => o.path === b.path) === i);
   const geometry = out?.outcome === 'geometry' ? out : undefined;
 
   let state: FinalState;

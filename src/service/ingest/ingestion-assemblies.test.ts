@@ -30,18 +30,32 @@ describe('assemblies through the API', () => {
     const m = await svc.settled(top);
     expect(m.state, m.stateReason ?? '').toBe('finished');
     expect(m.isAssembly).toBe(true);
-    expect(m.partCount).toBe(8);
+    // eight part files, eleven placed: the tail turbine twice, the foot (two parts) twice
+    expect(m.partCount).toBe(11);
     expect(m.missingParts ?? []).toEqual([]);
-    // the assembly's mesh is its eight part files' meshes together
-    const partTriangles = await Promise.all(parts.slice(0, leaves.length).map(async (id) => (await svc.model(id)).facts!.triangles));
+    // the assembly's mesh is its part files' meshes together, once per occurrence
+    const times = (f: string) => (/^TAIL_TURBINE|^FOOT_/.test(f) ? 2 : 1);
+    const partTriangles = await Promise.all(leaves.map(async (f, i) => (await svc.model(parts[i]!)).facts!.triangles * times(f)));
     expect(m.facts!.triangles).toBe(partTriangles.reduce((a, b) => a + b, 0));
     const l = await links(top);
     expect(l.map((x) => x.ref_name).sort()).toEqual([...SUBS].sort());
     expect(l.every((x) => x.part_id !== null)).toBe(true);
 
-    const tree = (await (await svc.api(`/v2/models/${top}/assembly-tree`, { token: svc.token })).json()) as { children: { type: string; modelId: string | null; children?: unknown[] }[] };
-    expect(tree.children).toHaveLength(4);
-    expect(tree.children.every((c) => c.type === 'subAssembly' && c.modelId && c.children?.length === 2)).toBe(true);
+    type Node = { type: string; modelId: string | null; name: string; transform: number[]; children?: Node[] };
+    const tree = (await (await svc.api(`/v2/models/${top}/assembly-tree`, { token: svc.token })).json()) as { children: Node[] };
+    expect(tree.children.map((c) => c.name)).toEqual(['TAIL.stp', 'HEAD.stp', 'MAINBODY.stp', 'FOOT.stp', 'FOOT.stp']);
+    expect(tree.children.every((c) => c.type === 'subAssembly' && c.modelId && c.children?.length === (c.name === 'TAIL.stp' ? 3 : 2))).toBe(true);
+    // Real placements (the file is in inches, transforms in millimetres): the two feet ±1.436 in apart in y.
+    const feet = tree.children.filter((c) => c.name === 'FOOT.stp');
+    expect(feet[0]!.transform[13]).toBeCloseTo(36.48, 2);
+    expect(feet[1]!.transform[13]).toBeCloseTo(-36.48, 2);
+    const all = (ns: Node[]): Node[] => ns.flatMap((n) => [n, ...all(n.children ?? [])]);
+    for (const n of all(tree.children)) {
+      expect(n.transform).toHaveLength(16);
+      const [a, b, c, , d, e, f, , g, h, i] = n.transform as [number, number, number, number, number, number, number, number, number, number, number];
+      expect(a * (e * i - f * h) - d * (b * i - c * h) + g * (b * f - c * e)).toBeCloseTo(1, 9);
+    }
+    expect(all(tree.children).some((n) => n.transform.some((v, k) => Math.abs(v - (k % 5 === 0 ? 1 : 0)) > 1e-6))).toBe(true);
     // The sub-assemblies themselves are complete assemblies too.
     const head = await svc.model(parts[leaves.length + 1]!);
     expect(head).toMatchObject({ state: 'finished', isAssembly: true, partCount: 2 });
@@ -69,7 +83,7 @@ describe('assemblies through the API', () => {
     m = await svc.model(top);
     expect(m.state, m.stateReason ?? '').toBe('finished');
     expect(m.missingParts ?? []).toEqual([]);
-    expect(m.partCount).toBe(8);
+    expect(m.partCount).toBe(11);
     expect((await links(top)).every((x) => x.part_id !== null)).toBe(true);
     // The same assembly in another folder is not completed by these parts (folder rule).
     const elsewhere = await svc.upload(`plane-c/${TOP}`, read(TOP));

@@ -223,13 +223,14 @@ export async function startIngestion({ store, blobs, config = {} }: { store: Sto
     queue,
     pool,
     async idle() {
-      // Idle = nothing running here and nothing live in the queue (retries waiting their delay count).
+      // Idle = nothing running here and nothing live in either queue (retries waiting their delay
+      // count; so do dead letters, whose handling is what marks a given-up model failed).
       for (;;) {
         await new Promise<void>((resolve) => {
           idleWaiters.push(resolve);
           poke();
         });
-        const { rows } = await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = ${INGEST_QUEUE} and state < 'completed'`.execute(db);
+        const { rows } = await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name in (${INGEST_QUEUE}, ${INGEST_DEAD_LETTERS}) and state < 'completed'`.execute(db);
         if ((rows[0]?.n ?? 0) === 0 && running.size === 0) return;
         await new Promise((r) => setTimeout(r, pollIntervalMs));
       }
