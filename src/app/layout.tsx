@@ -1,6 +1,10 @@
+import { lazy, Suspense } from 'react';
 import { NavLink, Outlet, useNavigation } from 'react-router';
 import { UserMenu } from './user-menu';
 import { Toaster } from './toast';
+
+// Loaded on its own, after the first route: it stays out of the first route's bundle.
+const UploadIndicator = lazy(() => import('../features/upload/upload-indicator').then((m) => ({ default: m.UploadIndicator })));
 
 const links = [
   { to: '/folders', label: 'Folders' },
@@ -29,6 +33,9 @@ export function AppShell() {
               </NavLink>
             ))}
           </nav>
+          <Suspense fallback={null}>
+            <UploadIndicator />
+          </Suspense>
           <UserMenu />
         </div>
         {navigation.state === 'loading' && <div className="progress" role="progressbar" aria-label="Loading page" />}

@@ -1,12 +1,307 @@
-import { ComingSoon } from '../../app/ui/states';
+import { useCallback, useEffect, useId, useMemo, useState, useSyncExternalStore } from 'react';
+import { errorMessage } from '../../api/client';
+import { useFolderTree } from '../../api/folders';
+import { showToast } from '../../app/toast';
+import type { EngineSnapshot, UploadEngine } from './engine/engine';
+import type { SourceFile } from './engine/planner';
+import { DropZone } from './drop-zone';
+import { ReviewTable } from './review-table';
+import { formatBytes, statusWords, summaryOrder } from './status-words';
+import { UploadTable, type RowActions } from './upload-table';
+import { uploadSession, type UploadSession } from './upload-session';
+import './upload.css';
+
+const noSubscribe = () => () => undefined;
+const noSnapshot = () => null;
+
+function useEngineSnapshot(engine: UploadEngine | null): EngineSnapshot | null {
+  return useSyncExternalStore(engine ? engine.subscribe : noSubscribe, engine ? engine.getSnapshot : noSnapshot, engine ? engine.getSnapshot : noSnapshot);
+}
 
 export function UploadPage() {
+  return <UploadWorkspace session={uploadSession} />;
+}
+
+export function UploadWorkspace({ session }: { session: UploadSession }) {
+  const state = useSyncExternalStore(session.subscribe, session.getState, session.getState);
+  const snap = useEngineSnapshot(state.engine);
+
+  useEffect(() => {
+    void session.restore();
+  }, [session]);
+
+  const onFiles = useCallback((files: SourceFile[]) => void session.addFiles(files), [session]);
+  const running = state.phase === 'running';
+
   return (
-    <ComingSoon title="Upload">
-      <p>
-        Uploading CAD and mesh files (STEP, IGES, STL, OBJ and more), whole folders and assemblies, is coming in a later
-        release.
+    <div className="page upload-page">
+      <header className="page__header">
+        <h1>Upload</h1>
+        <p className="lead">
+          Add CAD and mesh files — single files or whole folders with their subfolders. You see every file before anything is
+          sent; uploads go on while you use the rest of the workbench.
+        </p>
+      </header>
+
+      {state.error && (
+        <p className="form-error" role="alert">
+          {state.error}
+        </p>
+      )}
+
+      {!running && (
+        <section className="card" aria-labelledby="upload-choose-heading">
+          <h2 id="upload-choose-heading" className="card__title">
+            Choose files
+          </h2>
+          <TargetFolderField session={session} value={state.targetFolder} problem={state.engine ? state.folderProblem : null} />
+          <DropZone onFiles={onFiles} disabled={state.phase === 'planning'} />
+        </section>
+      )}
+
+      {(state.phase === 'review' || (state.phase === 'planning' && state.engine)) && snap && (
+        <ReviewSection session={session} snap={snap} busy={state.phase === 'planning'} folderProblem={state.folderProblem} />
+      )}
+      {state.phase === 'planning' && !state.engine && (
+        <p className="state" role="status">
+          <span className="spinner" aria-hidden="true" /> Reading the files…
+        </p>
+      )}
+
+      {running && snap && <BatchSection session={session} snap={snap} onFiles={onFiles} attach={state.attach} saveFailed={state.saveFailed} />}
+    </div>
+  );
+}
+
+function TargetFolderField({ session, value, problem }: { session: UploadSession; value: string; problem: string | null }) {
+  const folders = useFolderTree();
+  const id = useId();
+  const listId = useId();
+  const hintId = useId();
+  const errorId = useId();
+  const [text, setText] = useState(value);
+  const paths = useMemo(() => [...new Set((folders.data ?? []).map((f) => f.path))].sort((a, b) => a.localeCompare(b)), [folders.data]);
+
+  useEffect(() => {
+    if (text === value) return;
+    const timer = setTimeout(() => void session.setTargetFolder(text), 300);
+    return () => clearTimeout(timer);
+  }, [text, value, session]);
+
+  return (
+    <div className="field upload-target">
+      <label htmlFor={id}>Target folder</label>
+      <input
+        id={id}
+        type="text"
+        list={listId}
+        value={text}
+        autoComplete="off"
+        placeholder="e.g. Projects/Pump"
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? `${hintId} ${errorId}` : hintId}
+        onChange={(event) => setText(event.target.value)}
+        onBlur={() => {
+          if (text !== value) void session.setTargetFolder(text);
+        }}
+      />
+      <datalist id={listId}>
+        {paths.map((p) => (
+          <option key={p} value={p} />
+        ))}
+      </datalist>
+      <p id={hintId} className="field__hint">
+        An existing folder{folders.isError ? '' : ' (suggested as you type)'} or a new path; missing folders are created. The
+        dropped folders go inside it.
       </p>
-    </ComingSoon>
+      {problem && (
+        <p id={errorId} className="form-error">
+          {problem}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function ReviewSection({ session, snap, busy, folderProblem }: { session: UploadSession; snap: EngineSnapshot; busy: boolean; folderProblem: string | null }) {
+  const [startError, setStartError] = useState<string | null>(null);
+  const problemCount = snap.summary.problem;
+  const toSend = snap.files.filter((f) => f.status !== 'problem');
+  const bytes = toSend.reduce((sum, f) => sum + f.size, 0);
+  const roles = { part: 0, 'sub-assembly': 0, assembly: 0 };
+  for (const f of toSend) if (f.role) roles[f.role]++;
+
+  const start = () => {
+    if (folderProblem) return setStartError(folderProblem);
+    if (problemCount > 0) return setStartError(`Remove the ${problemCount === 1 ? 'file' : `${problemCount} files`} with problems first, or cancel.`);
+    if (toSend.length === 0) return setStartError('There is nothing to send.');
+    setStartError(null);
+    session.start();
+  };
+
+  return (
+    <section className="card" aria-labelledby="upload-review-heading" aria-busy={busy || undefined}>
+      <h2 id="upload-review-heading" className="card__title">
+        Review
+      </h2>
+      <p role="status">
+        {snap.files.length} {snap.files.length === 1 ? 'file' : 'files'} into <strong>{snap.targetFolder || '—'}</strong>: {toSend.length}{' '}
+        to send ({formatBytes(bytes)}; {roles.part} parts, {roles['sub-assembly']} sub-assemblies, {roles.assembly} assemblies)
+        {problemCount > 0 && (
+          <>
+            , <strong className="upload-problem-count">{problemCount} with problems</strong>
+          </>
+        )}
+        .
+      </p>
+      {problemCount > 0 && (
+        <div className="warning" role="note">
+          Files with problems are not sent. Remove them to go on, or cancel and fix them first.
+        </div>
+      )}
+      <ReviewTable files={snap.files} busy={busy} onRemove={(index) => void session.removeFile(index)} />
+      {startError && (
+        <p className="form-error" role="alert">
+          {startError}
+        </p>
+      )}
+      <div className="actions">
+        <button type="button" className="button button--primary" onClick={start} disabled={busy}>
+          Start upload
+        </button>
+        {problemCount > 0 && (
+          <button
+            type="button"
+            className="button"
+            disabled={busy}
+            onClick={() => {
+              setStartError(null);
+              void session.removeProblemFiles();
+            }}
+          >
+            Remove {problemCount === 1 ? 'the file' : `${problemCount} files`} with problems
+          </button>
+        )}
+        <button type="button" className="button" onClick={() => session.cancelReview()}>
+          Cancel
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function summaryText(snap: EngineSnapshot): string {
+  const parts = summaryOrder.filter((s) => snap.summary[s] > 0).map((s) => `${snap.summary[s]} ${statusWords[s].toLowerCase()}`);
+  return parts.join(', ') || 'No files';
+}
+
+const stageWords: Record<EngineSnapshot['stage'], string> = {
+  review: 'Not started',
+  sending: 'Uploading',
+  'needs-files': 'Waiting for files',
+  processing: 'Processing',
+  done: 'Done',
+};
+
+function BatchSection({
+  session,
+  snap,
+  onFiles,
+  attach,
+  saveFailed,
+}: {
+  session: UploadSession;
+  snap: EngineSnapshot;
+  onFiles: (files: SourceFile[]) => void;
+  attach: ReturnType<UploadSession['getState']>['attach'];
+  saveFailed: boolean;
+}) {
+  const [reprocessing, setReprocessing] = useState<ReadonlySet<string>>(new Set());
+  const percent = snap.bytesTotal > 0 ? Math.round((snap.bytesSent / snap.bytesTotal) * 100) : 100;
+  const summary = summaryText(snap);
+  const needFiles = snap.summary['needs-file'];
+  const cancellable = snap.summary.waiting + snap.summary.uploading + snap.summary.retrying + needFiles > 0;
+
+  const actions: RowActions = useMemo(
+    () => ({
+      onCancel: (filePath) => session.cancel(filePath),
+      onReprocess: (modelId) => {
+        setReprocessing((s) => new Set(s).add(modelId));
+        session
+          .reprocess(modelId)
+          .catch((error: unknown) => showToast(`Could not reprocess: ${errorMessage(error)}`, 'error'))
+          .finally(() =>
+            setReprocessing((s) => {
+              const next = new Set(s);
+              next.delete(modelId);
+              return next;
+            }),
+          );
+      },
+      reprocessing,
+    }),
+    [session, reprocessing],
+  );
+
+  return (
+    <section className="card" aria-labelledby="upload-batch-heading">
+      <div className="upload-batch__header">
+        <h2 id="upload-batch-heading" className="card__title">
+          {stageWords[snap.stage]} — {snap.targetFolder}
+        </h2>
+        <div className="actions upload-batch__actions">
+          {cancellable && (
+            <button type="button" className="button button--danger-quiet" onClick={() => session.cancelAll()}>
+              Cancel all
+            </button>
+          )}
+          {(snap.stage === 'done' || snap.stage === 'needs-files') && (
+            <button type="button" className="button" onClick={() => void session.clear()}>
+              {snap.stage === 'done' ? 'Upload more files' : 'Forget this upload'}
+            </button>
+          )}
+        </div>
+      </div>
+
+      <div
+        className="upload-progress"
+        role="progressbar"
+        aria-label="Bytes sent"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-valuetext={`${formatBytes(snap.bytesSent)} of ${formatBytes(snap.bytesTotal)}`}
+      >
+        <span style={{ width: `${percent}%` }} />
+      </div>
+      <p className="muted">
+        {formatBytes(snap.bytesSent)} of {formatBytes(snap.bytesTotal)} sent
+        {snap.paused ? ' · state checks paused while this tab is hidden' : ''}
+      </p>
+      <p data-testid="upload-summary" className="upload-summary" role="status" aria-live="polite">
+        {summary}
+      </p>
+      {saveFailed && <p className="warning">This upload could not be saved in the browser; a reload would lose track of it.</p>}
+
+      {needFiles > 0 && (
+        <div className="upload-resume">
+          <p>
+            {needFiles} {needFiles === 1 ? 'file was' : 'files were'} not sent before the page was reloaded. Drop or choose the same
+            folder again: only the files not sent yet are uploaded.
+          </p>
+          <DropZone onFiles={onFiles} hint="Only files of this upload that were not sent yet are taken." />
+        </div>
+      )}
+      {attach && (
+        <p role="status" className="muted">
+          {attach.resumed.length} resumed
+          {attach.alreadyDone.length > 0 && `, ${attach.alreadyDone.length} already sent`}
+          {attach.changed.length > 0 && `, ${attach.changed.length} changed since (not sent)`}
+          {attach.unknown.length > 0 && `, ${attach.unknown.length} not part of this upload`}.
+        </p>
+      )}
+
+      <UploadTable files={snap.files} actions={actions} />
+    </section>
   );
 }

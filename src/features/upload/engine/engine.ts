@@ -281,6 +281,20 @@ export class UploadEngine {
     this.sender.cancelAll();
   }
 
+  /**
+   * Follows a stored model again from "processing" (after the page asked the service to
+   * reprocess it). False when the model is not one of this batch's stored files.
+   */
+  followAgain(modelId: string): boolean {
+    const item = this.sender.getSnapshot().items.find((i) => i.modelId === modelId && i.phase === 'uploaded');
+    if (!item) return false;
+    const meta = this.meta.get(item.filePath.toLowerCase());
+    this.poller.untrack(modelId);
+    this.poller.track([{ id: modelId, filePath: item.filePath, role: meta?.row.role ?? item.role, references: meta?.references ?? [], state: 'processing' }]);
+    this.poller.start();
+    return true;
+  }
+
   /** Stops state polling (tab hidden). Uploads go on. */
   pause(): void {
     this.poller.pause();

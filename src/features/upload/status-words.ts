@@ -1,0 +1,64 @@
+import type { FileStatus } from './engine/engine';
+import type { Role } from './engine/roles';
+
+export const statusWords: Record<FileStatus, string> = {
+  problem: 'Not sent',
+  'needs-file': 'Add the file again',
+  waiting: 'Waiting',
+  uploading: 'Uploading',
+  retrying: 'Retrying',
+  'upload-failed': 'Upload failed',
+  cancelled: 'Cancelled',
+  processing: 'Processing',
+  finished: 'Finished',
+  'finished-incomplete': 'Finished, parts missing',
+  failed: 'Failed',
+  'failed-incomplete': 'Failed, parts missing',
+  unsupported: 'Unsupported',
+  gone: 'Deleted',
+};
+
+/** Order of the counts in the summary. */
+export const summaryOrder: readonly FileStatus[] = [
+  'waiting', 'uploading', 'retrying', 'processing', 'finished', 'finished-incomplete', 'failed', 'failed-incomplete',
+  'unsupported', 'upload-failed', 'cancelled', 'needs-file', 'gone',
+];
+
+export const roleWords: Record<Role, string> = { part: 'Part', 'sub-assembly': 'Sub-assembly', assembly: 'Assembly' };
+
+export type Tone = 'ok' | 'warn' | 'bad' | 'busy' | 'quiet';
+
+export function toneOf(status: FileStatus): Tone {
+  switch (status) {
+    case 'finished':
+      return 'ok';
+    case 'finished-incomplete':
+    case 'needs-file':
+    case 'retrying':
+      return 'warn';
+    case 'failed':
+    case 'failed-incomplete':
+    case 'upload-failed':
+    case 'unsupported':
+    case 'problem':
+      return 'bad';
+    case 'uploading':
+    case 'processing':
+    case 'waiting':
+      return 'busy';
+    default:
+      return 'quiet';
+  }
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let v = n / 1024;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[u]!}`;
+}

@@ -1,0 +1,115 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { configureApiClient } from '../../api/client';
+import { FakeService } from './engine/fake-service';
+import { stepText } from './engine/test-files';
+import { memoryBatchStore } from './persistence';
+import { UploadSession } from './upload-session';
+import { UploadWorkspace } from './upload-page';
+
+function file(relativePath: string, content: string | Uint8Array) {
+  const name = relativePath.slice(relativePath.lastIndexOf('/') + 1);
+  const f = new File([content as BlobPart], name, { lastModified: 1_700_000_000_000 });
+  Object.defineProperty(f, 'webkitRelativePath', { value: relativePath });
+  return f;
+}
+
+function setup() {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () =>
+      new Response(
+        JSON.stringify({
+          folders: [{ id: 1, name: 'Projects', path: 'Projects', parentFolderId: null, modelCount: 0, folderCount: 0, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' }],
+          pageData: { total: 1, perPage: 100, currentPage: 1, lastPage: 1, startIndex: 0, endIndex: 1 },
+        }),
+        { status: 200, headers: { 'content-type': 'application/json' } },
+      ),
+    ),
+  );
+  configureApiClient({ baseUrl: 'http://localhost:8080', auth: { getAccessToken: async () => 'tok', renew: async () => null, signIn: () => undefined } });
+  const service = new FakeService({ createLatencyMs: 1, putLatencyMs: 5, listLatencyMs: 1, processingMs: 1 });
+  const session = new UploadSession({ transport: service, store: memoryBatchStore(), window: null, notifyIntervalMs: 0 });
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter([{ path: '/upload', element: <UploadWorkspace session={session} /> }, { path: '/models/:id', element: <p>model page</p> }], {
+    initialEntries: ['/upload'],
+  });
+  render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return { service, session };
+}
+
+beforeEach(() => localStorage.clear());
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('UploadPage', () => {
+  it('reviews a dropped folder, drops the problem files, sends the rest and follows their states', async () => {
+    const user = userEvent.setup();
+    const { session } = setup();
+    await user.type(screen.getByLabelText('Target folder'), 'Projects');
+
+    const input = document.querySelector<HTMLInputElement>('[data-testid=upload-input]')!;
+    expect(input.type).toBe('file');
+    expect(input.hasAttribute('webkitdirectory')).toBe(true);
+    await user.upload(input, [
+      file('pump/asm.stp', stepText('a.stl')),
+      file('pump/parts/a.stl', 'solid a\nendsolid a\n'),
+      file('pump/readme.txt', 'hello'),
+      file('pump/empty.stl', ''),
+    ]);
+
+    await waitFor(() => expect(screen.getAllByTestId('upload-review-row')).toHaveLength(4));
+    await waitFor(() => expect(session.getState().targetFolder).toBe('Projects'));
+    const rows = () => screen.getAllByTestId('upload-review-row');
+    await waitFor(() => expect(within(rows()[0]!).getByText('Projects/pump/asm.stp')).toBeTruthy());
+    expect(within(rows()[0]!).getByText('Assembly')).toBeTruthy();
+    expect(within(rows()[1]!).getByText('Part')).toBeTruthy();
+    expect(within(rows()[2]!).getByText(/files are not supported/)).toBeTruthy();
+    expect(within(rows()[3]!).getByText('The file is empty.')).toBeTruthy();
+    expect(screen.getByRole('columnheader', { name: 'File path' })).toBeTruthy();
+    expect(screen.getByRole('columnheader', { name: 'Role' })).toBeTruthy();
+
+    // Nothing goes out while problem files are listed.
+    await user.click(screen.getByRole('button', { name: 'Start upload' }));
+    expect(screen.getByRole('alert').textContent).toMatch(/Remove the 2 files with problems first/);
+    expect(session.getState().phase).toBe('review');
+
+    await user.click(screen.getByRole('button', { name: 'Remove 2 files with problems' }));
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    expect(rows().map((r) => within(r).getAllByRole('cell')[0]!.textContent)).toEqual(['Projects/pump/asm.stp', 'Projects/pump/parts/a.stl']);
+
+    await user.click(screen.getByRole('button', { name: 'Start upload' }));
+    await waitFor(() => expect(screen.getAllByTestId('upload-row')).toHaveLength(2));
+    expect(screen.queryByTestId('upload-review-row')).toBeNull();
+    const summary = screen.getByTestId('upload-summary');
+    expect(summary.getAttribute('aria-live')).toBe('polite');
+    await waitFor(() => expect(summary.textContent).toBe('2 finished'), { timeout: 8000 });
+    const link = within(screen.getAllByTestId('upload-row')[1]!).getByRole('link', { name: 'Projects/pump/parts/a.stl' });
+    expect(link.getAttribute('href')).toMatch(/^\/models\/.+/);
+    expect(screen.getByRole('progressbar', { name: 'Bytes sent' }).getAttribute('aria-valuenow')).toBe('100');
+    await session.clear();
+  }, 15_000);
+
+  it('cancels a review without sending anything', async () => {
+    const user = userEvent.setup();
+    const { service, session } = setup();
+    await user.upload(document.querySelector<HTMLInputElement>('[data-testid=upload-file-input]')!, [file('a.stl', 'solid a')]);
+    await waitFor(() => expect(screen.getAllByTestId('upload-review-row')).toHaveLength(1));
+    // No target folder yet.
+    await user.click(screen.getByRole('button', { name: 'Start upload' }));
+    expect(screen.getByRole('alert').textContent).toMatch(/Choose a folder/);
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByTestId('upload-review-row')).toBeNull();
+    expect(session.getState().phase).toBe('empty');
+    expect(service.calls.create).toHaveLength(0);
+  });
+});

@@ -1,0 +1,159 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { engineStateSchema } from './engine/engine';
+import { FakeService } from './engine/fake-service';
+import { dropped } from './engine/test-files';
+import { memoryBatchStore, throttledSaver } from './persistence';
+import { UploadSession } from './upload-session';
+import { getUploadStatus, hasSavedBatch } from './upload-status';
+
+async function runUntil(cond: () => boolean, step = 100, max = 600_000): Promise<void> {
+  for (let t = 0; !cond(); t += step) {
+    if (t > max) throw new Error('timed out');
+    await vi.advanceTimersByTimeAsync(step);
+  }
+}
+
+const files = () => [dropped('/pump/a.stl', 1000), dropped('/pump/b.stl', 2000), dropped('/pump/c.stl', 3000)];
+
+function session(service: FakeService, store = memoryBatchStore(), win: Window | null = null) {
+  return new UploadSession({ transport: service, store, saveEveryMs: 500, notifyIntervalMs: 0, window: win, reprocess: async () => undefined });
+}
+
+const stageOf = (s: UploadSession) => s.getState().engine?.getSnapshot().stage;
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: 0 });
+  localStorage.clear();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('throttledSaver', () => {
+  it('saves at most once per interval, the latest state winning, and flushes on demand', async () => {
+    const store = memoryBatchStore();
+    let n = 0;
+    const saver = throttledSaver(store, () => ({ n: ++n }), 1000);
+    saver.request();
+    saver.request();
+    saver.request();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.saves).toBe(1);
+    saver.request();
+    saver.request();
+    await vi.advanceTimersByTimeAsync(999);
+    expect(store.saves).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(store.saves).toBe(2);
+    expect(store.value).toEqual({ n: 2 });
+    await saver.flush();
+    expect(store.value).toEqual({ n: 3 });
+  });
+});
+
+describe('UploadSession persistence', () => {
+  it('saves the batch (plan and model ids) while it runs and brings it back after a reload', async () => {
+    const service = new FakeService();
+    const store = memoryBatchStore();
+    const first = session(service, store);
+    await first.setTargetFolder('Projects');
+    await first.addFiles(files());
+    expect(first.getState().phase).toBe('review');
+    expect(store.value).toBeNull(); // nothing is saved before the upload starts
+    first.start();
+    expect(hasSavedBatch()).toBe(true);
+    await runUntil(() => stageOf(first) === 'done');
+    await vi.advanceTimersByTimeAsync(1000);
+
+    const saved = engineStateSchema.parse(store.value);
+    expect(saved.targetFolder).toBe('Projects');
+    expect(saved.files.map((f) => [f.filePath, f.phase, f.serviceState])).toEqual([
+      ['Projects/pump/a.stl', 'uploaded', 'finished'],
+      ['Projects/pump/b.stl', 'uploaded', 'finished'],
+      ['Projects/pump/c.stl', 'uploaded', 'finished'],
+    ]);
+    expect(saved.files.every((f) => f.modelId && service.models.has(f.modelId))).toBe(true);
+    first.getState().engine?.dispose();
+
+    // "Reload": a new session on the same storage.
+    const second = session(service, store);
+    await second.restore();
+    expect(second.getState().phase).toBe('running');
+    const snap = second.getState().engine!.getSnapshot();
+    expect(snap.files.map((f) => f.status)).toEqual(['finished', 'finished', 'finished']);
+    expect(snap.files.every((f) => f.modelId)).toBe(true);
+
+    await second.clear();
+    expect(store.value).toBeNull();
+    expect(hasSavedBatch()).toBe(false);
+    expect(getUploadStatus().active).toBe(false);
+  });
+
+  it('after a reload mid-upload, keeps following stored files and sends only the unsent ones when the folder is dropped again', async () => {
+    // c.stl takes long: the page is "reloaded" while it is still being sent.
+    const service = new FakeService({ putLatencyMs: (p) => (p.endsWith('c.stl') ? 60_000 : 100), processingMs: 5_000 });
+    const store = memoryBatchStore();
+    const first = session(service, store);
+    await first.setTargetFolder('Projects');
+    await first.addFiles(files());
+    first.start();
+    await runUntil(() => (first.getState().engine?.getSnapshot().files.filter((f) => f.status === 'processing').length ?? 0) === 2);
+    expect(getUploadStatus()).toMatchObject({ active: true, filesTotal: 3 });
+    await vi.advanceTimersByTimeAsync(1000);
+    first.getState().engine?.dispose();
+    const createdBefore = service.calls.create.flat().length;
+
+    const second = session(service, store);
+    await second.restore();
+    await vi.advanceTimersByTimeAsync(100);
+    const statuses = () => second.getState().engine!.getSnapshot().files.map((f) => f.status);
+    expect(statuses()[2]).toBe('needs-file');
+    // States of the stored files keep updating.
+    await runUntil(() => statuses()[0] === 'finished' && statuses()[1] === 'finished');
+    expect(stageOf(second)).toBe('needs-files');
+    expect(getUploadStatus().attention).toBe(true);
+
+    await second.addFiles(files());
+    expect(second.getState().attach).toMatchObject({ resumed: ['Projects/pump/c.stl'], alreadyDone: ['Projects/pump/a.stl', 'Projects/pump/b.stl'] });
+    await runUntil(() => stageOf(second) === 'done', 1000);
+    expect(statuses()).toEqual(['finished', 'finished', 'finished']);
+    // Only c.stl was created again.
+    expect(service.calls.create.flat().slice(createdBefore).map((m) => m.filePath)).toEqual(['Projects/pump/c.stl']);
+  });
+
+  it('forgets a saved batch it cannot read', async () => {
+    const store = memoryBatchStore({ version: 99 });
+    const s = session(new FakeService(), store);
+    await s.restore();
+    expect(s.getState().phase).toBe('empty');
+    expect(s.getState().error).toMatch(/could not be read/);
+    expect(store.value).toBeNull();
+  });
+
+  it('asks before the page is left while files are being sent, and pauses polling while hidden', async () => {
+    const service = new FakeService({ putLatencyMs: 10_000 });
+    const s = session(service, memoryBatchStore(), window);
+    await s.setTargetFolder('Projects');
+    await s.addFiles(files());
+    s.start();
+    await vi.advanceTimersByTimeAsync(200);
+    const leave = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(leave);
+    expect(leave.defaultPrevented).toBe(true);
+
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(s.getState().engine!.getSnapshot().paused).toBe(true);
+    Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(s.getState().engine!.getSnapshot().paused).toBe(false);
+
+    await runUntil(() => stageOf(s) === 'done', 1000);
+    const later = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(later);
+    expect(later.defaultPrevented).toBe(false);
+    await s.clear();
+  });
+});

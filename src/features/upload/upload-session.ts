@@ -1,0 +1,322 @@
+// The upload in progress, kept outside React so it goes on while the user browses elsewhere
+// in the app. One per page load (module singleton); the header indicator reads its status.
+import { reprocessModel } from '../../api/models';
+import { folderPathProblem } from '../../contract/file-paths';
+import { UploadEngine, type AttachResult, type EngineSnapshot } from './engine/engine';
+import type { SourceFile } from './engine/planner';
+import type { Transport } from './engine/transport';
+import { createHttpTransport } from './http-transport';
+import { indexedDbBatchStore, throttledSaver, type BatchStore } from './persistence';
+import { mergeSourceFiles } from './source-files';
+import { idleUploadStatus, publishUploadStatus, setSavedBatchFlag, type UploadStatus } from './upload-status';
+
+/**
+ * Largest file offered for upload: one signed PUT to object storage carries at most 5 GiB.
+ * (The service does not publish its own limit; a larger refusal is shown against the file.)
+ */
+export const MAX_UPLOAD_BYTES = 5 * 1024 ** 3;
+
+export type SessionPhase =
+  | 'empty'
+  /** Reading the dropped files (STEP structure). */
+  | 'planning'
+  /** Files listed, nothing sent. */
+  | 'review'
+  /** Sending, following, or finished (see the engine's stage). */
+  | 'running';
+
+export interface SessionState {
+  readonly phase: SessionPhase;
+  readonly engine: UploadEngine | null;
+  readonly targetFolder: string;
+  /** The target folder breaks the folder rules (review). */
+  readonly folderProblem: string | null;
+  /** Something went wrong reading the files or restoring. */
+  readonly error: string | null;
+  /** What happened to the files dropped on a restored batch. */
+  readonly attach: AttachResult | null;
+  /** The saved batch could not be written (the upload goes on; a reload loses it). */
+  readonly saveFailed: boolean;
+}
+
+export interface UploadSessionDeps {
+  transport?: Transport;
+  store?: BatchStore;
+  maxFileBytes?: number;
+  /** How often the batch is written to storage while it changes (ms). */
+  saveEveryMs?: number;
+  /** Engine notification throttle (ms). */
+  notifyIntervalMs?: number;
+  /** Asks the service to reprocess a model. */
+  reprocess?: (id: string) => Promise<unknown>;
+  /** The window to hook beforeunload/visibilitychange on; null in tests that do not want it. */
+  window?: Window | null;
+}
+
+const initial: SessionState = {
+  phase: 'empty',
+  engine: null,
+  targetFolder: '',
+  folderProblem: null,
+  error: null,
+  attach: null,
+  saveFailed: false,
+};
+
+const DONE_STATUSES = new Set(['finished', 'finished-incomplete', 'failed', 'failed-incomplete', 'unsupported', 'upload-failed', 'cancelled', 'gone']);
+
+export function statusOf(snap: EngineSnapshot): UploadStatus {
+  const files = snap.files.filter((f) => f.status !== 'problem');
+  const filesDone = files.filter((f) => DONE_STATUSES.has(f.status)).length;
+  const active = snap.stage === 'sending' || snap.stage === 'processing';
+  const attention = snap.stage === 'needs-files';
+  // Avoids the word "upload": the nav link "Upload" must stay the only link of that name.
+  const sent = files.length - snap.summary.waiting - snap.summary.uploading - snap.summary.retrying - snap.summary['needs-file'];
+  const label =
+    snap.stage === 'sending'
+      ? `Sending ${sent} of ${files.length} files`
+      : snap.stage === 'processing'
+        ? `Processing ${snap.summary.processing} of ${files.length} files`
+        : attention
+          ? `${snap.summary['needs-file']} files to add again`
+          : '';
+  return { active, attention, filesTotal: files.length, filesDone, bytesTotal: snap.bytesTotal, bytesSent: snap.bytesSent, label };
+}
+
+export class UploadSession {
+  private state: SessionState = initial;
+  private readonly listeners = new Set<() => void>();
+  private files: SourceFile[] = [];
+  private planToken = 0;
+  private unhook: (() => void) | null = null;
+  private restoring: Promise<void> | null = null;
+  private saver: ReturnType<typeof throttledSaver> | null = null;
+  private transportInstance: Transport | null = null;
+  private storeInstance: BatchStore | null = null;
+
+  constructor(private readonly deps: UploadSessionDeps = {}) {}
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  };
+
+  readonly getState = (): SessionState => this.state;
+
+  private get transport(): Transport {
+    this.transportInstance ??= this.deps.transport ?? createHttpTransport();
+    return this.transportInstance;
+  }
+
+  private get store(): BatchStore {
+    this.storeInstance ??= this.deps.store ?? indexedDbBatchStore();
+    return this.storeInstance;
+  }
+
+  private get win(): Window | null {
+    return this.deps.window === undefined ? (typeof window === 'undefined' ? null : window) : this.deps.window;
+  }
+
+  private set(patch: Partial<SessionState>): void {
+    this.state = { ...this.state, ...patch };
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  /** Files dropped or picked. Starts (or extends) a review, or gives a restored batch its files back. */
+  async addFiles(files: readonly SourceFile[]): Promise<void> {
+    if (files.length === 0) return;
+    const { phase, engine } = this.state;
+    if (phase === 'running' && engine) {
+      const stage = engine.getSnapshot().stage;
+      if (stage === 'needs-files' || stage === 'sending' || stage === 'processing') {
+        this.set({ attach: engine.attachFiles(files) });
+        this.saver?.request();
+        return;
+      }
+      // A finished batch: a new drop starts a new one.
+      await this.clear();
+    }
+    this.files = mergeSourceFiles(this.files, files);
+    await this.plan();
+  }
+
+  /** Changes the target folder of the review. */
+  async setTargetFolder(folder: string): Promise<void> {
+    if (this.state.phase === 'running') return;
+    this.state = { ...this.state, targetFolder: folder };
+    if (this.files.length === 0) {
+      this.set({});
+      return;
+    }
+    await this.plan();
+  }
+
+  /** Drops the files with problems from the review. */
+  async removeProblemFiles(): Promise<void> {
+    const engine = this.state.engine;
+    if (this.state.phase !== 'review' || !engine) return;
+    const keep = new Set(engine.rows.filter((r) => r.problems.length === 0).map((r) => r.index));
+    this.files = this.files.filter((_, i) => keep.has(i));
+    await this.plan();
+  }
+
+  /** Removes one file from the review. */
+  async removeFile(index: number): Promise<void> {
+    if (this.state.phase !== 'review') return;
+    this.files = this.files.filter((_, i) => i !== index);
+    await this.plan();
+  }
+
+  /** Drops the review without sending anything. */
+  cancelReview(): void {
+    if (this.state.phase === 'running') return;
+    this.planToken++;
+    this.state.engine?.dispose();
+    this.files = [];
+    this.set({ ...initial, targetFolder: this.state.targetFolder });
+  }
+
+  /** Sends the reviewed files. */
+  start(): void {
+    const engine = this.state.engine;
+    if (this.state.phase !== 'review' || !engine || this.state.folderProblem) return;
+    this.files = [];
+    this.run(engine);
+    this.set({ phase: 'running', attach: null });
+    this.saver?.request();
+  }
+
+  cancel(filePath: string): void {
+    this.state.engine?.cancel(filePath);
+  }
+
+  cancelAll(): void {
+    this.state.engine?.cancelAll();
+  }
+
+  /** Asks the service to process a failed model again and follows it. */
+  async reprocess(modelId: string): Promise<void> {
+    await (this.deps.reprocess ?? reprocessModel)(modelId);
+    this.state.engine?.followAgain(modelId);
+    this.saver?.request();
+  }
+
+  /** Forgets the batch (it stays on the service) and its saved copy. */
+  async clear(): Promise<void> {
+    this.planToken++;
+    this.unhook?.();
+    this.unhook = null;
+    await this.saver?.cancel();
+    this.saver = null;
+    this.state.engine?.dispose();
+    this.files = [];
+    setSavedBatchFlag(false);
+    publishUploadStatus(idleUploadStatus);
+    this.set({ ...initial });
+    await this.store.clear().catch(() => undefined);
+  }
+
+  /** Brings back the batch saved before a reload, if any (once). */
+  restore(): Promise<void> {
+    this.restoring ??= this.restoreOnce();
+    return this.restoring;
+  }
+
+  private async restoreOnce(): Promise<void> {
+    if (this.state.phase !== 'empty') return;
+    let saved: unknown;
+    try {
+      saved = await this.store.load();
+    } catch {
+      return;
+    }
+    if (saved === null || saved === undefined || this.state.phase !== 'empty') {
+      if (saved === null) setSavedBatchFlag(false);
+      return;
+    }
+    let engine: UploadEngine;
+    try {
+      engine = UploadEngine.restore(saved, this.transport, this.engineOptions());
+    } catch {
+      setSavedBatchFlag(false);
+      await this.store.clear().catch(() => undefined);
+      this.set({ error: 'The upload saved before the page was reloaded could not be read, so it was forgotten.' });
+      return;
+    }
+    this.run(engine);
+    this.set({ phase: 'running', engine, targetFolder: engine.targetFolder, attach: null, folderProblem: null });
+  }
+
+  private engineOptions() {
+    return this.deps.notifyIntervalMs === undefined ? {} : { notifyIntervalMs: this.deps.notifyIntervalMs };
+  }
+
+  private async plan(): Promise<void> {
+    const token = ++this.planToken;
+    const previous = this.state.engine;
+    this.set({ phase: 'planning', error: null });
+    try {
+      const engine = await UploadEngine.create(
+        this.files,
+        { targetFolder: this.state.targetFolder, maxFileBytes: this.deps.maxFileBytes ?? MAX_UPLOAD_BYTES },
+        this.transport,
+        this.engineOptions(),
+      );
+      if (token !== this.planToken) {
+        engine.dispose();
+        return;
+      }
+      previous?.dispose();
+      const any = this.files.length > 0;
+      if (!any) engine.dispose();
+      this.set({ phase: any ? 'review' : 'empty', engine: any ? engine : null, folderProblem: folderPathProblem(engine.targetFolder) });
+    } catch (error) {
+      if (token !== this.planToken) return;
+      this.set({ phase: this.files.length > 0 && previous ? 'review' : 'empty', error: error instanceof Error ? error.message : 'The files could not be read.' });
+    }
+  }
+
+  /** Starts the engine and keeps the saved copy, the header status and the page hooks up to date. */
+  private run(engine: UploadEngine): void {
+    this.unhook?.();
+    const saver = throttledSaver(this.store, () => engine.toJSON(), this.deps.saveEveryMs ?? 1000);
+    this.saver = saver;
+    setSavedBatchFlag(true);
+    const win = this.win;
+    let warnOnLeave = false;
+    const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      void saver.flush();
+      if (!warnOnLeave) return;
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    const onVisibility = () => {
+      if (!win) return;
+      if (win.document.visibilityState === 'hidden') {
+        engine.pause();
+        void saver.flush();
+      } else engine.resume();
+    };
+    const onChange = () => {
+      const snap = engine.getSnapshot();
+      warnOnLeave = snap.stage === 'sending';
+      publishUploadStatus(statusOf(snap));
+      saver.request();
+    };
+    const unsubscribe = engine.subscribe(onChange);
+    win?.addEventListener('beforeunload', onBeforeUnload);
+    win?.document.addEventListener('visibilitychange', onVisibility);
+    this.unhook = () => {
+      unsubscribe();
+      win?.removeEventListener('beforeunload', onBeforeUnload);
+      win?.document.removeEventListener('visibilitychange', onVisibility);
+    };
+    engine.start();
+    onChange();
+  }
+}
+
+/** The app's one upload session. */
+export const uploadSession = new UploadSession();

@@ -1,0 +1,90 @@
+import { memo } from 'react';
+import { Link } from 'react-router';
+import type { EngineFileView } from './engine/engine';
+import { formatBytes, roleWords, statusWords, toneOf } from './status-words';
+
+const CANCELLABLE = new Set(['waiting', 'uploading', 'retrying', 'needs-file']);
+const REPROCESSABLE = new Set(['failed', 'failed-incomplete']);
+
+export interface RowActions {
+  onCancel: (filePath: string) => void;
+  onReprocess: (modelId: string) => void;
+  reprocessing: ReadonlySet<string>;
+}
+
+const UploadRow = memo(function UploadRow({ file, actions, reprocessing }: { file: EngineFileView; actions: RowActions; reprocessing: boolean }) {
+  const percent = file.size > 0 ? Math.min(100, Math.round((file.loaded / file.size) * 100)) : 0;
+  const finished = file.modelId && (file.status === 'finished' || file.status === 'finished-incomplete');
+  const message = file.error?.message ?? (file.status !== 'finished' ? file.stateReason : null);
+  return (
+    <tr data-testid="upload-row" data-status={file.status}>
+      <td data-label="File" className="upload-table__path">
+        {finished ? <Link to={`/models/${encodeURIComponent(file.modelId!)}`}>{file.filePath}</Link> : file.filePath}
+      </td>
+      <td data-label="Role">{file.role ? roleWords[file.role] : '—'}</td>
+      <td data-label="State">
+        <span className={`upload-state upload-state--${toneOf(file.status)}`}>{statusWords[file.status]}</span>
+        {(file.status === 'uploading' || file.status === 'retrying') && (
+          <span
+            className="upload-bar"
+            role="progressbar"
+            aria-label={`${file.name} upload`}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={percent}
+            aria-valuetext={`${formatBytes(file.loaded)} of ${formatBytes(file.size)}`}
+          >
+            <span style={{ width: `${percent}%` }} />
+          </span>
+        )}
+        {message && <p className="upload-messages upload-messages--problem">{message}</p>}
+        {file.missingParts.length > 0 && <p className="upload-messages">Missing parts: {file.missingParts.join(', ')}</p>}
+        {file.status === 'needs-file' && <p className="upload-messages">Drop or choose the same folder again to send it.</p>}
+      </td>
+      <td className="table__actions">
+        {CANCELLABLE.has(file.status) && (
+          <button type="button" className="button button--small button--danger-quiet" aria-label={`Cancel ${file.filePath}`} onClick={() => actions.onCancel(file.filePath)}>
+            Cancel
+          </button>
+        )}
+        {REPROCESSABLE.has(file.status) && file.modelId && (
+          <button
+            type="button"
+            className="button button--small"
+            aria-label={`Reprocess ${file.filePath}`}
+            disabled={reprocessing}
+            onClick={() => actions.onReprocess(file.modelId!)}
+          >
+            {reprocessing ? 'Reprocessing…' : 'Reprocess'}
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+});
+
+/** The batch as it is sent and processed, one row per file. */
+export function UploadTable({ files, actions }: { files: readonly EngineFileView[]; actions: RowActions }) {
+  return (
+    <div className="table-wrap upload-table-wrap">
+      <table className="table upload-table">
+        <caption className="visually-hidden">Files being uploaded</caption>
+        <thead>
+          <tr>
+            <th scope="col">File</th>
+            <th scope="col">Role</th>
+            <th scope="col">State</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {files.map((file, index) => (
+            <UploadRow key={index} file={file} actions={actions} reprocessing={!!file.modelId && actions.reprocessing.has(file.modelId)} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
