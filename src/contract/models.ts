@@ -57,6 +57,8 @@ export const modelSchema = z.object({
   missingParts: z.array(z.string()).nullish(),
   partCount: z.number().int().nullish(),
   facts: meshFactsSchema.nullish(),
+  /** Size of the uploaded source file in bytes; null while the upload is incomplete. */
+  fileSize: z.number().int().nonnegative().nullish(),
 });
 export type Model = z.infer<typeof modelSchema>;
 

@@ -35,7 +35,7 @@ export interface ImportedModel extends Mesh {
 export interface ImportContext {
   /** The original file name (informational; detection by name happens in `importFile`). */
   fileName?: string;
-  /** OpenCascade tessellation: linear deflection as a ratio of the bounding box (default 0.001). */
+  /** OpenCascade tessellation: linear deflection as a ratio of each shape's mean bounding-box side (default 0.001). */
   linearDeflection?: number;
   /** OpenCascade tessellation: angular deflection in radians (default 0.5). */
   angularDeflection?: number;

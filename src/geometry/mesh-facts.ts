@@ -104,14 +104,20 @@ export function weld(mesh: Mesh, tolerance = defaultWeldTolerance(mesh)): WeldRe
     remap[i] = found;
   }
   const src = mesh.indices;
-  const idx: number[] = [];
+  const all = new Uint32Array(src.length - (src.length % 3));
+  let kept = 0;
   let dropped = 0;
   for (let t = 0; t + 2 < src.length; t += 3) {
     const a = remap[src[t]!]!, b = remap[src[t + 1]!]!, c = remap[src[t + 2]!]!;
     if (a === b || b === c || a === c) dropped++;
-    else idx.push(a, b, c);
+    else {
+      all[kept] = a;
+      all[kept + 1] = b;
+      all[kept + 2] = c;
+      kept += 3;
+    }
   }
-  const welded: Mesh = { positions: Float32Array.from(out.subarray(0, count * 3)), indices: Uint32Array.from(idx) };
+  const welded: Mesh = { positions: Float32Array.from(out.subarray(0, count * 3)), indices: kept === all.length ? all : all.slice(0, kept) };
   if (mesh.units !== undefined) welded.units = mesh.units;
   return { mesh: welded, remap, droppedTriangles: dropped };
 }
@@ -151,35 +157,58 @@ export function signedVolume(mesh: Mesh): number {
   return v6 / 6;
 }
 
-/** Measures a mesh after welding it (tolerance as in {@link weld}). */
-export function meshFacts(mesh: Mesh, options: { weldTolerance?: number } = {}): MeshFacts {
-  const { mesh: m } = weld(mesh, options.weldTolerance ?? defaultWeldTolerance(mesh));
+/**
+ * Measures a mesh after welding it (tolerance as in {@link weld}). Pass `welded`, the result of
+ * {@link weld} on this very mesh, to share one weld with {@link creaseNormals}.
+ */
+export function meshFacts(mesh: Mesh, options: { weldTolerance?: number; welded?: WeldResult } = {}): MeshFacts {
+  const { mesh: m } = options.welded ?? weld(mesh, options.weldTolerance ?? defaultWeldTolerance(mesh));
   const nv = m.positions.length / 3;
   const idx = m.indices;
   const nt = idx.length / 3;
 
-  // Directed edge a→b keyed a * nv + b (exact up to ~94 million vertices).
-  const directed = new Map<number, number>();
+  // Directed edges a→b grouped by their start vertex (CSR): the lists are short (a vertex's
+  // valence), so counting an edge's copies and reverse copies stays within two small lists —
+  // much faster than a global hash map of edges.
+  const start = new Int32Array(nv + 1);
+  for (let i = 0; i < idx.length; i++) start[idx[i]! + 1] = start[idx[i]! + 1]! + 1;
+  for (let v = 0; v < nv; v++) start[v + 1] = start[v + 1]! + start[v]!;
+  const fill = start.slice(0, nv);
+  const to = new Int32Array(idx.length);
   for (let t = 0; t < idx.length; t += 3) {
     for (let k = 0; k < 3; k++) {
       const a = idx[t + k]!;
-      const b = idx[t + ((k + 1) % 3)]!;
-      const key = a * nv + b;
-      directed.set(key, (directed.get(key) ?? 0) + 1);
+      to[fill[a]!++] = idx[t + ((k + 1) % 3)]!;
     }
   }
+  const countIn = (a: number, b: number) => {
+    let n = 0;
+    for (let j = start[a]!, end = start[a + 1]!; j < end; j++) if (to[j] === b) n++;
+    return n;
+  };
   let boundary = 0;
   let nonManifold = 0;
   let undirectedEdges = 0;
-  for (const [key, fwd] of directed) {
-    const a = Math.floor(key / nv);
-    const b = key - a * nv;
-    const rev = directed.get(b * nv + a) ?? 0;
-    if (rev > 0 && b * nv + a < key) continue; // count each undirected edge once, from its smaller key
-    undirectedEdges++;
-    if (fwd === 1 && rev === 1) continue;
-    if (fwd + rev === 1) boundary++;
-    else nonManifold++;
+  for (let a = 0; a < nv; a++) {
+    for (let j = start[a]!, end = start[a + 1]!; j < end; j++) {
+      const b = to[j]!;
+      // count each distinct directed edge once, from its first occurrence in a's list
+      let first = true;
+      for (let i = start[a]!; i < j; i++) {
+        if (to[i] === b) {
+          first = false;
+          break;
+        }
+      }
+      if (!first) continue;
+      const rev = countIn(b, a);
+      if (rev > 0 && b < a) continue; // count each undirected edge once, from its smaller start vertex
+      const fwd = countIn(a, b);
+      undirectedEdges++;
+      if (fwd === 1 && rev === 1) continue;
+      if (fwd + rev === 1) boundary++;
+      else nonManifold++;
+    }
   }
   const closed = nt > 0 && boundary === 0 && nonManifold === 0;
 

@@ -1,5 +1,5 @@
 import type { Mesh } from './mesh';
-import { weld } from './mesh-facts';
+import { weld, type WeldResult } from './mesh-facts';
 
 /** A mesh whose vertices carry unit normals (`normals.length === positions.length`). */
 export interface MeshWithNormals extends Mesh {
@@ -17,13 +17,17 @@ export const DEFAULT_CREASE_ANGLE_DEG = 40;
  * more than two triangles or traversed inconsistently count as sharp. Group normals are
  * angle-weighted, so long thin cylinder facets do not bias them. Triangles keep their order
  * and count; those that welding collapses (zero area) take part in no smoothing group.
+ * `options.welded`: the result of `weld(mesh)` when the caller has it already (shared with meshFacts).
  */
-export function creaseNormals(mesh: Mesh, creaseAngleDeg = DEFAULT_CREASE_ANGLE_DEG): MeshWithNormals {
+export function creaseNormals(mesh: Mesh, creaseAngleDeg = DEFAULT_CREASE_ANGLE_DEG, options: { welded?: WeldResult } = {}): MeshWithNormals {
   // Connectivity from welding, but the input's triangles, all of them and in their order, so that
-  // triangle indices (e.g. a render's triangle-id buffer) still refer to the input mesh.
-  const { mesh: w, remap } = weld(mesh);
+  // triangle indices (e.g. a render's triangle-id buffer) still refer to the input mesh. A weld
+  // of this very mesh at the default tolerance (e.g. the one meshFacts used) may be passed in.
+  const { mesh: w, remap } = options.welded ?? weld(mesh);
   const p = w.positions;
-  const idx = mesh.indices.map((v) => remap[v]!);
+  const src = mesh.indices;
+  const idx = new Uint32Array(src.length);
+  for (let i = 0; i < src.length; i++) idx[i] = remap[src[i]!]!;
   const nt = idx.length / 3;
   const nc = nt * 3;
 

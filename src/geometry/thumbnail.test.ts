@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { bracket, plateWithHoles } from './fixtures';
 import { creaseNormals } from './normals';
-import { downsample, renderThumbnail, type RawImage } from './thumbnail';
+import { downsample, renderThumbnail, resample, type RawImage } from './thumbnail';
 
 const toPng = (img: RawImage) =>
   sharp(Buffer.from(img.rgba.buffer, img.rgba.byteOffset, img.rgba.byteLength), { raw: { width: img.width, height: img.height, channels: 4 } }).png();
@@ -70,7 +70,7 @@ describe('renderThumbnail', () => {
       renderThumbnail(normals);
       shared = Math.min(shared, performance.now() - t0);
     }
-    console.log(`thumbnail 256² (512² supersampled), ${part.mesh.indices.length / 3} triangles: ${full.toFixed(0)} ms, ${shared.toFixed(0)} ms with normals shared with the viewer file`);
+    console.log(`thumbnail 256² (384² supersampled), ${part.mesh.indices.length / 3} triangles: ${full.toFixed(0)} ms, ${shared.toFixed(0)} ms with normals shared with the viewer file`);
   });
 });
 
@@ -78,5 +78,16 @@ describe('downsample', () => {
   it('averages premultiplied colour: half-covered white over transparent stays white, half alpha', () => {
     const src = new Uint8ClampedArray([255, 255, 255, 255, 0, 0, 0, 0, 255, 255, 255, 255, 0, 0, 0, 0]);
     expect(Array.from(downsample(src, 2, 2, 2))).toEqual([255, 255, 255, 128]);
+  });
+});
+
+describe('resample', () => {
+  it('area-filters by a fractional factor (3 → 2): partly covered source pixels count by their share', () => {
+    // 3×3: left column opaque white, the rest transparent.
+    const src = new Uint8ClampedArray(3 * 3 * 4);
+    for (let y = 0; y < 3; y++) src.set([255, 255, 255, 255], y * 3 * 4);
+    const out = resample(src, 3, 3, 2, 2);
+    // left output pixels: 1 of 1.5 columns covered → alpha 2/3, colour stays white; right: nothing
+    expect(Array.from(out)).toEqual([255, 255, 255, 170, 0, 0, 0, 0, 255, 255, 255, 170, 0, 0, 0, 0]);
   });
 });

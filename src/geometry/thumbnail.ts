@@ -20,21 +20,24 @@ export interface ThumbnailOptions {
    * The view is the isometric one from the front-right-top in either convention.
    */
   up?: 'z' | 'y';
-  /** Supersampling factor per axis (default 2). */
+  /**
+   * Supersampling factor per axis (default 1.5: 2.25 samples per pixel, area-filtered; against 2
+   * it costs 44 % fewer pixels to shade and the silhouettes still get 3–4 coverage levels).
+   */
   supersample?: number;
 }
 
 /**
  * A square, antialiased isometric picture of the part for model lists: smooth-shaded soft
  * grey-blue with sharp CAD edges kept, a faint darkening at steps and silhouettes, the part's
- * projected extent filling the frame. Rendered at `supersample ×` the size, then box-filtered
+ * projected extent filling the frame. Rendered at `supersample ×` the size, then area-filtered
  * down with premultiplied alpha, so edges against a transparent background do not fringe.
  * Pass a `MeshWithNormals` (from `creaseNormals`, shared with `toViewerGlb`) to skip computing
  * normals twice.
  */
 export function renderThumbnail(mesh: Mesh, size = 256, options: ThumbnailOptions = {}): RawImage {
-  const ss = Math.max(1, Math.round(options.supersample ?? 2));
-  const big = size * ss;
+  const ss = Math.max(1, options.supersample ?? 1.5);
+  const big = Math.round(size * ss);
   const bg = options.background ?? [0, 0, 0, 0];
   const yUp = options.up === 'y';
   const r = renderView(mesh, {
@@ -48,7 +51,8 @@ export function renderThumbnail(mesh: Mesh, size = 256, options: ThumbnailOption
     shading: 'smooth',
     edges: 0.45,
   });
-  return { width: size, height: size, rgba: downsample(r.rgba, big, big, ss) };
+  const rgba = big % size === 0 ? downsample(r.rgba, big, big, big / size) : resample(r.rgba, big, big, size, size);
+  return { width: size, height: size, rgba };
 }
 
 /** Y-up isometric: the eye at +x (right), +y (top), +z (front, glTF's facing direction). */
@@ -81,6 +85,65 @@ export function downsample(src: Uint8ClampedArray, width: number, height: number
       }
       out[o + 3] = a / n;
     }
+  }
+  return out;
+}
+
+/**
+ * Area-weighted (box) resampling to a smaller size by any factor, e.g. 384² → 256²: every output
+ * pixel averages the source pixels it covers, partly covered ones by their covered fraction, in
+ * premultiplied colour like {@link downsample}.
+ */
+export function resample(src: Uint8ClampedArray, width: number, height: number, outWidth: number, outHeight: number): Uint8ClampedArray {
+  const xs = footprints(width, outWidth);
+  const ys = footprints(height, outHeight);
+  const out = new Uint8ClampedArray(outWidth * outHeight * 4);
+  for (let y = 0; y < outHeight; y++) {
+    const fy = ys[y]!;
+    for (let x = 0; x < outWidth; x++) {
+      const fx = xs[x]!;
+      let r = 0, g = 0, b = 0, a = 0, total = 0;
+      for (let j = 0; j < fy.index.length; j++) {
+        const row = fy.index[j]! * width;
+        const wy = fy.weight[j]!;
+        for (let k = 0; k < fx.index.length; k++) {
+          const w = wy * fx.weight[k]!;
+          const i = (row + fx.index[k]!) * 4;
+          const al = src[i + 3]! * w;
+          r += src[i]! * al;
+          g += src[i + 1]! * al;
+          b += src[i + 2]! * al;
+          a += al;
+          total += w;
+        }
+      }
+      const o = (y * outWidth + x) * 4;
+      if (a > 0) {
+        out[o] = r / a;
+        out[o + 1] = g / a;
+        out[o + 2] = b / a;
+      }
+      out[o + 3] = a / total;
+    }
+  }
+  return out;
+}
+
+/** Per output pixel: the source pixels its span covers and by how much. */
+function footprints(from: number, to: number): { index: number[]; weight: number[] }[] {
+  const scale = from / to;
+  const out: { index: number[]; weight: number[] }[] = [];
+  for (let i = 0; i < to; i++) {
+    const lo = i * scale, hi = (i + 1) * scale;
+    const index: number[] = [], weight: number[] = [];
+    for (let s = Math.floor(lo); s < Math.min(from, Math.ceil(hi)); s++) {
+      const w = Math.min(hi, s + 1) - Math.max(lo, s);
+      if (w > 1e-9) {
+        index.push(s);
+        weight.push(w);
+      }
+    }
+    out.push({ index, weight });
   }
   return out;
 }

@@ -19,6 +19,11 @@ export interface ViewerGlbOptions {
   creaseAngleDeg?: number;
   /** Position quantization bits (default 14: ≈ 1/16,000 of the part's largest extent). */
   positionBits?: number;
+  /**
+   * The given mesh's normals come from {@link creaseNormals}, so it has one vertex per (position,
+   * smoothing group) already and the glTF weld pass can be skipped.
+   */
+  creaseSplit?: boolean;
   /** Base colour as linear RGBA 0–1 (default a soft grey-blue). */
   color?: [number, number, number, number];
 }
@@ -81,12 +86,12 @@ export async function toViewerGlb(mesh: Mesh, options: ViewerGlbOptions = {}): P
 
   await MeshoptEncoder.ready;
   // creaseNormals() already gives one vertex per (position, smoothing group), so weld() — a
-  // third of the time here — only runs for normals that came from elsewhere. meshopt() runs
+  // third of the time here — only runs for normals that came from elsewhere (not `creaseSplit`). meshopt() runs
   // reorder() and quantize() itself: positions and indices quantized, normals left float for the
   // writer's octahedral filter.
   await doc.transform(
     dedup(),
-    ...(reuse ? [weld()] : []),
+    ...(reuse && !options.creaseSplit ? [weld()] : []),
     meshopt({ encoder: MeshoptEncoder, level: 'high', quantizePosition: options.positionBits ?? 14 }),
   );
   return (await getIO()).writeBinary(doc);

@@ -16,6 +16,7 @@ function service(overrides: Partial<FakeService> = {}): FakeService {
     models: [
       makeModel({
         metadata: [{ metadataKeyId: 1, value: 'Brass' }],
+        fileSize: 4_718_592,
         facts: { triangles: 1200, boundingBox: { min: [0, 0, 0], max: [10, 20, 5] }, surfaceArea: 700, volume: 1000, shells: 1, units: 'mm' },
       }),
     ],
@@ -42,6 +43,7 @@ describe('ModelPage', () => {
     expect(screen.getByText('Ready')).toBeTruthy();
     expect(screen.getByText('10 × 20 × 5 mm')).toBeTruthy();
     expect(screen.getByText('1,000 mm³')).toBeTruthy();
+    expect(screen.getByText('File size').nextElementSibling?.textContent).toBe('4.7 MB');
     expect(screen.getByRole('heading', { name: 'Matches' })).toBeTruthy();
     expect(await screen.findByText('Material')).toBeTruthy();
   });

@@ -8,7 +8,7 @@ import { formatDateTime } from '../../app/ui/format';
 import { RelativeTime } from '../../app/ui/relative-time';
 import { ErrorState, LoadingState } from '../../app/ui/states';
 import { isSettled, searchableStates, type AssemblyTreeNode, type Model } from '../../contract/models';
-import { factRows } from './model-facts';
+import { factRows, formatFileSize } from './model-facts';
 import { fileTypeLabel, safeImageUrl, StateBadge, stateInfo } from './model-state';
 import { MetadataSection } from './metadata-section';
 import { useCanEdit } from './permissions';
@@ -181,6 +181,7 @@ function ModelView({ model }: { model: Model }) {
     { label: 'File path', value: <code>{model.filePath}</code> },
     { label: 'Folder', value: <Link to={`/folders/${model.folderId}`}>{folderLabel}</Link> },
     { label: 'Type', value: `${fileTypeLabel(model.fileType)}${model.isAssembly ? ' assembly' : ''}` },
+    ...(model.fileSize != null ? [{ label: 'File size', value: formatFileSize(model.fileSize) }] : []),
     {
       label: 'Created',
       value: (

@@ -1,5 +1,6 @@
 // Entry of the ingestion worker threads (loaded by the pool in worker-pool.ts). Each task is one
 // message in, one message out; the pool terminates the thread on timeout, crash or heap limit.
+import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { processModel, scanModelFile, type ProcessInput, type ProcessOutput, type ScanResult } from './process-model';
 
 export type WorkerTask =
@@ -20,7 +21,7 @@ export default async function runTask(task: WorkerTask): Promise<ScanResult | (P
       const cpu = process.cpuUsage();
       const out = await processModel(task);
       const used = process.cpuUsage(cpu);
-      return { ...out, cpuMs: (used.user + used.system) / 1000 };
+      return transferring({ ...out, cpuMs: (used.user + used.system) / 1000 });
     }
     case 'misbehave':
       return misbehave(task.how);
@@ -33,4 +34,28 @@ function misbehave(how: 'spin' | 'allocate' | 'exit'): never {
   for (;;) {
     if (how === 'allocate') hoard.push(new Array<number>(1_000_000).fill(Math.random()));
   }
+}
+
+/**
+ * Hands the derived files (viewer GLB, thumbnail PNG) to the main thread by moving their memory
+ * instead of copying it. Only buffers the views own entirely are moved; piscina unwraps the
+ * surrogate, so the caller receives the plain result object.
+ */
+function transferring<T extends ProcessOutput & { cpuMs: number }>(out: T): T {
+  if (out.outcome !== 'geometry') return out;
+  const buffers = new Set<ArrayBuffer>();
+  for (const bytes of [out.viewerGlb, out.thumbnailPng]) {
+    const b = bytes.buffer;
+    if (b instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === b.byteLength) buffers.add(b);
+  }
+  if (buffers.size === 0) return out;
+  const wrapped = {
+    get [transferableSymbol]() {
+      return [...buffers];
+    },
+    get [valueSymbol]() {
+      return out;
+    },
+  };
+  return move(wrapped) as unknown as T;
 }

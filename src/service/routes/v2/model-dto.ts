@@ -28,6 +28,8 @@ export function toModel(row: ModelRow, metadata: Model['metadata'], files: Model
     missingParts: stringList(row.missing_parts),
     partCount: row.part_count,
     facts: facts.success ? facts.data : null,
+    // bigint column: pg hands it over as a string
+    fileSize: row.size_bytes === null ? null : Number(row.size_bytes),
   };
 }
 

@@ -249,6 +249,7 @@ describe('listing models', () => {
       isAssembly: true,
       missingParts: ['bolt.step'],
       partCount: 3,
+      fileSize: null, // registered, never uploaded
     });
     await error(await t.api('/v2/models/00000000-0000-4000-8000-000000000000', { token: viewer }), 404);
     await error(await t.api('/v2/models/not-a-uuid', { token: viewer }), 404);
