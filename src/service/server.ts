@@ -90,7 +90,13 @@ export async function startService({ config, publicUrlFromEnv = true, web, logge
     const url = publicUrlFromEnv ? config.publicUrl : defaultPublicUrl(config.host, port);
 
     const blobStore = givenBlobStore ?? createBlobStore(config);
-    ingestion = startIngestion ? await startIngestion({ store, blobStore, config }) : undefined;
+    // Ingestion (queue schema, worker threads) starts beside the app instead of before it: sign-in
+    // does not need it, and an upload arriving meanwhile waits for the queue to be ready.
+    const ingestionStarting = startIngestion?.({ store, blobStore, config });
+    ingestionStarting?.catch(() => {}); // awaited (and reported) below
+    const queue: IngestQueue | undefined = ingestionStarting
+      ? { enqueue: async (modelId, options) => (await ingestionStarting).queue.enqueue(modelId, options) }
+      : ingestQueue;
     let built: Awaited<ReturnType<typeof buildApp>>;
     try {
       built = await buildApp({
@@ -100,7 +106,7 @@ export async function startService({ config, publicUrlFromEnv = true, web, logge
         web: typeof web === 'function' ? await web(httpServer) : web,
         logger,
         blobStore,
-        ingestQueue: ingestion?.queue ?? ingestQueue,
+        ingestQueue: queue,
         uploadMaxBytes: config.uploadMaxBytes,
         serverFactory: (handler) => {
           fastifyHandler = handler;
@@ -109,12 +115,14 @@ export async function startService({ config, publicUrlFromEnv = true, web, logge
       });
       await built.app.ready();
     } catch (error) {
+      await ingestionStarting?.then((started) => started.stop()).catch(() => {});
       for (const [, res] of early.splice(0)) res.writeHead(503, { 'retry-after': '1' }).end();
       throw error;
     }
     const { app, provider, issuer } = built;
     handle = fastifyHandler;
     for (const [req, res] of early.splice(0)) handle?.(req, res);
+    ingestion = await ingestionStarting;
 
     let closing: Promise<void> | undefined;
     const close = () =>
