@@ -1,6 +1,7 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../api/client';
 import { useCreateFolder, useDeleteFolder, useRenameFolder } from '../../api/folders';
+import { ConfirmDeleteDialog } from '../../app/ui/confirm-delete-dialog';
 import { Dialog } from '../../app/ui/dialog';
 import type { Folder } from '../../contract/folders';
 import { folderNameProblem } from '../../contract/file-paths';
@@ -94,11 +95,17 @@ export function DeleteFolderDialog({
   onDeleted: (folder: Folder) => void;
 }) {
   const remove = useDeleteFolder();
-  const cancelRef = useRef<HTMLButtonElement>(null);
   const blocked = hasSubfolders || folder.modelCount > 0;
 
   return (
-    <Dialog title="Delete folder?" onClose={onClose} initialFocusRef={cancelRef} busy={remove.isPending}>
+    <ConfirmDeleteDialog
+      title="Delete folder?"
+      onClose={onClose}
+      onConfirm={() => remove.mutate(folder.id, { onSuccess: () => onDeleted(folder) })}
+      pending={remove.isPending}
+      error={remove.isError ? remove.error : null}
+      disabled={blocked}
+    >
       {blocked ? (
         <p>
           <strong>{folder.name}</strong> is not empty:{' '}
@@ -110,25 +117,6 @@ export function DeleteFolderDialog({
           The empty folder <strong>{folder.name}</strong> (<code>{folder.path}</code>) will be deleted.
         </p>
       )}
-      {remove.isError && (
-        <p className="form-error" role="alert">
-          {errorMessage(remove.error)}
-        </p>
-      )}
-      <div className="dialog__actions">
-        <button type="button" className="button" ref={cancelRef} onClick={onClose} disabled={remove.isPending}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="button button--danger"
-          disabled={remove.isPending || blocked}
-          aria-busy={remove.isPending}
-          onClick={() => remove.mutate(folder.id, { onSuccess: () => onDeleted(folder) })}
-        >
-          {remove.isPending ? 'Deleting…' : 'Delete'}
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDeleteDialog>
   );
 }

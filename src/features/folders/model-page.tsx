@@ -1,9 +1,9 @@
-import { lazy, Suspense, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiError, errorMessage } from '../../api/client';
 import { useFolder } from '../../api/folders';
 import { useAssemblyTree, useDeleteModel, useModel, useReprocessModel, useViewerFile } from '../../api/models';
-import { Dialog } from '../../app/ui/dialog';
+import { ConfirmDeleteDialog } from '../../app/ui/confirm-delete-dialog';
 import { formatDateTime } from '../../app/ui/format';
 import { RelativeTime } from '../../app/ui/relative-time';
 import { ErrorState, LoadingState } from '../../app/ui/states';
@@ -137,33 +137,19 @@ function AssemblySection({ model }: { model: Model }) {
 
 function DeleteModelDialog({ model, onClose, onDeleted }: { model: Model; onClose: () => void; onDeleted: () => void }) {
   const remove = useDeleteModel();
-  const cancelRef = useRef<HTMLButtonElement>(null);
   return (
-    <Dialog title="Delete model?" onClose={onClose} initialFocusRef={cancelRef} busy={remove.isPending}>
+    <ConfirmDeleteDialog
+      title="Delete model?"
+      onClose={onClose}
+      onConfirm={() => remove.mutate(model.id, { onSuccess: onDeleted })}
+      pending={remove.isPending}
+      error={remove.isError ? remove.error : null}
+    >
       <p>
         <strong>{model.name}</strong> (<code>{model.filePath}</code>) will be deleted with its file, its 3D preview and its matches.
       </p>
       <p>This cannot be undone.</p>
-      {remove.isError && (
-        <p className="form-error" role="alert">
-          {errorMessage(remove.error)}
-        </p>
-      )}
-      <div className="dialog__actions">
-        <button type="button" className="button" ref={cancelRef} onClick={onClose} disabled={remove.isPending}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="button button--danger"
-          disabled={remove.isPending}
-          aria-busy={remove.isPending}
-          onClick={() => remove.mutate(model.id, { onSuccess: onDeleted })}
-        >
-          {remove.isPending ? 'Deleting…' : 'Delete'}
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDeleteDialog>
   );
 }
 
