@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { apiErrorBodySchema, errorCodes } from '../contract/errors';
+import { apiErrorBodySchema, errorCodeForStatus, errorCodes } from '../contract/errors';
 
 /** Every failed API call ends as one of these (api-contract.md, Errors). */
 export class ApiError extends Error {
@@ -50,17 +50,6 @@ export interface RequestOptions<S extends z.ZodType | undefined> {
 
 type Result<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-const statusCodes: Record<number, string> = {
-  400: errorCodes.invalidInput,
-  401: errorCodes.unauthorized,
-  403: errorCodes.forbidden,
-  404: errorCodes.notFound,
-  409: errorCodes.conflict,
-  413: errorCodes.tooLarge,
-  415: errorCodes.unsupportedMediaType,
-  429: errorCodes.rateLimited,
-};
-
 const statusMessages: Record<number, string> = {
   400: 'The service did not accept the request.',
   401: 'You are not signed in.',
@@ -73,7 +62,7 @@ const statusMessages: Record<number, string> = {
 };
 
 function codeForStatus(status: number): string {
-  return statusCodes[status] ?? (status >= 500 ? errorCodes.internal : `http_${status}`);
+  return errorCodeForStatus(status) ?? (status >= 500 ? errorCodes.internal : `http_${status}`);
 }
 
 /** Turns any non-2xx answer, JSON or not, into an ApiError. */

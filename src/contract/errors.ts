@@ -21,3 +21,19 @@ export const errorCodes = {
   rateLimited: 'rate_limited',
   internal: 'internal_error',
 } as const;
+
+const codeByStatus: Record<number, string> = {
+  400: errorCodes.invalidInput,
+  401: errorCodes.unauthorized,
+  403: errorCodes.forbidden,
+  404: errorCodes.notFound,
+  409: errorCodes.conflict,
+  413: errorCodes.tooLarge,
+  415: errorCodes.unsupportedMediaType,
+  429: errorCodes.rateLimited,
+};
+
+/** The contract's code for an HTTP status, or undefined for a status it does not name. */
+export function errorCodeForStatus(status: number): string | undefined {
+  return codeByStatus[status];
+}

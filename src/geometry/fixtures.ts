@@ -25,7 +25,8 @@ export function loadManifold(): Promise<ManifoldToplevel> {
   return manifold;
 }
 
-function toPart(name: string, solid: Manifold): FixturePart {
+/** A manifold-3d solid as a plain Mesh (mm). */
+export function manifoldToMesh(solid: Manifold): Mesh {
   const gl = solid.getMesh();
   const np = gl.numProp;
   const n = gl.vertProperties.length / np;
@@ -35,9 +36,13 @@ function toPart(name: string, solid: Manifold): FixturePart {
     positions[i * 3 + 1] = gl.vertProperties[i * np + 1]!;
     positions[i * 3 + 2] = gl.vertProperties[i * np + 2]!;
   }
+  return { positions, indices: Uint32Array.from(gl.triVerts), units: 'mm' };
+}
+
+function toPart(name: string, solid: Manifold): FixturePart {
   const part: FixturePart = {
     name,
-    mesh: { positions, indices: Uint32Array.from(gl.triVerts), units: 'mm' },
+    mesh: manifoldToMesh(solid),
     volume: solid.volume(),
     surfaceArea: solid.surfaceArea(),
     genus: solid.genus(),

@@ -3,7 +3,7 @@
 // and scaled copies, geo-related pairs and small assemblies with known placements. Fixed seeds.
 // For tests and experiments only (not a production path).
 import type { CrossSection as CrossSectionT, Manifold } from 'manifold-3d';
-import { loadManifold, toGlb, toObj, toPly, toStlBinary } from '../fixtures';
+import { loadManifold, manifoldToMesh, toGlb, toObj, toPly, toStlBinary } from '../fixtures';
 import { importFile } from '../importers';
 import { isImportError } from '../importer';
 import { applyToMesh, mergeMeshes, multiply, scaling, translation, type Mesh } from '../mesh';
@@ -370,18 +370,6 @@ export const FAMILY_SPECS: Record<Family, FamilySpec> = {
   },
 };
 
-export function manifoldToMesh(solid: Manifold): Mesh {
-  const gl = solid.getMesh();
-  const np = gl.numProp;
-  const n = gl.vertProperties.length / np;
-  const positions = new Float32Array(n * 3);
-  for (let i = 0; i < n; i++) {
-    positions[i * 3] = gl.vertProperties[i * np]!;
-    positions[i * 3 + 1] = gl.vertProperties[i * np + 1]!;
-    positions[i * 3 + 2] = gl.vertProperties[i * np + 2]!;
-  }
-  return { positions, indices: Uint32Array.from(gl.triVerts), units: 'mm' };
-}
 
 /** Builds one family variant as a mesh (mm). */
 export async function buildPart(family: Family, variant: number, o: BuildOptions = { segments: 32 }, detail = false): Promise<Mesh> {

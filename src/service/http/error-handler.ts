@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errorCodes, type ApiErrorBody } from '../../contract/errors';
+import { errorCodeForStatus, errorCodes, type ApiErrorBody } from '../../contract/errors';
 import { HttpError, NotFound } from './errors';
 
 interface WireError {
@@ -7,17 +7,6 @@ interface WireError {
   body: ApiErrorBody;
   headers: Record<string, string>;
 }
-
-const codeForStatus: Record<number, string> = {
-  400: errorCodes.invalidInput,
-  401: errorCodes.unauthorized,
-  403: errorCodes.forbidden,
-  404: errorCodes.notFound,
-  409: errorCodes.conflict,
-  413: errorCodes.tooLarge,
-  415: errorCodes.unsupportedMediaType,
-  429: errorCodes.rateLimited,
-};
 
 /** Maps anything thrown in a route to the contract's `{error: {message, code}}` (api-contract.md, Errors). */
 export function toWireError(error: unknown): WireError {
@@ -31,7 +20,7 @@ export function toWireError(error: unknown): WireError {
       status === 413 ? 'The request body is too large.'
       : status === 415 ? 'Unsupported content type; send application/json.'
       : (fastifyError.message ?? 'Invalid request.');
-    return { status, body: { error: { message, code: codeForStatus[status] ?? errorCodes.invalidInput } }, headers: {} };
+    return { status, body: { error: { message, code: errorCodeForStatus(status) ?? errorCodes.invalidInput } }, headers: {} };
   }
   return { status: 500, body: { error: { message: 'Internal server error.', code: errorCodes.internal } }, headers: {} };
 }
