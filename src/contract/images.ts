@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { modelSchema, uploadInfoSchema } from './models';
+import { pageDataSchema } from './paging';
+
+/** Image types the service takes, and the cap (api-contract.md, Images). */
+export const imageTypes = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp' } as const;
+export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
+export const IMAGES_PER_SEARCH = 10;
+
+export const createImageRequestSchema = z.object({ filename: z.string().min(1).max(255) });
+export type CreateImageRequest = z.infer<typeof createImageRequestSchema>;
+
+export const createImageResponseSchema = z.object({
+  image: uploadInfoSchema.extend({ id: z.string() }),
+});
+export type CreateImageResponse = z.infer<typeof createImageResponseSchema>;
+
+export const imageMatchSchema = z.object({
+  matchedModel: modelSchema,
+  matchPercentage: z.number().min(0).max(100),
+});
+export type ImageMatch = z.infer<typeof imageMatchSchema>;
+
+export const imageMatchesResponseSchema = z.object({
+  matches: z.array(imageMatchSchema),
+  pageData: pageDataSchema,
+  matchCount: z.number().int().nonnegative(),
+});
+export type ImageMatchesResponse = z.infer<typeof imageMatchesResponseSchema>;
