@@ -17,6 +17,7 @@ export default defineConfig({
           name: 'app',
           environment: 'jsdom',
           include: ['src/{app,features,api,viewer}/**/*.test.{ts,tsx}'],
+          setupFiles: ['src/app/test-setup.ts'],
         },
       },
       {

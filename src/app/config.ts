@@ -1,4 +1,4 @@
-import { appConfigSchema, type AppConfig } from '../contract/app-config';
+import { appConfigSchema, DEFAULT_UPLOAD_MAX_BYTES, type AppConfig } from '../contract/app-config';
 
 /** The runtime config with every URL made absolute (no trailing slash). */
 export interface ResolvedConfig {
@@ -14,6 +14,8 @@ export interface ResolvedConfig {
   tokenUrl: string;
   clientId: string;
   scopes: string;
+  /** Largest model file the service takes, so the upload page refuses bigger ones before sending. */
+  uploadMaxBytes: number;
 }
 
 export type ConfigProblem =
@@ -77,6 +79,7 @@ export function resolveConfig(config: AppConfig, origin: string): { ok: true; co
       tokenUrl: `${issuer}/v1/token`,
       clientId: config.clientId.trim(),
       scopes: config.scopes.trim(),
+      uploadMaxBytes: config.uploadMaxBytes ?? DEFAULT_UPLOAD_MAX_BYTES,
     },
   };
 }

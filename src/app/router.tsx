@@ -3,6 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { Auth } from '../features/auth/auth-client';
 import { createCallbackLoader, SignInErrorScreen, SigningInScreen } from '../features/auth/auth-callback';
 import { clientCredentialQueries } from '../api/client-credentials';
+import { folderQueries } from '../api/folders';
 import { prefetchBrowse, prefetchModel } from '../features/folders/prefetch';
 import { AppShell } from './layout';
 import { NotFoundPage } from './not-found-page';
@@ -100,7 +101,10 @@ export function createAppRoutes({ auth, queryClient }: RouterDeps) {
         },
         {
           path: 'image-search',
-          loader: protect(),
+          // The folder list names each result's folder and feeds the folder filter.
+          loader: protect(() => {
+            void queryClient.prefetchQuery(folderQueries.tree());
+          }),
           lazy: async () => ({ Component: (await import('../features/image-search/image-search-page')).ImageSearchPage }),
           ErrorBoundary: RouteError,
         },

@@ -20,10 +20,19 @@ import { createFolder } from '../service/store/folders';
 import { ensureTenant } from '../service/store/users';
 
 const runs = Number(process.env.BENCH_RUNS ?? 5);
+const stepRuns = Number(process.env.BENCH_STEP_RUNS ?? Math.min(runs, 3));
 const throughputParts = Number(process.env.BENCH_PARTS ?? 200);
 const caxif = path.join(path.dirname(createRequire(import.meta.url).resolve('occt-import-js/package.json')), 'test', 'testfiles', 'cax-if');
 
-/** A ~5 MB STEP: copies of the largest CAx-IF part file side by side, entity ids renumbered. */
+/**
+ * A ~5 MB STEP of real B-rep content: copies of the largest CAx-IF file (as1-oc-214.stp, an
+ * OpenCascade-written assembly of B-spline and analytic faces, 0.44 MB) one after another in one
+ * file, entity ids renumbered. OpenCascade's cost grows linearly with the copies (≈ 0.55 s of
+ * CPU each), so this measures its throughput on real CAD data; no 5 MB single part ships with
+ * the package. The copies coincide in space (moving them apart would mean rewriting their
+ * assembly placements), so after welding the mesh is non-manifold along every edge — a harder
+ * case for our own steps than a real part, which the stage figures show.
+ */
 function bigStep(targetBytes = 5_000_000): { bytes: Uint8Array; copies: number } {
   const text = readFileSync(path.join(caxif, 'as1-oc-214.stp'), 'latin1');
   const start = text.indexOf('DATA;') + 'DATA;'.length;
@@ -87,21 +96,55 @@ async function main() {
     return { cpuMs: (used.user + used.system) / 1000, wallMs: performance.now() - t0, workerCpuMs: result.cpuMs ?? NaN, timings: result.timings ?? {} };
   };
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  // Later issues add their own stages to the same job, each with its own budget: report them
+  // apart from the base pipeline (import → facts → viewer GLB → thumbnail → database).
+  const extraStages: { label: string; prefix: string; budgetMs: number }[] = [
+    { label: 'search descriptors', prefix: 'search', budgetMs: 300 },
+    { label: 'image views', prefix: 'views', budgetMs: 500 },
+  ];
+  const stageCpu = (timings: Record<string, number>, prefix: string) =>
+    Object.entries(timings)
+      .filter(([k]) => k.startsWith(`cpu:${prefix}`))
+      .reduce((sum, [, v]) => sum + v, 0);
   const report = (label: string, budgetMs: number, samples: Awaited<ReturnType<typeof ingestOne>>[]) => {
-    const cpu = median(samples.map((s) => s.cpuMs));
+    const base = samples.map((s) => s.cpuMs - extraStages.reduce((sum, e) => sum + stageCpu(s.timings, e.prefix), 0));
+    const cpu = median(base);
     const wall = median(samples.map((s) => s.wallMs));
-    const worker = median(samples.map((s) => s.workerCpuMs));
-    const stages = Object.entries(samples[Math.floor(samples.length / 2)]!.timings)
-      .map(([k, v]) => `${k} ${v.toFixed(0)}`)
-      .join(', ');
-    console.log(`${label}: CPU ${cpu.toFixed(0)} ms (budget ${budgetMs} ms, ratio ${(cpu / budgetMs).toFixed(2)}), wall ${wall.toFixed(0)} ms, worker task CPU ${worker.toFixed(0)} ms`);
-    console.log(`  worker stages (wall ms): ${stages}`);
+    const mid = [...samples].sort((a, b) => a.cpuMs - b.cpuMs)[Math.floor(samples.length / 2)]!;
+    const stages = (kind: 'cpu' | 'wall', of = mid) =>
+      Object.entries(of.timings)
+        .filter(([k]) => (kind === 'cpu') === k.startsWith('cpu:'))
+        .map(([k, v]) => `${k.replace(/^cpu:/, '')} ${v.toFixed(0)}`)
+        .join(', ');
+    const spread = `runs ${base.map((b) => b.toFixed(0)).join(', ')}`;
+    console.log(
+      `${label}: base pipeline CPU ${cpu.toFixed(0)} ms median of ${samples.length} (${spread}) — budget ${budgetMs} ms, ${cpu <= budgetMs ? 'within' : 'OVER'} (ratio ${(cpu / budgetMs).toFixed(2)}); wall ${wall.toFixed(0)} ms; load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+    );
+    console.log(`  worker stages, CPU ms (process-wide while the job runs alone): ${stages('cpu')}`);
+    console.log(`  worker stages, wall ms: ${stages('wall')}`);
+    const worst = samples[base.indexOf(Math.max(...base))]!;
+    if (Math.max(...base) > 1.5 * cpu) {
+      // Outliers are shown, not hidden: the machine is shared, and GC or JIT work lands somewhere.
+      console.log(`  slowest run (${Math.max(...base).toFixed(0)} ms; worker task ${worst.workerCpuMs.toFixed(0)} ms), worker stages CPU ms: ${stages('cpu', worst)}`);
+    }
+    for (const e of extraStages) {
+      const own = samples.map((s) => stageCpu(s.timings, e.prefix));
+      if (!own.some((v) => v > 0)) continue;
+      const m = median(own);
+      console.log(`  ${e.label} (stages ${e.prefix}*): CPU ${m.toFixed(0)} ms median — budget ${e.budgetMs} ms, ${m <= e.budgetMs ? 'within' : 'OVER'}`);
+    }
   };
 
   try {
-    // warm-up: the worker threads load the geometry code and OpenCascade once
-    await ingestOne('warm.stl', toStlBinary((await plateWithHoles()).mesh));
-    await ingestOne('warm.stp', readFileSync(path.join(caxif, 'io1-cm-214.stp')));
+    // Warm-up: every worker thread loads the geometry code and OpenCascade once, and its JIT
+    // settles; so each thread gets a few models at once (piscina hands concurrent tasks to
+    // different idle threads). A service pays this once per thread after start, not per model.
+    const warmStl = toStlBinary((await sphere({ triangles: 20_000 })).mesh);
+    const warmStep = readFileSync(path.join(caxif, 'io1-cm-214.stp'));
+    for (let round = 0; round < 3; round++) {
+      await Promise.all(Array.from({ length: ingestion.pool.size }, () => ingestOne('warm.stl', warmStl)));
+    }
+    await Promise.all(Array.from({ length: ingestion.pool.size }, () => ingestOne('warm.stp', warmStep)));
 
     const ball = await sphere({ triangles: 50_000 });
     const stl = toStlBinary(ball.mesh);
@@ -111,8 +154,8 @@ async function main() {
 
     const step = bigStep();
     const stepSamples = [];
-    for (let i = 0; i < Math.min(runs, 3); i++) stepSamples.push(await ingestOne('big.stp', step.bytes));
-    report(`STEP ${(step.bytes.byteLength / 1e6).toFixed(1)} MB (${step.copies} copies of CAx-IF as1-oc-214.stp)`, 3000, stepSamples);
+    for (let i = 0; i < stepRuns; i++) stepSamples.push(await ingestOne('big.stp', step.bytes));
+    if (stepSamples.length) report(`STEP ${(step.bytes.byteLength / 1e6).toFixed(1)} MB (${step.copies} copies of CAx-IF as1-oc-214.stp)`, 3000, stepSamples);
 
     const makers = [
       (i: number) => plateWithHoles({ holes: [1 + (i % 4), 1 + (i % 3)], length: 80 + i }),

@@ -10,8 +10,16 @@ export const appConfigSchema = z.object({
   authUrl: z.string().min(1),
   clientId: z.string().min(1),
   scopes: z.string().min(1),
+  /**
+   * Largest model file the service accepts, in bytes (the service's UPLOAD_MAX_BYTES). Optional:
+   * without it clients assume DEFAULT_UPLOAD_MAX_BYTES, the service's default.
+   */
+  uploadMaxBytes: z.number().int().positive().optional(),
 });
 export type AppConfig = z.infer<typeof appConfigSchema>;
+
+/** The service's default upload limit (UPLOAD_MAX_BYTES unset): 512 MiB. */
+export const DEFAULT_UPLOAD_MAX_BYTES = 512 * 1024 * 1024;
 
 /** The embedded default's OIDC public client and scopes; the service registers the same. */
 export const embeddedSpaClient = {

@@ -57,7 +57,8 @@ export function weld(mesh: Mesh, tolerance = defaultWeldTolerance(mesh)): WeldRe
   const p = mesh.positions;
   const n = p.length / 3;
   const remap = new Uint32Array(n);
-  const out = new Float64Array(n * 3);
+  // Same precision as the input: kept vertices are copies, and the distance test widens to double.
+  const out = new Float32Array(n * 3);
   let count = 0;
   const tol = tolerance > 0 ? tolerance : 0;
   const tol2 = tol * tol;
@@ -65,6 +66,7 @@ export function weld(mesh: Mesh, tolerance = defaultWeldTolerance(mesh)): WeldRe
   // cells per axis, so eight lookups find every neighbour. Chains (head/next) hold output
   // vertices; hash collisions only lengthen a chain, the distance test stays exact.
   const cell = tol > 0 ? tol * 2 : 1;
+  const inv = 1 / cell;
   let size = 1;
   while (size < n * 2) size <<= 1;
   const mask = size - 1;
@@ -73,7 +75,7 @@ export function weld(mesh: Mesh, tolerance = defaultWeldTolerance(mesh)): WeldRe
   const hash = (x: number, y: number, z: number) => (Math.imul(x, 73856093) ^ Math.imul(y, 19349663) ^ Math.imul(z, 83492791)) & mask;
   for (let i = 0; i < n; i++) {
     const x = p[i * 3]!, y = p[i * 3 + 1]!, z = p[i * 3 + 2]!;
-    const fx = x / cell, fy = y / cell, fz = z / cell;
+    const fx = x * inv, fy = y * inv, fz = z * inv;
     const cx = Math.floor(fx), cy = Math.floor(fy), cz = Math.floor(fz);
     const sx = tol > 0 ? (fx - cx < 0.5 ? -1 : 1) : 0;
     const sy = tol > 0 ? (fy - cy < 0.5 ? -1 : 1) : 0;
@@ -117,44 +119,59 @@ export function weld(mesh: Mesh, tolerance = defaultWeldTolerance(mesh)): WeldRe
       kept += 3;
     }
   }
-  const welded: Mesh = { positions: Float32Array.from(out.subarray(0, count * 3)), indices: kept === all.length ? all : all.slice(0, kept) };
+  const welded: Mesh = { positions: out.slice(0, count * 3), indices: kept === all.length ? all : all.slice(0, kept) };
   if (mesh.units !== undefined) welded.units = mesh.units;
   return { mesh: welded, remap, droppedTriangles: dropped };
 }
 
 export function boundingBox(mesh: Mesh): BoundingBox {
   const p = mesh.positions;
-  const min: Vec3 = [Infinity, Infinity, Infinity];
-  const max: Vec3 = [-Infinity, -Infinity, -Infinity];
-  for (const i of mesh.indices) {
-    for (let k = 0; k < 3; k++) {
-      const v = p[i * 3 + k]!;
-      if (v < min[k]!) min[k] = v;
-      if (v > max[k]!) max[k] = v;
-    }
+  const idx = mesh.indices;
+  if (idx.length === 0) return { min: [0, 0, 0], max: [0, 0, 0], size: [0, 0, 0] };
+  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+  for (let k = 0; k < idx.length; k++) {
+    const i = idx[k]! * 3;
+    const x = p[i]!, y = p[i + 1]!, z = p[i + 2]!;
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+    if (z < z0) z0 = z;
+    if (z > z1) z1 = z;
   }
-  if (mesh.indices.length === 0) return { min: [0, 0, 0], max: [0, 0, 0], size: [0, 0, 0] };
-  return { min, max, size: [max[0] - min[0], max[1] - min[1], max[2] - min[2]] };
+  return { min: [x0, y0, z0], max: [x1, y1, z1], size: [x1 - x0, y1 - y0, z1 - z0] };
 }
 
 /** Sum of triangle areas. */
 export function surfaceArea(mesh: Mesh): number {
-  let area = 0;
-  forEachTriangle(mesh, (ax, ay, az, bx, by, bz, cx, cy, cz) => {
-    const ux = bx - ax, uy = by - ay, uz = bz - az;
-    const vx = cx - ax, vy = cy - ay, vz = cz - az;
-    area += 0.5 * Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
-  });
-  return area;
+  return areaAndVolume(mesh).area;
 }
 
 /** Signed volume by the divergence theorem; meaningful only for a closed, consistently oriented mesh. */
 export function signedVolume(mesh: Mesh): number {
-  let v6 = 0;
-  forEachTriangle(mesh, (ax, ay, az, bx, by, bz, cx, cy, cz) => {
+  return areaAndVolume(mesh).volume;
+}
+
+/**
+ * Area and signed volume in one plain loop over the triangles (no per-triangle callback: a
+ * callback shared by several callers stops being inlined, and this runs on every ingest).
+ */
+function areaAndVolume(mesh: Mesh): { area: number; volume: number } {
+  const p = mesh.positions;
+  const idx = mesh.indices;
+  let area = 0, v6 = 0;
+  for (let t = 0; t + 2 < idx.length; t += 3) {
+    const a = idx[t]! * 3, b = idx[t + 1]! * 3, c = idx[t + 2]! * 3;
+    const ax = p[a]!, ay = p[a + 1]!, az = p[a + 2]!;
+    const bx = p[b]!, by = p[b + 1]!, bz = p[b + 2]!;
+    const cx = p[c]!, cy = p[c + 1]!, cz = p[c + 2]!;
+    const ux = bx - ax, uy = by - ay, uz = bz - az;
+    const vx = cx - ax, vy = cy - ay, vz = cz - az;
+    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    area += 0.5 * Math.sqrt(nx * nx + ny * ny + nz * nz);
     v6 += ax * (by * cz - bz * cy) - ay * (bx * cz - bz * cx) + az * (bx * cy - by * cx);
-  });
-  return v6 / 6;
+  }
+  return { area, volume: v6 / 6 };
 }
 
 /**
@@ -167,53 +184,64 @@ export function meshFacts(mesh: Mesh, options: { weldTolerance?: number; welded?
   const idx = m.indices;
   const nt = idx.length / 3;
 
-  // Directed edges a→b grouped by their start vertex (CSR): the lists are short (a vertex's
-  // valence), so counting an edge's copies and reverse copies stays within two small lists —
-  // much faster than a global hash map of edges.
+  // Corners grouped by their vertex a (CSR), each with the vertex after it (edge a→b) and the one
+  // before it (edge p→a). Around a, the copies of a→b are the corners whose next is b and those of
+  // b→a the corners whose previous is b; counting both in scratch arrays indexed by b (valid
+  // while stamp[b] === a) is linear in the corners, also at fan centres with hundreds of them.
   const start = new Int32Array(nv + 1);
   for (let i = 0; i < idx.length; i++) start[idx[i]! + 1] = start[idx[i]! + 1]! + 1;
   for (let v = 0; v < nv; v++) start[v + 1] = start[v + 1]! + start[v]!;
   const fill = start.slice(0, nv);
-  const to = new Int32Array(idx.length);
+  const next = new Int32Array(idx.length);
+  const prev = new Int32Array(idx.length);
   for (let t = 0; t < idx.length; t += 3) {
     for (let k = 0; k < 3; k++) {
-      const a = idx[t + k]!;
-      to[fill[a]!++] = idx[t + ((k + 1) % 3)]!;
+      const at = fill[idx[t + k]!]!++;
+      next[at] = idx[t + ((k + 1) % 3)]!;
+      prev[at] = idx[t + ((k + 2) % 3)]!;
     }
   }
-  const countIn = (a: number, b: number) => {
-    let n = 0;
-    for (let j = start[a]!, end = start[a + 1]!; j < end; j++) if (to[j] === b) n++;
-    return n;
-  };
+  const stamp = new Int32Array(nv).fill(-1);
+  const fwd = new Int32Array(nv);
+  const rev = new Int32Array(nv);
   let boundary = 0;
   let nonManifold = 0;
   let undirectedEdges = 0;
   for (let a = 0; a < nv; a++) {
-    for (let j = start[a]!, end = start[a + 1]!; j < end; j++) {
-      const b = to[j]!;
-      // count each distinct directed edge once, from its first occurrence in a's list
-      let first = true;
-      for (let i = start[a]!; i < j; i++) {
-        if (to[i] === b) {
-          first = false;
-          break;
-        }
+    const s0 = start[a]!, s1 = start[a + 1]!;
+    for (let j = s0; j < s1; j++) {
+      const b = next[j]!, c = prev[j]!;
+      if (stamp[b] !== a) {
+        stamp[b] = a;
+        fwd[b] = 0;
+        rev[b] = 0;
       }
-      if (!first) continue;
-      const rev = countIn(b, a);
-      if (rev > 0 && b < a) continue; // count each undirected edge once, from its smaller start vertex
-      const fwd = countIn(a, b);
+      if (stamp[c] !== a) {
+        stamp[c] = a;
+        fwd[c] = 0;
+        rev[c] = 0;
+      }
+      fwd[b] = fwd[b]! + 1;
+      rev[c] = rev[c]! + 1;
+    }
+    for (let j = s0; j < s1; j++) {
+      const b = next[j]!;
+      const f = fwd[b]!;
+      if (f === 0) continue; // this directed edge a→b was counted already (see below)
+      fwd[b] = 0;
+      const r = rev[b]!;
+      if (r > 0 && b < a) continue; // count each undirected edge once, from its smaller start vertex
       undirectedEdges++;
-      if (fwd === 1 && rev === 1) continue;
-      if (fwd + rev === 1) boundary++;
+      if (f === 1 && r === 1) continue;
+      if (f + r === 1) boundary++;
       else nonManifold++;
     }
   }
   const closed = nt > 0 && boundary === 0 && nonManifold === 0;
 
   // Shells: union-find over vertices through triangles.
-  const parent = new Int32Array(nv).map((_, i) => i);
+  const parent = new Int32Array(nv);
+  for (let i = 0; i < nv; i++) parent[i] = i;
   const find = (x: number): number => {
     while (parent[x] !== x) {
       parent[x] = parent[parent[x]!]!;
@@ -238,34 +266,23 @@ export function meshFacts(mesh: Mesh, options: { weldTolerance?: number; welded?
     roots.add(find(i));
   }
   const shellCount = roots.size;
+  const measures = areaAndVolume(m);
 
   const facts: MeshFacts = {
     units: mesh.units ?? 'unknown',
     triangleCount: mesh.indices.length / 3,
     vertexCount: usedVertices,
     bbox: boundingBox(m),
-    surfaceArea: surfaceArea(m),
+    surfaceArea: measures.area,
     closed,
     shellCount,
     boundaryEdgeCount: boundary,
     nonManifoldEdgeCount: nonManifold,
   };
   if (closed) {
-    facts.volume = signedVolume(m);
+    facts.volume = measures.volume;
     // Euler: V − E + F = 2·shells − 2·genus
     facts.genus = Math.round((2 * shellCount - (usedVertices - undirectedEdges + nt)) / 2);
   }
   return facts;
-}
-
-function forEachTriangle(
-  mesh: Mesh,
-  fn: (ax: number, ay: number, az: number, bx: number, by: number, bz: number, cx: number, cy: number, cz: number) => void,
-): void {
-  const p = mesh.positions;
-  const idx = mesh.indices;
-  for (let t = 0; t + 2 < idx.length; t += 3) {
-    const a = idx[t]! * 3, b = idx[t + 1]! * 3, c = idx[t + 2]! * 3;
-    fn(p[a]!, p[a + 1]!, p[a + 2]!, p[b]!, p[b + 1]!, p[b + 2]!, p[c]!, p[c + 1]!, p[c + 2]!);
-  }
 }

@@ -32,8 +32,8 @@ export function creaseNormals(mesh: Mesh, creaseAngleDeg = DEFAULT_CREASE_ANGLE_
   const nc = nt * 3;
 
   // Unit face normals and angle-weighted corner contributions.
-  const fn = new Float64Array(nt * 3);
-  const angle = new Float64Array(nc);
+  const fn = new Float32Array(nt * 3);
+  const angle = new Float32Array(nc);
   for (let t = 0; t < nt; t++) {
     const a = idx[t * 3]! * 3, b = idx[t * 3 + 1]! * 3, c = idx[t * 3 + 2]! * 3;
     const abx = p[b]! - p[a]!, aby = p[b + 1]! - p[a + 1]!, abz = p[b + 2]! - p[a + 2]!;
@@ -90,24 +90,33 @@ export function creaseNormals(mesh: Mesh, creaseAngleDeg = DEFAULT_CREASE_ANGLE_
   const owner = new Int32Array(nc); // output vertex → welded source vertex
   let nv = 0;
   let g = new Int32Array(64); // union-find over one vertex's corners, then their output vertex
+  const stamp = new Int32Array(nw).fill(-1);
+  const arriving = new Int32Array(nw); // corner arriving from the neighbour, −2 when several
+  const leaving = new Int32Array(nw); // corners leaving towards the neighbour
   for (let v = 0; v < nw; v++) {
     const s0 = start[v]!, n = start[v + 1]! - s0;
     if (n === 0) continue;
     if (n > g.length) g = new Int32Array(n * 2);
     for (let i = 0; i < n; i++) g[i] = i;
-    const root = (i: number): number => {
-      while (g[i] !== i) i = g[i] = g[g[i]!]!;
-      return i;
-    };
-    // Busy vertices (fan centres, cone tips) get lookup maps instead of the quadratic scan.
-    let arriving: Map<number, number> | undefined, leaving: Map<number, number> | undefined;
-    if (n > 48) {
-      arriving = new Map();
-      leaving = new Map();
+    // Busy vertices (fan centres, cone tips, non-manifold seams) count their neighbours in
+    // scratch arrays indexed by the neighbour vertex, valid while stamp[x] === v: linear
+    // instead of the quadratic scan, and nothing allocated per vertex.
+    const busy = n > 16;
+    if (busy) {
       for (let j = 0; j < n; j++) {
         const pj = prev[s0 + j]!, nj = next[s0 + j]!;
-        arriving.set(pj, arriving.has(pj) ? -2 : j);
-        leaving.set(nj, (leaving.get(nj) ?? 0) + 1);
+        if (stamp[pj] !== v) {
+          stamp[pj] = v;
+          arriving[pj] = -1;
+          leaving[pj] = 0;
+        }
+        if (stamp[nj] !== v) {
+          stamp[nj] = v;
+          arriving[nj] = -1;
+          leaving[nj] = 0;
+        }
+        arriving[pj] = arriving[pj] === -1 ? j : -2;
+        leaving[nj] = leaving[nj]! + 1;
       }
     }
     for (let i = 0; i < n; i++) {
@@ -115,9 +124,9 @@ export function creaseNormals(mesh: Mesh, creaseAngleDeg = DEFAULT_CREASE_ANGLE_
       // Exactly one corner here leaving towards x and exactly one arriving from x: a manifold,
       // consistently oriented edge.
       let match = -1, out = 0;
-      if (arriving && leaving) {
-        match = arriving.get(x) ?? -1;
-        out = leaving.get(x) ?? 0;
+      if (busy) {
+        match = arriving[x]!;
+        out = leaving[x]!;
       } else {
         for (let j = 0; j < n; j++) {
           if (next[s0 + j] === x) out++;
@@ -128,7 +137,7 @@ export function creaseNormals(mesh: Mesh, creaseAngleDeg = DEFAULT_CREASE_ANGLE_
       const t1 = (corner[s0 + i]! / 3) | 0, t2 = (corner[s0 + match]! / 3) | 0;
       const dot = fn[t1 * 3]! * fn[t2 * 3]! + fn[t1 * 3 + 1]! * fn[t2 * 3 + 1]! + fn[t1 * 3 + 2]! * fn[t2 * 3 + 2]!;
       if (dot < cosCrease) continue;
-      const a = root(i), b = root(match);
+      const a = root(g, i), b = root(g, match);
       if (a !== b) g[a > b ? a : b] = a > b ? b : a;
     }
     // A parent always has a smaller index than its child (unions hang the larger root under
@@ -159,7 +168,7 @@ export function creaseNormals(mesh: Mesh, creaseAngleDeg = DEFAULT_CREASE_ANGLE_
     positions[v * 3 + 1] = p[src + 1]!;
     positions[v * 3 + 2] = p[src + 2]!;
   }
-  const sum = new Float64Array(nv * 3);
+  const sum = new Float32Array(nv * 3);
   for (let cidx = 0; cidx < nc; cidx++) {
     const v = indices[cidx]!;
     const t = (cidx / 3) | 0;
@@ -181,6 +190,15 @@ export function creaseNormals(mesh: Mesh, creaseAngleDeg = DEFAULT_CREASE_ANGLE_
   const out: MeshWithNormals = { positions, indices, normals };
   if (mesh.units !== undefined) out.units = mesh.units;
   return out;
+}
+
+/**
+ * Union-find root with path halving. A module function, not a closure made per vertex: a closure
+ * costs an allocation per vertex (and tsx's name-keeping wrapper a defineProperty on top).
+ */
+function root(g: Int32Array, i: number): number {
+  while (g[i] !== i) i = g[i] = g[g[i]!]!;
+  return i;
 }
 
 function cornerAngle(dot: number, lengths: number): number {

@@ -70,7 +70,7 @@ describe('renderThumbnail', () => {
       renderThumbnail(normals);
       shared = Math.min(shared, performance.now() - t0);
     }
-    console.log(`thumbnail 256² (384² supersampled), ${part.mesh.indices.length / 3} triangles: ${full.toFixed(0)} ms, ${shared.toFixed(0)} ms with normals shared with the viewer file`);
+    console.log(`thumbnail 256² (320² supersampled), ${part.mesh.indices.length / 3} triangles: ${full.toFixed(0)} ms, ${shared.toFixed(0)} ms with normals shared with the viewer file`);
   });
 });
 

@@ -21,8 +21,9 @@ export interface ThumbnailOptions {
    */
   up?: 'z' | 'y';
   /**
-   * Supersampling factor per axis (default 1.5: 2.25 samples per pixel, area-filtered; against 2
-   * it costs 44 % fewer pixels to shade and the silhouettes still get 3–4 coverage levels).
+   * Supersampling factor per axis (default 1.25: ~1.6 samples per pixel, area-filtered). Side by
+   * side at 3× zoom, 1.25 and 1.5 give the same edges; 1 shows stair steps. 1.25 shades 31 %
+   * fewer pixels than 1.5 — the thumbnail is the largest step of ingesting a typical part.
    */
   supersample?: number;
 }
@@ -36,7 +37,7 @@ export interface ThumbnailOptions {
  * normals twice.
  */
 export function renderThumbnail(mesh: Mesh, size = 256, options: ThumbnailOptions = {}): RawImage {
-  const ss = Math.max(1, options.supersample ?? 1.5);
+  const ss = Math.max(1, options.supersample ?? 1.25);
   const big = Math.round(size * ss);
   const bg = options.background ?? [0, 0, 0, 0];
   const yUp = options.up === 'y';

@@ -6,7 +6,7 @@ import { createAuthenticator, type Authenticator } from './http/auth';
 import { registerErrorHandling } from './http/error-handler';
 import { isApiPath, isIdentityPath } from './http/paths';
 import { registerSecurityHeaders } from './http/security-headers';
-import { hasBuiltApp, registerBuiltApp, spaNotFoundHandler } from './http/spa';
+import { hasBuiltApp, registerBuiltApp, registerRuntimeConfig, spaNotFoundHandler } from './http/spa';
 import { apiAudience, appClientId, createProvider, identityMountPath, issuerFor } from './identity/provider';
 import { signInRoutes } from './identity/signin-routes';
 import { clientCredentialRoutes } from './routes/client-credentials';
@@ -15,9 +15,15 @@ import { fileRoutes } from './files/file-routes';
 import { ModelFiles } from './files/model-files';
 import { createUrlSigner } from './files/signed-urls';
 import type { IngestQueue } from './ingest/ingest-queue';
+import { folderDuplicateRoutes } from './routes/v2/folder-duplicates';
 import { folderRoutes } from './routes/v2/folders';
+import { matchRoutes } from './routes/v2/matches';
 import { metadataKeyRoutes } from './routes/v2/metadata-keys';
 import { modelRoutes } from './routes/v2/models';
+import { imageRoutes } from './images/image-routes';
+import { imageUploadRoutes } from './images/image-upload-routes';
+import { createImageUrlSigner } from './images/image-urls';
+import { ModelViewCache } from './images/model-view-cache';
 import { publicJwk, type ServiceKeys } from './store/keys';
 import type { Store } from './store/database';
 
@@ -106,6 +112,10 @@ export async function buildApp({
   const files = new ModelFiles({ db, blobStore, signer, ingestQueue, uploadMaxBytes, log: app.log });
   // Signed addresses: outside the API's bearer-token hook, the signature is the authorisation.
   await app.register(fileRoutes, { db, blobStore, signer, files, uploadMaxBytes });
+  // Image search (issue 7): query images' signed PUT, same rules as model uploads.
+  const imageSigner = createImageUrlSigner({ publicUrl, keys: keys.urlSigningKeys });
+  const modelViews = new ModelViewCache();
+  await app.register(imageUploadRoutes, { db, signer: imageSigner });
 
   const authenticate = createAuthenticator({
     db,
@@ -129,10 +139,16 @@ export async function buildApp({
     await api.register(clientCredentialRoutes, { db, prefix: '/v2/client-credentials' });
     await api.register(folderRoutes, { db, prefix: '/v2/folders' });
     await api.register(modelRoutes, { db, blobStore, files, prefix: '/v2/models' });
+    await api.register(matchRoutes, { db, files, prefix: '/v2/models' });
+    await api.register(folderDuplicateRoutes, { db, files, prefix: '/v2/folders' });
     await api.register(metadataKeyRoutes, { db, prefix: '/v2/metadata-keys' });
+    await api.register(imageRoutes, { db, files, signer: imageSigner, cache: modelViews, prefix: '/v2/images' });
   });
 
-  if (web.kind === 'dist') await registerBuiltApp(app, web.distDir);
+  if (web.kind === 'dist') {
+    registerRuntimeConfig(app, web.distDir, { uploadMaxBytes });
+    await registerBuiltApp(app, web.distDir);
+  }
 
   return { app, provider, issuer, authenticate, files };
 }

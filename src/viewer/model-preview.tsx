@@ -1,9 +1,10 @@
-import { Component, Suspense, useCallback, useLayoutEffect, useRef, useState, type ErrorInfo, type ReactNode, type RefObject } from 'react';
-import { Canvas, useFrame, useLoader, useThree } from '@react-three/fiber';
+import { Suspense, useCallback, useRef, useState } from 'react';
 import { OrbitControls } from '@react-three/drei';
-import { Box3, PerspectiveCamera, Sphere, Vector3, type Group } from 'three';
-import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
+import type { Group } from 'three';
+import { forgetViewerGltf, useViewerGltf } from './gltf';
+import { LeanCanvas } from './lean-canvas';
+import { describe, ViewerBoundary } from './viewer-boundary';
+import { FitToView, FrameProbe, StudioLights } from './scene-parts';
 import { webglAvailable } from './webgl';
 import './viewer.css';
 
@@ -21,70 +22,9 @@ export interface ModelPreviewProps {
   className?: string;
 }
 
-/** Seen from the front-right and above: shows three faces of most parts. */
-const viewDirection = new Vector3(1, 0.75, 1.25).normalize();
-
-function extendLoader(loader: GLTFLoader) {
-  loader.setMeshoptDecoder(MeshoptDecoder);
-}
-
 function Model({ url }: { url: string }) {
-  const gltf = useLoader(GLTFLoader, url, extendLoader);
+  const gltf = useViewerGltf(url);
   return <primitive object={gltf.scene} />;
-}
-
-/**
- * Puts the camera where the whole object fits the view, at once (no animation, so a pixel
- * check right after "ready" sees the final picture), and orbits around the object's centre.
- */
-function FitToView({ target, request }: { target: RefObject<Group | null>; request: number }) {
-  const get = useThree((s) => s.get);
-  const size = useThree((s) => s.size);
-  const controlsReady = useThree((s) => s.controls !== null);
-
-  useLayoutEffect(() => {
-    // Read from the store here: the camera and controls are three.js objects we move on purpose.
-    const { camera, invalidate } = get();
-    const controls = get().controls as unknown as { target: Vector3; update: () => void } | null;
-    const object = target.current;
-    if (!object || !(camera instanceof PerspectiveCamera)) return;
-    const box = new Box3().setFromObject(object);
-    if (box.isEmpty()) return;
-    const sphere = box.getBoundingSphere(new Sphere());
-    const radius = sphere.radius > 0 ? sphere.radius : 1;
-    const vertical = (camera.fov * Math.PI) / 360;
-    const horizontal = Math.atan(Math.tan(vertical) * (size.width / Math.max(1, size.height)));
-    const distance = (1.15 * radius) / Math.sin(Math.min(vertical, horizontal));
-    camera.position.copy(sphere.center).addScaledVector(viewDirection, distance);
-    camera.near = Math.max(distance / 1000, (distance - radius) / 10);
-    camera.far = distance + radius * 10;
-    camera.up.set(0, 1, 0);
-    camera.lookAt(sphere.center);
-    camera.updateProjectionMatrix();
-    if (controls) {
-      controls.target.copy(sphere.center);
-      controls.update();
-    }
-    invalidate();
-  }, [target, request, get, size, controlsReady]);
-  return null;
-}
-
-/** Reports once that a frame with the model has been drawn; sets no state per frame. */
-function FrameProbe({ onDrawn }: { onDrawn: () => void }) {
-  const frames = useRef(0);
-  useFrame((state) => {
-    if (frames.current < 0) return;
-    frames.current += 1;
-    // Frame callbacks run before drawing: on the second one, the first is on screen.
-    if (frames.current >= 2) {
-      frames.current = -1;
-      onDrawn();
-    } else {
-      state.invalidate();
-    }
-  });
-  return null;
 }
 
 function Scene({ url, fitRequest, onDrawn }: { url: string; fitRequest: number; onDrawn: () => void }) {
@@ -92,10 +32,7 @@ function Scene({ url, fitRequest, onDrawn }: { url: string; fitRequest: number; 
   return (
     <>
       <color attach="background" args={['#e9edf3']} />
-      <hemisphereLight args={['#ffffff', '#7d879a', 1.4]} />
-      <directionalLight position={[5, 8, 6]} intensity={1.8} />
-      <directionalLight position={[-6, 2, -5]} intensity={0.7} />
-      <directionalLight position={[0, -6, 2]} intensity={0.35} />
+      <StudioLights />
       <OrbitControls makeDefault enableDamping={false} />
       <Suspense fallback={null}>
         <group ref={group}>
@@ -106,31 +43,6 @@ function Scene({ url, fitRequest, onDrawn }: { url: string; fitRequest: number; 
       </Suspense>
     </>
   );
-}
-
-interface BoundaryProps {
-  onError: (error: Error) => void;
-  children: ReactNode;
-}
-
-/** Catches what the canvas throws: a file that cannot be loaded or parsed, or WebGL failing. */
-class ViewerBoundary extends Component<BoundaryProps, { failed: boolean }> {
-  override state = { failed: false };
-  static getDerivedStateFromError() {
-    return { failed: true };
-  }
-  override componentDidCatch(error: Error, _info: ErrorInfo) {
-    this.props.onError(error);
-  }
-  override render() {
-    return this.state.failed ? null : this.props.children;
-  }
-}
-
-function describe(error: Error): string {
-  if (/webgl|context/i.test(error.message)) return 'This browser could not start 3D graphics (WebGL).';
-  if (/404|not found/i.test(error.message)) return 'The 3D file is not available.';
-  return 'The 3D file could not be read.';
 }
 
 /**
@@ -165,7 +77,7 @@ export function ModelPreview({ url, label, fallbackImageUrl, onReady, onError, c
   );
 
   const retry = () => {
-    useLoader.clear(GLTFLoader, url);
+    forgetViewerGltf(url);
     setError(null);
     setReady(false);
     setAttempt((n) => n + 1);
@@ -192,7 +104,7 @@ export function ModelPreview({ url, label, fallbackImageUrl, onReady, onError, c
         <>
           <div className="viewer__canvas" role="img" aria-label={label}>
             <ViewerBoundary key={`${url}#${attempt}`} onError={fail}>
-              <Canvas
+              <LeanCanvas
                 frameloop="demand"
                 dpr={[1, 2]}
                 gl={{ preserveDrawingBuffer: true, antialias: true }}
@@ -210,7 +122,7 @@ export function ModelPreview({ url, label, fallbackImageUrl, onReady, onError, c
                 }}
               >
                 <Scene url={url} fitRequest={fitRequest} onDrawn={onDrawn} />
-              </Canvas>
+              </LeanCanvas>
             </ViewerBoundary>
           </div>
           {!ready && (

@@ -37,6 +37,22 @@ function Breadcrumbs({ folder, folders }: { folder: Folder; folders: readonly Fo
 }
 
 /** /folders (all models) and /folders/:folderId: the folder tree beside the selected folder's models. */
+function FolderEditActions({ folder, onAction }: { folder: Folder; onAction: (dialog: DialogState) => void }) {
+  return (
+    <>
+      <button type="button" className="button button--small" onClick={() => onAction({ kind: 'create', parent: folder })}>
+        New subfolder
+      </button>
+      <button type="button" className="button button--small" onClick={() => onAction({ kind: 'rename', folder })}>
+        Rename
+      </button>
+      <button type="button" className="button button--small button--danger-quiet" onClick={() => onAction({ kind: 'delete', folder })}>
+        Delete
+      </button>
+    </>
+  );
+}
+
 export function BrowsePage({ folderId }: { folderId: number | null }) {
   const [searchParams, setSearchParams] = useSearchParams();
   const view = useMemo(() => parseBrowseState(searchParams), [searchParams]);
@@ -139,17 +155,12 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
             folder && <p className="muted browse__path">{folder.path}</p>
           )}
         </div>
-        {editable && folder && (
+        {folder && (
           <div className="actions browse__actions">
-            <button type="button" className="button button--small" onClick={() => setDialog({ kind: 'create', parent: folder })}>
-              New subfolder
-            </button>
-            <button type="button" className="button button--small" onClick={() => setDialog({ kind: 'rename', folder })}>
-              Rename
-            </button>
-            <button type="button" className="button button--small button--danger-quiet" onClick={() => setDialog({ kind: 'delete', folder })}>
-              Delete
-            </button>
+            <Link className="button button--small" to={`/folders/${folder.id}/duplicates`}>
+              Find duplicates
+            </Link>
+            {editable && <FolderEditActions folder={folder} onAction={setDialog} />}
           </div>
         )}
       </header>

@@ -1,14 +1,140 @@
-import { Link, useParams } from 'react-router';
-import { ComingSoon } from '../../app/ui/states';
+import { useEffect, useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { errorMessage } from '../../api/client';
+import { useFolder } from '../../api/folders';
+import { useFolderDuplicates } from '../../api/matches';
+import { useViewerFile } from '../../api/models';
+import type { DuplicateCluster } from '../../contract/matches';
+import type { Model } from '../../contract/models';
+import { ErrorState, LoadingState } from '../../app/ui/states';
+import { ModelPreviewCard, PreviewGrid } from '../../viewer/model-preview-card';
+import { SharedCanvasProvider } from '../../viewer/shared-canvas';
+import { safeImageUrl } from './model-state';
+import './folders.css';
 
-export function DuplicatesPage() {
-  const { folderId } = useParams();
+export const defaultDuplicateThreshold = 98;
+const debounceMs = 300;
+
+export function readThreshold(raw: string | null): number {
+  const n = Number(raw);
+  return raw !== null && raw.trim() !== '' && Number.isFinite(n) ? Math.min(100, Math.max(0, Math.round(n))) : defaultDuplicateThreshold;
+}
+
+function DuplicateCard({ model, anchor, score }: { model: Model; anchor: Model; score: number | null }) {
+  const [near, setNear] = useState(false);
+  const viewerFile = useViewerFile(model.id, near);
+  // The first address is kept: a re-signed address of the same file must not reload the preview.
+  const [first, setFirst] = useState<string | undefined>(undefined);
+  if (viewerFile.data && !first) setFirst(viewerFile.data);
+  const isAnchor = model.id === anchor.id;
   return (
-    <ComingSoon title="Duplicates">
-      <p>Finding models in this folder that are geometrically the same is coming in a later release.</p>
-      <p>
-        <Link to={`/folders/${folderId ?? ''}`}>Back to the folder</Link>
-      </p>
-    </ComingSoon>
+    <ModelPreviewCard
+      testId="duplicate-card"
+      url={viewerFile.isError ? null : first}
+      label={`3D preview of ${model.name}`}
+      thumbnailUrl={safeImageUrl(model.thumbnail)}
+      onNearViewport={() => setNear(true)}
+      title={<Link to={`/models/${encodeURIComponent(model.id)}`}>{model.name}</Link>}
+      subtitle={<span title={model.filePath}>{model.filePath}</span>}
+    >
+      <div className="preview-card__meta">
+        {isAnchor ? (
+          <span className="muted">First of the group</span>
+        ) : (
+          <>
+            <span>{score !== null ? `${Math.round(score * 10) / 10}% like the first` : 'Linked through another member'}</span>
+            <Link className="button button--small" to={`/models/${encodeURIComponent(anchor.id)}/compare/${encodeURIComponent(model.id)}?kind=part-to-part`}>
+              Compare
+            </Link>
+          </>
+        )}
+      </div>
+    </ModelPreviewCard>
+  );
+}
+
+function ClusterRow({ cluster, index }: { cluster: DuplicateCluster; index: number }) {
+  const anchor = cluster.models[0]!;
+  const scoreWith = (id: string) => {
+    const link = cluster.links.find((l) => (l.a === anchor.id && l.b === id) || (l.b === anchor.id && l.a === id));
+    return link ? link.matchPercentage : null;
+  };
+  return (
+    <section className="card" style={{ marginTop: '1rem' }} data-testid="duplicate-cluster" aria-labelledby={`cluster-${index}`}>
+      <h2 id={`cluster-${index}`} className="card__title">
+        Group {index + 1}: {cluster.models.length} models
+      </h2>
+      <PreviewGrid variant="row">
+        {cluster.models.map((m) => (
+          <DuplicateCard key={m.id} model={m} anchor={anchor} score={scoreWith(m.id)} />
+        ))}
+      </PreviewGrid>
+    </section>
+  );
+}
+
+/** /folders/:folderId/duplicates — the folder's models grouped by part-to-part score: a clean-up list. */
+export function DuplicatesPage() {
+  const folderId = Number(useParams().folderId);
+  const [search, setSearch] = useSearchParams();
+  const threshold = readThreshold(search.get('threshold'));
+  const folder = useFolder(Number.isInteger(folderId) ? folderId : null);
+  const duplicates = useFolderDuplicates(folderId, threshold);
+  const [local, setLocal] = useState(threshold);
+  const [shown, setShown] = useState(threshold);
+  if (shown !== threshold) {
+    setShown(threshold);
+    setLocal(threshold);
+  }
+  useEffect(() => {
+    if (local === threshold) return;
+    const timer = setTimeout(() => setSearch({ threshold: String(local) }, { replace: true }), debounceMs);
+    return () => clearTimeout(timer);
+  }, [local, threshold, setSearch]);
+
+  const data = duplicates.data;
+  return (
+    <SharedCanvasProvider>
+      <div className="page duplicates-page">
+        <header className="page__header">
+          <nav aria-label="Breadcrumb" className="breadcrumbs">
+            <ol>
+              <li>
+                <Link to="/folders">All folders</Link>
+              </li>
+              <li>
+                <Link to={`/folders/${folderId}`}>{folder.data?.path ?? `Folder ${folderId}`}</Link>
+              </li>
+            </ol>
+          </nav>
+          <h1>Duplicates in {folder.data?.name ?? 'this folder'}</h1>
+          <p className="lead">Models whose whole shape matches at or above the threshold, grouped. Open “Compare” to see exactly where two differ.</p>
+        </header>
+        <div className="threshold">
+          <label htmlFor="duplicate-threshold" className="threshold__label">
+            Part-to-part threshold
+          </label>
+          <input id="duplicate-threshold" type="range" min={0} max={100} value={local} aria-valuetext={`${local} percent`} onChange={(e) => setLocal(Number(e.target.value))} />
+          <output htmlFor="duplicate-threshold" className="threshold__value" data-testid="threshold-value">
+            {local}%
+          </output>
+        </div>
+        {data && (
+          <p data-testid="duplicate-summary" aria-live="polite">
+            {data.clusters.length === 0
+              ? `No duplicates among ${data.modelCount} ready models at ${data.threshold}% or more.`
+              : `${data.clusters.length} ${data.clusters.length === 1 ? 'group' : 'groups'} (${data.clusters.reduce((n, c) => n + c.models.length, 0)} models) among ${data.modelCount} ready models at ${data.threshold}% or more.`}
+            {duplicates.isPlaceholderData && <span className="muted"> · updating…</span>}
+          </p>
+        )}
+        {duplicates.isPending ? (
+          <LoadingState label="Comparing the folder's models…" />
+        ) : duplicates.isError && !data ? (
+          <ErrorState title="Duplicates could not be found" message={errorMessage(duplicates.error)} onRetry={() => void duplicates.refetch()} />
+        ) : (
+          data?.clusters.map((cluster, i) => <ClusterRow key={cluster.models.map((m) => m.id).join(',')} cluster={cluster} index={i} />)
+        )}
+      </div>
+    </SharedCanvasProvider>
   );
 }

@@ -17,6 +17,13 @@ import './folders.css';
 // three.js and the viewer load only when a model page shows a preview (architecture.md, Budgets).
 const ModelPreview = lazy(() => import('../../viewer/model-preview').then((m) => ({ default: m.ModelPreview })));
 
+// The matches feature's routes (features do not import each other; the URLs are the contract).
+const matchLinks = [
+  { kind: 'part-to-part', label: 'Part-to-part matches', hint: 'the same part, however it is placed or exported' },
+  { kind: 'part-in-part', label: 'Part-in-part matches', hint: 'assemblies containing it, parts it contains' },
+  { kind: 'geo-related', label: 'Geo-related models', hint: 'similar size, proportions and holes' },
+] as const;
+
 function hasGeometry(state: string): boolean {
   return (searchableStates as readonly string[]).includes(state);
 }
@@ -275,7 +282,20 @@ function ModelView({ model }: { model: Model }) {
         <h2 id="matches-heading" className="card__title">
           Matches
         </h2>
-        <p className="muted">Models with similar or shared geometry will be listed here in a later release.</p>
+        {hasGeometry(model.state) ? (
+          <ul className="folder-list">
+            {matchLinks.map((link) => (
+              <li key={link.kind}>
+                <Link className="folder-list__link" to={`/models/${encodeURIComponent(model.id)}/matches/${link.kind}`}>
+                  <span className="folder-list__name">{link.label}</span>
+                  <span className="muted">{link.hint}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="muted">{working ? 'Matches can be searched once processing has finished.' : 'This model cannot be matched: its geometry could not be read.'}</p>
+        )}
       </section>
 
       {confirmDelete && (

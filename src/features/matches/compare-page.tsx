@@ -1,14 +1,263 @@
-import { Link, useParams } from 'react-router';
-import { ComingSoon } from '../../app/ui/states';
+import { useCallback, useMemo, useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { errorMessage } from '../../api/client';
+import { useModel, useViewerFile } from '../../api/models';
+import { searchableStates, type Model } from '../../contract/models';
+import { ErrorState, LoadingState } from '../../app/ui/states';
+import { CompareView } from '../../viewer/compare-view';
+import { deviationLegend, scaleMaxFor, unitLabel } from '../../viewer/deviation';
+import { SharedCanvasProvider } from '../../viewer/shared-canvas';
+import { defaultTolerance, distance, formatCompareState, parseCompareState, toleranceMax, type CompareState } from './compare-state';
+import { kindTitles } from './kind-titles';
+import { stateLabel } from './state-words';
+import './matches.css';
 
-export function ComparePage() {
-  const { modelId } = useParams();
+const significant = new Intl.NumberFormat(undefined, { maximumSignificantDigits: 4 });
+/** 4 significant digits; rounding noise (1e-16 of a model's size) reads as 0. */
+const num = { format: (value: number) => (Math.abs(value) < 1e-9 ? '0' : significant.format(value)) };
+
+function diagonalOf(model: Model): number {
+  const box = model.facts?.boundingBox;
+  if (!box) return 0;
+  return Math.hypot(...box.max.map((m, i) => m - (box.min[i] ?? 0)));
+}
+
+function FactsTable({ query, match }: { query: Model; match: Model }) {
+  const rows = (m: Model) => {
+    const f = m.facts;
+    if (!f) return { size: '—', area: '—', volume: '—' };
+    const u = unitLabel(f.units);
+    const size = f.boundingBox.max.map((max, i) => num.format(max - (f.boundingBox.min[i] ?? 0))).join(' × ');
+    return {
+      size: `${size} ${u}`,
+      area: `${num.format(f.surfaceArea)} ${u}²`,
+      volume: f.volume === null ? 'Not closed' : `${num.format(f.volume)} ${u}³`,
+    };
+  };
+  const q = rows(query);
+  const m = rows(match);
   return (
-    <ComingSoon title="Compare models">
-      <p>Comparing two models side by side and overlaid is coming in a later release.</p>
-      <p>
-        <Link to={`/models/${modelId ?? ''}`}>Back to the model</Link>
+    <table className="table compare-facts">
+      <thead>
+        <tr>
+          <th scope="col" />
+          <th scope="col">{query.name}</th>
+          <th scope="col">{match.name}</th>
+        </tr>
+      </thead>
+      <tbody>
+        <tr>
+          <th scope="row">Overall size</th>
+          <td>{q.size}</td>
+          <td>{m.size}</td>
+        </tr>
+        <tr>
+          <th scope="row">Surface area</th>
+          <td>{q.area}</td>
+          <td>{m.area}</td>
+        </tr>
+        <tr>
+          <th scope="row">Volume</th>
+          <td>{q.volume}</td>
+          <td>{m.volume}</td>
+        </tr>
+        <tr>
+          <th scope="row">State</th>
+          <td>{stateLabel(query.state)}</td>
+          <td>{stateLabel(match.state)}</td>
+        </tr>
+      </tbody>
+    </table>
+  );
+}
+
+function Legend({ tolerance, max, units, withinShare }: { tolerance: number; max: number; units: string; withinShare: number }) {
+  const scaleMax = scaleMaxFor(tolerance, max);
+  const stops = deviationLegend(tolerance, scaleMax, units);
+  const gradient = stops.map((s) => `rgb(${s.color.map((c) => Math.round(c * 255)).join(' ')}) ${(s.at * 100).toFixed(1)}%`).join(', ');
+  return (
+    <div className="legend" data-testid="deviation-legend">
+      <p className="legend__title">Deviation of the query from the match ({unitLabel(units)})</p>
+      <div className="legend__bar" style={{ background: `linear-gradient(to right, rgb(46 158 84) 0%, ${gradient})` }} aria-hidden="true" />
+      <ul className="legend__labels">
+        {stops.map((s) => (
+          <li key={s.label} style={{ left: `${s.at * 100}%` }}>
+            {s.label}
+          </li>
+        ))}
+      </ul>
+      <p className="muted">
+        {Math.round(withinShare * 1000) / 10}% of the query's surface points lie within the tolerance; largest distance {num.format(max)} {unitLabel(units)}.
       </p>
-    </ComingSoon>
+    </div>
+  );
+}
+
+function Comparison({ query, match }: { query: Model; match: Model }) {
+  const [search, setSearch] = useSearchParams();
+  const state = useMemo(() => parseCompareState(search), [search]);
+  const update = (patch: Partial<CompareState>) => setSearch(formatCompareState({ ...state, ...patch }), { replace: true });
+  const queryFile = useViewerFile(query.id, true);
+  const matchFile = useViewerFile(match.id, true);
+  const diagonal = Math.max(diagonalOf(query), diagonalOf(match));
+  const tolerance = state.tolerance ?? defaultTolerance(diagonal);
+  const units = query.facts?.units ?? match.facts?.units ?? 'unknown';
+  const [deviation, setDeviation] = useState<{ max: number; mean: number; withinShare: number; units: string } | null>(null);
+  const [points, setPoints] = useState<[number, number, number][]>([]);
+  const onMeasure = useCallback((p: [number, number, number][]) => setPoints(p), []);
+  const onDeviation = useCallback((d: typeof deviation) => setDeviation(d), []);
+  // Urls are kept once known: a re-signed address must not reload the models.
+  const [urls, setUrls] = useState<{ query?: string; match?: string }>({});
+  if (queryFile.data && !urls.query) setUrls((u) => ({ ...u, query: queryFile.data }));
+  if (matchFile.data && !urls.match) setUrls((u) => ({ ...u, match: matchFile.data }));
+
+  const max = toleranceMax(diagonal);
+  const step = Number((max / 200).toPrecision(1));
+  const u = unitLabel(units);
+
+  return (
+    <>
+      <div className="compare-toolbar">
+        <div className="segmented" role="group" aria-label="Layout">
+          <button type="button" className={`segmented__option${state.mode === 'side' ? ' segmented__option--active' : ''}`} aria-pressed={state.mode === 'side'} onClick={() => update({ mode: 'side' })}>
+            Side by side
+          </button>
+          <button type="button" className={`segmented__option${state.mode === 'overlay' ? ' segmented__option--active' : ''}`} aria-pressed={state.mode === 'overlay'} onClick={() => update({ mode: 'overlay' })}>
+            Overlay
+          </button>
+        </div>
+        <label className="check">
+          <input type="checkbox" checked={state.xray} onChange={(e) => update({ xray: e.target.checked })} /> X-ray
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={state.wireframe} onChange={(e) => update({ wireframe: e.target.checked })} /> Wireframe
+        </label>
+        <div className="control">
+          <label htmlFor="section-axis">Section</label>
+          <select id="section-axis" value={state.section?.axis ?? ''} onChange={(e) => update({ section: e.target.value ? { axis: e.target.value as 'x' | 'y' | 'z', at: state.section?.at ?? 50 } : null })}>
+            <option value="">None</option>
+            <option value="x">Cut along X</option>
+            <option value="y">Cut along Y</option>
+            <option value="z">Cut along Z</option>
+          </select>
+          {state.section && (
+            <input
+              type="range"
+              min={0}
+              max={100}
+              value={state.section.at}
+              aria-label="Section position (percent of the extent)"
+              onChange={(e) => update({ section: { axis: state.section!.axis, at: Number(e.target.value) } })}
+            />
+          )}
+        </div>
+        <label className="check">
+          <input type="checkbox" checked={state.measuring} onChange={(e) => update({ measuring: e.target.checked })} /> Measure
+        </label>
+      </div>
+      {state.mode === 'overlay' && (
+        <div className="compare-toolbar">
+          <div className="control">
+            <label htmlFor="tolerance">Tolerance</label>
+            <input id="tolerance" type="range" min={0} max={max} step={step > 0 ? step : 0.01} value={Math.min(tolerance, max)} onChange={(e) => update({ tolerance: Number(e.target.value) })} />
+            <output htmlFor="tolerance" data-testid="tolerance-value">
+              {num.format(tolerance)} {u}
+            </output>
+          </div>
+          {!state.transform && <p className="warning">No placement was passed with this link: the models are overlaid as they lie in their files.</p>}
+        </div>
+      )}
+      {state.measuring && (
+        <p className="measure" role="status" data-testid="measurement">
+          {points.length === 0
+            ? 'Click a point on a model, then a second one.'
+            : points.length === 1
+              ? 'First point picked; click a second one.'
+              : `Distance: ${num.format(distance(points[0]!, points[1]!))} ${u}`}
+        </p>
+      )}
+
+      {queryFile.isError || matchFile.isError ? (
+        <ErrorState title="A 3D file could not be loaded" message={errorMessage(queryFile.error ?? matchFile.error)} />
+      ) : urls.query && urls.match ? (
+        <CompareView
+          key={state.mode}
+          queryUrl={urls.query}
+          matchUrl={urls.match}
+          queryLabel={query.name}
+          matchLabel={match.name}
+          mode={state.mode}
+          transform={state.transform}
+          tolerance={tolerance}
+          xray={state.xray}
+          wireframe={state.wireframe}
+          section={state.section}
+          highlightContained={state.kind === 'part-in-part'}
+          measuring={state.measuring}
+          onMeasure={onMeasure}
+          onDeviation={onDeviation}
+        />
+      ) : (
+        <LoadingState label="Getting the 3D files…" />
+      )}
+      {state.mode === 'overlay' && deviation && <Legend tolerance={tolerance} max={deviation.max} units={deviation.units} withinShare={deviation.withinShare} />}
+      {state.mode === 'overlay' && state.kind === 'part-in-part' && (
+        <p className="muted">
+          <span className="swatch swatch--contained" aria-hidden="true" /> Orange on the matched model: the region where this model lies within the tolerance (the contained region).
+        </p>
+      )}
+      <FactsTable query={query} match={match} />
+    </>
+  );
+}
+
+/** /models/:modelId/compare/:otherId — two models side by side or overlaid. */
+export function ComparePage() {
+  const { modelId = '', otherId = '' } = useParams();
+  const [search] = useSearchParams();
+  const query = useModel(modelId);
+  const match = useModel(otherId);
+  const kind = parseCompareState(search).kind;
+
+  let body;
+  if (query.isPending || match.isPending) body = <LoadingState label="Loading the models…" />;
+  else if (query.isError || match.isError) body = <ErrorState title="A model could not be loaded" message={errorMessage(query.error ?? match.error)} />;
+  else {
+    const notReady = [query.data, match.data].filter((m) => !(searchableStates as readonly string[]).includes(m.state));
+    body = notReady.length ? (
+      <div className="state" role="status">
+        <p className="state__title">Not ready to compare</p>
+        {notReady.map((m) => (
+          <p key={m.id}>
+            {m.name}: {stateLabel(m.state)}
+          </p>
+        ))}
+      </div>
+    ) : (
+      <Comparison query={query.data} match={match.data} />
+    );
+  }
+  const back = kind ? `/models/${encodeURIComponent(modelId)}/matches/${kind}` : `/models/${encodeURIComponent(modelId)}`;
+  return (
+    <SharedCanvasProvider>
+      <div className="page compare-page">
+        <header className="page__header">
+          <nav aria-label="Breadcrumb" className="breadcrumbs">
+            <ol>
+              <li>
+                <Link to={`/models/${encodeURIComponent(modelId)}`}>{query.data?.name ?? 'Model'}</Link>
+              </li>
+              <li>
+                <Link to={back}>{kind ? `${kindTitles[kind]} matches` : 'Matches'}</Link>
+              </li>
+            </ol>
+          </nav>
+          <h1>
+            Compare {query.data?.name ?? '…'} with {match.data?.name ?? '…'}
+          </h1>
+        </header>
+        {body}
+      </div>
+    </SharedCanvasProvider>
   );
 }

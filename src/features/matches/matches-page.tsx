@@ -1,20 +1,366 @@
-import { Link, useParams } from 'react-router';
-import { ComingSoon } from '../../app/ui/states';
+import { useMemo, useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { errorMessage } from '../../api/client';
+import { useFolderTree } from '../../api/folders';
+import { fetchAllMatches, isNotReady, useMatchCounts, useMatches } from '../../api/matches';
+import { useMetadataKeys } from '../../api/metadata-keys';
+import { useModel } from '../../api/models';
+import { isMatchKind, matchKinds, type MatchKind } from '../../contract/matches';
+import { isSettled, searchableStates, type Model } from '../../contract/models';
+import type { MatchOrderField } from '../../contract/order';
+import { ErrorState, LoadingState } from '../../app/ui/states';
+import { PreviewGrid } from '../../viewer/model-preview-card';
+import { SharedCanvasProvider } from '../../viewer/shared-canvas';
+import { MatchCard } from './match-card';
+import { MatchTable } from './match-table';
+import { csvFileName, matchesCsv, metadataColumns } from './matches-csv';
+import { formatMatchState, matchListParams, parseMatchState, searchForKind, type MatchPageState } from './match-state';
+import { kindTitles } from './kind-titles';
+import { stateLabel } from './state-words';
+import { ThresholdSlider } from './threshold-slider';
+import './matches.css';
 
-const titles: Record<string, string> = {
-  'part-in-part': 'Part-in-part matches',
-  'part-to-part': 'Part-to-part matches',
-  'geo-related': 'Geometrically related models',
+
+const kindHints: Record<MatchKind, string> = {
+  'part-in-part': 'Models that contain this one, or that it contains (assemblies and their parts). The threshold applies to the larger score.',
+  'part-to-part': 'Models with the same overall shape, whatever their position, rotation or file format.',
+  'geo-related': 'Models of similar overall dimensions, proportions and topology, regardless of detail.',
 };
 
-export function MatchesPage() {
-  const { modelId, kind } = useParams();
+function download(name: string, text: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+function KindTabs({ modelId, kind, state, counts }: { modelId: string; kind: MatchKind; state: MatchPageState; counts: ReturnType<typeof useMatchCounts> }) {
   return (
-    <ComingSoon title={titles[kind ?? ''] ?? 'Matches'}>
-      <p>Shape search results for this model, with scores and overlays, are coming in a later release.</p>
-      <p>
-        <Link to={`/models/${modelId ?? ''}`}>Back to the model</Link>
-      </p>
-    </ComingSoon>
+    <nav className="match-tabs" aria-label="Kind of match">
+      {matchKinds.map((k) => {
+        const count = counts[k];
+        const text = count.data !== undefined ? String(count.data) : count.isError ? '–' : '…';
+        return (
+          <Link
+            key={k}
+            to={`/models/${encodeURIComponent(modelId)}/matches/${k}?${searchForKind(k, state)}`}
+            className={`match-tabs__tab${k === kind ? ' match-tabs__tab--active' : ''}`}
+            aria-current={k === kind ? 'page' : undefined}
+            data-testid={`tab-${k}`}
+          >
+            {kindTitles[k]} <span className="match-tabs__count" data-testid={`count-${k}`}>{text}</span>
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}
+
+function NotReady({ model }: { model: Model }) {
+  const working = !isSettled(model.state);
+  return (
+    <div className={working ? 'state' : 'state state--error'} role="status" aria-live="polite" data-testid="matches-not-ready">
+      {working && <span className="spinner" aria-hidden="true" />}
+      <div>
+        <p className="state__title">{working ? `This model is not ready for matching yet (${stateLabel(model.state)})` : `This model cannot be matched (${stateLabel(model.state)})`}</p>
+        <p>
+          {working
+            ? 'Matches appear here as soon as its processing has finished. This page updates by itself.'
+            : (model.stateReason ?? 'Its geometry could not be read, so there is nothing to compare it with.')}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+function MatchResults({ model, kind }: { model: Model; kind: MatchKind }) {
+  const [search, setSearch] = useSearchParams();
+  const state = useMemo(() => parseMatchState(kind, search), [kind, search]);
+  const update = (patch: Partial<MatchPageState>, options: { resetPage?: boolean } = {}) => {
+    const next = { ...state, ...patch, ...(options.resetPage ? { page: 1 } : {}) };
+    setSearch(formatMatchState(kind, next), { replace: true });
+  };
+  const params = matchListParams(kind, state);
+  const matches = useMatches(model.id, kind, params);
+  const counts = useMatchCounts(model.id, state.thresholds, params.filter);
+  const folders = useFolderTree();
+  const metadataKeys = useMetadataKeys();
+  const [exporting, setExporting] = useState<string | null>(null);
+
+  const folderPaths = useMemo(() => new Map((folders.data ?? []).map((f) => [f.id, f.path])), [folders.data]);
+  const keyNames = useMemo(() => new Map((metadataKeys.data ?? []).map((k) => [k.id, k.name])), [metadataKeys.data]);
+  const rows = matches.data?.matches ?? [];
+  const columns = metadataColumns(rows, keyNames);
+  const threshold = state.thresholds[kind];
+
+  const onSort = (field: MatchOrderField) => {
+    const same = state.sort === field;
+    update({ sort: field, sortDirection: same && state.sortDirection === 'desc' ? 'asc' : same ? 'desc' : field === 'name' ? 'asc' : 'desc' }, { resetPage: true });
+  };
+
+  const exportCsv = async () => {
+    setExporting('Preparing the CSV…');
+    try {
+      const all = await fetchAllMatches(model.id, kind, { threshold, filter: params.filter, order: params.order });
+      const csv = matchesCsv(all.matches, { kind, folderPaths, metadataKeys: metadataColumns(all.matches, keyNames), origin: window.location.origin });
+      download(csvFileName(model.name, kind, threshold), csv);
+      setExporting(all.matchCount > all.matches.length ? `Exported the first ${all.matches.length} of ${all.matchCount} matches.` : null);
+    } catch (error) {
+      setExporting(`The export failed: ${errorMessage(error)}`);
+    }
+  };
+
+  const pageData = matches.data?.pageData;
+  const waiting = isNotReady(matches.error);
+
+  return (
+    <SharedCanvasProvider>
+      <KindTabs modelId={model.id} kind={kind} state={state} counts={counts} />
+      <p className="muted match-hint">{kindHints[kind]}</p>
+
+      <div className="match-toolbar">
+        <ThresholdSliderFor kind={kind} value={threshold} onCommit={(value) => update({ thresholds: { ...state.thresholds, [kind]: value } }, { resetPage: true })} />
+        {kind === 'part-in-part' && (
+          <fieldset className="segmented">
+            <legend className="visually-hidden">Direction</legend>
+            {(['contains', 'contained'] as const).map((d) => (
+              <label key={d} className={`segmented__option${state.direction === d ? ' segmented__option--active' : ''}`}>
+                <input type="radio" name="direction" value={d} checked={state.direction === d} onChange={() => update({ direction: d, sort: null }, { resetPage: true })} />
+                {d === 'contains' ? 'Contains this model' : 'Is contained in this model'}
+              </label>
+            ))}
+          </fieldset>
+        )}
+        <div className="control">
+          <label htmlFor="match-folder">Folder</label>
+          <select id="match-folder" value={state.folderId ?? ''} onChange={(e) => update({ folderId: e.target.value ? Number(e.target.value) : null }, { resetPage: true })}>
+            <option value="">All folders</option>
+            {[...(folders.data ?? [])]
+              .sort((a, b) => a.path.localeCompare(b.path))
+              .map((f) => (
+                <option key={f.id} value={f.id}>
+                  {f.path}
+                </option>
+              ))}
+          </select>
+        </div>
+        <MetadataFilter
+          keys={metadataKeys.data ?? []}
+          keyId={state.metadataKeyId}
+          value={state.metadataValue}
+          onChange={(metadataKeyId, metadataValue) => update({ metadataKeyId, metadataValue }, { resetPage: true })}
+        />
+        <div className="control">
+          <label htmlFor="match-order">Order</label>
+          <select
+            id="match-order"
+            value={state.sort ? `${state.sortDirection === 'desc' ? '-' : ''}${state.sort}` : ''}
+            onChange={(e) => {
+              const v = e.target.value;
+              update(v ? { sort: v.replace(/^-/, '') as MatchOrderField, sortDirection: v.startsWith('-') ? 'desc' : 'asc' } : { sort: null }, { resetPage: true });
+            }}
+          >
+            <option value="">Best score first</option>
+            <option value="name">Name (A–Z)</option>
+            <option value="-name">Name (Z–A)</option>
+            <option value="-createdAt">Newest first</option>
+            <option value="createdAt">Oldest first</option>
+            {kind === 'part-in-part' ? (
+              <>
+                <option value="-forwardMatchPercentage">“Contains” score, high first</option>
+                <option value="-reverseMatchPercentage">“Contained” score, high first</option>
+              </>
+            ) : (
+              <option value="matchPercentage">Lowest score first</option>
+            )}
+          </select>
+        </div>
+        <div className="match-toolbar__end">
+          <div className="segmented" role="group" aria-label="Layout">
+            <button type="button" className={`segmented__option${state.view === 'grid' ? ' segmented__option--active' : ''}`} aria-pressed={state.view === 'grid'} onClick={() => update({ view: 'grid' })}>
+              Cards
+            </button>
+            <button type="button" className={`segmented__option${state.view === 'table' ? ' segmented__option--active' : ''}`} aria-pressed={state.view === 'table'} onClick={() => update({ view: 'table' })}>
+              Table
+            </button>
+          </div>
+          <button type="button" className="button" onClick={() => void exportCsv()} disabled={!matches.data || matches.data.matchCount === 0 || exporting === 'Preparing the CSV…'}>
+            Export CSV
+          </button>
+        </div>
+      </div>
+      {exporting && exporting !== 'Preparing the CSV…' && (
+        <p className="muted" role="status">
+          {exporting}
+        </p>
+      )}
+
+      <div className="match-summary" aria-live="polite">
+        {matches.data && (
+          <p data-testid="match-count" aria-busy={matches.isPlaceholderData}>
+            {matches.isPlaceholderData ? (
+              // The previous list stays on screen; its count is not claimed for the new settings.
+              <span className="muted">Updating the list for {params.threshold}%…</span>
+            ) : (
+              <>
+                <strong>{matches.data.matchCount}</strong> {matches.data.matchCount === 1 ? 'match' : 'matches'} at {params.threshold}% or more
+              </>
+            )}
+          </p>
+        )}
+      </div>
+
+      {waiting ? (
+        <div className="state" role="status">
+          <span className="spinner" aria-hidden="true" />
+          <div>
+            <p className="state__title">Not ready for matching yet</p>
+            <p>{errorMessage(matches.error)}</p>
+            <p className="muted">This page asks again by itself.</p>
+          </div>
+        </div>
+      ) : matches.isPending ? (
+        <LoadingState label="Looking for matches…" />
+      ) : matches.isError && !matches.data ? (
+        <ErrorState title="Matches could not be loaded" message={errorMessage(matches.error)} onRetry={() => void matches.refetch()} />
+      ) : rows.length === 0 ? (
+        <div className="state state--empty" data-testid="no-matches">
+          <p className="state__title">No matches at {threshold}% or more</p>
+          <p>Lower the threshold, or clear the filters, to see more.</p>
+        </div>
+      ) : state.view === 'table' ? (
+        <MatchTable
+          queryId={model.id}
+          kind={kind}
+          matches={rows}
+          folderPaths={folderPaths}
+          metadataColumns={columns}
+          stateLabel={stateLabel}
+          direction={state.direction}
+          sort={state.sort}
+          sortDirection={state.sortDirection}
+          onSort={onSort}
+        />
+      ) : (
+        <PreviewGrid>
+          {rows.map((match) => (
+            <MatchCard
+              key={match.matchedModel.id}
+              queryId={model.id}
+              kind={kind}
+              match={match}
+              folderPath={folderPaths.get(match.matchedModel.folderId) ?? `Folder ${match.matchedModel.folderId}`}
+              direction={state.direction}
+              stateLabel={stateLabel(match.matchedModel.state)}
+            />
+          ))}
+        </PreviewGrid>
+      )}
+
+      {pageData && pageData.lastPage > 1 && (
+        <nav className="pager" aria-label="Pages">
+          <button type="button" className="button" disabled={state.page <= 1} onClick={() => update({ page: state.page - 1 })}>
+            Previous
+          </button>
+          <span>
+            Page {pageData.currentPage} of {pageData.lastPage}
+          </span>
+          <button type="button" className="button" disabled={state.page >= pageData.lastPage} onClick={() => update({ page: state.page + 1 })}>
+            Next
+          </button>
+        </nav>
+      )}
+    </SharedCanvasProvider>
+  );
+}
+
+function ThresholdSliderFor({ kind, value, onCommit }: { kind: MatchKind; value: number; onCommit: (value: number) => void }) {
+  // Keyed by kind: each tab has its own slider state.
+  return <ThresholdSlider key={kind} label={`${kindTitles[kind]} threshold`} value={value} onCommit={onCommit} hint="Only matches scoring at least this much are listed." />;
+}
+
+function MetadataFilter({
+  keys,
+  keyId,
+  value,
+  onChange,
+}: {
+  keys: readonly { id: number; name: string }[];
+  keyId: number | null;
+  value: string;
+  onChange: (keyId: number | null, value: string) => void;
+}) {
+  const [draftKey, setDraftKey] = useState<number | null>(keyId);
+  const [draft, setDraft] = useState(value);
+  if (keys.length === 0) return null;
+  return (
+    <form
+      className="control metadata-filter"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onChange(draft.trim() ? draftKey : null, draft.trim());
+      }}
+    >
+      <label htmlFor="match-meta-key">Metadata</label>
+      <select id="match-meta-key" value={draftKey ?? ''} onChange={(e) => setDraftKey(e.target.value ? Number(e.target.value) : null)}>
+        <option value="">Key…</option>
+        {keys.map((k) => (
+          <option key={k.id} value={k.id}>
+            {k.name}
+          </option>
+        ))}
+      </select>
+      <input aria-label="Metadata value starts with" value={draft} onChange={(e) => setDraft(e.target.value)} placeholder="Value" disabled={draftKey === null} />
+      <button type="submit" className="button button--small" disabled={draftKey === null}>
+        Apply
+      </button>
+    </form>
+  );
+}
+
+/** /models/:modelId/matches/:kind — the model's matches of one kind. */
+export function MatchesPage() {
+  const { modelId = '', kind: kindParam = '' } = useParams();
+  const model = useModel(modelId);
+  if (!isMatchKind(kindParam)) return null; // the route's loader answers 404 first
+  const kind = kindParam;
+
+  if (model.isPending) {
+    return (
+      <div className="page">
+        <LoadingState label="Loading the model…" />
+      </div>
+    );
+  }
+  if (model.isError && !model.data) {
+    return (
+      <div className="page">
+        <ErrorState title="The model could not be loaded" message={errorMessage(model.error)} onRetry={() => void model.refetch()} />
+      </div>
+    );
+  }
+  const m = model.data;
+  const searchable = (searchableStates as readonly string[]).includes(m.state);
+  return (
+    <div className="page matches-page">
+      <header className="page__header">
+        <nav aria-label="Breadcrumb" className="breadcrumbs">
+          <ol>
+            <li>
+              <Link to="/folders">All folders</Link>
+            </li>
+            <li>
+              <Link to={`/models/${encodeURIComponent(m.id)}`}>{m.name}</Link>
+            </li>
+          </ol>
+        </nav>
+        <h1>Matches of {m.name}</h1>
+      </header>
+      {searchable ? <MatchResults model={m} kind={kind} /> : <NotReady model={m} />}
+    </div>
   );
 }

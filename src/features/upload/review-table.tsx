@@ -1,8 +1,21 @@
+import { useMemo } from 'react';
 import type { EngineFileView } from './engine/engine';
-import { formatBytes, roleWords } from './status-words';
+import { formatBytes, inPathOrder, pathInFolder, roleWords } from './status-words';
 
 /** Every dropped file before anything is sent: path, size, detected role, problems and notes. */
-export function ReviewTable({ files, onRemove, busy }: { files: readonly EngineFileView[]; onRemove: (index: number) => void; busy: boolean }) {
+export function ReviewTable({
+  files,
+  folder,
+  onRemove,
+  busy,
+}: {
+  files: readonly EngineFileView[];
+  /** The target folder, named above the table; paths are shown inside it. */
+  folder: string;
+  onRemove: (index: number) => void;
+  busy: boolean;
+}) {
+  const ordered = useMemo(() => inPathOrder(files), [files]);
   return (
     <div className="table-wrap upload-table-wrap">
       <table className="table upload-table">
@@ -19,12 +32,14 @@ export function ReviewTable({ files, onRemove, busy }: { files: readonly EngineF
           </tr>
         </thead>
         <tbody>
-          {files.map((file, index) => (
+          {ordered.map(([file, index]) => (
             <tr key={`${index}:${file.filePath}`} data-testid="upload-review-row" className={file.problems.length > 0 ? 'upload-row--problem' : undefined}>
-              <td data-label="File path" className="upload-table__path">
-                {file.filePath}
+              <td data-label="File path" className="upload-table__path" title={file.filePath}>
+                {pathInFolder(file.filePath, folder)}
               </td>
-              <td data-label="Size">{formatBytes(file.size)}</td>
+              <td data-label="Size" className="upload-table__size">
+                {formatBytes(file.size)}
+              </td>
               <td data-label="Role">{file.role ? roleWords[file.role] : <span className="muted">Unknown</span>}</td>
               <td data-label="Problems and notes">
                 {file.problems.length === 0 && file.notes.length === 0 && <span className="muted">Ready</span>}

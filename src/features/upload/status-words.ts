@@ -62,3 +62,24 @@ export function formatBytes(n: number): string {
   }
   return `${v.toFixed(v < 10 ? 1 : 0)} ${units[u]!}`;
 }
+
+/** "1 part", "3 parts"; "1 assembly", "2 assemblies". */
+export function countWords(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+const pathCollator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
+/**
+ * Rows in file-path order (a folder's files together, as in a file browser) with each one's
+ * index in the engine's list, which is what removing or cancelling one refers to.
+ */
+export function inPathOrder<T extends { readonly filePath: string }>(files: readonly T[]): [T, number][] {
+  return files.map((f, i): [T, number] => [f, i]).sort(([a], [b]) => pathCollator.compare(a.filePath, b.filePath));
+}
+
+/** `filePath` without the batch's target folder, which the page shows once above the list. */
+export function pathInFolder(filePath: string, folder: string): string {
+  const prefix = folder.replace(/\/+$/, '');
+  return prefix && filePath.toLowerCase().startsWith(`${prefix.toLowerCase()}/`) ? filePath.slice(prefix.length + 1) : filePath;
+}

@@ -16,9 +16,14 @@ export function UploadIndicator() {
   if (!status.active && !status.attention) return null;
   const percent = status.bytesTotal > 0 ? Math.round((status.bytesSent / status.bytesTotal) * 100) : 0;
   return (
-    <Link to="/upload" className={`upload-indicator${status.attention ? ' upload-indicator--attention' : ''}`} data-testid="upload-indicator">
+    <Link
+      to="/upload"
+      className={`upload-indicator${status.attention ? ' upload-indicator--attention' : ''}`}
+      data-testid="upload-indicator"
+      title={`${status.filesDone} of ${status.filesTotal} files done`}
+    >
       <span className="upload-indicator__label">{status.label}</span>
-      {status.active && status.bytesTotal > 0 && (
+      {status.active && status.bytesSent < status.bytesTotal && (
         <span
           className="upload-indicator__bar"
           role="progressbar"

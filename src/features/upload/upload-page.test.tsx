@@ -70,11 +70,13 @@ describe('UploadPage', () => {
     await waitFor(() => expect(screen.getAllByTestId('upload-review-row')).toHaveLength(4));
     await waitFor(() => expect(session.getState().targetFolder).toBe('Projects'));
     const rows = () => screen.getAllByTestId('upload-review-row');
-    await waitFor(() => expect(within(rows()[0]!).getByText('Projects/pump/asm.stp')).toBeTruthy());
+    // In path order, inside the target folder named above the list.
+    await waitFor(() => expect(within(rows()[0]!).getByText('pump/asm.stp')).toBeTruthy());
     expect(within(rows()[0]!).getByText('Assembly')).toBeTruthy();
-    expect(within(rows()[1]!).getByText('Part')).toBeTruthy();
-    expect(within(rows()[2]!).getByText(/files are not supported/)).toBeTruthy();
-    expect(within(rows()[3]!).getByText('The file is empty.')).toBeTruthy();
+    expect(within(rows()[0]!).getByRole('cell', { name: 'pump/asm.stp' }).title).toBe('Projects/pump/asm.stp');
+    expect(within(rows()[1]!).getByText('The file is empty.')).toBeTruthy();
+    expect(within(rows()[2]!).getByText('Part')).toBeTruthy();
+    expect(within(rows()[3]!).getByText(/files are not supported/)).toBeTruthy();
     expect(screen.getByRole('columnheader', { name: 'File path' })).toBeTruthy();
     expect(screen.getByRole('columnheader', { name: 'Role' })).toBeTruthy();
 
@@ -85,7 +87,7 @@ describe('UploadPage', () => {
 
     await user.click(screen.getByRole('button', { name: 'Remove 2 files with problems' }));
     await waitFor(() => expect(rows()).toHaveLength(2));
-    expect(rows().map((r) => within(r).getAllByRole('cell')[0]!.textContent)).toEqual(['Projects/pump/asm.stp', 'Projects/pump/parts/a.stl']);
+    expect(rows().map((r) => within(r).getAllByRole('cell')[0]!.textContent)).toEqual(['pump/asm.stp', 'pump/parts/a.stl']);
 
     await user.click(screen.getByRole('button', { name: 'Start upload' }));
     await waitFor(() => expect(screen.getAllByTestId('upload-row')).toHaveLength(2));
@@ -93,7 +95,7 @@ describe('UploadPage', () => {
     const summary = screen.getByTestId('upload-summary');
     expect(summary.getAttribute('aria-live')).toBe('polite');
     await waitFor(() => expect(summary.textContent).toBe('2 finished'), { timeout: 8000 });
-    const link = within(screen.getAllByTestId('upload-row')[1]!).getByRole('link', { name: 'Projects/pump/parts/a.stl' });
+    const link = within(screen.getAllByTestId('upload-row')[1]!).getByRole('link', { name: 'pump/parts/a.stl' });
     expect(link.getAttribute('href')).toMatch(/^\/models\/.+/);
     expect(screen.getByRole('progressbar', { name: 'Bytes sent' }).getAttribute('aria-valuenow')).toBe('100');
     await session.clear();

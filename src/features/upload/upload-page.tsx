@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useId, useMemo, useState, useSyncExternalStore } from 'react';
 import { errorMessage } from '../../api/client';
 import { useFolderTree } from '../../api/folders';
+import { useAppConfig } from '../../app/config-context';
 import { showToast } from '../../app/toast';
 import type { EngineSnapshot, UploadEngine } from './engine/engine';
 import type { SourceFile } from './engine/planner';
 import { DropZone } from './drop-zone';
 import { ReviewTable } from './review-table';
-import { formatBytes, statusWords, summaryOrder } from './status-words';
+import { countWords, formatBytes, statusWords, summaryOrder } from './status-words';
 import { UploadTable, type RowActions } from './upload-table';
 import { uploadSession, type UploadSession } from './upload-session';
 import './upload.css';
@@ -19,6 +20,9 @@ function useEngineSnapshot(engine: UploadEngine | null): EngineSnapshot | null {
 }
 
 export function UploadPage() {
+  const config = useAppConfig();
+  const limit = config.uploadMaxBytes;
+  useEffect(() => uploadSession.setMaxFileBytes(limit), [limit]);
   return <UploadWorkspace session={uploadSession} />;
 }
 
@@ -146,7 +150,8 @@ function ReviewSection({ session, snap, busy, folderProblem }: { session: Upload
       </h2>
       <p role="status">
         {snap.files.length} {snap.files.length === 1 ? 'file' : 'files'} into <strong>{snap.targetFolder || '—'}</strong>: {toSend.length}{' '}
-        to send ({formatBytes(bytes)}; {roles.part} parts, {roles['sub-assembly']} sub-assemblies, {roles.assembly} assemblies)
+        to send ({formatBytes(bytes)}; {countWords(roles.part, 'part', 'parts')}, {countWords(roles['sub-assembly'], 'sub-assembly', 'sub-assemblies')},{' '}
+        {countWords(roles.assembly, 'assembly', 'assemblies')})
         {problemCount > 0 && (
           <>
             , <strong className="upload-problem-count">{problemCount} with problems</strong>
@@ -159,7 +164,7 @@ function ReviewSection({ session, snap, busy, folderProblem }: { session: Upload
           Files with problems are not sent. Remove them to go on, or cancel and fix them first.
         </div>
       )}
-      <ReviewTable files={snap.files} busy={busy} onRemove={(index) => void session.removeFile(index)} />
+      <ReviewTable files={snap.files} folder={snap.targetFolder} busy={busy} onRemove={(index) => void session.removeFile(index)} />
       {startError && (
         <p className="form-error" role="alert">
           {startError}
@@ -301,7 +306,7 @@ function BatchSection({
         </p>
       )}
 
-      <UploadTable files={snap.files} actions={actions} />
+      <UploadTable files={snap.files} folder={snap.targetFolder} actions={actions} />
     </section>
   );
 }

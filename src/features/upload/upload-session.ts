@@ -1,6 +1,7 @@
 // The upload in progress, kept outside React so it goes on while the user browses elsewhere
 // in the app. One per page load (module singleton); the header indicator reads its status.
 import { reprocessModel } from '../../api/models';
+import { DEFAULT_UPLOAD_MAX_BYTES } from '../../contract/app-config';
 import { folderPathProblem } from '../../contract/file-paths';
 import { UploadEngine, type AttachResult, type EngineSnapshot } from './engine/engine';
 import type { SourceFile } from './engine/planner';
@@ -10,11 +11,6 @@ import { indexedDbBatchStore, throttledSaver, type BatchStore } from './persiste
 import { mergeSourceFiles } from './source-files';
 import { idleUploadStatus, publishUploadStatus, setSavedBatchFlag, type UploadStatus } from './upload-status';
 
-/**
- * Largest file offered for upload: one signed PUT to object storage carries at most 5 GiB.
- * (The service does not publish its own limit; a larger refusal is shown against the file.)
- */
-export const MAX_UPLOAD_BYTES = 5 * 1024 ** 3;
 
 export type SessionPhase =
   | 'empty'
@@ -42,6 +38,7 @@ export interface SessionState {
 export interface UploadSessionDeps {
   transport?: Transport;
   store?: BatchStore;
+  /** Largest file offered for upload (default: the service's default limit). */
   maxFileBytes?: number;
   /** How often the batch is written to storage while it changes (ms). */
   saveEveryMs?: number;
@@ -72,11 +69,12 @@ export function statusOf(snap: EngineSnapshot): UploadStatus {
   const attention = snap.stage === 'needs-files';
   // Avoids the word "upload": the nav link "Upload" must stay the only link of that name.
   const sent = files.length - snap.summary.waiting - snap.summary.uploading - snap.summary.retrying - snap.summary['needs-file'];
+  // Short: it shares the header with the brand, the nav and the user menu.
   const label =
     snap.stage === 'sending'
-      ? `Sending ${sent} of ${files.length} files`
+      ? `Sending ${sent} of ${files.length}`
       : snap.stage === 'processing'
-        ? `Processing ${snap.summary.processing} of ${files.length} files`
+        ? `Processing ${snap.summary.processing} of ${files.length}`
         : attention
           ? `${snap.summary['needs-file']} files to add again`
           : '';
@@ -93,8 +91,20 @@ export class UploadSession {
   private saver: ReturnType<typeof throttledSaver> | null = null;
   private transportInstance: Transport | null = null;
   private storeInstance: BatchStore | null = null;
+  private maxFileBytes: number;
 
-  constructor(private readonly deps: UploadSessionDeps = {}) {}
+  constructor(private readonly deps: UploadSessionDeps = {}) {
+    this.maxFileBytes = deps.maxFileBytes ?? DEFAULT_UPLOAD_MAX_BYTES;
+  }
+
+  /**
+   * The service's upload limit (runtime config `uploadMaxBytes`), so that larger files are
+   * flagged in the review instead of being refused by the service after the upload. Applies
+   * to the next review.
+   */
+  setMaxFileBytes(bytes: number): void {
+    if (Number.isFinite(bytes) && bytes > 0) this.maxFileBytes = bytes;
+  }
 
   readonly subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
@@ -260,7 +270,7 @@ export class UploadSession {
     try {
       const engine = await UploadEngine.create(
         this.files,
-        { targetFolder: this.state.targetFolder, maxFileBytes: this.deps.maxFileBytes ?? MAX_UPLOAD_BYTES },
+        { targetFolder: this.state.targetFolder, maxFileBytes: this.maxFileBytes },
         this.transport,
         this.engineOptions(),
       );

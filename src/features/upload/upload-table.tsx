@@ -1,7 +1,7 @@
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 import { Link } from 'react-router';
 import type { EngineFileView } from './engine/engine';
-import { formatBytes, roleWords, statusWords, toneOf } from './status-words';
+import { formatBytes, inPathOrder, pathInFolder, roleWords, statusWords, toneOf } from './status-words';
 
 const CANCELLABLE = new Set(['waiting', 'uploading', 'retrying', 'needs-file']);
 const REPROCESSABLE = new Set(['failed', 'failed-incomplete']);
@@ -12,14 +12,25 @@ export interface RowActions {
   reprocessing: ReadonlySet<string>;
 }
 
-const UploadRow = memo(function UploadRow({ file, actions, reprocessing }: { file: EngineFileView; actions: RowActions; reprocessing: boolean }) {
+const UploadRow = memo(function UploadRow({
+  file,
+  folder,
+  actions,
+  reprocessing,
+}: {
+  file: EngineFileView;
+  folder: string;
+  actions: RowActions;
+  reprocessing: boolean;
+}) {
+  const shown = pathInFolder(file.filePath, folder);
   const percent = file.size > 0 ? Math.min(100, Math.round((file.loaded / file.size) * 100)) : 0;
   const finished = file.modelId && (file.status === 'finished' || file.status === 'finished-incomplete');
   const message = file.error?.message ?? (file.status !== 'finished' ? file.stateReason : null);
   return (
     <tr data-testid="upload-row" data-status={file.status}>
-      <td data-label="File" className="upload-table__path">
-        {finished ? <Link to={`/models/${encodeURIComponent(file.modelId!)}`}>{file.filePath}</Link> : file.filePath}
+      <td data-label="File" className="upload-table__path" title={file.filePath}>
+        {finished ? <Link to={`/models/${encodeURIComponent(file.modelId!)}`}>{shown}</Link> : shown}
       </td>
       <td data-label="Role">{file.role ? roleWords[file.role] : '—'}</td>
       <td data-label="State">
@@ -64,7 +75,8 @@ const UploadRow = memo(function UploadRow({ file, actions, reprocessing }: { fil
 });
 
 /** The batch as it is sent and processed, one row per file. */
-export function UploadTable({ files, actions }: { files: readonly EngineFileView[]; actions: RowActions }) {
+export function UploadTable({ files, folder, actions }: { files: readonly EngineFileView[]; folder: string; actions: RowActions }) {
+  const ordered = useMemo(() => inPathOrder(files), [files]);
   return (
     <div className="table-wrap upload-table-wrap">
       <table className="table upload-table">
@@ -80,8 +92,8 @@ export function UploadTable({ files, actions }: { files: readonly EngineFileView
           </tr>
         </thead>
         <tbody>
-          {files.map((file, index) => (
-            <UploadRow key={index} file={file} actions={actions} reprocessing={!!file.modelId && actions.reprocessing.has(file.modelId)} />
+          {ordered.map(([file, index]) => (
+            <UploadRow key={index} file={file} folder={folder} actions={actions} reprocessing={!!file.modelId && actions.reprocessing.has(file.modelId)} />
           ))}
         </tbody>
       </table>

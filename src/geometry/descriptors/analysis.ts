@@ -3,11 +3,19 @@ import type { Mesh, Vec3 } from '../mesh';
 import { signedVolume } from '../mesh-facts';
 import { MM_PER_UNIT } from '../mesh';
 import { orientedExtents } from './extents';
-import { normalisePose, surfaceMoments, type Pose, type SurfaceMoments } from './pose';
+import { normalisePose, principalMoments, surfaceMoments, type Pose, type PrincipalMoments, type SurfaceMoments } from './pose';
 import { sampleSurface, type SurfaceSamples } from './sampling';
 
 export interface ShapeAnalysis {
+  /** Surface samples kept for registration (rescoring, containment); what gets stored. */
   samples: SurfaceSamples;
+  /**
+   * Denser samples for the descriptor's distributions, whose sampling noise falls with the
+   * count. Present right after {@link analyseShape}; not stored.
+   */
+  statSamples?: SurfaceSamples;
+  /** Exact principal-frame moments (chirality, axis signs). Present right after {@link analyseShape}. */
+  exact?: PrincipalMoments;
   moments: SurfaceMoments;
   pose: Pose;
   /** Oriented extents (mm), descending. */
@@ -19,19 +27,32 @@ export interface ShapeAnalysis {
 }
 
 export interface AnalysisOptions {
-  /** Surface samples (default 4096). */
+  /** Surface samples kept for registration (default 4096). */
   samples?: number;
+  /** Samples behind the descriptor's distributions (default 4 × `samples`). */
+  statSamples?: number;
   seed?: number;
 }
 
+/** Default count of registration samples. */
+export const REGISTRATION_SAMPLES = 4096;
+
 export function analyseShape(mesh: Mesh, o: AnalysisOptions = {}): ShapeAnalysis {
-  const samples = sampleSurface(mesh, { count: o.samples ?? 4096, seed: o.seed ?? 1 });
+  const keep = Math.max(1, Math.floor(o.samples ?? REGISTRATION_SAMPLES));
+  const seed = o.seed ?? 1;
+  const samples = sampleSurface(mesh, { count: keep, seed });
+  // A separate draw rather than a subset: every k-th point of the in-triangle low-discrepancy
+  // sequence lines up (4·α of the R2 sequence is nearly an integer), which leaves holes that
+  // registration coverage then counts as missing surface.
+  const nStat = Math.max(keep, Math.floor(o.statSamples ?? 4 * keep));
+  const statSamples = nStat === keep ? samples : sampleSurface(mesh, { count: nStat, seed: seed + 7919 });
   const moments = surfaceMoments(mesh);
-  const pose = normalisePose(moments, samples);
+  const exact = principalMoments(mesh, moments);
+  const pose = normalisePose(moments, samples, exact);
   const extents = orientedExtents(mesh, pose);
   const s = MM_PER_UNIT[mesh.units ?? 'unknown'];
   const volume = Math.abs(signedVolume(mesh)) * s * s * s;
   const cv = moments.covariance;
   const rmsRadius = Math.sqrt(Math.max(cv[0]! + cv[4]! + cv[8]!, 1e-30));
-  return { samples, moments, pose, extents, volume, rmsRadius };
+  return { samples, statSamples, exact, moments, pose, extents, volume, rmsRadius };
 }

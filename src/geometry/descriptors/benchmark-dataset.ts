@@ -33,11 +33,16 @@ export interface BenchmarkLabels {
   holes?: number;
 }
 
+export type BenchmarkFormat = 'stl' | 'obj' | 'ply' | 'glb';
+
 export interface BenchmarkRecord {
   id: string;
   family: Family | 'assembly';
+  /** The geometry as the service would read it (for format duplicates: read back from `file`). */
   mesh: Mesh;
   labels: BenchmarkLabels;
+  /** For format duplicates: the exported file itself, to upload as is (others upload as STL). */
+  file?: { format: BenchmarkFormat; bytes: Uint8Array };
 }
 
 /** Resolution knob: circular segments of curved features (re-tessellation changes it). */
@@ -426,13 +431,18 @@ export function subdivide(mesh: Mesh): Mesh {
 }
 
 /** Writes the mesh in `format` and reads it back through the production importers. */
-export async function roundTrip(mesh: Mesh, format: 'stl' | 'obj' | 'ply' | 'glb'): Promise<Mesh> {
+export async function roundTrip(mesh: Mesh, format: BenchmarkFormat): Promise<Mesh> {
+  return (await roundTripFile(mesh, format)).mesh;
+}
+
+/** {@link roundTrip}, keeping the file that was written. */
+export async function roundTripFile(mesh: Mesh, format: BenchmarkFormat): Promise<{ mesh: Mesh; file: { format: BenchmarkFormat; bytes: Uint8Array } }> {
   const bytes = format === 'stl' ? toStlBinary(mesh) : format === 'obj' ? toObj(mesh) : format === 'ply' ? toPly(mesh) : await toGlb(mesh);
   const r = await importFile(`part.${format}`, bytes);
   if (isImportError(r)) throw new Error(`round trip through ${format} failed: ${r.reason}`);
   const out: Mesh = { positions: r.positions, indices: r.indices };
   if (r.units) out.units = r.units;
-  return out;
+  return { mesh: out, file: { format, bytes } };
 }
 
 export interface DatasetOptions {
@@ -464,15 +474,16 @@ export async function buildDataset(o: DatasetOptions = {}): Promise<BenchmarkRec
       const holes = spec.holes(spec.variants[v]!);
       const base = await buildPart(family, v, { segments: 32 });
       out.push({ id: partId, family, mesh: base, labels: { kind: 'original', partId, chiral, holes } });
-      const dupMakers: [string, () => Promise<Mesh>][] = [
-        ['segments-48+stl', async () => roundTrip(applyToMesh(await buildPart(family, v, { segments: 48 }), randomRigid(rand)), 'stl')],
-        ['subdivided+obj', async () => roundTrip(applyToMesh(subdivide(base), randomRigid(rand)), 'obj')],
-        ['glb', async () => roundTrip(applyToMesh(base, randomRigid(rand)), 'glb')],
-        ['segments-24+ply', async () => roundTrip(applyToMesh(await buildPart(family, v, { segments: 24 }), randomRigid(rand)), 'ply')],
+      const dupMakers: [string, () => Promise<{ mesh: Mesh; file: BenchmarkRecord['file'] }>][] = [
+        ['segments-48+stl', async () => roundTripFile(applyToMesh(await buildPart(family, v, { segments: 48 }), randomRigid(rand)), 'stl')],
+        ['subdivided+obj', async () => roundTripFile(applyToMesh(subdivide(base), randomRigid(rand)), 'obj')],
+        ['glb', async () => roundTripFile(applyToMesh(base, randomRigid(rand)), 'glb')],
+        ['segments-24+ply', async () => roundTripFile(applyToMesh(await buildPart(family, v, { segments: 24 }), randomRigid(rand)), 'ply')],
       ];
       for (let d = 0; d < Math.min(nDup, dupMakers.length); d++) {
         const [variation, make] = dupMakers[d]!;
-        out.push({ id: `${partId}-dup${d}`, family, mesh: await make(), labels: { kind: 'duplicate', partId, variation, chiral, holes } });
+        const { mesh, file } = await make();
+        out.push({ id: `${partId}-dup${d}`, family, mesh, labels: { kind: 'duplicate', partId, variation, chiral, holes }, ...(file ? { file } : {}) });
       }
       if (o.mirrors ?? true) {
         out.push({ id: `${partId}-mirror`, family, mesh: applyToMesh(base, multiply(randomRigid(rand), scaling(-1, 1, 1))), labels: { kind: 'mirror', partId, chiral, holes } });

@@ -3,8 +3,8 @@ import { applyToMesh, determinant3, multiply, rotationZ, scaling, translation } 
 import { analyseShape } from './analysis';
 import { buildPart, randomRigid, randomRotation, roundTrip, subdivide } from './benchmark-dataset';
 import { geoDescriptor, geoRelatedScore } from './geo-descriptor';
-import { GLOBAL_DESCRIPTOR_LENGTH, distanceForScore, globalDescriptor, partToPartScore, scoreFromDistance } from './global-descriptor';
-import { preparePart, partToPartRescore } from './rescore';
+import { DUPLICATE_DISTANCE, GLOBAL_DESCRIPTOR_LENGTH, distanceForScore, globalDescriptor, partToPartScore, rawGlobalFeatures, scoreFromDistance } from './global-descriptor';
+import { alignParts, preparePart, partToPartRescore } from './rescore';
 import { prng, sampleSurface } from './sampling';
 import { accumulateSH, degreeEnergies } from './spherical-harmonics';
 
@@ -63,12 +63,13 @@ describe('pose', () => {
 });
 
 describe('part-to-part descriptor', () => {
-  it(`has ${GLOBAL_DESCRIPTOR_LENGTH} dimensions and a monotone score with 98 at distance 1`, () => {
+  it(`has ${GLOBAL_DESCRIPTOR_LENGTH} dimensions and a monotone score with 98 at DUPLICATE_DISTANCE`, () => {
     expect(GLOBAL_DESCRIPTOR_LENGTH).toBeGreaterThanOrEqual(64);
     expect(GLOBAL_DESCRIPTOR_LENGTH).toBeLessThanOrEqual(256);
     expect(scoreFromDistance(0)).toBe(100);
-    expect(scoreFromDistance(1)).toBeCloseTo(98, 9);
-    expect(distanceForScore(90)).toBeCloseTo(Math.pow(Math.log(100 / 90) / Math.log(100 / 98), 1 / 1.5), 9);
+    expect(scoreFromDistance(DUPLICATE_DISTANCE)).toBeCloseTo(98, 9);
+    expect(distanceForScore(90)).toBeCloseTo(DUPLICATE_DISTANCE * Math.pow(Math.log(100 / 90) / Math.log(100 / 98), 1 / 1.5), 9);
+    expect(scoreFromDistance(distanceForScore(73))).toBeCloseTo(73, 9);
   });
 
   it('is invariant to rotation, translation, tessellation and file format (≥ 98)', async () => {
@@ -121,6 +122,35 @@ describe('part-to-part descriptor', () => {
     // A mirror-symmetric part is identical to its mirror image.
     const plate = await buildPart('plate', 0);
     expect(partToPartRescore(preparePart(applyToMesh(plate, multiply(translation(5, 5, 5), scaling(1, -1, 1)))), preparePart(plate)).score).toBeGreaterThanOrEqual(98);
+  });
+});
+
+describe('noise and registration', () => {
+  it('computes the chirality block from exact moments: no sampling noise', async () => {
+    const m = await buildPart('step-block', 0);
+    const a = rawGlobalFeatures(analyseShape(m, { seed: 1 }));
+    const b = rawGlobalFeatures(analyseShape(m, { seed: 2 }));
+    a.chirality.forEach((v, i) => expect(b.chirality[i]!).toBeCloseTo(v, 9));
+    // …and a mirror image negates it.
+    const c = rawGlobalFeatures(analyseShape(applyToMesh(m, multiply(randomRigid(prng(3)), scaling(-1, 1, 1)))));
+    expect(Math.abs(a.chirality[0]!)).toBeGreaterThan(1e-3);
+    a.chirality.forEach((v, i) => expect(c.chirality[i]!).toBeCloseTo(-v, 6));
+  });
+
+  it('keeps a coarse re-export ≥ 98 and puts a small added detail (chamfered nut) below 98', async () => {
+    const rand = prng(12);
+    const base = preparePart(await buildPart('nut', 0));
+    const coarse = preparePart(await roundTrip(applyToMesh(await buildPart('nut', 0, { segments: 24 }), randomRigid(rand)), 'ply'));
+    const chamfered = preparePart(applyToMesh(await buildPart('nut', 0, { segments: 32 }, true), randomRigid(rand)));
+    expect(partToPartRescore(coarse, base).score).toBeGreaterThanOrEqual(98);
+    expect(partToPartRescore(chamfered, base).score).toBeLessThan(98);
+  });
+
+  it('aligns a small part placed far from the origin (ICP linearised about the part)', async () => {
+    const nut = await buildPart('nut', 2, { segments: 32 });
+    const far = applyToMesh(await buildPart('nut', 2, { segments: 24 }), multiply(translation(-800, 420, 650), randomRotation(prng(21))));
+    const al = alignParts(preparePart(far), preparePart(nut));
+    expect(Math.min(al.coverageAB, al.coverageBA)).toBeGreaterThan(0.98);
   });
 });
 

@@ -1,5 +1,8 @@
-// Experiment: a small in-memory version of the descriptor benchmark. Prints the figures; asserts
-// only clear invariants. Run alone with: npx vitest run src/geometry/descriptors/evaluate.test.ts
+// A small in-memory version of the descriptor benchmark (two variants per family, all four kinds
+// of duplicate: finer tessellation + STL, subdivided + OBJ, GLB, coarser tessellation + PLY).
+// Prints the figures and holds them to issue 5's targets. The full-size run, through the real
+// service, is `npm run bench:search`. Run alone with:
+// npx vitest run src/geometry/descriptors/evaluate.test.ts
 import { describe, expect, it } from 'vitest';
 import { sphere } from '../fixtures';
 import { meshFacts } from '../mesh-facts';
@@ -17,7 +20,7 @@ const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 
 describe('descriptor benchmark (small)', () => {
   it('part-to-part, family retrieval and geo-related', async () => {
-    const records = (await buildDataset({ variants: 2, duplicates: 2, assemblies: false })).filter((r) => r.labels.kind !== 'assembly');
+    const records = (await buildDataset({ variants: 2, duplicates: 4, assemblies: false })).filter((r) => r.labels.kind !== 'assembly');
     const t0 = performance.now();
     const prepared: PreparedPart[] = records.map((r) => preparePart(r.mesh));
     const geo = records.map((r, i) => geoDescriptorFromAnalysis(prepared[i]!.analysis, meshFacts(r.mesh)));
@@ -25,14 +28,15 @@ describe('descriptor benchmark (small)', () => {
     const n = records.length;
     const desc = new Float64Array(n * n);
     for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) desc[i * n + j] = i === j ? 100 : partToPartScore(prepared[i]!.descriptor, prepared[j]!.descriptor);
-    // Exact rescoring of index candidates: pairs the descriptor puts at ≥ 95.
+    // Exact rescoring of index candidates: pairs the descriptor puts at ≥ 97.
     const final = Float64Array.from(desc);
     const lifted = Float64Array.from(desc);
     let rescored = 0;
     const t1 = performance.now();
     for (let i = 0; i < n; i++) {
       for (let j = i + 1; j < n; j++) {
-        if (desc[i * n + j]! < 95) continue;
+        // Below 97 the rescored score (never above the descriptor's) cannot reach 98: skip the ICP.
+        if (desc[i * n + j]! < 97) continue;
         const r = partToPartRescore(prepared[i]!, prepared[j]!);
         final[i * n + j] = final[j * n + i] = r.score;
         const up = r.alignmentScore >= 98 ? Math.max(r.descriptorScore, r.alignmentScore) : r.score;
@@ -69,12 +73,16 @@ describe('descriptor benchmark (small)', () => {
         `geo-related top-10: ${pct(geoRes.rate)} of ${geoRes.queries}${geoRes.misses.length ? ` (misses ${geoRes.misses.join(', ')})` : ''}`,
       ].join('\n'),
     );
-    // Clear invariants only.
+    // Issue 5's targets on this labelled set (the production score is the rescored one).
     expect(Math.max(...scaled('2'))).toBeLessThan(98);
     expect(Math.max(...scaled('1.1'))).toBeLessThan(98);
     expect(Math.max(...mirrors)).toBeLessThan(98);
-    expect(dupF.recall).toBeGreaterThan(0.9);
-  }, 120_000);
+    expect(dupF.precision).toBeGreaterThanOrEqual(0.99);
+    expect(dupF.recall).toBeGreaterThanOrEqual(0.98);
+    expect(fam.nn).toBeGreaterThanOrEqual(0.95);
+    expect(fam.map).toBeGreaterThanOrEqual(0.85);
+    expect(geoRes.rate).toBeGreaterThanOrEqual(0.9);
+  }, 300_000);
 
   it('part-in-part on assemblies (registration unknown)', async () => {
     const asms = (await buildDataset({ families: [], assemblies: true })).filter((r) => r.labels.kind === 'assembly');

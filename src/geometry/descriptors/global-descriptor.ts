@@ -45,18 +45,19 @@ export type GlobalBlockName = (typeof GLOBAL_BLOCKS)[number]['name'];
 /** Length of the global descriptor vector. */
 export const GLOBAL_DESCRIPTOR_LENGTH = GLOBAL_BLOCKS.reduce((n, b) => n + b.length, 0);
 
-export const GLOBAL_DESCRIPTOR_VERSION = 1;
+export const GLOBAL_DESCRIPTOR_VERSION = 2;
 
 /** Raw (unweighted) feature blocks, for inspection and tuning. */
 export type RawGlobalFeatures = Record<GlobalBlockName, number[]>;
 
-/** Samples used for the pairwise statistics (a systematic subset of the analysis samples). */
-const PAIR_POINTS = 1024;
-/** Partners per sample for D2 (pairs = samples × this). */
-const PAIR_PARTNERS = 128;
+/** Point pairs for D2 (random, independent). */
+const PAIRS = 524_288;
+/** Point triples for A3. */
+const TRIPLES = 100_000;
 
 export function rawGlobalFeatures(a: ShapeAnalysis): RawGlobalFeatures {
-  const { samples, pose, rmsRadius: R } = a;
+  const { pose, rmsRadius: R } = a;
+  const samples = a.statSamples ?? a.samples;
   const n = samples.count;
   const c = pose.centroid;
   const P = samples.points;
@@ -73,20 +74,27 @@ export function rawGlobalFeatures(a: ShapeAnalysis): RawGlobalFeatures {
       NN[i * 3 + k] = nx * e[0] + ny * e[1] + nz * e[2];
     }
   }
-  const stride = Math.max(1, Math.floor(n / PAIR_POINTS));
-  const sub: number[] = [];
-  for (let i = 0; i < n; i += stride) sub.push(i);
-
-  // D2 and D2 × normals: every sample against PAIR_PARTNERS others (a random odd stride per round,
-  // so each sample takes part equally; first-order noise falls with the full sample count).
+  // D2 and D2 × normals over random pairs: a random permutation of the samples, each round
+  // pairing perm[a] with perm[a + offset]. Every sample takes part equally, and (unlike offsets in
+  // sample order, where neighbours in the CDF are neighbours on the surface) the pairs are
+  // independent, so the histogram noise falls with the number of pairs.
   const d2 = new Float64Array(32);
   const d2n = new Float64Array(24);
   const pr = prng(11);
-  for (let round = 0; round < PAIR_PARTNERS && n > 1; round++) {
+  const perm = new Uint32Array(n);
+  for (let i = 0; i < n; i++) perm[i] = i;
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(pr() * (i + 1));
+    const t = perm[i]!;
+    perm[i] = perm[j]!;
+    perm[j] = t;
+  }
+  const rounds = n > 1 ? Math.max(4, Math.round(PAIRS / n)) : 0;
+  for (let round = 0; round < rounds; round++) {
     const off = 1 + Math.floor(pr() * (n - 1));
     for (let a = 0; a < n; a++) {
-      const i = a * 3;
-      const j = ((a + off) % n) * 3;
+      const i = perm[a]! * 3;
+      const j = perm[(a + off) % n]! * 3;
       const dx = X[i]! - X[j]!, dy = X[i + 1]! - X[j + 1]!, dz = X[i + 2]! - X[j + 2]!;
       const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
       softAdd(d2, (d / 3.5) * 32, 1);
@@ -94,18 +102,17 @@ export function rawGlobalFeatures(a: ShapeAnalysis): RawGlobalFeatures {
       softAdd2(d2n, (d / 3.5) * 8, 8, dot + 1, 3);
     }
   }
-  // A3 over random triples of the subset.
+  // A3 over random triples of all samples.
   const a3 = new Float64Array(16);
   const rand = prng(7);
-  const m = sub.length;
-  for (let t = 0; t < 30_000 && m >= 3; t++) {
-    const i = sub[Math.floor(rand() * m)]! * 3, j = sub[Math.floor(rand() * m)]! * 3, k = sub[Math.floor(rand() * m)]! * 3;
+  for (let t = 0; t < TRIPLES && n >= 3; t++) {
+    const i = Math.floor(rand() * n) * 3, j = Math.floor(rand() * n) * 3, k = Math.floor(rand() * n) * 3;
     if (i === j || j === k || i === k) continue;
     const ux = X[i]! - X[j]!, uy = X[i + 1]! - X[j + 1]!, uz = X[i + 2]! - X[j + 2]!;
     const vx = X[k]! - X[j]!, vy = X[k + 1]! - X[j + 1]!, vz = X[k + 2]! - X[j + 2]!;
-    const lu = Math.hypot(ux, uy, uz), lv = Math.hypot(vx, vy, vz);
-    if (!(lu > 0 && lv > 0)) continue;
-    const cos = Math.max(-1, Math.min(1, (ux * vx + uy * vy + uz * vz) / (lu * lv)));
+    const l2 = (ux * ux + uy * uy + uz * uz) * (vx * vx + vy * vy + vz * vz);
+    if (!(l2 > 0)) continue;
+    const cos = Math.max(-1, Math.min(1, (ux * vx + uy * vy + uz * vz) / Math.sqrt(l2)));
     softAdd(a3, (Math.acos(cos) / Math.PI) * 16, 1);
   }
   // Radial, normal-radial, SH shells, chirality moments over all samples.
@@ -122,7 +129,7 @@ export function rawGlobalFeatures(a: ShapeAnalysis): RawGlobalFeatures {
     const r = Math.sqrt(x * x + y * y + z * z);
     softAdd(radial, (r / 2.5) * 16, 1);
     if (r > 1e-9) {
-      softAdd(nrad, (((nx * x + ny * y + nz * z) / r + 1) / 2) * 8, 1);
+      softAddWide(nrad, (((nx * x + ny * y + nz * z) / r + 1) / 2) * 8, NRAD_KERNEL);
       for (let s = 0; s < shells.length; s++) {
         const w = shellWeight(r, shells[s]!, s === shells.length - 1);
         if (w > 0) accumulateSH(L, x / r, y / r, z / r, w, coeffs[s]!, Pbuf);
@@ -152,17 +159,24 @@ export function rawGlobalFeatures(a: ShapeAnalysis): RawGlobalFeatures {
   const s1 = sig[0]! || 1, s2 = sig[1]! || 1, s3 = sig[2]! || 1;
   const gap = Math.min(pose.gaps[0], pose.gaps[1]);
   const conf = smoothstep(gap, 0.02, 0.08);
-  const skewProd = (mx3 * inv) / s1 ** 3 * ((my3 * inv) / s2 ** 3) * ((mz3 * inv) / s3 ** 3);
+  // Exact integrals when the analysis has them (no sampling noise), else sample means. Both in
+  // a proper principal frame; every entry is invariant to the proper axis-sign flips.
+  const ex = a.exact;
+  const Rk = [R, R * R * R, R * R * R * R * R];
+  const m = ex
+    ? { xyz: ex.mixed[0] / Rk[1]!, x3yz: ex.mixed[1] / Rk[2]!, xy3z: ex.mixed[2] / Rk[2]!, xyz3: ex.mixed[3] / Rk[2]!, x3: ex.cubes[0] / Rk[1]!, y3: ex.cubes[1] / Rk[1]!, z3: ex.cubes[2] / Rk[1]!, xnn: ex.normal[0] / R, nyn: ex.normal[1] / R, nnz: ex.normal[2] / R, nnn: ex.normal[3] }
+    : { xyz: mxyz * inv, x3yz: mx3yz * inv, xy3z: mxy3z * inv, xyz3: mxyz3 * inv, x3: mx3 * inv, y3: my3 * inv, z3: mz3 * inv, xnn: mxnn * inv, nyn: mnyn * inv, nnz: mnnz * inv, nnn: mnnn * inv };
+  const skewProd = (m.x3 / s1 ** 3) * (m.y3 / s2 ** 3) * (m.z3 / s3 ** 3);
   const chirality = [
-    (mxyz * inv) / (s1 * s2 * s3),
-    (mx3yz * inv) / (s1 ** 3 * s2 * s3) / 3,
-    (mxy3z * inv) / (s1 * s2 ** 3 * s3) / 3,
-    (mxyz3 * inv) / (s1 * s2 * s3 ** 3) / 3,
+    m.xyz / (s1 * s2 * s3),
+    m.x3yz / (s1 ** 3 * s2 * s3) / 3,
+    m.xy3z / (s1 * s2 ** 3 * s3) / 3,
+    m.xyz3 / (s1 * s2 * s3 ** 3) / 3,
     Math.cbrt(skewProd),
-    (mxnn * inv) / s1,
-    (mnyn * inv) / s2,
-    (mnnz * inv) / s3,
-    mnnn * inv,
+    m.xnn / s1,
+    m.nyn / s2,
+    m.nnz / s3,
+    m.nnn,
   ].map((v) => conf * v);
   const area = a.moments.area;
   const sphericity = a.volume > 0 && area > 0 ? Math.min(1, Math.cbrt(36 * Math.PI * a.volume * a.volume) / area) : 0;
@@ -209,13 +223,18 @@ export function descriptorDistance(a: ArrayLike<number>, b: ArrayLike<number>): 
   return Math.sqrt(s);
 }
 
-/** Distance at which the part-to-part score is exactly 98. */
-export const DUPLICATE_DISTANCE = 1;
+/**
+ * Distance at which the part-to-part score is exactly 98. About 1.3× the largest distance
+ * between re-exports of one part in the benchmark (coarse re-tessellation, other format, any
+ * pose) and 1/1.3 of the smallest between a part and a variant with a small added detail
+ * (a chamfered nut): with sampling noise now about 0.25, the line can sit this close.
+ */
+export const DUPLICATE_DISTANCE = 0.66;
 
 /**
  * Part-to-part score in 0..100 from descriptor distance d (the same L2 the index uses):
- * score = 100 · exp(−ln(100/98) · (d / DUPLICATE_DISTANCE)^p) with p = 1.5 — 98 at d = 1, ~90 at
- * d ≈ 3.4, ~50 at d ≈ 13.3. Monotone, so index order is score order.
+ * score = 100 · exp(−ln(100/98) · (d / DUPLICATE_DISTANCE)^p) with p = 1.5 — 98 at d = 0.66,
+ * ~90 at d ≈ 2.2, ~50 at d ≈ 8.8. Monotone, so index order is score order.
  */
 export function scoreFromDistance(d: number): number {
   return 100 * Math.exp(-Math.log(100 / 98) * Math.pow(Math.max(0, d) / DUPLICATE_DISTANCE, SCORE_EXPONENT));
@@ -232,6 +251,24 @@ export function distanceForScore(score: number): number {
 
 export function partToPartScore(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return scoreFromDistance(descriptorDistance(a, b));
+}
+
+/** Half-width (bins) of the normal-radial histogram's kernel. */
+const NRAD_KERNEL = 1.25;
+
+/**
+ * Tent kernel of half-width `k` bins (k = 1 is plain linear binning). A wider kernel makes the
+ * histogram of a faceted surface (a 12-sided bore: twelve distinct normals) read like that of
+ * the smooth surface it stands for.
+ */
+function softAddWide(h: Float64Array, pos: number, k: number): void {
+  const n = h.length;
+  const x = Math.min(n - 0.5, Math.max(0.5, pos)) - 0.5;
+  const lo = Math.max(0, Math.ceil(x - k)), hi = Math.min(n - 1, Math.floor(x + k));
+  let sum = 0;
+  for (let i = lo; i <= hi; i++) sum += Math.max(0, 1 - Math.abs(i - x) / k);
+  if (!(sum > 0)) return;
+  for (let i = lo; i <= hi; i++) h[i] = h[i]! + Math.max(0, 1 - Math.abs(i - x) / k) / sum;
 }
 
 function softAdd(h: Float64Array, pos: number, w: number): void {

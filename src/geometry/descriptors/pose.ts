@@ -134,8 +134,103 @@ export interface Pose {
 
 const SKEW_NOISE = 0.05;
 
-/** Pose from exact surface moments plus samples (for the third moments). */
-export function normalisePose(moments: SurfaceMoments, samples: SurfaceSamples): Pose {
+/**
+ * Exact surface integrals (per unit area, mm) of the odd and mixed moments the pose signs and the
+ * chirality features need, in the frame (e1, e2, e1 × e2) of the covariance eigenvectors about
+ * the centroid. Polynomials of degree ≤ 5 are integrated exactly on each triangle (7-point
+ * Dunavant rule), so — unlike sample estimates — they carry no sampling noise and depend on the
+ * tessellation only through the geometry itself.
+ */
+export interface PrincipalMoments {
+  /** E[x³], E[y³], E[z³]. */
+  cubes: Vec3;
+  /** E[xyz], E[x³yz], E[xy³z], E[xyz³]. */
+  mixed: [number, number, number, number];
+  /** E[x n_y n_z], E[n_x y n_z], E[n_x n_y z], E[n_x n_y n_z] (outward normals). */
+  normal: [number, number, number, number];
+}
+
+// Dunavant degree-5 rule: barycentric points (a, b, b) and permutations, with weights.
+const Q_A1 = 0.059715871789770, Q_B1 = 0.470142064105115, Q_W1 = 0.132394152788506;
+const Q_A2 = 0.797426985353087, Q_B2 = 0.101286507323456, Q_W2 = 0.125939180544827;
+const Q_POINTS: readonly [number, number, number, number][] = [
+  [1 / 3, 1 / 3, 1 / 3, 0.225],
+  [Q_A1, Q_B1, Q_B1, Q_W1],
+  [Q_B1, Q_A1, Q_B1, Q_W1],
+  [Q_B1, Q_B1, Q_A1, Q_W1],
+  [Q_A2, Q_B2, Q_B2, Q_W2],
+  [Q_B2, Q_A2, Q_B2, Q_W2],
+  [Q_B2, Q_B2, Q_A2, Q_W2],
+];
+
+/** Exact principal-frame moments of a mesh (see {@link PrincipalMoments}). */
+export function principalMoments(mesh: Mesh, moments: SurfaceMoments, scale = MM_PER_UNIT[mesh.units ?? 'unknown']): PrincipalMoments {
+  const { vectors } = symmetricEigen3(moments.covariance);
+  const e1 = vectors[0], e2 = vectors[1], e3 = cross(vectors[0], vectors[1]);
+  const c = moments.centroid;
+  const p = mesh.positions;
+  const idx = mesh.indices;
+  const nv = p.length / 3;
+  // Vertices in the principal frame (mm), once.
+  const q = new Float64Array(nv * 3);
+  for (let v = 0; v < nv; v++) {
+    const x = p[v * 3]! * scale - c[0], y = p[v * 3 + 1]! * scale - c[1], z = p[v * 3 + 2]! * scale - c[2];
+    q[v * 3] = x * e1[0] + y * e1[1] + z * e1[2];
+    q[v * 3 + 1] = x * e2[0] + y * e2[1] + z * e2[2];
+    q[v * 3 + 2] = x * e3[0] + y * e3[1] + z * e3[2];
+  }
+  let area = 0, x3 = 0, y3 = 0, z3 = 0, xyz = 0, x3yz = 0, xy3z = 0, xyz3 = 0, xnn = 0, nyn = 0, nnz = 0, nnn = 0;
+  for (let t = 0; t + 2 < idx.length; t += 3) {
+    const a = idx[t]! * 3, b = idx[t + 1]! * 3, d = idx[t + 2]! * 3;
+    const ax = q[a]!, ay = q[a + 1]!, az = q[a + 2]!;
+    const bx = q[b]!, by = q[b + 1]!, bz = q[b + 2]!;
+    const dx = q[d]!, dy = q[d + 1]!, dz = q[d + 2]!;
+    const ux = bx - ax, uy = by - ay, uz = bz - az, vx = dx - ax, vy = dy - ay, vz = dz - az;
+    const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
+    const l = Math.sqrt(cx * cx + cy * cy + cz * cz);
+    if (!(l > 0)) continue;
+    const A = 0.5 * l;
+    area += A;
+    const nx = cx / l, ny = cy / l, nz = cz / l;
+    let s3x = 0, s3y = 0, s3z = 0, sxyz = 0, sx3yz = 0, sxy3z = 0, sxyz3 = 0;
+    for (const [wa, wb, wd, w] of Q_POINTS) {
+      const x = wa * ax + wb * bx + wd * dx, y = wa * ay + wb * by + wd * dy, z = wa * az + wb * bz + wd * dz;
+      const m = x * y * z;
+      s3x += w * x * x * x;
+      s3y += w * y * y * y;
+      s3z += w * z * z * z;
+      sxyz += w * m;
+      sx3yz += w * m * x * x;
+      sxy3z += w * m * y * y;
+      sxyz3 += w * m * z * z;
+    }
+    x3 += A * s3x;
+    y3 += A * s3y;
+    z3 += A * s3z;
+    xyz += A * sxyz;
+    x3yz += A * sx3yz;
+    xy3z += A * sxy3z;
+    xyz3 += A * sxyz3;
+    // Linear in position, normal constant per triangle: the centroid rule is exact.
+    const gx = (ax + bx + dx) / 3, gy = (ay + by + dy) / 3, gz = (az + bz + dz) / 3;
+    xnn += A * gx * ny * nz;
+    nyn += A * nx * gy * nz;
+    nnz += A * nx * ny * gz;
+    nnn += A * nx * ny * nz;
+  }
+  const k = area > 0 ? 1 / area : 0;
+  return {
+    cubes: [x3 * k, y3 * k, z3 * k],
+    mixed: [xyz * k, x3yz * k, xy3z * k, xyz3 * k],
+    normal: [xnn * k, nyn * k, nnz * k, nnn * k],
+  };
+}
+
+/**
+ * Pose from exact surface moments, with the axis signs from third moments: exact ones when
+ * given ({@link principalMoments}), else estimated from the samples.
+ */
+export function normalisePose(moments: SurfaceMoments, samples: SurfaceSamples, exact?: PrincipalMoments): Pose {
   const { values, vectors } = symmetricEigen3(moments.covariance);
   const c = moments.centroid;
   const axes: [Vec3, Vec3, Vec3] = [vectors[0], vectors[1], cross(vectors[0], vectors[1])];
@@ -143,12 +238,16 @@ export function normalisePose(moments: SurfaceMoments, samples: SurfaceSamples):
   const n = samples.count;
   for (let k = 0; k < 3; k++) {
     const e = axes[k]!;
+    const sd = Math.sqrt(Math.max(values[k]!, 1e-30));
+    if (exact) {
+      skew[k] = exact.cubes[k]! / (sd * sd * sd);
+      continue;
+    }
     let m3 = 0;
     for (let i = 0; i < n; i++) {
       const d = (samples.points[i * 3]! - c[0]) * e[0] + (samples.points[i * 3 + 1]! - c[1]) * e[1] + (samples.points[i * 3 + 2]! - c[2]) * e[2];
       m3 += d * d * d;
     }
-    const sd = Math.sqrt(Math.max(values[k]!, 1e-30));
     skew[k] = n ? m3 / n / (sd * sd * sd) : 0;
   }
   // e1, e2 signs from their skewness; e3 follows (proper rotation), its skewness then tells handedness.
@@ -158,15 +257,10 @@ export function normalisePose(moments: SurfaceMoments, samples: SurfaceSamples):
       skew[k] = -skew[k]!;
     }
   }
+  const flip3 = Math.sign(dot(axes[2], cross(axes[0], axes[1]))) || 1;
   axes[2] = cross(axes[0], axes[1]);
-  // Recompute e3 skewness sign relative to the final e3 (the vector may have flipped).
-  let m3 = 0;
-  for (let i = 0; i < n; i++) {
-    const d = (samples.points[i * 3]! - c[0]) * axes[2][0] + (samples.points[i * 3 + 1]! - c[1]) * axes[2][1] + (samples.points[i * 3 + 2]! - c[2]) * axes[2][2];
-    m3 += d * d * d;
-  }
-  const sd3 = Math.sqrt(Math.max(values[2], 1e-30));
-  skew[2] = n ? m3 / n / (sd3 * sd3 * sd3) : 0;
+  // e3 follows e1 × e2, so its skewness changes sign with it.
+  skew[2] = flip3 * skew[2];
   const conf = skew.map((s) => smoothstep(Math.abs(s), SKEW_NOISE, 3 * SKEW_NOISE)) as Vec3;
   const l1 = Math.max(values[0], 1e-30);
   const gaps: [number, number] = [(values[0] - values[1]) / l1, (values[1] - values[2]) / l1];
@@ -192,6 +286,10 @@ export const PROPER_SIGN_FLIPS: readonly Vec3[] = [
 
 export function cross(a: Vec3, b: Vec3): Vec3 {
   return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+}
+
+function dot(a: Vec3, b: Vec3): number {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
 function neg(a: Vec3): Vec3 {

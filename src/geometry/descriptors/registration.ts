@@ -69,14 +69,17 @@ export function subsetIndices(n: number, m: number): number[] {
 
 /**
  * Share of the chosen `src` samples (placed by `m`) that lie on `dst`'s surface: a dst sample
- * within `spacing + tol` whose plane is within `tol` and whose normal agrees (cos > 0.5).
+ * within `1.5 · spacing + tol` whose normal agrees (cos > 0.5) and that lies within `tol` along the
+ * bisector of the two normals.
  * Returns the fraction 0..1.
  */
 export function coverage(src: SurfaceSamples, idx: readonly number[], m: Rigid, dst: IndexedSurface, tol: number): number {
   if (!idx.length) return 0;
   const P = src.points, N = src.normals, Q = dst.samples.points, QN = dst.samples.normals;
   const R = m.R;
-  const radius = dst.spacing + tol;
+  // 1.5 × the mean spacing: low-discrepancy samples on long sliver triangles (cylinders of CAD
+  // tessellations) leave gaps of more than one spacing, which would read as missing surface.
+  const radius = 1.5 * dst.spacing + tol;
   let hit = 0;
   for (const i of idx) {
     const x = P[i * 3]!, y = P[i * 3 + 1]!, z = P[i * 3 + 2]!;
@@ -88,8 +91,13 @@ export function coverage(src: SurfaceSamples, idx: readonly number[], m: Rigid, 
     dst.tree.within(px, py, pz, radius, (j) => {
       if (ok) return;
       const qx = QN[j * 3]!, qy = QN[j * 3 + 1]!, qz = QN[j * 3 + 2]!;
-      if (nx * qx + ny * qy + nz * qz < 0.5) return;
-      const d = (px - Q[j * 3]!) * qx + (py - Q[j * 3 + 1]!) * qy + (pz - Q[j * 3 + 2]!) * qz;
+      const cos = nx * qx + ny * qy + nz * qz;
+      if (cos < 0.5) return;
+      // Distance along the bisector of the two normals: for two points of one smoothly curved
+      // surface the chord between them is orthogonal to it (exactly on a circle), so a sparse
+      // sample on a bore or a cylinder does not read as a gap the way its tangent plane would.
+      const bl = Math.sqrt(2 + 2 * cos);
+      const d = ((px - Q[j * 3]!) * (qx + nx) + (py - Q[j * 3 + 1]!) * (qy + ny) + (pz - Q[j * 3 + 2]!) * (qz + nz)) / bl;
       if (Math.abs(d) <= tol) ok = true;
     });
     if (ok) hit++;
@@ -107,6 +115,16 @@ export function icp(src: SurfaceSamples, idx: readonly number[], dst: IndexedSur
   const P = src.points, N = src.normals, Q = dst.samples.points, QN = dst.samples.normals;
   const iterations = o.iterations ?? 15;
   const d2 = new Float64Array(1);
+  // Linearise about the centre of the placed points, not the world origin: a part far from the
+  // origin (hundreds of mm) would otherwise turn a small rotation step into a large translation
+  // error, and ICP diverges from a start only a few degrees off.
+  const c: Vec3 = [0, 0, 0];
+  for (const i of idx) {
+    const q = apply(m, [P[i * 3]!, P[i * 3 + 1]!, P[i * 3 + 2]!]);
+    c[0] += q[0] / idx.length;
+    c[1] += q[1] / idx.length;
+    c[2] += q[2] / idx.length;
+  }
   for (let it = 0; it < iterations; it++) {
     const gate = o.maxDist * Math.pow(o.minDist / o.maxDist, it / Math.max(1, iterations - 1));
     const A = new Float64Array(36);
@@ -115,20 +133,21 @@ export function icp(src: SurfaceSamples, idx: readonly number[], dst: IndexedSur
     const R = m.R;
     for (const i of idx) {
       const x = P[i * 3]!, y = P[i * 3 + 1]!, z = P[i * 3 + 2]!;
-      const px = R[0]! * x + R[1]! * y + R[2]! * z + m.t[0], py = R[3]! * x + R[4]! * y + R[5]! * z + m.t[1], pz = R[6]! * x + R[7]! * y + R[8]! * z + m.t[2];
-      const j = dst.tree.nearest(px, py, pz, gate, d2);
+      const wx = R[0]! * x + R[1]! * y + R[2]! * z + m.t[0], wy = R[3]! * x + R[4]! * y + R[5]! * z + m.t[1], wz = R[6]! * x + R[7]! * y + R[8]! * z + m.t[2];
+      const j = dst.tree.nearest(wx, wy, wz, gate, d2);
       if (j < 0) continue;
       const nx = R[0]! * N[i * 3]! + R[1]! * N[i * 3 + 1]! + R[2]! * N[i * 3 + 2]!;
       const ny = R[3]! * N[i * 3]! + R[4]! * N[i * 3 + 1]! + R[5]! * N[i * 3 + 2]!;
       const nz = R[6]! * N[i * 3]! + R[7]! * N[i * 3 + 1]! + R[8]! * N[i * 3 + 2]!;
       const qx = QN[j * 3]!, qy = QN[j * 3 + 1]!, qz = QN[j * 3 + 2]!;
       if (nx * qx + ny * qy + nz * qz < 0.5) continue;
-      const r = (px - Q[j * 3]!) * qx + (py - Q[j * 3 + 1]!) * qy + (pz - Q[j * 3 + 2]!) * qz;
-      // d residual / d(rotation ω, translation t) = (p × n, n)
+      const r = (wx - Q[j * 3]!) * qx + (wy - Q[j * 3 + 1]!) * qy + (wz - Q[j * 3 + 2]!) * qz;
+      // d residual / d(rotation ω about c, translation t) = ((p − c) × n, n)
+      const px = wx - c[0], py = wy - c[1], pz = wz - c[2];
       const J = [py * qz - pz * qy, pz * qx - px * qz, px * qy - py * qx, qx, qy, qz];
       for (let a = 0; a < 6; a++) {
         b[a] = b[a]! - J[a]! * r;
-        for (let c = 0; c < 6; c++) A[a * 6 + c] = A[a * 6 + c]! + J[a]! * J[c]!;
+        for (let k = 0; k < 6; k++) A[a * 6 + k] = A[a * 6 + k]! + J[a]! * J[k]!;
       }
       used++;
     }
@@ -139,7 +158,9 @@ export function icp(src: SurfaceSamples, idx: readonly number[], dst: IndexedSur
     const w: Vec3 = [x[0]!, x[1]!, x[2]!];
     const angle = Math.hypot(...w);
     const dR = angle > 0 ? axisAngle([w[0] / angle, w[1] / angle, w[2] / angle], angle) : [1, 0, 0, 0, 1, 0, 0, 0, 1];
-    m = compose({ R: dR, t: [x[3]!, x[4]!, x[5]!] }, m);
+    // Step: y ↦ dR (y − c) + c + t.
+    const rc = apply({ R: dR, t: [0, 0, 0] }, c);
+    m = compose({ R: dR, t: [c[0] - rc[0] + x[3]!, c[1] - rc[1] + x[4]!, c[2] - rc[2] + x[5]!] }, m);
     if (angle < 1e-6 && Math.hypot(x[3]!, x[4]!, x[5]!) < o.minDist * 1e-4) break;
   }
   return m;

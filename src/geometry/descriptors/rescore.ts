@@ -77,7 +77,7 @@ export function alignParts(a: PreparedPart, b: PreparedPart, o: { tolerance?: nu
 export const ALIGN_TOLERANCE = 0.01;
 
 /** Coverage at or above this counts as full agreement (sampling and tessellation leave a little out). */
-export const FULL_COVERAGE = 0.96;
+export const FULL_COVERAGE = 0.98;
 
 export interface PartToPartResult {
   /** Final score 0..100 (see {@link partToPartRescore}). */

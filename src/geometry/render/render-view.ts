@@ -143,7 +143,9 @@ export function renderView(mesh: Mesh, options: RenderOptions): RenderResult {
   const edgeStrength = options.edges ?? 0;
   const edge = edgeStrength > 0 ? edgeFactors(depth, mask, width, height, 1 / (view.scale * view.depthRange)) : null;
 
-  for (let i = 0; i < n; i++) {
+  // Below this the key light's highlight adds less than 1/1000 of a colour step: skip Math.pow.
+  const specCutoff = light.specular > 0 ? Math.pow(1 / (1000 * 255 * light.specular), 1 / light.shininess) : Infinity;
+  for (let y = 0, i = 0; y < height; y++) for (let x = 0; x < width; x++, i++) {
     const t = triangle[i]!;
     const o = i * 4;
     if (t < 0) {
@@ -163,7 +165,7 @@ export function renderView(mesh: Mesh, options: RenderOptions): RenderResult {
     if (N) {
       // Barycentric weights of the pixel centre from the snapped corners, in fixed point like the
       // rasterizer (exact for orthographic).
-      const px = ((i % width) + 0.5) * SUBPIXELS, py = (((i / width) | 0) + 0.5) * SUBPIXELS;
+      const px = (x + 0.5) * SUBPIXELS, py = (y + 0.5) * SUBPIXELS;
       const x0 = screen.x[a]!, y0 = screen.y[a]!;
       const x1 = screen.x[b]!, y1 = screen.y[b]!;
       const x2 = screen.x[c]!, y2 = screen.y[c]!;
@@ -199,7 +201,7 @@ export function renderView(mesh: Mesh, options: RenderOptions): RenderResult {
     const key = ex * kd[0] + ey * kd[1] + ez * kd[2];
     const spec = ex * half[0] + ey * half[1] + ez * half[2];
     const diffuse = (light.ambient + light.headlight * (ez > 0 ? ez : 0) + light.key * (key > 0 ? key : 0)) * tone;
-    const highlight = spec > 0 && key > 0 ? light.specular * Math.pow(spec, light.shininess) * 255 * tone : 0;
+    const highlight = spec > specCutoff && key > 0 ? light.specular * Math.pow(spec, light.shininess) * 255 * tone : 0;
     const dark = edge ? 1 - edgeStrength * edge[i]! : 1;
     rgba[o] = (base[0] * diffuse + highlight) * dark;
     rgba[o + 1] = (base[1] * diffuse + highlight) * dark;

@@ -29,6 +29,31 @@ export async function registerBuiltApp(app: FastifyInstance, distDir: string) {
   });
 }
 
+/**
+ * `/config.json` from the build, with the service's own upload limit added when the file leaves it
+ * out: the app must refuse locally exactly what the service would refuse (UPLOAD_MAX_BYTES).
+ */
+export function registerRuntimeConfig(app: FastifyInstance, distDir: string, facts: { uploadMaxBytes: number }) {
+  app.get('/config.json', async (_request, reply) => {
+    let text: string;
+    try {
+      text = await fs.promises.readFile(path.join(distDir, 'config.json'), 'utf8');
+    } catch {
+      return reply.callNotFound();
+    }
+    reply.header('cache-control', revalidate).type('application/json; charset=utf-8');
+    let config: unknown;
+    try {
+      config = JSON.parse(text);
+    } catch {
+      // A broken file reaches the app as it is: its startup screen names the problem.
+      return text;
+    }
+    if (typeof config !== 'object' || config === null || Array.isArray(config)) return text;
+    return { uploadMaxBytes: facts.uploadMaxBytes, ...config };
+  });
+}
+
 /** GET of an app route (a page, not a file or API call): answered with index.html. */
 export function wantsAppPage(request: FastifyRequest): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;

@@ -25,8 +25,9 @@ export interface ResolvedAssembly {
   links: { refName: string; partId: string | null }[];
   tree: AssemblyTreeNode[];
   /**
-   * Every file to import, leaves and sub-assemblies (which may carry geometry of their own), once
-   * per occurrence, each with its placement in the assembly (millimetres, as the importers return).
+   * Every file to import, leaves and sub-assemblies (which may carry geometry of their own), each
+   * distinct file once with all its occurrences' placements in the assembly (millimetres, as the
+   * importers return).
    */
   parts: PartInput[];
   /** File names not found anywhere in the tree, in order of first appearance. */
@@ -74,6 +75,8 @@ export async function resolveAssembly(
     if (!out.missing.some((m) => m.toLowerCase() === name.toLowerCase())) out.missing.push(name);
   };
   const linked = new Set<string>();
+  // Part model id → its entry in out.parts: a file placed several times is sent and imported once.
+  const partsByModel = new Map<string, PartInput>();
 
   // One lookup, read and scan per (owner, file name), however many occurrences it has.
   type Found = { model: ModelRef & { blob_key: string }; bytes: Uint8Array | undefined } | undefined;
@@ -140,7 +143,13 @@ export async function resolveAssembly(
         continue;
       }
       const { model, bytes } = found;
-      out.parts.push({ path: refPath, fileName: model.file_name, bytes, transform: placed });
+      const entry = partsByModel.get(model.id);
+      if (entry) entry.placements.push({ path: refPath, transform: placed });
+      else {
+        const part: PartInput = { fileName: model.file_name, bytes, placements: [{ path: refPath, transform: placed }] };
+        partsByModel.set(model.id, part);
+        out.parts.push(part);
+      }
       const sub = depth + 1 < MAX_DEPTH ? await subStructure(model, bytes) : [];
       if (sub.length === 0) {
         nodes.push({ type: 'part', modelId: model.id, name: ref, transform });

@@ -1,5 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { BlobNotFoundError, modelBlobPrefix, type BlobStore } from '../files/blob-store';
+import { storeSearchFeatures } from '../search/features-store';
+import { storeModelViews } from '../images/model-views-store';
 import type { Database, ModelRow } from '../store/schema';
 import { folderAncestry, folderSubtree, resolveAssembly, type AssemblyTreeNode, type ResolvedAssembly } from './assembly-parts';
 import type { ProductNode } from '../../geometry/importer';
@@ -159,6 +161,10 @@ async function finish(deps: IngestDeps, row: ModelRow, version: number, o: Outco
         .onConflict((c) => c.columns(['assembly_id', 'ref_name']).doNothing())
         .execute();
     }
+    // Search descriptors change with the state, in the same transaction (none without geometry).
+    await storeSearchFeatures(trx, row, o.geometry?.search);
+    // Image search: the model's view descriptors, likewise.
+    await storeModelViews(trx, row.id, version, o.geometry?.views);
     return current;
   });
 

@@ -126,7 +126,7 @@ export async function findModelById(db: Db, id: string): Promise<ModelRow | unde
   return db.selectFrom('models').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-const modelFilterSchema: SqlFilterSchema<ModelFilterField> = {
+export const modelFilterSchema: SqlFilterSchema<ModelFilterField> = {
   fields: {
     id: { type: 'uuid', column: 'models.id' },
     name: { type: 'text', column: 'models.name' },
@@ -175,6 +175,45 @@ export async function listModels(db: Kysely<Database>, tenantId: number, query: 
 export async function deleteModel(db: Db, tenantId: number, id: string): Promise<ModelRow | undefined> {
   if (!isUuid(id)) return undefined;
   return db.deleteFrom('models').where('tenant_id', '=', tenantId).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+/**
+ * Deletes a tenant's model like {@link deleteModel} and, in the same transaction, asks for
+ * reprocessing of every assembly that uses it — linked directly, or placed through a
+ * sub-assembly (its id is then in the assembly's tree) — so that they say which part went
+ * missing instead of still showing it. The caller removes the files and queues `assemblies`.
+ */
+export async function deleteModelAndRequeueAssemblies(
+  db: Kysely<Database>,
+  tenantId: number,
+  id: string,
+): Promise<{ row: ModelRow; assemblies: string[] } | undefined> {
+  if (!isUuid(id)) return undefined;
+  return db.transaction().execute(async (trx) => {
+    // Read before the delete: the links' part_id becomes null with it.
+    const users = await trx
+      .selectFrom('models as m')
+      .select('m.id')
+      .where('m.tenant_id', '=', tenantId)
+      .where('m.id', '<>', id)
+      .where((eb) =>
+        eb.or([
+          eb.exists(eb.selectFrom('assembly_links as l').select('l.part_id').whereRef('l.assembly_id', '=', 'm.id').where('l.part_id', '=', id)),
+          // Model ids are UUIDs: one found anywhere in the tree's text is a node of that model.
+          eb(sql<number>`position(${id} in coalesce(m.assembly_tree::text, ''))`, '>', 0),
+        ]),
+      )
+      .forUpdate()
+      .execute();
+    const row = await deleteModel(trx, tenantId, id);
+    if (!row) return undefined;
+    const assemblies: string[] = [];
+    for (const u of users) {
+      const again = await requestProcessing(trx, u.id, tenantId);
+      if (again && !('noFile' in again)) assemblies.push(again.id);
+    }
+    return { row, assemblies };
+  });
 }
 
 /**

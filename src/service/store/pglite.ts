@@ -15,15 +15,20 @@ import type { PGlite } from '@electric-sql/pglite';
  */
 export async function openPglite(dir: string): Promise<PGlite> {
   const { PGlite } = await import('@electric-sql/pglite');
+  // pgvector (the search's HNSW indexes, migration 0003) is loaded into every instance; the
+  // migration creates the extension only where `pg_available_extensions` lists it.
+  const { vector } = await import('@electric-sql/pglite-pgvector');
+  const extensions = { vector };
   await fs.mkdir(dir, { recursive: true });
   const initialized = await fs.access(path.join(dir, 'PG_VERSION')).then(() => true, () => false);
-  if (initialized) return PGlite.create(dir);
+  if (initialized) return PGlite.create(dir, { extensions });
 
-  const templateFile = path.join(os.tmpdir(), `gsw-pglite-template-${pgliteVersion()}.tar`);
+  // Keyed by both versions: a template made by another PGlite or pgvector build is never reused.
+  const templateFile = path.join(os.tmpdir(), `gsw-pglite-template-${packageVersion('@electric-sql/pglite')}-pgvector-${packageVersion('@electric-sql/pglite-pgvector')}.tar`);
   const template = await readTemplate(templateFile);
   if (template) {
     try {
-      return await PGlite.create(dir, { loadDataDir: new Blob([new Uint8Array(template)]) });
+      return await PGlite.create(dir, { loadDataDir: new Blob([new Uint8Array(template)]), extensions });
     } catch {
       // a damaged template: fall through to a real initdb and replace it
       await fs.rm(dir, { recursive: true, force: true });
@@ -32,7 +37,7 @@ export async function openPglite(dir: string): Promise<PGlite> {
   }
   const lock = await fs.open(`${templateFile}.lock`, 'wx').catch(() => undefined);
   try {
-    const pglite = await PGlite.create(dir);
+    const pglite = await PGlite.create(dir, { extensions });
     await saveTemplate(pglite, templateFile).catch(() => {}); // only an optimisation
     return pglite;
   } finally {
@@ -66,16 +71,16 @@ async function saveTemplate(pglite: PGlite, file: string) {
   await fs.rename(tmp, file); // atomic: concurrent first starts never see half a template
 }
 
-function pgliteVersion(): string {
-  // The package does not export its package.json; find it beside the resolved entry point.
+function packageVersion(name: string): string {
+  // The packages do not export their package.json; find it beside the resolved entry point.
   try {
     const require = createRequire(import.meta.url);
-    let dir = path.dirname(require.resolve('@electric-sql/pglite'));
+    let dir = path.dirname(require.resolve(name));
     for (let i = 0; i < 4; i += 1, dir = path.dirname(dir)) {
       const file = path.join(dir, 'package.json');
       if (!existsSync(file)) continue;
       const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === '@electric-sql/pglite' && pkg.version) return pkg.version;
+      if (pkg.name === name && pkg.version) return pkg.version;
     }
   } catch {
     // fall through

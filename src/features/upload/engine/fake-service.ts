@@ -4,8 +4,8 @@
 // failures and latency. Runs on the given clock (fake timers in tests).
 import { systemClock, sleep, type Clock } from './clock';
 import { fileNameOf, filePathProblem, folderOf } from '../../../contract/file-paths';
+import { createModelsResponseSchema, type Model } from '../../../contract/models';
 import {
-  createModelsResponseSchema,
   TransportError,
   type CreatedModel,
   type CreateModelInput,
@@ -103,6 +103,24 @@ export class FakeService implements Transport {
     return { id: m.id, filePath: m.filePath, state: m.state, stateReason: m.stateReason, missingParts: [...m.missingParts], isAssembly: m.isAssembly };
   }
 
+  /** The record as the service answers it (the contract's Model). */
+  private fullRecord(m: FakeModel): Model {
+    const at = new Date(m.createdAt).toISOString();
+    const fileName = fileNameOf(m.filePath);
+    return {
+      ...this.record(m),
+      filePath: m.filePath,
+      name: m.name,
+      fileName,
+      fileType: fileName.slice(fileName.lastIndexOf('.') + 1).toLowerCase(),
+      folderId: 1,
+      isAssembly: m.isAssembly,
+      metadata: [],
+      createdAt: at,
+      updatedAt: at,
+    };
+  }
+
   async createModels(models: CreateModelInput[], _options: { createMissingFolders: boolean }): Promise<CreatedModel[]> {
     const n = this.calls.create.push(models.map((m) => ({ ...m })));
     await sleep(this.options.clock, this.latency(this.options.createLatencyMs, 'create'));
@@ -135,14 +153,14 @@ export class FakeService implements Transport {
       const uploadUrl = `https://files.example/upload/${id}?sig=${now}-${i}`;
       const headers = { 'x-upload-signature': `sig-${id}-${now}`, 'content-type': 'application/octet-stream' };
       this.addresses.set(uploadUrl, { modelId: id, headers, issuedAt: now, used: false });
-      const record = this.record(model);
+      const record = this.fullRecord(model);
       const shape = this.options.responseShape;
       if (shape === 'flat') return { model: record, uploadUrl, headers };
       if (shape === 'nested') return { model: record, uploadInfo: { uploadUrl, headers } };
       return { model: record, uploadUrl, headers, uploadInfo: { uploadUrl, headers } };
     });
-    // Through the same schema the page uses, so both answer shapes are exercised.
-    return createModelsResponseSchema.parse({ models: entries });
+    // Through the contract's schema, as the page's transport does, so both answer shapes are exercised.
+    return createModelsResponseSchema.parse({ models: entries }).models;
   }
 
   async deleteModel(id: string): Promise<void> {

@@ -1,27 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../api/client';
-import { createModelsResponseSchema, isRetryable, parseRetryAfter, toApiError, TransportError } from './transport';
+import { createModelsResponseSchema } from '../../../contract/models';
+import { isRetryable, parseRetryAfter, toApiError, TransportError } from './transport';
 
-describe('createModelsResponseSchema', () => {
-  const model = { id: 'm1', filePath: 'a/b.stl', name: 'b.stl', state: 'incomplete-upload', extra: 1 };
+// The engine has no answer schema of its own: the transport parses with the contract's.
+describe("the contract's createModelsResponseSchema, as the transport uses it", () => {
+  const model = {
+    id: 'm1', name: 'b.stl', filePath: 'a/b.stl', fileName: 'b.stl', fileType: 'stl', folderId: 1, isAssembly: false,
+    state: 'incomplete-upload', metadata: [], createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z',
+  };
   const headers = { 'x-sig': 'abc' };
+  const parse = (entry: object) => createModelsResponseSchema.parse({ models: [entry] }).models;
 
   it('accepts {model, uploadUrl, headers}', () => {
-    expect(createModelsResponseSchema.parse({ models: [{ model, uploadUrl: 'https://u/1', headers }] })).toEqual([
+    expect(parse({ model, uploadUrl: 'https://u/1', headers })).toEqual([
       { model: expect.objectContaining({ id: 'm1', state: 'incomplete-upload' }), uploadUrl: 'https://u/1', headers },
     ]);
   });
 
-  it('accepts {model, uploadInfo: {uploadUrl, headers}}', () => {
-    const [entry] = createModelsResponseSchema.parse({ models: [{ model, uploadInfo: { uploadUrl: 'https://u/2', headers } }] });
-    expect(entry).toMatchObject({ uploadUrl: 'https://u/2', headers });
+  it('accepts {model, uploadInfo: {uploadUrl, headers}} and both at once', () => {
+    expect(parse({ model, uploadInfo: { uploadUrl: 'https://u/2', headers } })[0]).toMatchObject({ uploadUrl: 'https://u/2', headers });
+    expect(parse({ model, uploadUrl: 'https://u/3', headers, uploadInfo: { uploadUrl: 'https://u/3', headers } })[0]).toMatchObject({
+      uploadUrl: 'https://u/3',
+    });
   });
 
-  it('accepts both at once, numeric ids, and rejects an entry without an address', () => {
-    const [entry] = createModelsResponseSchema.parse({
-      models: [{ model: { ...model, id: 7 }, uploadUrl: 'https://u/3', headers, uploadInfo: { uploadUrl: 'https://u/3', headers } }],
-    });
-    expect(entry).toMatchObject({ model: { id: '7' }, uploadUrl: 'https://u/3' });
+  it('rejects an entry without an upload address', () => {
     expect(createModelsResponseSchema.safeParse({ models: [{ model }] }).success).toBe(false);
   });
 });

@@ -1,26 +1,19 @@
 // What the engine needs from the outside world. The upload page implements it on top of
 // src/api (fetch for the JSON calls, XMLHttpRequest for PUT so it gets byte progress);
 // tests implement it with an in-memory fake service.
-import { z } from 'zod';
 import { ApiError, clientErrorCodes } from '../../../api/client';
+import type { CreateModelsRequest, Model } from '../../../contract/models';
 
 export { ApiError };
 
-/** The parts of a model record the engine reads (the contract's Model has more). */
-export interface ModelRecord {
-  id: string;
-  filePath?: string;
-  state: string;
-  stateReason?: string | null;
-  missingParts?: string[] | null;
-  isAssembly?: boolean;
-}
+/**
+ * The parts of the contract's Model the engine reads. Answers are parsed with the contract's
+ * schemas (src/contract/models.ts) by the transport; the engine needs no shapes of its own.
+ */
+export type ModelRecord = Pick<Model, 'id' | 'state'> & Partial<Pick<Model, 'filePath' | 'stateReason' | 'missingParts' | 'isAssembly'>>;
 
-export interface CreateModelInput {
-  filePath: string;
-  name: string;
-  metadata?: { metadataKeyId: number; value: string }[];
-}
+/** One record of POST /v2/models (the contract's request item). */
+export type CreateModelInput = CreateModelsRequest['models'][number];
 
 /** One created model with its signed upload address, whatever shape the service answered in. */
 export interface CreatedModel {
@@ -94,39 +87,3 @@ export function retryAfterOf(error: unknown): number | undefined {
 export function isRetryable(error: ApiError): boolean {
   return error.status === 0 || error.status === 408 || error.status === 429 || error.status >= 500;
 }
-
-const headersSchema = z.record(z.string(), z.string());
-const modelRecordSchema = z
-  .object({
-    id: z.union([z.string(), z.number()]).transform(String),
-    filePath: z.string().optional(),
-    state: z.string(),
-    stateReason: z.string().nullish(),
-    missingParts: z.array(z.string()).nullish(),
-    isAssembly: z.boolean().optional(),
-  })
-  .loose();
-
-const createdEntrySchema = z
-  .object({
-    model: modelRecordSchema,
-    uploadUrl: z.string().optional(),
-    headers: headersSchema.optional(),
-    uploadInfo: z.object({ uploadUrl: z.string(), headers: headersSchema.optional() }).optional(),
-  })
-  .transform((entry, ctx): CreatedModel => {
-    // Both shapes: {model, uploadUrl, headers} and {model, uploadInfo: {uploadUrl, headers}}.
-    const uploadUrl = entry.uploadUrl ?? entry.uploadInfo?.uploadUrl;
-    if (!uploadUrl) {
-      ctx.addIssue({ code: 'custom', message: 'The created model has no upload address.' });
-      return z.NEVER;
-    }
-    const headers = entry.uploadUrl ? (entry.headers ?? entry.uploadInfo?.headers ?? {}) : (entry.uploadInfo?.headers ?? entry.headers ?? {});
-    return { model: entry.model, uploadUrl, headers };
-  });
-
-/** Response of POST /v2/models, normalised to `CreatedModel[]`. */
-export const createModelsResponseSchema = z.object({ models: z.array(createdEntrySchema) }).transform((r) => r.models);
-
-/** Response of GET /v2/models as far as the poller needs it. */
-export const listModelsResponseSchema = z.object({ models: z.array(modelRecordSchema) }).loose();

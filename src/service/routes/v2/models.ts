@@ -16,7 +16,7 @@ import { parseListQuery } from '../../http/list-query';
 import { parseInput } from '../../http/validation';
 import { foldNameCase } from '../../store/folders';
 import { deleteMetadataValue, findMetadataKey, setMetadataValue } from '../../store/metadata-keys';
-import { assemblyLinksOf, createModels, deleteModel, findModel, listModels, requestProcessing } from '../../store/models';
+import { assemblyLinksOf, createModels, deleteModelAndRequeueAssemblies, findModel, listModels, requestProcessing } from '../../store/models';
 import type { Database, ModelRow } from '../../store/schema';
 import { toModel, toModels } from './model-dto';
 
@@ -118,8 +118,11 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }
   app.delete('/:id', async (request, reply) => {
     const auth = requireRole(request, 'editor');
     const { id } = parseInput(idParams, request.params, 'params');
-    const row = await deleteModel(db, auth.tenantId, id);
-    if (!row) throw new NotFound(`No model ${id}.`);
+    const deleted = await deleteModelAndRequeueAssemblies(db, auth.tenantId, id);
+    if (!deleted) throw new NotFound(`No model ${id}.`);
+    const { row } = deleted;
+    // Assemblies that used this part are processed again and end -incomplete, naming it missing.
+    for (const assemblyId of deleted.assemblies) await files.enqueue(assemblyId, 'reprocess');
     try {
       await blobStore.deletePrefix(modelBlobKeys(row.tenant_id, row.id).prefix);
     } catch (error) {

@@ -1,11 +1,15 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import { initial } from './0001-initial';
 import { models } from './0002-models';
+import { search } from './0003-search';
+import { images } from './0004-images';
 
 /** All migrations, in order. Names sort lexically, which is the order Kysely applies them in. */
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-models': models,
+  '0003-search': search,
+  '0004-images': images,
 };
 
 export const migrationProvider: MigrationProvider = {

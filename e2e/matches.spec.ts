@@ -1,0 +1,211 @@
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import sharp from 'sharp';
+import type { Mesh } from '../src/geometry/mesh';
+import { box, bracket, flange, plateWithHoles, toObj, toStlBinary } from '../src/geometry/fixtures';
+import { accessTokenOf, uploadModels, waitSettled } from './api';
+import { signIn } from './support';
+
+/** Counts WebGL contexts the page creates, and keeps them so the test can ask which are still alive. */
+const countContexts = () => {
+  const contexts: (WebGLRenderingContext | WebGL2RenderingContext)[] = [];
+  (window as unknown as { __webgl: typeof contexts }).__webgl = contexts;
+  const original = HTMLCanvasElement.prototype.getContext;
+  HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, type: string, ...rest: unknown[]) {
+    const context = (original as (...a: unknown[]) => unknown).call(this, type, ...rest);
+    if (context && /webgl/.test(type) && !contexts.includes(context as WebGLRenderingContext)) contexts.push(context as WebGLRenderingContext);
+    return context;
+  } as typeof original;
+};
+
+async function liveContexts(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { __webgl: WebGLRenderingContext[] }).__webgl.filter((c) => !c.isContextLost()).length);
+}
+
+/** Share of a screenshot's pixels that differ from its top-left pixel, and of those that are clearly green. */
+async function pixels(locator: Locator): Promise<{ drawn: number; green: number }> {
+  const png = await locator.screenshot();
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const [r0, g0, b0] = [data[0]!, data[1]!, data[2]!];
+  let drawn = 0;
+  let green = 0;
+  for (let i = 0; i < data.length; i += 3) {
+    const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
+    if (Math.abs(r - r0) + Math.abs(g - g0) + Math.abs(b - b0) > 30) drawn++;
+    if (g > r + 30 && g > b + 20) green++;
+  }
+  const total = info.width * info.height;
+  return { drawn: drawn / total, green: green / total };
+}
+
+function rotatedZ(mesh: Mesh): Mesh {
+  const positions = new Float32Array(mesh.positions.length);
+  for (let i = 0; i < positions.length; i += 3) {
+    positions[i] = -mesh.positions[i + 1]!;
+    positions[i + 1] = mesh.positions[i]!;
+    positions[i + 2] = mesh.positions[i + 2]!;
+  }
+  return { ...mesh, positions };
+}
+
+/** Two parts in one mesh, the second moved along X: an "assembly" that contains the first. */
+function merged(a: Mesh, b: Mesh, dx: number): Mesh {
+  const positions = new Float32Array(a.positions.length + b.positions.length);
+  positions.set(a.positions);
+  for (let i = 0; i < b.positions.length; i += 3) {
+    positions[a.positions.length + i] = b.positions[i]! + dx;
+    positions[a.positions.length + i + 1] = b.positions[i + 1]!;
+    positions[a.positions.length + i + 2] = b.positions[i + 2]!;
+  }
+  const indices = new Uint32Array(a.indices.length + b.indices.length);
+  indices.set(a.indices);
+  const offset = a.positions.length / 3;
+  for (let i = 0; i < b.indices.length; i++) indices[a.indices.length + i] = b.indices[i]! + offset;
+  return { positions, indices, units: a.units };
+}
+
+async function matchesFromService(request: APIRequestContext, token: string, id: string, kind: string, threshold: number, order = '') {
+  const res = await request.get(`/v2/models/${id}/${kind}-matches?threshold=${threshold}&perPage=100${order ? `&order=${order}` : ''}`, { headers: { authorization: `Bearer ${token}` } });
+  expect(res.status(), await res.text()).toBe(200);
+  return (await res.json()) as { matchCount: number; matches: { matchedModel: { id: string; name: string }; matchPercentage?: number; forwardMatchPercentage?: number; reverseMatchPercentage?: number }[] };
+}
+
+test('matches: threshold, shared-canvas previews, compare overlay, duplicates', async ({ page, request }) => {
+  test.setTimeout(240_000);
+  await page.addInitScript(countContexts);
+  page.on('pageerror', (error) => console.log(`page error: ${error.message}`));
+  await signIn(page, '/folders');
+  const token = await accessTokenOf(page);
+  const folder = `E2E Matches ${Date.now()}`;
+  const [plate, other, part, cube] = await Promise.all([plateWithHoles(), flange(), bracket(), box([40, 25, 15])]);
+  const models = await uploadModels(request, token, [
+    { filePath: `${folder}/plate.stl`, name: 'Plate', bytes: toStlBinary(plate.mesh) },
+    // The same part again, turned and in another format: a known duplicate.
+    { filePath: `${folder}/plate-copy.obj`, name: 'Plate copy', bytes: toObj(rotatedZ(plate.mesh)) },
+    { filePath: `${folder}/flange.stl`, name: 'Flange', bytes: toStlBinary(other.mesh) },
+    { filePath: `${folder}/bracket.stl`, name: 'Bracket', bytes: toStlBinary(part.mesh) },
+    { filePath: `${folder}/block.stl`, name: 'Block', bytes: toStlBinary(cube.mesh) },
+    // An assembly made of the plate and the flange: contains the plate.
+    { filePath: `${folder}/Assemblies/plate-and-flange.stl`, name: 'Plate and flange', bytes: toStlBinary(merged(plate.mesh, other.mesh, 160)) },
+  ]);
+  const settled = await waitSettled(request, token, models.map((m) => m.id), 150_000);
+  expect(settled.every((m) => m.state === 'finished'), settled.map((m) => `${m.name}=${m.state}`).join(', ')).toBe(true);
+  const plateId = models[0]!.id;
+  const copyId = models[1]!.id;
+  const folderId = models[0]!.folderId;
+
+  // What the service says, to compare the page with.
+  const all = await matchesFromService(request, token, plateId, 'part-to-part', 0);
+  expect(all.matches.find((m) => m.matchedModel.id === copyId)?.matchPercentage ?? 0).toBeGreaterThanOrEqual(98);
+  const at80 = await matchesFromService(request, token, plateId, 'part-to-part', 80);
+  const scores = all.matches.map((m) => m.matchPercentage!).sort((a, b) => a - b);
+  // A threshold just above the lowest score: the list must lose at least that one.
+  const cut = Math.min(100, Math.floor(scores[0]!) + 1);
+  const atCut = await matchesFromService(request, token, plateId, 'part-to-part', cut);
+  expect(atCut.matchCount).toBeLessThan(all.matchCount);
+
+  // The model page links into the matches.
+  await page.goto(`/models/${plateId}`);
+  await page.getByRole('link', { name: /Part-to-part matches/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/models/${plateId}/matches/part-to-part`));
+  await expect(page.getByTestId('match-count')).toContainText(`${at80.matchCount} ${at80.matchCount === 1 ? 'match' : 'matches'} at 80%`);
+  await expect(page.getByTestId('count-part-to-part')).toHaveText(String(at80.matchCount));
+  await expect(page.getByTestId('match-card')).toHaveCount(Math.min(24, at80.matchCount));
+
+  // The slider by keyboard: Home = 0, then step up to the cut. Debounced: one request when it rests.
+  const slider = page.getByRole('slider', { name: 'Part-to-part threshold' });
+  await slider.focus();
+  await page.keyboard.press('Home');
+  await expect(page).toHaveURL(/threshold=0(&|$)/);
+  await expect(page.getByTestId('match-count')).toContainText(`${all.matchCount} ${all.matchCount === 1 ? 'match' : 'matches'} at 0%`);
+  await expect(page.getByTestId('match-card')).toHaveCount(Math.min(24, all.matchCount));
+  for (let i = 0; i < cut; i++) await page.keyboard.press('ArrowRight');
+  await expect(page).toHaveURL(new RegExp(`threshold=${cut}(&|$)`));
+  await expect(page.getByTestId('match-count')).toContainText(`${atCut.matchCount} ${atCut.matchCount === 1 ? 'match' : 'matches'} at ${cut}%`);
+  await expect(page.getByTestId('match-card').locator('.preview-card__title')).toHaveText(atCut.matches.slice(0, 24).map((m) => m.matchedModel.name));
+
+  // Back to 0 for the previews: every card draws its model in 3D, all in one WebGL context.
+  await page.keyboard.press('Home');
+  await expect(page.getByTestId('match-card')).toHaveCount(Math.min(24, all.matchCount));
+  const cards = page.getByTestId('match-card');
+  const n = await cards.count();
+  await expect(page.locator('[data-testid=match-card] [data-viewer-ready="true"]')).toHaveCount(n, { timeout: 30_000 });
+  expect(await page.locator('canvas').count()).toBe(1);
+  expect(await liveContexts(page)).toBe(1);
+  for (let i = 0; i < n; i++) {
+    const preview = cards.nth(i).locator('[data-viewer-ready="true"]');
+    await preview.scrollIntoViewIfNeeded();
+    expect((await pixels(preview)).drawn, `preview ${i} draws`).toBeGreaterThan(0.03);
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: 'e2e/screenshots/matches.png', fullPage: false });
+
+  // The table view has the same rows, sortable by name.
+  await page.getByRole('button', { name: 'Table' }).click();
+  await expect(page.getByTestId('match-row')).toHaveCount(Math.min(24, all.matchCount));
+  await page.getByRole('button', { name: /^Name/ }).click();
+  await expect(page).toHaveURL(/sort=name&dir=asc/);
+  const byName = await request.get(`/v2/models/${plateId}/part-to-part-matches?threshold=0&perPage=24&order=name`, { headers: { authorization: `Bearer ${token}` } });
+  const names = ((await byName.json()) as Awaited<ReturnType<typeof matchesFromService>>).matches.map((m) => m.matchedModel.name);
+  expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+  await expect(page.getByTestId('match-row').locator('.table__name')).toHaveText(names);
+
+  // Part-in-part: the tab keeps its own threshold (80) and lists what the service lists, with both scores.
+  // The page ranks part-in-part by the chosen direction's score ("contains this model" = forward).
+  const pip = await matchesFromService(request, token, plateId, 'part-in-part', 80, '-forwardMatchPercentage');
+  console.log('part-in-part of the plate at 80:', pip.matches.map((m) => `${m.matchedModel.name} ${m.forwardMatchPercentage}/${m.reverseMatchPercentage}`).join('; '));
+  await expect(page.getByTestId('count-part-in-part')).toHaveText(String(pip.matchCount));
+  await page.getByTestId('tab-part-in-part').click();
+  await expect(page).toHaveURL(/matches\/part-in-part\?threshold=80&threshold-part-to-part=0/);
+  await expect(page.getByTestId('match-row')).toHaveCount(Math.min(24, pip.matchCount));
+  await expect(page.getByTestId('match-row').locator('.table__name')).toHaveText(pip.matches.slice(0, 24).map((m) => m.matchedModel.name));
+
+  // Compare the plate with its copy: side by side, then overlaid with deviation colours.
+  await page.getByTestId('tab-part-to-part').click();
+  await page.getByRole('button', { name: 'Cards' }).click();
+  await page.getByTestId('match-card').filter({ hasText: 'Plate copy' }).getByRole('link', { name: 'Compare' }).click();
+  await expect(page).toHaveURL(new RegExp(`/models/${plateId}/compare/${copyId}\\?kind=part-to-part`));
+  await expect(page.locator('.compare[data-viewer-ready="true"]')).toBeVisible({ timeout: 30_000 });
+  expect(await liveContexts(page)).toBe(1);
+  expect((await pixels(page.getByTestId('compare-view-query'))).drawn).toBeGreaterThan(0.03);
+  expect((await pixels(page.getByTestId('compare-view-match'))).drawn).toBeGreaterThan(0.03);
+  await page.getByRole('button', { name: 'Overlay' }).click();
+  await expect(page).toHaveURL(/mode=overlay/);
+  await expect(page.locator('.compare[data-viewer-ready="true"]')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('deviation-legend')).toContainText(/\(tolerance\)/);
+  const overlay = await pixels(page.getByTestId('compare-view-overlay'));
+  expect(overlay.green, 'deviation colours: the copy lies on the plate').toBeGreaterThan(0.02);
+  await page.screenshot({ path: 'e2e/screenshots/compare.png', fullPage: true });
+  // The state is in the URL: a reload shows the same overlay.
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Overlay' })).toHaveAttribute('aria-pressed', 'true');
+
+  // Duplicates of the folder: the plate and its copy form a group; nothing else joins them.
+  await page.goto(`/folders/${folderId}/duplicates`);
+  const cluster = page.getByTestId('duplicate-cluster').filter({ hasText: 'Plate copy' });
+  await expect(cluster).toBeVisible({ timeout: 30_000 });
+  await expect(cluster.getByTestId('duplicate-card')).toHaveCount(2);
+  await expect(cluster).toContainText('Plate');
+  await expect(cluster.locator('[data-viewer-ready="true"]')).toHaveCount(2, { timeout: 30_000 });
+  expect(await liveContexts(page)).toBe(1);
+  await page.screenshot({ path: 'e2e/screenshots/duplicates.png', fullPage: false });
+});
+
+test('a model that is not finished shows its state and its matches once it is', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  await signIn(page, '/folders');
+  const token = await accessTokenOf(page);
+  const folder = `E2E Matches waiting ${Date.now()}`;
+  const created = await request.post('/v2/models?createMissingFolders=true', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { models: [{ filePath: `${folder}/late.stl`, name: 'Late part' }] },
+  });
+  expect(created.status()).toBe(201);
+  const entry = (await created.json()).models[0] as { model: { id: string }; uploadUrl: string; headers: Record<string, string> };
+  await page.goto(`/models/${entry.model.id}/matches/part-to-part`);
+  await expect(page.getByTestId('matches-not-ready')).toContainText('not ready for matching yet');
+  // The file arrives; the page notices by itself.
+  const part = await bracket();
+  const put = await request.put(entry.uploadUrl, { headers: entry.headers, data: Buffer.from(toStlBinary(part.mesh)) });
+  expect(put.status()).toBeLessThan(300);
+  await expect(page.getByTestId('match-count')).toBeVisible({ timeout: 90_000 });
+});

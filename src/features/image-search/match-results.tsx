@@ -1,0 +1,196 @@
+import { useId, useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { errorMessage } from '../../api/client';
+import { useFolderTree } from '../../api/folders';
+import { useImageMatches } from '../../api/images';
+import { useViewerFile } from '../../api/models';
+import { EmptyState, ErrorState } from '../../app/ui/states';
+import type { Folder } from '../../contract/folders';
+import type { ImageMatch } from '../../contract/images';
+import { ModelPreviewCard } from '../../viewer/model-preview-card';
+import { SharedCanvasProvider } from '../../viewer/shared-canvas';
+import { folderFilter, folderPathOf } from './result-filter';
+
+export const RESULTS_PER_PAGE = 24;
+
+/** Thumbnails are addresses from the service; only http(s) and same-site paths are shown. */
+function safeImageUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  if (url.startsWith('/') && !url.startsWith('//')) return url;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+const stateWords: Record<string, { label: string; tone: string }> = {
+  finished: { label: 'Ready', tone: 'ready' },
+  'finished-incomplete': { label: 'Ready, parts missing', tone: 'partial' },
+};
+
+/** One result: 3D preview on the page's shared canvas (its viewer file asked for only once the card is near the window), score, name, folder, state. */
+function MatchCard({ match, rank, folderPath }: { match: ImageMatch; rank: number; folderPath: string }) {
+  const model = match.matchedModel;
+  const score = Math.round(match.matchPercentage);
+  const state = stateWords[model.state] ?? { label: model.state, tone: 'neutral' };
+  const [near, setNear] = useState(false);
+  const viewerFile = useViewerFile(model.id, near);
+  // The first address is kept: a re-signed address of the same file must not reload the preview.
+  const [firstUrl, setFirstUrl] = useState<string | undefined>(undefined);
+  if (viewerFile.data && !firstUrl) setFirstUrl(viewerFile.data);
+  const url = viewerFile.isError ? null : firstUrl;
+
+  return (
+    <li data-testid="image-match" data-model-id={model.id}>
+      <ModelPreviewCard
+        cardClassName="image-match"
+        url={url}
+        label={`3D preview of ${model.name}`}
+        thumbnailUrl={safeImageUrl(model.thumbnail)}
+        onNearViewport={() => setNear(true)}
+        title={
+          <Link to={`/models/${encodeURIComponent(model.id)}`} className="image-match__name" data-testid="match-name">
+            {model.name}
+          </Link>
+        }
+        subtitle={
+          <span className="image-match__folder" title={folderPath}>
+            {folderPath || 'Top folder'}
+          </span>
+        }
+      >
+        <div className="image-match__score">
+          <span className="visually-hidden">{`Rank ${rank}, ${score}% match`}</span>
+          <span className="image-match__rank" aria-hidden="true">
+            #{rank}
+          </span>
+          <span className="image-match__bar" aria-hidden="true">
+            <span style={{ width: `${Math.max(2, Math.min(100, match.matchPercentage))}%` }} />
+          </span>
+          <span className="image-match__percent" data-testid="match-score" aria-hidden="true">
+            {score}%
+          </span>
+        </div>
+        <span className={`image-match__state image-match__state--${state.tone}`}>{state.label}</span>
+      </ModelPreviewCard>
+    </li>
+  );
+}
+
+function ResultsSkeleton() {
+  return (
+    <ul className="image-match-grid" aria-hidden="true">
+      {Array.from({ length: 8 }, (_, i) => (
+        <li key={i}>
+          <div className="preview-card image-match image-match--skeleton">
+            <div className="image-match__thumb image-skeleton" />
+            <span className="image-skeleton image-skeleton--line" />
+            <span className="image-skeleton image-skeleton--line image-skeleton--short" />
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export interface MatchResultsProps {
+  ids: readonly string[];
+  page: number;
+  folderId: number | null;
+  onPage: (page: number) => void;
+  onFolder: (folderId: number | null) => void;
+}
+
+/** The search's matches: folder filter, a grid of cards (score, name, folder, state) and paging. */
+export function MatchResults({ ids, page, folderId, onPage, onFolder }: MatchResultsProps) {
+  const folderSelectId = useId();
+  const headingId = useId();
+  const tree = useFolderTree();
+  const folders = useMemo(() => tree.data ?? [], [tree.data]);
+  const byId = useMemo(() => new Map<number, Folder>(folders.map((folder) => [folder.id, folder])), [folders]);
+  const options = useMemo(() => [...folders].sort((a, b) => a.path.localeCompare(b.path)), [folders]);
+  // Until the tree is read, a chosen folder filters on itself only.
+  const filter = folderFilter(folders, folderId);
+  const matches = useImageMatches({ ids, page, perPage: RESULTS_PER_PAGE, filter });
+  const data = matches.data;
+  const pageData = data?.pageData;
+
+  return (
+    <section className="card image-results" aria-labelledby={headingId} aria-busy={matches.isFetching}>
+      <div className="image-results__header">
+        <div>
+          <h2 id={headingId} className="image-results__title">
+            Matching models
+          </h2>
+          <p className="muted image-results__summary" role="status">
+            {matches.isPending
+              ? 'Searching…'
+              : data
+                ? `${data.matchCount} ${data.matchCount === 1 ? 'model matches' : 'models match'} ${ids.length === 1 ? 'this image' : `these ${ids.length} images`}, best first.`
+                : ''}
+          </p>
+        </div>
+        <div className="image-results__filter">
+          <label htmlFor={folderSelectId}>Folder</label>
+          <select id={folderSelectId} value={folderId ?? ''} onChange={(event) => onFolder(event.target.value ? Number(event.target.value) : null)}>
+            <option value="">All folders</option>
+            {options.map((folder) => (
+              <option key={folder.id} value={folder.id}>
+                {folder.path}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+
+      {matches.isPending && <ResultsSkeleton />}
+      {matches.isError && !data && (
+        <ErrorState title="The search did not work" message={errorMessage(matches.error)} onRetry={() => void matches.refetch()} />
+      )}
+      {data && data.matches.length === 0 && (
+        <EmptyState title={folderId === null ? 'No model matches these images' : 'No match in this folder'}>
+          <p className="muted">
+            {folderId === null
+              ? 'Only models that have finished processing are searched. Try a photo that follows the guidance above, or add photos from other sides.'
+              : 'Choose "All folders" to search every folder.'}
+          </p>
+        </EmptyState>
+      )}
+      {data && data.matches.length > 0 && (
+        <SharedCanvasProvider>
+          <ol className={`image-match-grid${matches.isPlaceholderData ? ' image-results--refreshing' : ''}`} aria-label="Matching models">
+            {data.matches.map((match, i) => (
+              <MatchCard key={match.matchedModel.id} match={match} rank={(pageData?.startIndex ?? 0) + i + 1} folderPath={folderPathOf(byId, match.matchedModel)} />
+            ))}
+          </ol>
+        </SharedCanvasProvider>
+      )}
+      {matches.isError && data && (
+        <p className="form-error" role="alert">
+          {errorMessage(matches.error)}
+        </p>
+      )}
+
+      {pageData && pageData.lastPage > 1 && (
+        <nav className="image-pager" aria-label="Result pages">
+          <p className="muted image-pager__summary">
+            {pageData.startIndex + 1}–{pageData.endIndex} of {pageData.total}
+          </p>
+          <div className="image-pager__controls">
+            <button type="button" className="button button--small" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+              ← Previous
+            </button>
+            <span className="image-pager__page" aria-current="page">
+              Page {pageData.currentPage} of {pageData.lastPage}
+            </span>
+            <button type="button" className="button button--small" disabled={page >= pageData.lastPage} onClick={() => onPage(page + 1)}>
+              Next →
+            </button>
+          </div>
+        </nav>
+      )}
+    </section>
+  );
+}

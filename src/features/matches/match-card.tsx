@@ -1,0 +1,71 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useViewerFile } from '../../api/models';
+import type { Match, MatchKind } from '../../contract/matches';
+import { searchableStates } from '../../contract/models';
+import { ModelPreviewCard } from '../../viewer/model-preview-card';
+import type { ContainmentDirection } from './match-state';
+import { compareHref, modelHref } from './match-links';
+import { ScoreBar } from './score-bar';
+
+export function safeThumbnail(url: string | null | undefined): string | null {
+  if (!url) return null;
+  if (url.startsWith('/') && !url.startsWith('//')) return url;
+  return /^https?:\/\//i.test(url) ? url : null;
+}
+
+export function MatchScores({ match, direction }: { match: Match; direction: ContainmentDirection }) {
+  if ('matchPercentage' in match) return <ScoreBar label="Score" value={match.matchPercentage} emphasis />;
+  return (
+    <>
+      <ScoreBar label="Contains this model" value={match.forwardMatchPercentage} emphasis={direction === 'contains'} />
+      <ScoreBar label="Is contained in this model" value={match.reverseMatchPercentage} emphasis={direction === 'contained'} />
+    </>
+  );
+}
+
+/** One result: 3D preview (viewer file asked for only once the card is near the window), name, folder, state, scores. */
+export function MatchCard({
+  queryId,
+  kind,
+  match,
+  folderPath,
+  direction,
+  stateLabel,
+}: {
+  queryId: string;
+  kind: MatchKind;
+  match: Match;
+  folderPath: string;
+  direction: ContainmentDirection;
+  stateLabel: string;
+}) {
+  const model = match.matchedModel;
+  const hasGeometry = (searchableStates as readonly string[]).includes(model.state);
+  const [near, setNear] = useState(false);
+  const viewerFile = useViewerFile(model.id, near && hasGeometry);
+  // The first address is kept: a re-signed address of the same file must not reload the preview.
+  const [firstUrl, setFirstUrl] = useState<string | undefined>(undefined);
+  if (viewerFile.data && !firstUrl) setFirstUrl(viewerFile.data);
+  const url = !hasGeometry || viewerFile.isError ? null : firstUrl;
+
+  return (
+    <ModelPreviewCard
+      testId="match-card"
+      url={url}
+      label={`3D preview of ${model.name}`}
+      thumbnailUrl={safeThumbnail(model.thumbnail)}
+      onNearViewport={() => setNear(true)}
+      title={<Link to={modelHref(model.id)}>{model.name}</Link>}
+      subtitle={<span title={model.filePath}>{folderPath}</span>}
+    >
+      <div className="preview-card__meta">
+        <span className="badge">{stateLabel}</span>
+        <Link className="button button--small" to={compareHref(queryId, kind, match)}>
+          Compare
+        </Link>
+      </div>
+      <MatchScores match={match} direction={direction} />
+    </ModelPreviewCard>
+  );
+}

@@ -1,0 +1,39 @@
+// Decoding of uploaded images (PNG, JPEG, WebP) with sharp, and the query descriptor of the
+// object they show (geometry/views/describe-image.ts).
+import sharp, { type Metadata } from 'sharp';
+import { describeImage, type ImageDescription } from '../../geometry/views/describe-image';
+
+/** Formats the service takes, as sharp names them. */
+const ACCEPTED = new Set(['png', 'jpeg', 'webp']);
+/** Working size: the longer side is reduced to this before segmentation (speed; descriptors are normalised anyway). */
+const WORK_SIZE = 320;
+/** Larger images are refused before decoding (decompression bombs). */
+const MAX_PIXELS = 60_000_000;
+
+export type DecodedImage =
+  | { ok: true; format: string; width: number; height: number; description: ImageDescription }
+  | { ok: false; reason: string };
+
+export async function decodeAndDescribe(bytes: Uint8Array): Promise<DecodedImage> {
+  let meta: Metadata;
+  try {
+    meta = await sharp(bytes, { limitInputPixels: MAX_PIXELS }).metadata();
+  } catch {
+    return { ok: false, reason: 'The file is not a readable PNG, JPEG or WebP image.' };
+  }
+  if (!meta.format || !ACCEPTED.has(meta.format)) {
+    return { ok: false, reason: `The file is ${meta.format ? `a ${meta.format.toUpperCase()} image` : 'not an image'}; send a PNG, JPEG or WebP image.` };
+  }
+  try {
+    // rotate() applies the EXIF orientation of phone photos; failOn 'error' refuses truncated files.
+    const { data, info } = await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'error' })
+      .rotate()
+      .resize(WORK_SIZE, WORK_SIZE, { fit: 'inside', withoutEnlargement: true })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const pixels = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    return { ok: true, format: meta.format, width: meta.width ?? info.width, height: meta.height ?? info.height, description: describeImage(pixels, info.width, info.height, info.channels) };
+  } catch {
+    return { ok: false, reason: `The ${meta.format.toUpperCase()} image is damaged or incomplete and cannot be decoded.` };
+  }
+}

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { modelFilterFields } from '../../contract/filter';
+import { createImageRequestSchema, IMAGES_PER_SEARCH, imageTypes, type CreateImageResponse, type ImageMatch, type ImageMatchesResponse } from '../../contract/images';
+import { pageDataFor } from '../../contract/paging';
+import { VIEW_METHOD } from '../../geometry/views/shape-features';
+import { matchPercentage } from '../../geometry/views/view-index';
+import type { ModelFiles } from '../files/model-files';
+import { UPLOAD_TTL_SECONDS } from '../files/signed-urls';
+import { requireRole } from '../http/auth';
+import { InvalidInput, NotFound, UnsupportedMediaType } from '../http/errors';
+import { parseListQuery } from '../http/list-query';
+import { parseInput } from '../http/validation';
+import { toModels } from '../routes/v2/model-dto';
+import { modelFilterSchema } from '../store/models';
+import type { Database } from '../store/schema';
+import { compileFilter } from '../store/sql-filter';
+import { newUploadNonce } from '../store/uploads';
+import { bytesToFloats, createImage, deleteExpiredImages, findImages, imageDb } from './image-store';
+import type { ImageUrlSigner } from './image-urls';
+import type { ModelViewCache } from './model-view-cache';
+
+export interface ImageRouteOptions {
+  db: Kysely<Database>;
+  files: ModelFiles;
+  signer: ImageUrlSigner;
+  cache: ModelViewCache;
+}
+
+const idsQuery = z.object({ id: z.union([z.string(), z.array(z.string())]).optional() });
+
+/** The image type by file name, or undefined when it is not one the service takes. */
+export function imageTypeOf(fileName: string): string | undefined {
+  const ext = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase();
+  return ext && Object.hasOwn(imageTypes, ext) ? imageTypes[ext as keyof typeof imageTypes] : undefined;
+}
+
+/** `/v2/images` (api-contract.md, Images): upload addresses for query images, and the search. */
+export async function imageRoutes(app: FastifyInstance, { db, files, signer, cache }: ImageRouteOptions) {
+  const idb = imageDb(db);
+
+  app.post('/', async (request, reply) => {
+    // Uploading a query image is creating content: editor, as the contract's roles say; searching is viewer.
+    const auth = requireRole(request, 'editor');
+    const { filename } = parseInput(createImageRequestSchema, request.body, 'body');
+    if (!imageTypeOf(filename)) throw new UnsupportedMediaType(`“${filename.slice(0, 200)}” is not a PNG, JPEG or WebP file name; image search takes those three types.`);
+    await deleteExpiredImages(idb);
+    const id = randomUUID();
+    const nonce = newUploadNonce();
+    const expiresAt = new Date(Date.now() + UPLOAD_TTL_SECONDS * 1000);
+    await createImage(idb, { id, tenantId: auth.tenantId, userId: auth.userId, fileName: filename, nonce, uploadExpiresAt: expiresAt });
+    const { url, headers } = signer.uploadAddress(id, nonce, expiresAt);
+    const body: CreateImageResponse = { image: { id, uploadUrl: url, headers } };
+    return reply.status(201).send(body);
+  });
+
+  app.get('/model-matches', async (request) => {
+    const auth = requireRole(request, 'viewer');
+    const { id } = parseInput(idsQuery, request.query, 'query');
+    const ids = [...new Set(id === undefined ? [] : Array.isArray(id) ? id : [id])];
+    if (ids.length === 0) throw new InvalidInput('id: give the id of at least one uploaded image (repeat id for several images of one object).', { parameter: 'id' });
+    if (ids.length > IMAGES_PER_SEARCH) throw new InvalidInput(`id: at most ${IMAGES_PER_SEARCH} images per search (got ${ids.length}).`, { parameter: 'id' });
+    const query = parseListQuery(request.query, { filterFields: modelFilterFields, allowMetadata: true, orderFields: [] });
+
+    const rows = await findImages(idb, auth.tenantId, ids);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const queries: Float32Array[] = [];
+    for (const imageId of ids) {
+      const row = byId.get(imageId);
+      // Another tenant's image is as unknown as a made-up id.
+      if (!row) throw new NotFound(`No image ${imageId} (images are kept for a day after they are created).`);
+      if (!row.descriptor || !row.uploaded_at) throw new InvalidInput(`The image ${imageId} has not been uploaded yet; PUT the file to its upload address first.`, { parameter: 'id' });
+      if (row.method !== VIEW_METHOD) throw new InvalidInput(`The image ${imageId} was described by an older method; upload it again.`, { parameter: 'id' });
+      queries.push(bytesToFloats(row.descriptor));
+    }
+
+    const scored = await cache.search(idb, auth.tenantId, queries, compileFilter(query.filter, modelFilterSchema));
+    // Best first; equal distances by model id, so pages are stable.
+    scored.sort((a, b) => a.distance - b.distance || (a.modelId < b.modelId ? -1 : a.modelId > b.modelId ? 1 : 0));
+    const start = (query.page - 1) * query.perPage;
+    const page = scored.slice(start, start + query.perPage);
+    const modelRows = page.length ? await db.selectFrom('models').selectAll().where('tenant_id', '=', auth.tenantId).where('id', 'in', page.map((m) => m.modelId)).execute() : [];
+    const models = new Map((await toModels(db, modelRows, files)).map((m) => [m.id, m]));
+    const matches: ImageMatch[] = [];
+    for (const m of page) {
+      const matchedModel = models.get(m.modelId);
+      if (!matchedModel) continue; // deleted between the search and this page
+      matches.push({ matchedModel, matchPercentage: matchPercentage(m.distance / queries.length) });
+    }
+    const body: ImageMatchesResponse = { matches, pageData: pageDataFor(scored.length, query), matchCount: scored.length };
+    return body;
+  });
+}

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { FolderDuplicatesResponse } from '../../../contract/matches';
+import type { ModelFiles } from '../../files/model-files';
+import { requireRole } from '../../http/auth';
+import { NotFound } from '../../http/errors';
+import { parseInput } from '../../http/validation';
+import { tenantGeneration } from '../../search/cache';
+import { folderDuplicates } from '../../search/duplicates';
+import { findFolder } from '../../store/folders';
+import type { Database } from '../../store/schema';
+import { toModels } from './model-dto';
+
+const idParams = z.object({ id: z.string() });
+const query = z.object({ threshold: z.coerce.number().min(0).max(100).default(98) });
+
+/** `GET /v2/folders/{id}/duplicates?threshold=` (contract matches.ts folderDuplicatesResponseSchema). */
+export async function folderDuplicateRoutes(app: FastifyInstance, { db, files }: { db: Kysely<Database>; files: ModelFiles }) {
+  app.get('/:id/duplicates', async (request) => {
+    const auth = requireRole(request, 'viewer');
+    const { id } = parseInput(idParams, request.params, 'params');
+    const { threshold } = parseInput(query, request.query, 'query');
+    const folderId = /^\d{1,10}$/.test(id) ? Number(id) : NaN;
+    const folder = Number.isSafeInteger(folderId) && folderId <= 2_147_483_647 ? await findFolder(db, auth.tenantId, folderId) : undefined;
+    if (!folder) throw new NotFound(`No folder ${id}.`);
+    const generation = await tenantGeneration(db, auth.tenantId);
+    const found = await folderDuplicates(db, auth.tenantId, folder.id, threshold, generation);
+    const ids = found.clusters.flatMap((c) => c.modelIds);
+    const rows = ids.length ? await db.selectFrom('models').selectAll().where('tenant_id', '=', auth.tenantId).where('id', 'in', ids).execute() : [];
+    const models = new Map((await toModels(db, rows, files)).map((m) => [m.id, m]));
+    const body: FolderDuplicatesResponse = {
+      clusters: found.clusters.map((c) => ({
+        models: c.modelIds.map((m) => models.get(m)).filter((m) => m !== undefined),
+        links: c.links.map((l) => ({ ...l, matchPercentage: Math.min(100, Number(l.matchPercentage.toFixed(3))) })),
+      })).filter((c) => c.models.length > 1),
+      modelCount: found.modelCount,
+      threshold,
+    };
+    return body;
+  });
+}

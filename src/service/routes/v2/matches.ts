@@ -1,0 +1,116 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { modelFilterFields, formatFilter } from '../../../contract/filter';
+import { matchKinds, matchQuerySchema, type ContainmentMatch, type Match, type MatchKind, type SimilarityMatch } from '../../../contract/matches';
+import { matchOrderFields, type MatchOrderField, type OrderTerm } from '../../../contract/order';
+import { pageDataFor } from '../../../contract/paging';
+import type { ModelFiles } from '../../files/model-files';
+import { requireRole } from '../../http/auth';
+import { Conflict, InvalidInput, NotFound } from '../../http/errors';
+import { parseListQuery } from '../../http/list-query';
+import { parseInput } from '../../http/validation';
+import { tenantGeneration } from '../../search/cache';
+import { findMatches, NotIndexed, type ScoredMatch } from '../../search/engine';
+import { SEARCHABLE_STATES } from '../../search/tables';
+import { findModel, modelFilterSchema } from '../../store/models';
+import type { Database } from '../../store/schema';
+import { compileFilter } from '../../store/sql-filter';
+import { toModels } from './model-dto';
+
+const idParams = z.object({ id: z.string() });
+
+export interface MatchRouteOptions {
+  db: Kysely<Database>;
+  files: ModelFiles;
+}
+
+/** `GET /v2/models/{id}/{part-in-part|part-to-part|geo-related}-matches` (api-contract.md, Matches). */
+export async function matchRoutes(app: FastifyInstance, { db, files }: MatchRouteOptions) {
+  for (const kind of matchKinds) {
+    app.get(`/:id/${kind}-matches`, async (request) => {
+      const auth = requireRole(request, 'viewer');
+      const { id } = parseInput(idParams, request.params, 'params');
+      const { threshold } = parseInput(matchQuerySchema, request.query, 'query');
+      const query = parseListQuery(request.query, { filterFields: modelFilterFields, allowMetadata: true, orderFields: matchOrderFields });
+      checkOrder(kind, query.order);
+      const [row, generation] = await Promise.all([findModel(db, auth.tenantId, id), tenantGeneration(db, auth.tenantId)]);
+      if (!row) throw new NotFound(`No model ${id}.`);
+      if (!(SEARCHABLE_STATES as readonly string[]).includes(row.state)) {
+        throw new Conflict(`The model is ${row.state}; it can be matched once it has finished processing.`);
+      }
+      let all: ScoredMatch[];
+      try {
+        all = await findMatches({ db, tenantId: auth.tenantId, generation }, kind, row, compileFilter(query.filter, modelFilterSchema), formatFilter(query.filter));
+      } catch (error) {
+        if (error instanceof NotIndexed) throw new Conflict('The model was processed before geometric search was available; reprocess it to match it.');
+        throw error;
+      }
+      const passing = all.filter((m) => headline(m) >= threshold);
+      const sorted = await sortMatches(db, passing, query.order);
+      const start = (query.page - 1) * query.perPage;
+      const page = sorted.slice(start, start + query.perPage);
+      const rows = page.length ? await db.selectFrom('models').selectAll().where('tenant_id', '=', auth.tenantId).where('id', 'in', page.map((m) => m.modelId)).execute() : [];
+      const models = new Map((await toModels(db, rows, files)).map((m) => [m.id, m]));
+      const matches: Match[] = [];
+      for (const m of page) {
+        const matchedModel = models.get(m.modelId);
+        if (!matchedModel) continue; // deleted between the search and this page
+        const transform = m.transform && m.transform.length === 16 ? { transform: m.transform } : {};
+        if (kind === 'part-in-part') {
+          matches.push({ matchedModel, forwardMatchPercentage: pct(m.forward), reverseMatchPercentage: pct(m.reverse), ...transform } satisfies ContainmentMatch);
+        } else {
+          matches.push({ matchedModel, matchPercentage: pct(m.matchPercentage), ...(kind === 'part-to-part' ? transform : {}) } satisfies SimilarityMatch);
+        }
+      }
+      return { matches, pageData: pageDataFor(sorted.length, query), matchCount: sorted.length };
+    });
+  }
+}
+
+const pct = (v: number | undefined) => Math.max(0, Math.min(100, Number((v ?? 0).toFixed(3))));
+
+function headline(m: ScoredMatch): number {
+  return m.matchPercentage ?? Math.max(m.forward ?? 0, m.reverse ?? 0);
+}
+
+function checkOrder(kind: MatchKind, order: OrderTerm<MatchOrderField>[]) {
+  const containmentOnly = order.find((t) => t.field === 'forwardMatchPercentage' || t.field === 'reverseMatchPercentage');
+  if (containmentOnly && kind !== 'part-in-part') {
+    throw new InvalidInput(`order: ${containmentOnly.field} exists for part-in-part matches only; use matchPercentage.`, { parameter: 'order' });
+  }
+}
+
+/** Default best first; ties (and every order) end with the model id, so pages are stable. */
+async function sortMatches(db: Kysely<Database>, matches: ScoredMatch[], order: OrderTerm<MatchOrderField>[]): Promise<ScoredMatch[]> {
+  const terms: OrderTerm<MatchOrderField>[] = order.length ? order : [{ field: 'matchPercentage', direction: 'desc' }];
+  const needsRows = terms.some((t) => t.field === 'name' || t.field === 'createdAt' || t.field === 'state');
+  const info = new Map<string, { name: string; createdAt: number; state: string }>();
+  if (needsRows && matches.length) {
+    const rows = await db.selectFrom('models').select(['id', 'name', 'created_at', 'state']).where('id', 'in', matches.map((m) => m.modelId)).execute();
+    for (const r of rows) info.set(r.id, { name: r.name, createdAt: r.created_at.getTime(), state: r.state });
+  }
+  const key = (m: ScoredMatch, field: MatchOrderField): number | string => {
+    switch (field) {
+      case 'matchPercentage':
+        return headline(m);
+      case 'forwardMatchPercentage':
+        return m.forward ?? 0;
+      case 'reverseMatchPercentage':
+        return m.reverse ?? 0;
+      case 'name':
+        return info.get(m.modelId)?.name ?? '';
+      case 'createdAt':
+        return info.get(m.modelId)?.createdAt ?? 0;
+      case 'state':
+        return info.get(m.modelId)?.state ?? '';
+    }
+  };
+  return [...matches].sort((a, b) => {
+    for (const t of terms) {
+      const x = key(a, t.field), y = key(b, t.field);
+      if (x !== y) return (x < y ? -1 : 1) * (t.direction === 'desc' ? -1 : 1);
+    }
+    return a.modelId < b.modelId ? -1 : a.modelId > b.modelId ? 1 : 0;
+  });
+}

@@ -1,0 +1,201 @@
+// The match endpoints and folder duplicates over HTTP, against the really started service with
+// real ingestion (descriptors computed by the workers, stored, indexed, searched).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { containmentMatchesResponseSchema, folderDuplicatesResponseSchema, similarityMatchesResponseSchema } from '../../contract/matches';
+import { buildPart, randomRigid, subdivide } from '../../geometry/descriptors/benchmark-dataset';
+import { prng } from '../../geometry/descriptors/sampling';
+import { toGlb, toObj, toStlBinary } from '../../geometry/fixtures';
+import { applyToMesh, mergeMeshes, multiply, scaling, transformPoint, translation, type Mesh } from '../../geometry/mesh';
+import { readTestFile, startIngestTestService, type IngestTestService } from '../ingest/ingest-test-helpers';
+
+describe('geometric search endpoints', () => {
+  let svc: IngestTestService;
+  const id: Record<string, string> = {};
+  let bracket: Mesh;
+  let placement: number[];
+
+  beforeAll(async () => {
+    svc = await startIngestTestService();
+    bracket = await buildPart('bracket', 1);
+    const plate = await buildPart('plate', 2);
+    const flange = await buildPart('flange', 0);
+    const moved = applyToMesh(bracket, randomRigid(prng(21)));
+    placement = multiply(translation(180, 30, 12), randomRigid(prng(8), 0));
+    const uploads: [string, Uint8Array | Promise<Uint8Array>][] = [
+      ['original', toStlBinary(bracket)],
+      ['glbCopy', toGlb(moved)],
+      ['objCopy', toObj(applyToMesh(subdivide(bracket), randomRigid(prng(22))))],
+      ['mirrored', toStlBinary(applyToMesh(bracket, scaling(-1, 1, 1)))],
+      ['flange', toStlBinary(flange)],
+      // A multi-shell assembly: the plate, and the bracket placed beside it.
+      ['assembly', toStlBinary(mergeMeshes([plate, applyToMesh(bracket, placement)]))],
+    ];
+    const paths: Record<string, string> = {
+      original: 'parts/bracket.stl',
+      glbCopy: 'parts/bracket-copy.glb',
+      objCopy: 'parts/other/bracket-fine.obj',
+      mirrored: 'parts/bracket-mirrored.stl',
+      flange: 'parts/flange.stl',
+      assembly: 'assemblies/plate-and-bracket.stl',
+    };
+    for (const [key, bytes] of uploads) id[key] = await svc.upload(paths[key]!, await bytes);
+    for (const f of ['HEAD_FRONT.stp', 'HEAD_BACK.stp', 'HEAD.stp']) id[f] = await svc.upload(`plane/${f}`, readTestFile('cax-if', 's1-c5-214', f));
+    await svc.ingestion.idle();
+    for (const [key, model] of Object.entries(id)) expect((await svc.model(model)).state, key).toMatch(/^finished/);
+  }, 300_000);
+  afterAll(() => svc?.stop());
+
+  const get = async (path: string, token = svc.token) => {
+    const res = await svc.api(path, { token });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  const similarity = async (kind: 'part-to-part' | 'geo-related', model: string, query = '') => {
+    const { status, body } = await get(`/v2/models/${model}/${kind}-matches${query}`);
+    expect(status, JSON.stringify(body)).toBe(200);
+    return similarityMatchesResponseSchema.parse(body);
+  };
+  const containmentOf = async (model: string, query = '') => {
+    const { status, body } = await get(`/v2/models/${model}/part-in-part-matches${query}`);
+    expect(status, JSON.stringify(body)).toBe(200);
+    return containmentMatchesResponseSchema.parse(body);
+  };
+  const scoreOf = (r: { matches: { matchedModel: { id: string }; matchPercentage: number }[] }, model: string) => r.matches.find((m) => m.matchedModel.id === model)?.matchPercentage;
+
+  it('part-to-part: the same part in other formats, poses and tessellations scores ≥ 98; mirrored and different parts lower; never itself', async () => {
+    const r = await similarity('part-to-part', id.original!, '?perPage=100');
+    expect(r.matches.map((m) => m.matchedModel.id)).not.toContain(id.original);
+    expect(scoreOf(r, id.glbCopy!)).toBeGreaterThanOrEqual(98);
+    expect(scoreOf(r, id.objCopy!)).toBeGreaterThanOrEqual(98);
+    expect(scoreOf(r, id.mirrored!) ?? 0).toBeLessThan(98);
+    expect(scoreOf(r, id.flange!) ?? 0).toBeLessThan(90);
+    // best first by default
+    const scores = r.matches.map((m) => m.matchPercentage);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(r.matchCount).toBe(r.pageData.total);
+    expect(r.matches.every((m) => ['finished', 'finished-incomplete'].includes(m.matchedModel.state))).toBe(true);
+  });
+
+  it('part-to-part: the transform places the query on the match (a known pose)', async () => {
+    // glbCopy = original moved by randomRigid(prng(21)): the transform of original → glbCopy is that motion.
+    const r = await similarity('part-to-part', id.original!, '?threshold=98');
+    const m = r.matches.find((x) => x.matchedModel.id === id.glbCopy)!;
+    expect(m.transform).toHaveLength(16);
+    const truth = randomRigid(prng(21));
+    for (const p of [[0, 0, 0], [50, 0, 0], [0, 50, 30]] as [number, number, number][]) {
+      const a = transformPoint(m.transform!, p), b = transformPoint(truth, p);
+      expect(Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2])).toBeLessThan(2);
+    }
+  });
+
+  it('threshold, paging, filter and order', async () => {
+    const dup = await similarity('part-to-part', id.original!, '?threshold=98');
+    expect(dup.matches.map((m) => m.matchedModel.id).sort()).toEqual([id.glbCopy, id.objCopy].sort());
+    expect(dup.matchCount).toBe(2);
+    const all = await similarity('part-to-part', id.original!, '?perPage=100');
+    const p2 = await similarity('part-to-part', id.original!, '?perPage=2&page=2');
+    expect(p2.matches.map((m) => m.matchedModel.id)).toEqual(all.matches.slice(2, 4).map((m) => m.matchedModel.id));
+    expect(p2.pageData).toMatchObject({ currentPage: 2, perPage: 2, total: all.matchCount, startIndex: 2 });
+    const byName = await similarity('part-to-part', id.original!, '?perPage=100&order=name');
+    const names = byName.matches.map((m) => m.matchedModel.name);
+    expect(names).toEqual([...names].sort());
+    const asc = await similarity('part-to-part', id.original!, '?perPage=100&order=matchPercentage');
+    expect(asc.matches.map((m) => m.matchPercentage)).toEqual([...all.matches.map((m) => m.matchPercentage)].reverse());
+    const folder = (await svc.model(id.glbCopy!)).folderId;
+    const inFolder = await similarity('part-to-part', id.original!, `?perPage=100&filter=${encodeURIComponent(`folderId(eq(${folder})),fileType(in(glb,stl))`)}`);
+    expect(inFolder.matches.length).toBeGreaterThan(0);
+    expect(inFolder.matches.every((m) => m.matchedModel.folderId === folder && ['glb', 'stl'].includes(m.matchedModel.fileType))).toBe(true);
+    expect(inFolder.matches.map((m) => m.matchedModel.id)).not.toContain(id.objCopy);
+    expect((await get(`/v2/models/${id.original}/part-to-part-matches?filter=${encodeURIComponent('folderId(eq(')}`)).status).toBe(400);
+    expect((await get(`/v2/models/${id.original}/part-to-part-matches?order=reverseMatchPercentage`)).status).toBe(400);
+    expect((await get(`/v2/models/${id.original}/part-to-part-matches?threshold=101`)).status).toBe(400);
+  });
+
+  it('geo-related: the same part first, its own score ordering', async () => {
+    const r = await similarity('geo-related', id.original!, '?perPage=100');
+    expect(r.matches.map((m) => m.matchedModel.id)).not.toContain(id.original);
+    expect(r.matches.slice(0, 3).map((m) => m.matchedModel.id)).toEqual(expect.arrayContaining([id.glbCopy, id.objCopy]));
+    expect(r.matches.every((m) => m.transform === undefined)).toBe(true);
+  });
+
+  it('part-in-part: a part inside a multi-shell assembly (forward ≥ 90, reverse ≈ its share) and the other way round', async () => {
+    const fromPart = await containmentOf(id.original!, '?perPage=100');
+    const inAssembly = fromPart.matches.find((m) => m.matchedModel.id === id.assembly);
+    expect(inAssembly, JSON.stringify(fromPart.matches.map((m) => [m.matchedModel.name, m.forwardMatchPercentage, m.reverseMatchPercentage]))).toBeDefined();
+    expect(inAssembly!.forwardMatchPercentage).toBeGreaterThanOrEqual(90);
+    expect(inAssembly!.reverseMatchPercentage).toBeLessThan(80);
+    expect(inAssembly!.transform).toHaveLength(16);
+    // the transform puts the bracket where the assembly has it
+    const p = transformPoint(inAssembly!.transform!, [10, 10, 10]), q = transformPoint(placement, [10, 10, 10]);
+    expect(Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2])).toBeLessThan(3);
+    const fromAssembly = await containmentOf(id.assembly!, '?perPage=100');
+    const part = fromAssembly.matches.find((m) => m.matchedModel.id === id.original);
+    expect(part?.reverseMatchPercentage).toBeGreaterThanOrEqual(90);
+    // threshold on the larger of the two
+    const strict = await containmentOf(id.assembly!, '?threshold=90');
+    expect(strict.matches.every((m) => Math.max(m.forwardMatchPercentage, m.reverseMatchPercentage) >= 90)).toBe(true);
+    expect(strict.matches.map((m) => m.matchedModel.id)).toContain(id.original);
+  });
+
+  it('part-in-part: linked parts of a STEP external-reference assembly are known containment', async () => {
+    const fromPart = await containmentOf(id['HEAD_FRONT.stp']!);
+    const head = fromPart.matches.find((m) => m.matchedModel.id === id['HEAD.stp']);
+    expect(head?.forwardMatchPercentage).toBeGreaterThanOrEqual(90);
+    expect(head!.reverseMatchPercentage).toBeGreaterThan(0);
+    expect(head!.reverseMatchPercentage).toBeLessThan(100);
+    const fromAssembly = await containmentOf(id['HEAD.stp']!);
+    const front = fromAssembly.matches.find((m) => m.matchedModel.id === id['HEAD_FRONT.stp']);
+    const back = fromAssembly.matches.find((m) => m.matchedModel.id === id['HEAD_BACK.stp']);
+    expect(front?.reverseMatchPercentage).toBeGreaterThanOrEqual(90);
+    expect(back?.reverseMatchPercentage).toBeGreaterThanOrEqual(90);
+    // the two parts' shares of the assembly add up to about all of it
+    expect(front!.forwardMatchPercentage + back!.forwardMatchPercentage).toBeGreaterThan(90);
+    expect(front!.forwardMatchPercentage + back!.forwardMatchPercentage).toBeLessThan(110);
+  });
+
+  it('404 for unknown and other tenants’ models, 409 while the query model is not finished, other tenants never matched', async () => {
+    expect((await get(`/v2/models/00000000-0000-4000-8000-000000000000/part-to-part-matches`)).status).toBe(404);
+    expect((await get(`/v2/models/not-a-uuid/geo-related-matches`)).status).toBe(404);
+    const [pending] = await svc.create(['parts/pending.stl']);
+    const r = await get(`/v2/models/${pending!.id}/part-to-part-matches`);
+    expect(r.status).toBe(409);
+    expect(r.body).toMatchObject({ error: { code: expect.any(String), message: expect.stringMatching(/incomplete-upload/) } });
+
+    // Another tenant uploads the same bracket: it sees neither our models nor we theirs.
+    const other = await svc.editorToken('globex');
+    const created = await svc.api('/v2/models?createMissingFolders=true', { method: 'POST', token: other, json: { models: [{ filePath: 'x/bracket.stl', name: 'bracket' }] } });
+    const target = ((await created.json()) as { models: { model: { id: string }; uploadUrl: string; headers: Record<string, string> }[] }).models[0]!;
+    await svc.put(target, toStlBinary(bracket));
+    await svc.ingestion.idle();
+    for (const kind of ['part-to-part', 'geo-related', 'part-in-part']) {
+      const ours = await get(`/v2/models/${id.original}/${kind}-matches?perPage=100`);
+      expect(JSON.stringify(ours.body)).not.toContain(target.model.id);
+      expect((await get(`/v2/models/${id.original}/${kind}-matches`, other)).status).toBe(404);
+      const theirs = await get(`/v2/models/${target.model.id}/${kind}-matches?perPage=100`, other);
+      expect(theirs.status).toBe(200);
+      expect((theirs.body as { matchCount: number }).matchCount).toBe(0);
+    }
+  });
+
+  it('folder duplicates: the folder’s copies form one cluster; the mirrored and the flange stay out', async () => {
+    const folder = (await svc.model(id.original!)).folderId;
+    const { status, body } = await get(`/v2/folders/${folder}/duplicates`);
+    expect(status, JSON.stringify(body)).toBe(200);
+    const r = folderDuplicatesResponseSchema.parse(body);
+    expect(r.threshold).toBe(98);
+    expect(r.modelCount).toBe(4); // bracket, glb copy, mirrored, flange (the obj copy is in a subfolder)
+    expect(r.clusters).toHaveLength(1);
+    expect(r.clusters[0]!.models.map((m) => m.id).sort()).toEqual([id.original, id.glbCopy].sort());
+    expect(r.clusters[0]!.links[0]!.matchPercentage).toBeGreaterThanOrEqual(98);
+    const loose = folderDuplicatesResponseSchema.parse((await get(`/v2/folders/${folder}/duplicates?threshold=0`)).body);
+    expect(loose.clusters[0]!.models).toHaveLength(4);
+    expect((await get(`/v2/folders/999999/duplicates`)).status).toBe(404);
+  });
+
+  it('cached results follow changes of the tenant’s models: a deleted copy is gone at once', async () => {
+    const before = await similarity('part-to-part', id.original!, '?threshold=98');
+    expect(before.matchCount).toBe(2);
+    expect((await svc.api(`/v2/models/${id.glbCopy}`, { method: 'DELETE', token: svc.token })).status).toBe(204);
+    const after = await similarity('part-to-part', id.original!, '?threshold=98');
+    expect(after.matches.map((m) => m.matchedModel.id)).toEqual([id.objCopy]);
+  });
+});

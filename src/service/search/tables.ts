@@ -1,0 +1,45 @@
+import type { ColumnType, Kysely, Transaction } from 'kysely';
+import type { Pose } from '../../geometry/descriptors/pose';
+import type { Database } from '../store/schema';
+
+/** Tables of migration 0003-search (kept here, beside the only code that uses them). */
+export type SearchTables = {
+  search_features: {
+    model_id: string;
+    tenant_id: number;
+    version: number;
+    /** real[]: the source of truth; `global_vec`/`geo_vec` (pgvector) are trigger-filled copies where available. */
+    global_desc: number[];
+    geo_desc: number[];
+    /** Surface area (mm²). */
+    area: number;
+    shells: number;
+    /** search-features.ts encodePrepared(): analysis + surface samples for exact rescoring. */
+    prepared: Uint8Array;
+  };
+  search_components: {
+    model_id: string;
+    idx: number;
+    tenant_id: number;
+    descriptor: number[];
+    area_share: number;
+    copies: number;
+    /** geometry Pose of the shell: JSON written as a string, read back parsed. */
+    pose: ColumnType<Pose, string, string>;
+  };
+  search_generations: {
+    tenant_id: number;
+    /** bigint: pg hands it over as a string. */
+    generation: string;
+  };
+};
+
+export type SearchDatabase = Database & SearchTables;
+export type SearchDb = Kysely<SearchDatabase>;
+
+export function searchDb(db: Kysely<Database> | Transaction<Database>): Kysely<SearchDatabase> {
+  return db.withTables<SearchTables>();
+}
+
+/** Models that take part in search (api-contract.md, Matches). */
+export const SEARCHABLE_STATES = ['finished', 'finished-incomplete'] as const;
