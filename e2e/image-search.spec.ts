@@ -42,16 +42,17 @@ test('drop a picture of a known part, search, and find that part among the first
   test.setTimeout(240_000);
   await signIn(page, '/image-search');
   const token = await accessTokenOf(page);
-  // Every run starts with a fresh data directory (playwright.config.ts), so a plain name is unique.
-  const folder = 'Workshop parts';
+  // The data directory is shared by every spec of the run (browse.spec uploads a "Corner bracket"
+  // of the same shape), so this spec's names and folder are its own.
+  const folder = 'Image search parts';
   const [corner, plate, disc] = await Promise.all([bracket(), plateWithHoles(), flange()]);
   const models = await uploadModels(request, token, [
-    { filePath: `${folder}/Brackets/corner-bracket.stl`, name: 'Corner bracket', bytes: toStlBinary(corner.mesh) },
+    { filePath: `${folder}/Brackets/corner-bracket.stl`, name: 'Angle bracket', bytes: toStlBinary(corner.mesh) },
     { filePath: `${folder}/plate.stl`, name: 'Plate with holes', bytes: toStlBinary(plate.mesh) },
     { filePath: `${folder}/flange.stl`, name: 'Bolted flange', bytes: toStlBinary(disc.mesh) },
   ]);
   const settled = await waitSettled(request, token, models.map((m) => m.id), 180_000);
-  expect(settled.map((m) => `${m.name}: ${m.state}`).sort()).toEqual(['Bolted flange: finished', 'Corner bracket: finished', 'Plate with holes: finished']);
+  expect(settled.map((m) => `${m.name}: ${m.state}`).sort()).toEqual(['Angle bracket: finished', 'Bolted flange: finished', 'Plate with holes: finished']);
 
   // The picture: the bracket's own thumbnail (a render on a plain background), read through its signed address.
   const target = settled.find((m) => m.id === models[0]!.id) as Model;
@@ -78,9 +79,9 @@ test('drop a picture of a known part, search, and find that part among the first
   const cards = page.getByTestId('image-match');
   await expect(cards.first()).toBeVisible({ timeout: 30_000 });
   const names = await cards.getByTestId('match-name').allTextContents();
-  expect(names.slice(0, 3), `results: ${names.join(', ')}`).toContain('Corner bracket');
+  expect(names.slice(0, 3), `results: ${names.join(', ')}`).toContain('Angle bracket');
 
-  const card = cards.filter({ hasText: 'Corner bracket' });
+  const card = cards.filter({ hasText: 'Angle bracket' });
   await expect(card).toContainText(`${folder}/Brackets`);
   await expect(card).toContainText('Ready');
   await expect(card.getByTestId('match-score')).toHaveText(/^\d{1,3}%$/);
@@ -94,21 +95,21 @@ test('drop a picture of a known part, search, and find that part among the first
   // Filtering by the test folder keeps the bracket (it sits in a subfolder of it).
   await page.getByLabel('Folder').selectOption({ label: folder });
   await expect(page.getByRole('status').filter({ hasText: /match/ })).toContainText(/models? match/);
-  await expect(cards.filter({ hasText: 'Corner bracket' })).toBeVisible();
+  await expect(cards.filter({ hasText: 'Angle bracket' })).toBeVisible();
   await expect(cards).toHaveCount(3);
   await expect(page.locator('[data-viewer-ready="true"]')).toHaveCount(3, { timeout: 45_000 });
   await page.screenshot({ path: path.join(SCREENSHOTS, 'image-search.png') });
 
   // Keyboard: the card is a link that opens the model.
-  await cards.filter({ hasText: 'Corner bracket' }).getByRole('link').focus();
+  await cards.filter({ hasText: 'Angle bracket' }).getByRole('link').focus();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`/models/${target.id}$`));
-  await expect(page.getByRole('heading', { level: 1, name: 'Corner bracket' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Angle bracket' })).toBeVisible();
 
   // Coming back keeps the images and the results.
   await page.goBack();
   await expect(page.getByTestId('picked-image')).toHaveCount(1);
-  await expect(cards.filter({ hasText: 'Corner bracket' })).toBeVisible();
+  await expect(cards.filter({ hasText: 'Angle bracket' })).toBeVisible();
 });
 
 test('a file that is not an image, renamed .png, shows the service’s reason against it', async ({ page, request }) => {
