@@ -101,6 +101,22 @@ describe('UploadPage', () => {
     await session.clear();
   }, 15_000);
 
+  it('starts on a click that also commits a freshly typed target folder (the blur replans the review)', async () => {
+    const user = userEvent.setup();
+    const { service, session } = setup();
+    await user.upload(document.querySelector<HTMLInputElement>('[data-testid=upload-file-input]')!, [file('a.stl', 'solid a')]);
+    await waitFor(() => expect(screen.getAllByTestId('upload-review-row')).toHaveLength(1));
+    // Typed and clicked before the field's 300 ms debounce: the click's blur replans the review.
+    const field = screen.getByLabelText('Target folder');
+    field.focus();
+    await user.paste('Projects');
+    expect(session.getState().targetFolder).toBe('');
+    await user.click(screen.getByRole('button', { name: 'Start upload' }));
+    await waitFor(() => expect(screen.getAllByTestId('upload-row')).toHaveLength(1));
+    expect(service.calls.create.flat().map((m) => m.filePath)).toEqual(['Projects/a.stl']);
+    await session.clear();
+  });
+
   it('cancels a review without sending anything', async () => {
     const user = userEvent.setup();
     const { service, session } = setup();

@@ -64,7 +64,7 @@ export function UploadWorkspace({ session }: { session: UploadSession }) {
       )}
 
       {(state.phase === 'review' || (state.phase === 'planning' && state.engine)) && snap && (
-        <ReviewSection session={session} snap={snap} busy={state.phase === 'planning'} folderProblem={state.folderProblem} />
+        <ReviewSection session={session} snap={snap} busy={state.phase === 'planning'} startError={state.startError} />
       )}
       {state.phase === 'planning' && !state.engine && (
         <p className="state" role="status">
@@ -127,21 +127,12 @@ function TargetFolderField({ session, value, problem }: { session: UploadSession
   );
 }
 
-function ReviewSection({ session, snap, busy, folderProblem }: { session: UploadSession; snap: EngineSnapshot; busy: boolean; folderProblem: string | null }) {
-  const [startError, setStartError] = useState<string | null>(null);
+function ReviewSection({ session, snap, busy, startError }: { session: UploadSession; snap: EngineSnapshot; busy: boolean; startError: string | null }) {
   const problemCount = snap.summary.problem;
   const toSend = snap.files.filter((f) => f.status !== 'problem');
   const bytes = toSend.reduce((sum, f) => sum + f.size, 0);
   const roles = { part: 0, 'sub-assembly': 0, assembly: 0 };
   for (const f of toSend) if (f.role) roles[f.role]++;
-
-  const start = () => {
-    if (folderProblem) return setStartError(folderProblem);
-    if (problemCount > 0) return setStartError(`Remove the ${problemCount === 1 ? 'file' : `${problemCount} files`} with problems first, or cancel.`);
-    if (toSend.length === 0) return setStartError('There is nothing to send.');
-    setStartError(null);
-    session.start();
-  };
 
   return (
     <section className="card" aria-labelledby="upload-review-heading" aria-busy={busy || undefined}>
@@ -171,7 +162,10 @@ function ReviewSection({ session, snap, busy, folderProblem }: { session: Upload
         </p>
       )}
       <div className="actions">
-        <button type="button" className="button button--primary" onClick={start} disabled={busy}>
+        {/* Not disabled while the review is re-read: the click itself can blur the target folder
+            field and so replan, and a button disabled under the pointer would swallow the click.
+            The session starts once the new review is ready, or says why it cannot. */}
+        <button type="button" className="button button--primary" onClick={() => session.start()}>
           Start upload
         </button>
         {problemCount > 0 && (
@@ -179,10 +173,7 @@ function ReviewSection({ session, snap, busy, folderProblem }: { session: Upload
             type="button"
             className="button"
             disabled={busy}
-            onClick={() => {
-              setStartError(null);
-              void session.removeProblemFiles();
-            }}
+            onClick={() => void session.removeProblemFiles()}
           >
             Remove {problemCount === 1 ? 'the file' : `${problemCount} files`} with problems
           </button>

@@ -157,3 +157,42 @@ describe('UploadSession persistence', () => {
     await s.clear();
   });
 });
+
+describe('UploadSession start', () => {
+  it('asked while the review is re-read (target folder changed by the same click), starts once the new review is ready', async () => {
+    const service = new FakeService();
+    const s = session(service);
+    await s.addFiles(files());
+    expect(s.getState()).toMatchObject({ phase: 'review', folderProblem: 'Choose a folder to upload into.' });
+    const replanned = s.setTargetFolder('Projects');
+    expect(s.getState().phase).toBe('planning');
+    s.start();
+    await replanned;
+    expect(s.getState()).toMatchObject({ phase: 'running', startError: null });
+    await runUntil(() => stageOf(s) === 'done', 1000);
+    expect(service.calls.create.flat().map((m) => m.filePath)).toEqual(['Projects/pump/a.stl', 'Projects/pump/b.stl', 'Projects/pump/c.stl']);
+    await s.clear();
+  });
+
+  it('says why when it cannot start, also for a start wanted during a replan', async () => {
+    const service = new FakeService();
+    const s = session(service);
+    await s.addFiles(files());
+    s.start();
+    expect(s.getState()).toMatchObject({ phase: 'review', startError: 'Choose a folder to upload into.' });
+
+    const replanned = s.setTargetFolder('Bad:name');
+    s.start();
+    await replanned;
+    expect(s.getState().phase).toBe('review');
+    expect(s.getState().startError).toBe(s.getState().folderProblem);
+    expect(s.getState().startError).toBeTruthy();
+
+    await s.setTargetFolder('Projects');
+    expect(s.getState().startError).toBeNull(); // a new review clears it
+    await s.addFiles([dropped('/pump/empty.stl', 0)]);
+    s.start();
+    expect(s.getState()).toMatchObject({ phase: 'review', startError: 'Remove the file with problems first, or cancel.' });
+    expect(service.calls.create).toHaveLength(0);
+  });
+});

@@ -33,6 +33,8 @@ export interface SessionState {
   readonly attach: AttachResult | null;
   /** The saved batch could not be written (the upload goes on; a reload loses it). */
   readonly saveFailed: boolean;
+  /** Why the last "Start upload" did not start (review); cleared by the next review. */
+  readonly startError: string | null;
 }
 
 export interface UploadSessionDeps {
@@ -58,6 +60,7 @@ const initial: SessionState = {
   error: null,
   attach: null,
   saveFailed: false,
+  startError: null,
 };
 
 const DONE_STATUSES = new Set(['finished', 'finished-incomplete', 'failed', 'failed-incomplete', 'unsupported', 'upload-failed', 'cancelled', 'gone']);
@@ -86,6 +89,11 @@ export class UploadSession {
   private readonly listeners = new Set<() => void>();
   private files: SourceFile[] = [];
   private planToken = 0;
+  /**
+   * "Start upload" was asked for while the review was being re-read (e.g. the target folder
+   * field, blurred by that very click, replanned): the upload starts when the new review lands.
+   */
+  private startWanted = false;
   private unhook: (() => void) | null = null;
   private restoring: Promise<void> | null = null;
   private saver: ReturnType<typeof throttledSaver> | null = null;
@@ -183,19 +191,45 @@ export class UploadSession {
   cancelReview(): void {
     if (this.state.phase === 'running') return;
     this.planToken++;
+    this.startWanted = false;
     this.state.engine?.dispose();
     this.files = [];
     this.set({ ...initial, targetFolder: this.state.targetFolder });
   }
 
-  /** Sends the reviewed files. */
+  /**
+   * Sends the reviewed files. Never a silent no-op: while the review is being re-read it starts
+   * once the new review is ready; when it cannot start, `startError` says why.
+   */
   start(): void {
-    const engine = this.state.engine;
-    if (this.state.phase !== 'review' || !engine || this.state.folderProblem) return;
+    const { phase, engine } = this.state;
+    if (phase === 'running') return;
+    if (phase === 'planning') {
+      this.startWanted = true;
+      return;
+    }
+    this.startWanted = false;
+    const problem = this.startProblem();
+    if (problem || !engine) {
+      this.set({ startError: problem ?? 'There is nothing to send.' });
+      return;
+    }
     this.files = [];
     this.run(engine);
-    this.set({ phase: 'running', attach: null });
+    this.set({ phase: 'running', attach: null, startError: null });
     this.saver?.request();
+  }
+
+  /** Why the review cannot be sent as it is, or null. */
+  private startProblem(): string | null {
+    const { engine, folderProblem } = this.state;
+    if (!engine) return 'There is nothing to send.';
+    if (folderProblem) return folderProblem;
+    const files = engine.getSnapshot().files;
+    const problems = files.filter((f) => f.status === 'problem').length;
+    if (problems > 0) return `Remove the ${problems === 1 ? 'file' : `${problems} files`} with problems first, or cancel.`;
+    if (files.length === 0) return 'There is nothing to send.';
+    return null;
   }
 
   cancel(filePath: string): void {
@@ -216,6 +250,7 @@ export class UploadSession {
   /** Forgets the batch (it stays on the service) and its saved copy. */
   async clear(): Promise<void> {
     this.planToken++;
+    this.startWanted = false;
     this.unhook?.();
     this.unhook = null;
     await this.saver?.cancel();
@@ -266,7 +301,7 @@ export class UploadSession {
   private async plan(): Promise<void> {
     const token = ++this.planToken;
     const previous = this.state.engine;
-    this.set({ phase: 'planning', error: null });
+    this.set({ phase: 'planning', error: null, startError: null });
     try {
       const engine = await UploadEngine.create(
         this.files,
@@ -282,8 +317,11 @@ export class UploadSession {
       const any = this.files.length > 0;
       if (!any) engine.dispose();
       this.set({ phase: any ? 'review' : 'empty', engine: any ? engine : null, folderProblem: folderPathProblem(engine.targetFolder) });
+      if (this.startWanted) this.start();
     } catch (error) {
       if (token !== this.planToken) return;
+      // The error shown says why the wanted start did not happen.
+      this.startWanted = false;
       this.set({ phase: this.files.length > 0 && previous ? 'review' : 'empty', error: error instanceof Error ? error.message : 'The files could not be read.' });
     }
   }
