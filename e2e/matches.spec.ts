@@ -152,8 +152,8 @@ test('matches: threshold, shared-canvas previews, compare overlay, duplicates', 
   await expect(page.getByTestId('match-row').locator('.table__name')).toHaveText(names);
 
   // Part-in-part: the tab keeps its own threshold (80) and lists what the service lists, with both scores.
-  // The page ranks part-in-part by the chosen direction's score ("contains this model" = forward).
-  const pip = await matchesFromService(request, token, plateId, 'part-in-part', 80, '-forwardMatchPercentage');
+  // The table's sort by name carries over to the tab, so the page asks for order=name.
+  const pip = await matchesFromService(request, token, plateId, 'part-in-part', 80, 'name');
   console.log('part-in-part of the plate at 80:', pip.matches.map((m) => `${m.matchedModel.name} ${m.forwardMatchPercentage}/${m.reverseMatchPercentage}`).join('; '));
   await expect(page.getByTestId('count-part-in-part')).toHaveText(String(pip.matchCount));
   await page.getByTestId('tab-part-in-part').click();
