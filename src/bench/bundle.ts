@@ -6,39 +6,20 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { build } from 'vite';
-
-type ManifestChunk = { file: string; src?: string; isEntry?: boolean; imports?: string[]; dynamicImports?: string[] };
-type Manifest = Record<string, ManifestChunk>;
+import { buildAndReadManifest } from './vite-manifest';
 
 const budgetKb = 180;
 const firstRouteModules = ['src/app/app-instance.tsx', 'src/features/folders/folders-page.tsx'];
 
-await build({ logLevel: 'warn' });
-const dist = join(process.cwd(), 'dist');
-const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8')) as Manifest;
-
-function closure(keys: string[], seen = new Set<string>()): Set<string> {
-  for (const key of keys) {
-    if (seen.has(key) || !manifest[key]) continue;
-    seen.add(key);
-    closure(manifest[key].imports ?? [], seen);
-  }
-  return seen;
-}
-
-const gz = (file: string) => gzipSync(readFileSync(join(dist, file)), { level: 9 }).length;
+const { dist, manifest, entryKey, closure, gz, jsFiles } = await buildAndReadManifest();
 const hasThree = (file: string) => readFileSync(join(dist, file), 'utf8').includes('__THREE__');
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 
-const entryKey = Object.keys(manifest).find((k) => manifest[k]!.isEntry);
-if (!entryKey) throw new Error('no entry in the Vite manifest');
 const missing = firstRouteModules.filter((k) => !manifest[k]);
 if (missing.length) throw new Error(`not in the Vite manifest: ${missing.join(', ')}`);
 
 const firstRoute = closure([entryKey, ...firstRouteModules]);
-const files = [...firstRoute].map((k) => manifest[k]!.file).filter((f) => f.endsWith('.js'));
+const files = jsFiles(firstRoute);
 const total = files.reduce((sum, f) => sum + gz(f), 0);
 const withThree = files.filter(hasThree);
 
@@ -49,7 +30,7 @@ console.log(`three.js in the first route: ${withThree.length ? `YES (${withThree
 
 console.log('Other routes load on top of the first route (gzip):');
 for (const key of Object.keys(manifest).filter((k) => /src\/features\//.test(manifest[k]!.src ?? '') && !firstRoute.has(k))) {
-  const extra = [...closure([key], new Set(firstRoute))].filter((k) => !firstRoute.has(k)).map((k) => manifest[k]!.file).filter((f) => f.endsWith('.js'));
+  const extra = jsFiles([...closure([key], new Set(firstRoute))].filter((k) => !firstRoute.has(k)));
   console.log(`  ${kb(extra.reduce((s, f) => s + gz(f), 0)).padStart(7)} KB  ${manifest[key]!.src}`);
 }
 

@@ -8,17 +8,14 @@
  * contexts (no cached files) and times from the answer's arrival to the last preview drawn.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { build } from 'vite';
 import { isSettled, type Model } from '../contract/models';
 import { bracket, flange, plateWithHoles, toStlBinary } from '../geometry/fixtures';
+import { buildAndReadManifest } from './vite-manifest';
 
-type ManifestChunk = { file: string; src?: string; isEntry?: boolean; imports?: string[] };
-type Manifest = Record<string, ManifestChunk>;
 
 const drawBudgetMs = 3000;
 const chunkBudgetKb = 250;
@@ -29,24 +26,12 @@ const origin = `http://localhost:${port}`;
 const user = { email: process.env.DEMO_USER ?? 'demo@example.com', password: process.env.DEMO_PASSWORD ?? 'demo-password', name: 'Demo Designer' };
 
 // --- bundle ---------------------------------------------------------------------------------
-await build({ logLevel: 'warn' });
-const dist = join(process.cwd(), 'dist');
-const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8')) as Manifest;
-function closure(keys: string[], seen = new Set<string>()): Set<string> {
-  for (const key of keys) {
-    if (seen.has(key) || !manifest[key]) continue;
-    seen.add(key);
-    closure(manifest[key].imports ?? [], seen);
-  }
-  return seen;
-}
-const gz = (file: string) => gzipSync(readFileSync(join(dist, file)), { level: 9 }).length;
-const entryKey = Object.keys(manifest).find((k) => manifest[k]!.isEntry)!;
+const { manifest, entryKey, closure, gz, jsFiles } = await buildAndReadManifest();
 // The shell: what every signed-in page has loaded already (entry + app instance).
 const shell = closure([entryKey, 'src/app/app-instance.tsx']);
 const pageKey = 'src/features/matches/matches-page.tsx';
 if (!manifest[pageKey]) throw new Error(`${pageKey} is not in the Vite manifest`);
-const own = [...closure([pageKey])].filter((k) => !shell.has(k)).map((k) => manifest[k]!.file).filter((f) => f.endsWith('.js'));
+const own = jsFiles([...closure([pageKey])].filter((k) => !shell.has(k)));
 const ownBytes = own.reduce((s, f) => s + gz(f), 0);
 console.log('Matches page JavaScript beyond the shell (gzip, level 9):');
 for (const f of own) console.log(`  ${(gz(f) / 1024).toFixed(1).padStart(7)} KB  ${f}`);

@@ -239,23 +239,7 @@ export function meshFacts(mesh: Mesh, options: { weldTolerance?: number; welded?
   }
   const closed = nt > 0 && boundary === 0 && nonManifold === 0;
 
-  // Shells: union-find over vertices through triangles.
-  const parent = new Int32Array(nv);
-  for (let i = 0; i < nv; i++) parent[i] = i;
-  const find = (x: number): number => {
-    while (parent[x] !== x) {
-      parent[x] = parent[parent[x]!]!;
-      x = parent[x]!;
-    }
-    return x;
-  };
-  for (let t = 0; t < idx.length; t += 3) {
-    const a = find(idx[t]!);
-    for (let k = 1; k < 3; k++) {
-      const b = find(idx[t + k]!);
-      if (a !== b) parent[b] = a;
-    }
-  }
+  const root = shellRoots(idx, nv);
   const used = new Uint8Array(nv);
   for (const i of idx) used[i] = 1;
   const roots = new Set<number>();
@@ -263,7 +247,7 @@ export function meshFacts(mesh: Mesh, options: { weldTolerance?: number; welded?
   for (let i = 0; i < nv; i++) {
     if (!used[i]) continue;
     usedVertices++;
-    roots.add(find(i));
+    roots.add(root[i]!);
   }
   const shellCount = roots.size;
   const measures = areaAndVolume(m);
@@ -285,4 +269,26 @@ export function meshFacts(mesh: Mesh, options: { weldTolerance?: number; welded?
     facts.genus = Math.round((2 * shellCount - (usedVertices - undirectedEdges + nt)) / 2);
   }
   return facts;
+}
+
+/** Each vertex's shell (connected through triangles) as the id of one vertex of it: union-find. */
+export function shellRoots(indices: ArrayLike<number>, vertexCount: number): Int32Array {
+  const parent = new Int32Array(vertexCount);
+  for (let i = 0; i < vertexCount; i++) parent[i] = i;
+  const find = (x: number): number => {
+    while (parent[x] !== x) {
+      parent[x] = parent[parent[x]!]!;
+      x = parent[x]!;
+    }
+    return x;
+  };
+  for (let t = 0; t < indices.length; t += 3) {
+    const a = find(indices[t]!);
+    for (let k = 1; k < 3; k++) {
+      const b = find(indices[t + k]!);
+      if (a !== b) parent[b] = a;
+    }
+  }
+  for (let i = 0; i < vertexCount; i++) parent[i] = find(i);
+  return parent;
 }

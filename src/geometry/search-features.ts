@@ -11,9 +11,9 @@ import type { Pose } from './descriptors/pose';
 import { coverage, icp, indexSurface, invert, rigidToMat4, subsetIndices, type Rigid } from './descriptors/registration';
 import { poseHypotheses } from './descriptors/rescore';
 import { sampleSurface, type SurfaceSamples } from './descriptors/sampling';
-import type { Mesh, Vec3 } from './mesh';
+import { MM_PER_UNIT, type Mesh, type Vec3 } from './mesh';
 import type { MeshFacts, WeldResult } from './mesh-facts';
-import { weld } from './mesh-facts';
+import { shellRoots, weld } from './mesh-facts';
 
 /** Bumped whenever stored search features change meaning (descriptor version included). */
 export const SEARCH_FEATURES_VERSION = 1000 + GLOBAL_DESCRIPTOR_VERSION;
@@ -76,31 +76,16 @@ export function computeSearchFeatures(mesh: Mesh, o: { facts: Pick<MeshFacts, 'g
 /** Connected shells of a welded mesh, identical ones merged, largest first, capped. */
 function shellComponents(welded: Mesh, units: Mesh['units'], totalArea: number): SearchComponent[] {
   const idx = welded.indices;
-  const nv = welded.positions.length / 3;
-  const parent = new Int32Array(nv).map((_, i) => i);
-  const find = (x: number): number => {
-    while (parent[x] !== x) {
-      parent[x] = parent[parent[x]!]!;
-      x = parent[x]!;
-    }
-    return x;
-  };
-  for (let t = 0; t < idx.length; t += 3) {
-    const a = find(idx[t]!);
-    for (let k = 1; k < 3; k++) {
-      const b = find(idx[t + k]!);
-      if (a !== b) parent[b] = a;
-    }
-  }
+  const root = shellRoots(idx, welded.positions.length / 3);
   const byRoot = new Map<number, number[]>();
   for (let t = 0; t < idx.length; t += 3) {
-    const r = find(idx[t]!);
+    const r = root[idx[t]!]!;
     let list = byRoot.get(r);
     if (!list) byRoot.set(r, (list = []));
     list.push(t);
   }
   const p = welded.positions;
-  const scale = units === 'cm' ? 10 : units === 'm' ? 1000 : units === 'in' ? 25.4 : 1;
+  const scale = MM_PER_UNIT[units ?? 'unknown'];
   const shells = [...byRoot.values()].map((tris) => {
     let a = 0;
     for (const t of tris) a += triangleArea(p, idx[t]!, idx[t + 1]!, idx[t + 2]!);
