@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createModelsResponseSchema, modelListResponseSchema, modelResponseSchema } from '../../contract/models';
-import type { IngestQueue } from '../ingest/ingest-queue';
+import { recordingQueue } from '../testing/api-expect';
 import { startTestService, type TestService } from '../testing/start-test-service';
 import type { DirectUploadStore } from './blob-store';
 import { LocalBlobStore } from './local-blob-store';
@@ -28,12 +28,7 @@ let t: TestService;
 let root: string;
 let store: DirectStore;
 let editor: string;
-const enqueued: string[] = [];
-const queue: IngestQueue = {
-  async enqueue(modelId) {
-    enqueued.push(modelId);
-  },
-};
+const { queue, ids: enqueued } = recordingQueue();
 
 beforeAll(async () => {
   root = await fs.mkdtemp(path.join(os.tmpdir(), 'gsw-direct-'));
@@ -77,12 +72,12 @@ describe('direct (S3-style) uploads', () => {
     // the polling list sees both
     const polled = modelListResponseSchema.parse(await (await t.api(`/v2/models?filter=id(in(${aId},${bId}))&perPage=100`, { token: editor })).json());
     expect(polled.models.map((m) => m.state)).toEqual(['processing', 'processing']);
-    expect(enqueued.filter((id) => id === aId || id === bId)).toHaveLength(2);
+    expect(enqueued().filter((id) => id === aId || id === bId)).toHaveLength(2);
     const row = await t.db.selectFrom('models').selectAll().where('id', '=', aId).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ blob_key: await sourceKey(aId), size_bytes: '19', version: 1 });
     // noticed once only
     await t.api(`/v2/models/${aId}`, { token: editor });
-    expect(enqueued.filter((id) => id === aId)).toHaveLength(1);
+    expect(enqueued().filter((id) => id === aId)).toHaveLength(1);
   });
 
   it('takes an explicit completion call, and fails files over the limit', async () => {

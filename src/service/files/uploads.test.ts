@@ -1,21 +1,15 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiErrorBodySchema } from '../../contract/errors';
 import { createModelsResponseSchema, modelResponseSchema } from '../../contract/models';
-import type { IngestQueue } from '../ingest/ingest-queue';
+import { expectApiError as expectError, recordingQueue } from '../testing/api-expect';
 import { startTestService, type TestService } from '../testing/start-test-service';
 import { createUrlSigner } from './signed-urls';
 
 const LIMIT = 64 * 1024;
 let t: TestService;
 let editor: string;
-const enqueued: string[] = [];
-const queue: IngestQueue = {
-  async enqueue(modelId) {
-    enqueued.push(modelId);
-  },
-};
+const { queue, ids: enqueued } = recordingQueue();
 
 beforeAll(async () => {
   t = await startTestService({ uploadMaxBytes: LIMIT, ingestQueue: queue });
@@ -54,14 +48,7 @@ async function storedFiles(id: string): Promise<string[]> {
 async function expectNothingStored(id: string) {
   expect(await storedFiles(id)).toEqual([]);
   expect(await stateOf(id)).toBe('incomplete-upload');
-  expect(enqueued).not.toContain(id);
-}
-
-async function expectError(response: Response, status: number, pattern?: RegExp) {
-  expect(response.status).toBe(status);
-  const body = apiErrorBodySchema.parse(await response.json());
-  if (pattern) expect(body.error.message).toMatch(pattern);
-  return body.error;
+  expect(enqueued()).not.toContain(id);
 }
 
 const put = (url: string, headers: Record<string, string>, body: BodyInit) => fetch(url, { method: 'PUT', headers, body });
@@ -77,7 +64,7 @@ describe('signed upload addresses', () => {
     const row = await t.db.selectFrom('models').selectAll().where('id', '=', entry.model.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ state: 'processing', size_bytes: String(content.length), version: 1 });
     expect(await t.service.blobStore.get(row.blob_key ?? '')).toEqual(new TextEncoder().encode(content));
-    expect(enqueued).toContain(entry.model.id);
+    expect(enqueued()).toContain(entry.model.id);
 
     // single use
     await expectError(await put(entry.uploadUrl, entry.headers, 'again'), 409, /used already/);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiErrorBodySchema } from '../../../contract/errors';
 import { folderListResponseSchema, folderResponseSchema, type Folder } from '../../../contract/folders';
 import { createModelsResponseSchema } from '../../../contract/models';
+import { expectApiError as error } from '../../testing/api-expect';
 import { startTestService, type TestService } from '../../testing/start-test-service';
 
 let t: TestService;
@@ -23,13 +23,6 @@ async function created(name: string, parentFolderId?: number): Promise<Folder> {
   const response = await create({ name, ...(parentFolderId === undefined ? {} : { parentFolderId }) });
   expect(response.status, name).toBe(201);
   return folderResponseSchema.parse(await response.json()).folder;
-}
-
-async function error(response: Response, status: number) {
-  expect(response.status).toBe(status);
-  const body = (await response.json()) as { error: Record<string, unknown> };
-  apiErrorBodySchema.parse(body);
-  return body.error as { message: string; code: string } & Record<string, unknown>;
 }
 
 async function list(query: string, token = editor) {

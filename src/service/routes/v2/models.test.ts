@@ -1,7 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiErrorBodySchema } from '../../../contract/errors';
 import { evaluateFilter, modelFilterFields, parseFilter } from '../../../contract/filter';
 import { folderListResponseSchema } from '../../../contract/folders';
 import { metadataKeyListResponseSchema, metadataKeyResponseSchema } from '../../../contract/metadata-keys';
@@ -13,23 +12,18 @@ import {
   viewerFileResponseSchema,
   type Model,
 } from '../../../contract/models';
-import type { IngestQueue } from '../../ingest/ingest-queue';
 import { completeProcessing, setAssemblyLinks } from '../../store/models';
+import { expectApiError as error, recordingQueue } from '../../testing/api-expect';
 import { startTestService, type TestService } from '../../testing/start-test-service';
 
 let t: TestService;
 let editor: string;
 let viewer: string;
 let other: string;
-const enqueued: { modelId: string; reason: string | undefined }[] = [];
-const recordingQueue: IngestQueue = {
-  async enqueue(modelId, options) {
-    enqueued.push({ modelId, reason: options?.reason });
-  },
-};
+const { queue, enqueued } = recordingQueue();
 
 beforeAll(async () => {
-  t = await startTestService({ ingestQueue: recordingQueue });
+  t = await startTestService({ ingestQueue: queue });
   [editor, viewer, other] = await Promise.all([t.editorToken('acme'), t.viewerToken('acme'), t.editorToken('globex')]);
 });
 afterAll(() => t?.stop());
@@ -47,13 +41,6 @@ async function createModels(items: Item[], token = editor) {
   const raw = (await response.json()) as { models: { uploadUrl: string; headers: Record<string, string>; uploadInfo: unknown }[] };
   for (const entry of raw.models) expect(entry.uploadInfo).toEqual({ uploadUrl: entry.uploadUrl, headers: entry.headers });
   return createModelsResponseSchema.parse(raw).models;
-}
-
-async function error(response: Response, status: number) {
-  expect(response.status).toBe(status);
-  const body = (await response.json()) as { error: Record<string, unknown> };
-  apiErrorBodySchema.parse(body);
-  return body.error as { message: string; code: string } & Record<string, unknown>;
 }
 
 async function list(query: string, token = editor) {
