@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { BlobNotFoundError, modelBlobPrefix, type BlobStore } from '../files/blob-store';
 import { storeSearchFeatures } from '../search/features-store';
+import { settlePairsInBackground } from '../search/background-pairs';
 import { storeModelViews } from '../images/model-views-store';
 import type { Database, ModelRow } from '../store/schema';
 import { folderAncestry, folderSubtree, resolveAssembly, type AssemblyTreeNode, type ResolvedAssembly } from './assembly-parts';
@@ -176,6 +177,9 @@ async function finish(deps: IngestDeps, row: ModelRow, version: number, o: Outco
   await Promise.all(old.map((k) => blobs.delete(k))).catch(() => {});
 
   await wakeWaitingAssemblies(deps, row, o);
+  // Background pair step: the exact pair results this model's queries need, queued to be computed
+  // once (search/background-pairs.ts) without holding up this job.
+  if (o.geometry?.search) settlePairsInBackground(db, row.id);
   return { kind: 'done', state: o.state, reason: o.reason, ...(o.cpuMs !== undefined ? { cpuMs: o.cpuMs } : {}), ...(o.geometry ? { timings: o.geometry.timings } : {}) };
 }
 

@@ -2,16 +2,9 @@
 // reaches the threshold is linked; clusters are the connected groups (union-find).
 import { sql, type Kysely } from 'kysely';
 import { distanceForScore, GLOBAL_BLOCKS, scoreFromDistance } from '../../geometry/descriptors/global-descriptor';
-import { partToPartRescore } from '../../geometry/descriptors/rescore';
-import { preparedPartFrom } from '../../geometry/search-features';
 import type { Database } from '../store/schema';
-import { Lru } from './cache';
-import { loadPrepared } from './features-store';
-import { RESCORE_FLOOR } from './engine';
+import { EXACT_FLOOR, exactPairs, storedScoresAmong } from './pairs';
 import { SEARCHABLE_STATES } from './tables';
-
-/** Exact rescoring of linked pairs stops after this much time (the rest keep descriptor scores). */
-const RESCORE_BUDGET_MS = 600;
 
 export interface DuplicateClusters {
   clusters: { modelIds: string[]; links: { a: string; b: string; matchPercentage: number }[] }[];
@@ -28,9 +21,7 @@ const SWEEP_AXIS = (() => {
   return 0;
 })();
 
-const rescored = new Lru<number>(50_000);
-
-export async function folderDuplicates(db: Kysely<Database>, tenantId: number, folderId: number, threshold: number, generation: string): Promise<DuplicateClusters> {
+export async function folderDuplicates(db: Kysely<Database>, tenantId: number, folderId: number, threshold: number): Promise<DuplicateClusters> {
   const { rows } = await sql<{ id: string; v: number[] }>`
     select models.id, f.global_desc as v from models join search_features f on f.model_id = models.id
     where models.tenant_id = ${tenantId} and models.folder_id = ${folderId} and models.state in (${sql.join([...SEARCHABLE_STATES])})`.execute(db);
@@ -59,37 +50,28 @@ export async function folderDuplicates(db: Kysely<Database>, tenantId: number, f
     }
   }
 
-  // Exact rescoring, as the part-to-part endpoint does, of links in its rescoring range (best
-  // first, within a time budget); a rescored link below the threshold is dropped.
-  const deadline = performance.now() + RESCORE_BUDGET_MS;
-  const toCheck = links.filter((l) => l.score >= RESCORE_FLOOR).sort((a, b) => b.score - a.score);
-  const cached = (l: { i: number; j: number }) => rescored.get(pairKey(tenantId, generation, rows[l.i]!.id, rows[l.j]!.id));
-  const parts = new Map<number, ReturnType<typeof preparedPartFrom>>();
-  const partOf = (i: number, blobs: Map<string, Uint8Array>) => {
-    let p = parts.get(i);
-    const blob = blobs.get(rows[i]!.id);
-    if (!p && blob) parts.set(i, (p = preparedPartFrom(blob, data.subarray(i * dim, (i + 1) * dim))));
-    return p;
-  };
-  // Blobs are read a few pairs at a time, as far as the budget goes.
-  const CHUNK = 16;
-  for (let c = 0; c < toCheck.length; c += CHUNK) {
-    const chunk = toCheck.slice(c, c + CHUNK);
-    const need = chunk.filter((l) => cached(l) === undefined);
-    const blobs = need.length && performance.now() < deadline ? await loadPrepared(db, [...new Set(need.flatMap((l) => [l.i, l.j]).filter((i) => !parts.has(i)))].map((i) => rows[i]!.id)) : new Map<string, Uint8Array>();
-    for (const l of chunk) rescore(l, blobs);
-  }
-  function rescore(l: { i: number; j: number; score: number }, blobs: Map<string, Uint8Array>) {
-    const key = pairKey(tenantId, generation, rows[l.i]!.id, rows[l.j]!.id);
-    let s = rescored.get(key);
-    if (s === undefined && performance.now() < deadline) {
-      const a = partOf(l.i, blobs), b = partOf(l.j, blobs);
-      if (a && b) {
-        s = partToPartRescore(a, b).score;
-        rescored.set(key, s);
-      }
-    }
+  // Exact scores where the part-to-part endpoint has them (descriptor score at the duplicate line
+  // or above, pairs.ts): read from the stored pairs, which the background step after ingestion
+  // computed; a pair not stored yet is computed now and stored, so the answer never depends on timing.
+  const stored = await storedScoresAmong(db, tenantId, folderId);
+  const missing = new Map<number, { other: number; link: (typeof links)[number] }[]>();
+  for (const l of links) {
+    if (l.score < EXACT_FLOOR) continue;
+    const [a, b] = rows[l.i]!.id < rows[l.j]!.id ? [l.i, l.j] : [l.j, l.i];
+    const s = stored.get(`${rows[a]!.id}:${rows[b]!.id}`);
     if (s !== undefined) l.score = s;
+    else {
+      let list = missing.get(a);
+      if (!list) missing.set(a, (list = []));
+      list.push({ other: b, link: l });
+    }
+  }
+  for (const [a, list] of missing) {
+    const exact = await exactPairs(db, tenantId, 'part-to-part', rows[a]!.id, list.map((m) => rows[m.other]!.id));
+    for (const m of list) {
+      const s = exact.get(rows[m.other]!.id)?.score;
+      if (s !== undefined) m.link.score = s;
+    }
   }
   const kept = links.filter((l) => l.score >= threshold);
 
@@ -109,8 +91,4 @@ export async function folderDuplicates(db: Kysely<Database>, tenantId: number, f
   for (const l of kept) groups.get(find(l.i))!.links.push({ a: rows[l.i]!.id, b: rows[l.j]!.id, matchPercentage: l.score });
   const clusters = [...groups.values()].filter((g) => g.modelIds.length > 1).sort((a, b) => b.modelIds.length - a.modelIds.length || (a.modelIds[0]! < b.modelIds[0]! ? -1 : 1));
   return { clusters, modelCount: n };
-}
-
-function pairKey(tenantId: number, generation: string, a: string, b: string): string {
-  return `${tenantId}:${generation}:${a < b ? `${a}:${b}` : `${b}:${a}`}`;
 }

@@ -13,6 +13,9 @@ export async function storeSearchFeatures(db: Kysely<Database> | Transaction<Dat
   const s = searchDb(db);
   await s.deleteFrom('search_components').where('model_id', '=', model.id).execute();
   await s.deleteFrom('search_features').where('model_id', '=', model.id).execute();
+  // Exact pair results (pairs.ts) were computed from the old geometry: both directions go.
+  await s.deleteFrom('search_pairs').where('model_id', '=', model.id).execute();
+  await s.deleteFrom('search_pairs').where('other_id', '=', model.id).execute();
   if (!features) return;
   await s
     .insertInto('search_features')

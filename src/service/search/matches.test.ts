@@ -1,5 +1,6 @@
 // The match endpoints and folder duplicates over HTTP, against the really started service with
 // real ingestion (descriptors computed by the workers, stored, indexed, searched).
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containmentMatchesResponseSchema, folderDuplicatesResponseSchema, similarityMatchesResponseSchema } from '../../contract/matches';
 import { buildPart, randomRigid, subdivide } from '../../geometry/descriptors/benchmark-dataset';
@@ -7,6 +8,8 @@ import { prng } from '../../geometry/descriptors/sampling';
 import { toGlb, toObj, toStlBinary } from '../../geometry/fixtures';
 import { applyToMesh, mergeMeshes, multiply, scaling, transformPoint, translation, type Mesh } from '../../geometry/mesh';
 import { readTestFile, startIngestTestService, type IngestTestService } from '../ingest/ingest-test-helpers';
+import { backgroundPairsIdle } from './background-pairs';
+import { PAIR_VERSION } from './pairs';
 
 describe('geometric search endpoints', () => {
   let svc: IngestTestService;
@@ -41,6 +44,7 @@ describe('geometric search endpoints', () => {
     for (const [key, bytes] of uploads) id[key] = await svc.upload(paths[key]!, await bytes);
     for (const f of ['HEAD_FRONT.stp', 'HEAD_BACK.stp', 'HEAD.stp']) id[f] = await svc.upload(`plane/${f}`, readTestFile('cax-if', 's1-c5-214', f));
     await svc.ingestion.idle();
+    await backgroundPairsIdle();
     for (const [key, model] of Object.entries(id)) expect((await svc.model(model)).state, key).toMatch(/^finished/);
   }, 300_000);
   afterAll(() => svc?.stop());
@@ -60,6 +64,17 @@ describe('geometric search endpoints', () => {
     return containmentMatchesResponseSchema.parse(body);
   };
   const scoreOf = (r: { matches: { matchedModel: { id: string }; matchPercentage: number }[] }, model: string) => r.matches.find((m) => m.matchedModel.id === model)?.matchPercentage;
+  /** Stored exact pair rows (migration 0005) touching `model`, straight from the database. */
+  const pairRows = async (model: string) =>
+    (
+      await sql<{ tenant_id: number; model_id: string; other_id: string; kind: string; version: number; score: number | null; forward: number | null; reverse: number | null; transform: number[] }>`
+        select * from search_pairs where model_id = ${model} or other_id = ${model}`.execute(svc.db)
+    ).rows;
+  const pairRow = async (kind: string, a: string, b: string) => (await pairRows(a)).find((r) => r.kind === kind && r.model_id === a && r.other_id === b);
+  const near = (x: number[] | undefined, y: number[] | undefined) => {
+    expect(x).toHaveLength(16);
+    x!.forEach((v, i) => expect(v).toBeCloseTo(y![i]!, 9));
+  };
 
   it('part-to-part: the same part in other formats, poses and tessellations scores ≥ 98; mirrored and different parts lower; never itself', async () => {
     const r = await similarity('part-to-part', id.original!, '?perPage=100');
@@ -152,6 +167,48 @@ describe('geometric search endpoints', () => {
     expect(front!.forwardMatchPercentage + back!.forwardMatchPercentage).toBeLessThan(110);
   });
 
+  it('stored pairs: the background step after ingestion stored both directions; a query reads them, and recomputes a missing one identically', async () => {
+    // Background (ingest-job.ts → settleExactPairs): the duplicate pair is stored both ways, the
+    // reverse direction being the inverse placement of the same result.
+    const ab = await pairRow('part-to-part', id.original!, id.glbCopy!);
+    const ba = await pairRow('part-to-part', id.glbCopy!, id.original!);
+    expect(ab?.version).toBe(PAIR_VERSION);
+    expect(ab!.score).toBeGreaterThanOrEqual(98);
+    expect(ba!.score).toBe(ab!.score);
+    const roundTrip = multiply(ab!.transform, ba!.transform);
+    [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1].forEach((v, i) => expect(roundTrip[i]).toBeCloseTo(v, 6));
+    // The endpoint answers with the stored result.
+    const fromStore = await similarity('part-to-part', id.original!, '?threshold=98');
+    const served = fromStore.matches.find((m) => m.matchedModel.id === id.glbCopy)!;
+    expect(served.matchPercentage).toBe(Number(ab!.score!.toFixed(3)));
+    near(served.transform, ab!.transform);
+
+    // Removed from the store, the pair is computed by the query (another filter: not a cached
+    // result) — the same numbers — and stored again.
+    await sql`delete from search_pairs where kind = 'part-to-part' and ((model_id = ${id.original} and other_id = ${id.glbCopy}) or (model_id = ${id.glbCopy} and other_id = ${id.original}))`.execute(svc.db);
+    const recomputed = await similarity('part-to-part', id.original!, `?threshold=98&filter=${encodeURIComponent('fileType(in(glb,obj))')}`);
+    const again = recomputed.matches.find((m) => m.matchedModel.id === id.glbCopy)!;
+    expect(again.matchPercentage).toBe(served.matchPercentage);
+    near(again.transform, served.transform);
+    const restored = await pairRow('part-to-part', id.original!, id.glbCopy!);
+    expect(restored!.score).toBe(ab!.score);
+    near(restored!.transform, ab!.transform);
+
+    // Part-in-part likewise: the bracket in the assembly, stored by the background step.
+    const pip = await pairRow('part-in-part', id.original!, id.assembly!);
+    const pipBack = await pairRow('part-in-part', id.assembly!, id.original!);
+    expect(pip!.forward).toBeGreaterThanOrEqual(90);
+    expect(pipBack!.reverse).toBe(pip!.forward);
+    expect(pipBack!.forward).toBe(pip!.reverse);
+    await sql`delete from search_pairs where kind = 'part-in-part' and (model_id in (${id.original}, ${id.assembly}) or other_id in (${id.original}, ${id.assembly}))`.execute(svc.db);
+    const computed = await containmentOf(id.original!, `?perPage=100&filter=${encodeURIComponent('fileType(in(stl))')}`);
+    const hit = computed.matches.find((m) => m.matchedModel.id === id.assembly)!;
+    expect(hit.forwardMatchPercentage).toBe(Number(pip!.forward!.toFixed(3)));
+    expect(hit.reverseMatchPercentage).toBe(Number(pip!.reverse!.toFixed(3)));
+    near(hit.transform, pip!.transform);
+    expect((await pairRow('part-in-part', id.original!, id.assembly!))!.forward).toBe(pip!.forward);
+  });
+
   it('404 for unknown and other tenants’ models, 409 while the query model is not finished, other tenants never matched', async () => {
     expect((await get(`/v2/models/00000000-0000-4000-8000-000000000000/part-to-part-matches`)).status).toBe(404);
     expect((await get(`/v2/models/not-a-uuid/geo-related-matches`)).status).toBe(404);
@@ -166,6 +223,7 @@ describe('geometric search endpoints', () => {
     const target = ((await created.json()) as { models: { model: { id: string }; uploadUrl: string; headers: Record<string, string> }[] }).models[0]!;
     await svc.put(target, toStlBinary(bracket));
     await svc.ingestion.idle();
+    await backgroundPairsIdle();
     for (const kind of ['part-to-part', 'geo-related', 'part-in-part']) {
       const ours = await get(`/v2/models/${id.original}/${kind}-matches?perPage=100`);
       expect(JSON.stringify(ours.body)).not.toContain(target.model.id);
@@ -174,6 +232,12 @@ describe('geometric search endpoints', () => {
       expect(theirs.status).toBe(200);
       expect((theirs.body as { matchCount: number }).matchCount).toBe(0);
     }
+    // Stored pairs never join two tenants: both sides of every row belong to the row's tenant.
+    const { rows: crossing } = await sql<{ n: number }>`
+      select count(*)::int as n from search_pairs p join models a on a.id = p.model_id join models b on b.id = p.other_id
+      where a.tenant_id <> p.tenant_id or b.tenant_id <> p.tenant_id`.execute(svc.db);
+    expect(crossing[0]!.n).toBe(0);
+    expect((await pairRows(target.model.id)).filter((r) => r.kind === 'part-to-part')).toEqual([]);
   });
 
   it('folder duplicates: the folder’s copies form one cluster; the mirrored and the flange stay out', async () => {
@@ -197,5 +261,8 @@ describe('geometric search endpoints', () => {
     expect((await svc.api(`/v2/models/${id.glbCopy}`, { method: 'DELETE', token: svc.token })).status).toBe(204);
     const after = await similarity('part-to-part', id.original!, '?threshold=98');
     expect(after.matches.map((m) => m.matchedModel.id)).toEqual([id.objCopy]);
+    // Its stored pairs went with it (both directions), the survivors' pair stays.
+    expect(await pairRows(id.glbCopy!)).toEqual([]);
+    expect(await pairRow('part-to-part', id.original!, id.objCopy!)).toBeDefined();
   });
 });

@@ -27,6 +27,18 @@ export type SearchTables = {
     /** geometry Pose of the shell: JSON written as a string, read back parsed. */
     pose: ColumnType<Pose, string, string>;
   };
+  /** Migration 0005: exact pair results, both directions (pairs.ts). */
+  search_pairs: {
+    tenant_id: number;
+    model_id: string;
+    kind: 'part-to-part' | 'part-in-part';
+    version: number;
+    other_id: string;
+    score: number | null;
+    forward: number | null;
+    reverse: number | null;
+    transform: number[];
+  };
   search_generations: {
     tenant_id: number;
     /** bigint: pg hands it over as a string. */

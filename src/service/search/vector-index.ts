@@ -67,8 +67,8 @@ async function nearestByIndex(db: Kysely<Database>, q: NearestQuery, limit: numb
   const rows = await db.transaction().execute(async (trx) => {
     // pgvector 0.8 iterative scans: with the tenant/state/filter conditions applied after the
     // index, the scan continues until `limit` rows pass them (relaxed order: re-sorted below).
-    await sql`set local hnsw.iterative_scan = relaxed_order`.execute(trx);
-    await sql.raw(`set local hnsw.ef_search = ${Math.min(1000, Math.max(40, limit))}`).execute(trx);
+    // One round trip for both settings (each statement is one through the pg ↔ PGlite bridge).
+    await sql`select set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', ${String(Math.min(1000, Math.max(40, limit)))}, true)`.execute(trx);
     const vec = sql.ref(`f.${s.vec}`);
     const { rows } = await sql<{ model_id: string; idx: number; distance: number }>`
       select f.model_id, ${sql.raw(s.idx)} as idx, (${vec} <-> ${literal}::vector) as distance

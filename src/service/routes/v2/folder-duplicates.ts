@@ -6,7 +6,6 @@ import type { ModelFiles } from '../../files/model-files';
 import { requireRole } from '../../http/auth';
 import { NotFound } from '../../http/errors';
 import { parseInput } from '../../http/validation';
-import { tenantGeneration } from '../../search/cache';
 import { folderDuplicates } from '../../search/duplicates';
 import { findFolder } from '../../store/folders';
 import type { Database } from '../../store/schema';
@@ -24,8 +23,7 @@ export async function folderDuplicateRoutes(app: FastifyInstance, { db, files }:
     const folderId = /^\d{1,10}$/.test(id) ? Number(id) : NaN;
     const folder = Number.isSafeInteger(folderId) && folderId <= 2_147_483_647 ? await findFolder(db, auth.tenantId, folderId) : undefined;
     if (!folder) throw new NotFound(`No folder ${id}.`);
-    const generation = await tenantGeneration(db, auth.tenantId);
-    const found = await folderDuplicates(db, auth.tenantId, folder.id, threshold, generation);
+    const found = await folderDuplicates(db, auth.tenantId, folder.id, threshold);
     const ids = found.clusters.flatMap((c) => c.modelIds);
     const rows = ids.length ? await db.selectFrom('models').selectAll().where('tenant_id', '=', auth.tenantId).where('id', 'in', ids).execute() : [];
     const models = new Map((await toModels(db, rows, files)).map((m) => [m.id, m]));

@@ -3,6 +3,7 @@ import { initial } from './0001-initial';
 import { models } from './0002-models';
 import { search } from './0003-search';
 import { images } from './0004-images';
+import { searchPairs } from './0005-search-pairs';
 
 /** All migrations, in order. Names sort lexically, which is the order Kysely applies them in. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '0002-models': models,
   '0003-search': search,
   '0004-images': images,
+  '0005-search-pairs': searchPairs,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,178 @@
+// Exact pair results (part-to-part rescoring, part-in-part containment), stored in both directions
+// (migration 0005). A pair's result is a property of the two models' geometry, never of the
+// query that asked: it is computed in one canonical direction (the lower model id first) with
+// inputs of the pair alone, and the other direction is derived from it. So the background step
+// after ingestion and a query that finds a pair not yet stored produce the same numbers, and
+// results never depend on timing.
+import { sql, type Kysely } from 'kysely';
+import { invert, mat4ToRigid, rigidToMat4 } from '../../geometry/descriptors/registration';
+import { SEARCH_FEATURES_VERSION } from '../../geometry/search-features';
+import type { Database } from '../store/schema';
+import { comparePairOffThread } from './pair-pool';
+import type { PairSide } from './pair-worker';
+import { SEARCHABLE_STATES, searchDb } from './tables';
+
+export type PairKind = 'part-to-part' | 'part-in-part';
+
+/**
+ * Part-to-part: a candidate gets exact rescoring when its descriptor score is at or above the
+ * duplicate line. The exact score is min(descriptor, alignment) (rescore.ts), so below the line
+ * rescoring could only lower a score that is already not a duplicate: it cannot change which
+ * pairs are duplicates, and mirrored or scaled copies below the line stay below it.
+ */
+export const EXACT_FLOOR = 98;
+
+/** Bumped when the way a pair is computed changes; stored rows of another version are ignored. */
+const PAIR_METHOD_VERSION = 1;
+export const PAIR_VERSION = SEARCH_FEATURES_VERSION * 100 + PAIR_METHOD_VERSION;
+
+export interface PairResult {
+  /** Part-to-part: the exact score. */
+  score?: number;
+  /** Part-in-part: share of the first model's surface found in the second, and the other way round. */
+  forward?: number;
+  reverse?: number;
+  /** Column-major 4×4 placing the first model in the second's frame ([] when none). */
+  transform: number[];
+}
+
+/** The same result seen from the other model. */
+export function reversePair(kind: PairKind, r: PairResult): PairResult {
+  const transform = r.transform.length === 16 ? rigidToMat4(invert(mat4ToRigid(r.transform))) : [];
+  return kind === 'part-to-part' ? { score: r.score, transform } : { forward: r.reverse, reverse: r.forward, transform };
+}
+
+/** Stored results of `modelId` against `otherIds` (current version only). */
+export async function storedPairs(db: Kysely<Database>, tenantId: number, kind: PairKind, modelId: string, otherIds: readonly string[]): Promise<Map<string, PairResult>> {
+  const out = new Map<string, PairResult>();
+  if (!otherIds.length) return out;
+  const rows = await searchDb(db)
+    .selectFrom('search_pairs')
+    .select(['other_id', 'score', 'forward', 'reverse', 'transform'])
+    .where('tenant_id', '=', tenantId)
+    .where('model_id', '=', modelId)
+    .where('kind', '=', kind)
+    .where('version', '=', PAIR_VERSION)
+    .where('other_id', 'in', [...new Set(otherIds)])
+    .execute();
+  for (const r of rows) out.set(r.other_id, fromRow(r));
+  return out;
+}
+
+/** Stored part-to-part scores among a set of models (folder duplicates), keyed `${a}:${b}`. */
+export async function storedScoresAmong(db: Kysely<Database>, tenantId: number, folderId: number): Promise<Map<string, number>> {
+  const { rows } = await sql<{ model_id: string; other_id: string; score: number }>`
+    select p.model_id, p.other_id, p.score from search_pairs p join models m on m.id = p.model_id
+    where p.tenant_id = ${tenantId} and m.tenant_id = ${tenantId} and m.folder_id = ${folderId}
+      and p.kind = 'part-to-part' and p.version = ${PAIR_VERSION} and p.model_id < p.other_id`.execute(db);
+  return new Map(rows.map((r) => [`${r.model_id}:${r.other_id}`, Number(r.score)]));
+}
+
+function fromRow(r: { score: number | null; forward: number | null; reverse: number | null; transform: number[] }): PairResult {
+  const out: PairResult = { transform: (r.transform ?? []).map(Number) };
+  if (r.score !== null) out.score = Number(r.score);
+  if (r.forward !== null) out.forward = Number(r.forward);
+  if (r.reverse !== null) out.reverse = Number(r.reverse);
+  return out;
+}
+
+async function storePair(db: Kysely<Database>, tenantId: number, kind: PairKind, a: string, b: string, ab: PairResult, [va, vb]: [number, number]) {
+  const ba = reversePair(kind, ab);
+  const row = (model: string, other: string, r: PairResult) =>
+    sql`(${tenantId}::int, ${model}::uuid, ${kind}::text, ${PAIR_VERSION}::int, ${other}::uuid, ${r.score ?? null}::float8, ${r.forward ?? null}::float8, ${r.reverse ?? null}::float8, ${`{${r.transform.join(',')}}`}::float8[])`;
+  // Stored only while both models are still searchable at the version whose features were read:
+  // a model reprocessed or deleted meanwhile gets no result computed from its old geometry.
+  await sql`
+    insert into search_pairs (tenant_id, model_id, kind, version, other_id, score, forward, reverse, transform)
+    select * from (values ${row(a, b, ab)}, ${row(b, a, ba)}) v
+    where (select count(*) from models m
+           where m.tenant_id = ${tenantId} and m.state in (${sql.join([...SEARCHABLE_STATES])})
+             and ((m.id = ${a} and m.version = ${va}) or (m.id = ${b} and m.version = ${vb}))) = 2
+    on conflict (tenant_id, model_id, kind, version, other_id) do nothing`.execute(db);
+}
+
+/** Pairs being computed in this process (a background step and a query asking for the same pair share the work). */
+const inFlight = new Map<string, Promise<PairResult | undefined>>();
+
+/**
+ * Exact results of `modelId` against each of `otherIds`: stored ones are read, missing ones are
+ * computed (canonical direction), stored and returned. A pair whose features are gone (a model
+ * deleted or reprocessed meanwhile) is left out.
+ */
+export async function exactPairs(db: Kysely<Database>, tenantId: number, kind: PairKind, modelId: string, otherIds: readonly string[]): Promise<Map<string, PairResult>> {
+  const out = await storedPairs(db, tenantId, kind, modelId, otherIds);
+  const missing = [...new Set(otherIds)].filter((id) => id !== modelId && !out.has(id));
+  if (!missing.length) return out;
+  const inputs = new PairInputs(db, kind, [modelId, ...missing]);
+  for (const other of missing) {
+    const [a, b] = modelId < other ? [modelId, other] : [other, modelId];
+    const key = `${tenantId}:${kind}:${a}:${b}`;
+    let p = inFlight.get(key);
+    if (!p) {
+      p = computeAndStore(db, tenantId, kind, a, b, inputs);
+      inFlight.set(key, p);
+      void p.finally(() => inFlight.delete(key)).catch(() => {});
+    }
+    const ab = await p;
+    if (ab) out.set(other, a === modelId ? ab : reversePair(kind, ab));
+  }
+  return out;
+}
+
+async function computeAndStore(db: Kysely<Database>, tenantId: number, kind: PairKind, a: string, b: string, inputs: PairInputs): Promise<PairResult | undefined> {
+  const ab = await inputs.compare(a, b);
+  const versions = await inputs.versions(a, b);
+  if (ab && versions) await storePair(db, tenantId, kind, a, b, ab, versions);
+  return ab;
+}
+
+/** Reads what exact comparisons of a few models need (each model once) and hands each pair to the worker. */
+class PairInputs {
+  private loaded?: Promise<Map<string, PairSide & { version: number }>>;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly kind: PairKind,
+    private readonly ids: string[],
+  ) {}
+
+  /** Blob, vector and model version in one read, of searchable models only; shells for part-in-part. */
+  private load() {
+    return (this.loaded ??= (async () => {
+      const ids = [...new Set(this.ids)];
+      const { rows } = await sql<{ id: string; version: number; prepared: Uint8Array; global_desc: number[] }>`
+        select m.id, m.version, f.prepared, f.global_desc from models m join search_features f on f.model_id = m.id
+        where m.id in (${sql.join(ids)}) and m.state in (${sql.join([...SEARCHABLE_STATES])})`.execute(this.db);
+      const shells = new Map<string, PairSide['components']>();
+      if (this.kind === 'part-in-part') {
+        const comps = await searchDb(this.db).selectFrom('search_components').select(['model_id', 'idx', 'descriptor', 'pose']).where('model_id', 'in', ids).orderBy('model_id').orderBy('idx').execute();
+        for (const c of comps) {
+          let list = shells.get(c.model_id);
+          if (!list) shells.set(c.model_id, (list = []));
+          list.push({ idx: c.idx, descriptor: Float32Array.from(c.descriptor), pose: c.pose });
+        }
+      }
+      return new Map(
+        rows.map((r) => {
+          const version = Number(r.version);
+          return [r.id, { key: `${r.id}:${version}`, version, prepared: new Uint8Array(r.prepared), global: Float32Array.from(r.global_desc), components: shells.get(r.id) ?? [] }];
+        }),
+      );
+    })());
+  }
+
+  /** Versions the inputs were read at: a result is stored only if neither model changed since. */
+  async versions(a: string, b: string): Promise<[number, number] | undefined> {
+    const m = await this.load();
+    const va = m.get(a)?.version, vb = m.get(b)?.version;
+    return va === undefined || vb === undefined ? undefined : [va, vb];
+  }
+
+  async compare(a: string, b: string): Promise<PairResult | undefined> {
+    const m = await this.load();
+    const sa = m.get(a), sb = m.get(b);
+    if (!sa || !sb) return undefined;
+    const side = ({ key, prepared, global, components }: PairSide): PairSide => ({ key, prepared, global, components });
+    return comparePairOffThread({ kind: this.kind, a: side(sa), b: side(sb) });
+  }
+}
