@@ -60,17 +60,21 @@ describe('search features', () => {
     expect(Math.abs(placed.reverse - 100 * (boltAlone.area / f.area))).toBeLessThan(5);
   });
 
-  it('costs little next to the rest of ingestion on a 50k-triangle part', async () => {
+  it('computes the bundle of a 50k-triangle part (its CPU time printed)', async () => {
     const big = (await sphere({ triangles: 50_000 })).mesh;
     const part = (await flange()).mesh;
     features(part); // warm up the JIT
     const welded = weld(big);
     const facts = meshFacts(big, { welded });
     const t0 = process.cpuUsage();
-    computeSearchFeatures(big, { facts, welded });
+    const out = computeSearchFeatures(big, { facts, welded });
     const used = process.cpuUsage(t0);
     const ms = (used.user + used.system) / 1000;
-    console.log(`search features of a ${big.indices.length / 3}-triangle part: ${ms.toFixed(0)} ms CPU`);
-    expect(ms).toBeLessThan(1500); // the 0.3 s target is measured in the report, not enforced on a shared machine
+    // Printed, not asserted: CPU time on a shared machine is no pass/fail figure (the 0.3 s
+    // target is measured by npm run bench:search and bench:ingest).
+    console.log(`search features of a ${big.indices.length / 3}-triangle part: ${ms.toFixed(0)} ms CPU (process-wide)`);
+    expect(out.global.every(Number.isFinite)).toBe(true);
+    // 4096 stored samples at 9 bytes each, plus the header.
+    expect(out.prepared.byteLength).toBeGreaterThan(4096 * 9);
   });
 });

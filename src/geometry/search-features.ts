@@ -183,10 +183,17 @@ export function encodePrepared(a: ShapeAnalysis): Uint8Array {
   view.setUint32(0, MAGIC, true);
   view.setUint32(4, json.length, true);
   bytes.set(json, 8);
-  for (let i = 0; i < n * 3; i++) {
-    const k = i % 3;
-    view.setUint16(headerEnd + i * 2, Math.round((s.points[i]! - min[k]!) / step[k]!), true);
-    view.setInt8(headerEnd + n * 6 + i, Math.round(Math.max(-1, Math.min(1, s.normals[i]!)) * 127));
+  // Typed-array views write the same little-endian bytes as DataView calls, several times faster.
+  const le = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+  const q = le ? new Uint16Array(bytes.buffer, headerEnd, n * 3) : undefined;
+  const nq = new Int8Array(bytes.buffer, headerEnd + n * 6, n * 3);
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < 3; k++) {
+      const v = Math.round((s.points[i * 3 + k]! - min[k]!) / step[k]!);
+      if (q) q[i * 3 + k] = v;
+      else view.setUint16(headerEnd + (i * 3 + k) * 2, v, true);
+      nq[i * 3 + k] = Math.round(Math.max(-1, Math.min(1, s.normals[i * 3 + k]!)) * 127);
+    }
   }
   return bytes;
 }

@@ -4,7 +4,7 @@ import { signedVolume } from '../mesh-facts';
 import { MM_PER_UNIT } from '../mesh';
 import { orientedExtents } from './extents';
 import { normalisePose, principalMoments, surfaceMoments, type Pose, type PrincipalMoments, type SurfaceMoments } from './pose';
-import { sampleSurface, type SurfaceSamples } from './sampling';
+import { sampleSurface, triangleTable, type SurfaceSamples } from './sampling';
 
 export interface ShapeAnalysis {
   /** Surface samples kept for registration (rescoring, containment); what gets stored. */
@@ -40,12 +40,13 @@ export const REGISTRATION_SAMPLES = 4096;
 export function analyseShape(mesh: Mesh, o: AnalysisOptions = {}): ShapeAnalysis {
   const keep = Math.max(1, Math.floor(o.samples ?? REGISTRATION_SAMPLES));
   const seed = o.seed ?? 1;
-  const samples = sampleSurface(mesh, { count: keep, seed });
+  const table = triangleTable(mesh);
+  const samples = sampleSurface(mesh, { count: keep, seed, table });
   // A separate draw rather than a subset: every k-th point of the in-triangle low-discrepancy
   // sequence lines up (4·α of the R2 sequence is nearly an integer), which leaves holes that
   // registration coverage then counts as missing surface.
   const nStat = Math.max(keep, Math.floor(o.statSamples ?? 4 * keep));
-  const statSamples = nStat === keep ? samples : sampleSurface(mesh, { count: nStat, seed: seed + 7919 });
+  const statSamples = nStat === keep ? samples : sampleSurface(mesh, { count: nStat, seed: seed + 7919, table });
   const moments = surfaceMoments(mesh);
   const exact = principalMoments(mesh, moments);
   const pose = normalisePose(moments, samples, exact);

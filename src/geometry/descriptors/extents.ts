@@ -36,7 +36,9 @@ export function orientedExtents(mesh: Mesh, pose: Pose, maxVertices = 20_000): V
     [1, 2],
   ] as const) {
     if ((l[a]! - l[b]!) / Math.max(l[a]!, 1e-30) > DEGENERATE_GAP && (l[a]! - l[b]!) / l0 > 0.01) continue;
-    const best = minAreaAngle(q[a]!, q[b]!, j);
+    // Extremes at any angle lie on the convex hull: search over its few vertices, not all of them.
+    const [hu, hv] = hull2d(q[a]!, q[b]!, j);
+    const best = minAreaAngle(hu, hv, hu.length);
     ext[a] = best[0];
     ext[b] = best[1];
   }
@@ -91,4 +93,31 @@ function minAreaAngle(u: Float64Array, v: Float64Array, n: number): [number, num
     }
   }
   return best;
+}
+
+/** Vertices of the 2-D convex hull of (u[i], v[i]), i < n (Andrew's monotone chain). */
+function hull2d(u: Float64Array, v: Float64Array, n: number): [Float64Array, Float64Array] {
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  order.sort((i, k) => u[i]! - u[k]! || v[i]! - v[k]!);
+  const out = new Uint32Array(2 * n + 1);
+  let m = 0;
+  const turn = (o: number, a: number, b: number) => (u[a]! - u[o]!) * (v[b]! - v[o]!) - (v[a]! - v[o]!) * (u[b]! - u[o]!);
+  for (let k = 0; k < n; k++) {
+    const i = order[k]!;
+    while (m >= 2 && turn(out[m - 2]!, out[m - 1]!, i) <= 0) m--;
+    out[m++] = i;
+  }
+  for (let k = n - 2, lower = m + 1; k >= 0; k--) {
+    const i = order[k]!;
+    while (m >= lower && turn(out[m - 2]!, out[m - 1]!, i) <= 0) m--;
+    out[m++] = i;
+  }
+  const count = n === 0 ? 0 : Math.max(1, Math.min(n, m - 1));
+  const hu = new Float64Array(count), hv = new Float64Array(count);
+  for (let k = 0; k < count; k++) {
+    hu[k] = u[out[k]!]!;
+    hv[k] = v[out[k]!]!;
+  }
+  return [hu, hv];
 }

@@ -4,7 +4,6 @@ import type { Mesh } from '../mesh';
 import { analyseShape, type AnalysisOptions, type ShapeAnalysis } from './analysis';
 import { smoothstep } from './pose';
 import { prng } from './sampling';
-import { accumulateSH, degreeEnergies } from './spherical-harmonics';
 
 /**
  * Blocks of the descriptor, in order. Every block is rotation- and translation-invariant; all but
@@ -23,8 +22,15 @@ export const GLOBAL_BLOCKS = [
   { name: 'radial', length: 16, weight: 20 },
   /** Normal vs radial direction: n·(p − c)/|p − c|, −1..1, 8 bins, sqrt (bores vs outer faces). */
   { name: 'normalRadial', length: 8, weight: 30 },
-  /** Spherical-harmonic energies (degrees 1..6) of the samples in 4 soft radial shells. */
-  { name: 'sh', length: 24, weight: 15 },
+  /**
+   * How the surface faces each principal axis: |n·e_k| histograms, 8 bins × 3 axes, sqrt (see
+   * {@link axisNormalHistograms}). Replaced spherical-harmonic shell energies (version 3), which
+   * added more tessellation noise than family information. Weight 30: chosen by two-fold
+   * cross-validation over families (fit on five families, mAP measured on the other five, and
+   * the other way round: 30 and 40 won, both raised the held-out mAP; above 40 the duplicate
+   * spread grows), not on the whole benchmark.
+   */
+  { name: 'axisNormals', length: 24, weight: 30 },
   /** Shape: sqrt eigenvalues / RMS radius (3), oriented extents / RMS radius (3). */
   { name: 'shape', length: 6, weight: 40 },
   /** Compactness: sphericity (36πV²)^(1/3)/A, and A / (4π r_rms²). */
@@ -45,7 +51,7 @@ export type GlobalBlockName = (typeof GLOBAL_BLOCKS)[number]['name'];
 /** Length of the global descriptor vector. */
 export const GLOBAL_DESCRIPTOR_LENGTH = GLOBAL_BLOCKS.reduce((n, b) => n + b.length, 0);
 
-export const GLOBAL_DESCRIPTOR_VERSION = 2;
+export const GLOBAL_DESCRIPTOR_VERSION = 3;
 
 /** Raw (unweighted) feature blocks, for inspection and tuning. */
 export type RawGlobalFeatures = Record<GlobalBlockName, number[]>;
@@ -89,16 +95,29 @@ export function rawGlobalFeatures(a: ShapeAnalysis): RawGlobalFeatures {
     perm[i] = perm[j]!;
     perm[j] = t;
   }
+  // The samples copied once in permutation order, so that the pair loop reads memory in order
+  // (the same pairs as indexing through `perm`, at a fraction of the cache misses).
+  const XP = new Float64Array(n * 3);
+  const NP = new Float64Array(n * 3);
+  for (let a = 0; a < n; a++) {
+    const i = perm[a]! * 3;
+    XP[a * 3] = X[i]!;
+    XP[a * 3 + 1] = X[i + 1]!;
+    XP[a * 3 + 2] = X[i + 2]!;
+    NP[a * 3] = NN[i]!;
+    NP[a * 3 + 1] = NN[i + 1]!;
+    NP[a * 3 + 2] = NN[i + 2]!;
+  }
   const rounds = n > 1 ? Math.max(4, Math.round(PAIRS / n)) : 0;
   for (let round = 0; round < rounds; round++) {
     const off = 1 + Math.floor(pr() * (n - 1));
-    for (let a = 0; a < n; a++) {
-      const i = perm[a]! * 3;
-      const j = perm[(a + off) % n]! * 3;
-      const dx = X[i]! - X[j]!, dy = X[i + 1]! - X[j + 1]!, dz = X[i + 2]! - X[j + 2]!;
+    for (let a = 0, b = off; a < n; a++, b++) {
+      if (b === n) b = 0;
+      const i = a * 3, j = b * 3;
+      const dx = XP[i]! - XP[j]!, dy = XP[i + 1]! - XP[j + 1]!, dz = XP[i + 2]! - XP[j + 2]!;
       const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
       softAdd(d2, (d / 3.5) * 32, 1);
-      const dot = NN[i]! * NN[j]! + NN[i + 1]! * NN[j + 1]! + NN[i + 2]! * NN[j + 2]!;
+      const dot = NP[i]! * NP[j]! + NP[i + 1]! * NP[j + 1]! + NP[i + 2]! * NP[j + 2]!;
       softAdd2(d2n, (d / 3.5) * 8, 8, dot + 1, 3);
     }
   }
@@ -115,26 +134,16 @@ export function rawGlobalFeatures(a: ShapeAnalysis): RawGlobalFeatures {
     const cos = Math.max(-1, Math.min(1, (ux * vx + uy * vy + uz * vz) / Math.sqrt(l2)));
     softAdd(a3, (Math.acos(cos) / Math.PI) * 16, 1);
   }
-  // Radial, normal-radial, SH shells, chirality moments over all samples.
+  // Radial, normal-radial, chirality moments over all samples.
   const radial = new Float64Array(16);
   const nrad = new Float64Array(8);
-  const L = 6;
-  const shells = [0.25, 0.75, 1.25, 1.75];
-  const coeffs = shells.map(() => new Float64Array((L + 1) * (L + 1)));
-  const Pbuf = new Float64Array((L + 1) * (L + 1));
   let mxyz = 0, mx3yz = 0, mxy3z = 0, mxyz3 = 0, mx3 = 0, my3 = 0, mz3 = 0, mxnn = 0, mnyn = 0, mnnz = 0, mnnn = 0;
   for (let i = 0; i < n; i++) {
     const x = X[i * 3]!, y = X[i * 3 + 1]!, z = X[i * 3 + 2]!;
     const nx = NN[i * 3]!, ny = NN[i * 3 + 1]!, nz = NN[i * 3 + 2]!;
     const r = Math.sqrt(x * x + y * y + z * z);
     softAdd(radial, (r / 2.5) * 16, 1);
-    if (r > 1e-9) {
-      softAddWide(nrad, (((nx * x + ny * y + nz * z) / r + 1) / 2) * 8, NRAD_KERNEL);
-      for (let s = 0; s < shells.length; s++) {
-        const w = shellWeight(r, shells[s]!, s === shells.length - 1);
-        if (w > 0) accumulateSH(L, x / r, y / r, z / r, w, coeffs[s]!, Pbuf);
-      }
-    }
+    if (r > 1e-9) softAddWide(nrad, (((nx * x + ny * y + nz * z) / r + 1) / 2) * 8, NRAD_KERNEL);
     const xyz = x * y * z;
     mxyz += xyz;
     mx3yz += xyz * x * x;
@@ -149,11 +158,6 @@ export function rawGlobalFeatures(a: ShapeAnalysis): RawGlobalFeatures {
     mnnn += nx * ny * nz;
   }
   const inv = n ? 1 / n : 0;
-  const sh: number[] = [];
-  for (const co of coeffs) {
-    for (let k = 0; k < co.length; k++) co[k] = co[k]! * inv * Math.sqrt(4 * Math.PI);
-    sh.push(...degreeEnergies(L, co).slice(1));
-  }
   const ev = pose.eigenvalues;
   const sig = ev.map((l) => Math.sqrt(Math.max(l, 0)) / R);
   const s1 = sig[0]! || 1, s2 = sig[1]! || 1, s3 = sig[2]! || 1;
@@ -186,12 +190,90 @@ export function rawGlobalFeatures(a: ShapeAnalysis): RawGlobalFeatures {
     a3: hellinger(a3),
     radial: hellinger(radial),
     normalRadial: hellinger(nrad),
-    sh,
+    axisNormals: axisNormalHistograms(a),
     shape: [...sig, ...a.extents.map((e) => e / R / 4)],
     compact: [sphericity, area / (4 * Math.PI * R * R)],
     scale: [Math.log(R), Math.log(Math.sqrt(Math.max(area, 1e-30)))],
     chirality,
   };
+}
+
+/** Bins of each axis's |n·e| histogram. */
+const AXIS_NORMAL_BINS = 8;
+
+/**
+ * How the surface faces each principal axis: for k = 1..3 the distribution of |n·e_k| over the
+ * surface (0 = faces parallel to the axis, 1 = faces across it), 8 bins each, Hellinger-embedded.
+ * It tells a plate (most area facing e3) from a flange or a gear of the same proportions, a
+ * shaft's shoulders from a pipe's ends — what distance distributions blur. |·| makes it
+ * invariant to the axes' signs. Where two eigenvalues are (nearly) equal the axes in that plane
+ * are arbitrary, so the histograms of those axes fade into their average over every direction of
+ * the plane, which depends only on each normal's in-plane length m: |n·u| = m·|cos ψ| with ψ
+ * uniform, whose CDF is (2/π)·asin(t/m). Over a fully undetermined frame (a sphere, a cube) that
+ * average is uniform. Exact averages rather than a sweep over sampled angles: a sweep aliases
+ * with the facets of a tessellated bore.
+ */
+export function axisNormalHistograms(a: ShapeAnalysis): number[] {
+  const samples = a.statSamples ?? a.samples;
+  const n = samples.count;
+  const N = samples.normals;
+  const axes = a.pose.axes;
+  const B = AXIS_NORMAL_BINS;
+  const w01 = 1 - smoothstep(a.pose.gaps[0], 0.02, 0.08);
+  const w12 = 1 - smoothstep(a.pose.gaps[1], 0.02, 0.08);
+  const h = [new Float64Array(B), new Float64Array(B), new Float64Array(B)];
+  const p01 = new Float64Array(B), p12 = new Float64Array(B);
+  for (let i = 0; i < n; i++) {
+    const nx = N[i * 3]!, ny = N[i * 3 + 1]!, nz = N[i * 3 + 2]!;
+    const c0 = nx * axes[0][0] + ny * axes[0][1] + nz * axes[0][2];
+    const c1 = nx * axes[1][0] + ny * axes[1][1] + nz * axes[1][2];
+    const c2 = nx * axes[2][0] + ny * axes[2][1] + nz * axes[2][2];
+    softAddWide(h[0]!, Math.abs(c0) * B, NRAD_KERNEL);
+    softAddWide(h[1]!, Math.abs(c1) * B, NRAD_KERNEL);
+    softAddWide(h[2]!, Math.abs(c2) * B, NRAD_KERNEL);
+    if (w01 > 0) addCircleAverage(p01, Math.sqrt(c0 * c0 + c1 * c1));
+    if (w12 > 0) addCircleAverage(p12, Math.sqrt(c1 * c1 + c2 * c2));
+  }
+  const norm = (x: Float64Array) => {
+    let t = 0;
+    for (const v of x) t += v;
+    return Array.from(x, (v) => (t > 0 ? v / t : 1 / B));
+  };
+  const lerp = (x: number[], y: number[], w: number) => x.map((v, k) => v + (y[k]! - v) * w);
+  let [h0, h1, h2] = h.map(norm) as [number[], number[], number[]];
+  if (w01 > 0) {
+    const avg = norm(p01);
+    h0 = lerp(h0, avg, w01);
+    h1 = lerp(h1, avg, w01);
+  }
+  if (w12 > 0) {
+    const avg = norm(p12);
+    h1 = lerp(h1, avg, w12);
+    h2 = lerp(h2, avg, w12);
+  }
+  if (w01 > 0 && w12 > 0) {
+    const uniform = new Array<number>(B).fill(1 / B);
+    const w = w01 * w12;
+    [h0, h1, h2] = [lerp(h0, uniform, w), lerp(h1, uniform, w), lerp(h2, uniform, w)];
+  }
+  return [h0, h1, h2].flatMap((x) => hellinger(Float64Array.from(x)));
+}
+
+/** Adds one sample of |n·u| over u uniform on a circle, for a normal of in-plane length m (mass per bin from the arcsine CDF). */
+function addCircleAverage(h: Float64Array, m: number): void {
+  const B = h.length;
+  if (!(m > 1e-9)) {
+    h[0] = h[0]! + 1;
+    return;
+  }
+  let prev = 0;
+  for (let k = 0; k < B; k++) {
+    const hi = (k + 1) / B;
+    const F = hi >= m ? 1 : (2 / Math.PI) * Math.asin(hi / m);
+    h[k] = h[k]! + (F - prev);
+    prev = F;
+    if (F >= 1) break;
+  }
 }
 
 /** Weighted descriptor vector (length {@link GLOBAL_DESCRIPTOR_LENGTH}). */
@@ -295,12 +377,6 @@ function softAdd2(h: Float64Array, pos1: number, n1: number, pos2: number, n2: n
     h[o + n2] = h[o + n2]! + f * (1 - g);
     h[o + n2 + 1] = h[o + n2 + 1]! + f * g;
   }
-}
-
-function shellWeight(r: number, centre: number, last: boolean): number {
-  if (last && r >= centre) return 1;
-  if (centre === 0.25 && r <= centre) return 1;
-  return Math.max(0, 1 - Math.abs(r - centre) / 0.5);
 }
 
 /** Hellinger-like embedding: sqrt(p + ε) − sqrt(ε), so near-empty tail bins do not amplify noise. */

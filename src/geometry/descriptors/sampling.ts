@@ -32,6 +32,8 @@ export interface SampleOptions {
   seed?: number;
   /** Multiply coordinates by this (default: millimetres per the mesh's unit). */
   scale?: number;
+  /** The mesh's {@link triangleTable}, when the caller draws more than once. */
+  table?: TriangleTable;
 }
 
 // Plastic-number (R2) low-discrepancy sequence constants: well-spread points inside a triangle.
@@ -39,17 +41,18 @@ const G = 1.324717957244746;
 const A1 = 1 / G;
 const A2 = 1 / (G * G);
 
-/**
- * Area-weighted surface samples. Triangles are visited in CDF order with systematic sampling
- * (sample i sits at CDF position (i + u)/n), so each triangle gets its expected share of samples
- * within one; inside a triangle successive samples follow a randomly shifted R2 sequence. This
- * has far less variance than independent sampling, so descriptors of two tessellations of the
- * same surface agree closely. Degenerate triangles get no samples.
- */
-export function sampleSurface(mesh: Mesh, options: SampleOptions = {}): SurfaceSamples {
-  const n = Math.max(1, Math.floor(options.count ?? 4096));
-  const rand = prng(options.seed ?? 1);
-  const s = options.scale ?? MM_PER_UNIT[mesh.units ?? 'unknown'];
+/** Cumulative areas and unit normals of a mesh's triangles: what every draw from it starts with. */
+export interface TriangleTable {
+  /** Running sum of triangle areas (mesh units²). */
+  cdf: Float64Array;
+  /** Unit normal per triangle (zero for degenerate ones). */
+  normals: Float64Array;
+  /** Total area (mesh units²). */
+  total: number;
+}
+
+/** The {@link TriangleTable} of a mesh; pass it to several {@link sampleSurface} calls to build it once. */
+export function triangleTable(mesh: Mesh): TriangleTable {
   const p = mesh.positions;
   const idx = mesh.indices;
   const nt = Math.floor(idx.length / 3);
@@ -70,6 +73,24 @@ export function sampleSurface(mesh: Mesh, options: SampleOptions = {}): SurfaceS
     }
     cdf[t] = total;
   }
+  return { cdf, normals: fn, total };
+}
+
+/**
+ * Area-weighted surface samples. Triangles are visited in CDF order with systematic sampling
+ * (sample i sits at CDF position (i + u)/n), so each triangle gets its expected share of samples
+ * within one; inside a triangle successive samples follow a randomly shifted R2 sequence. This
+ * has far less variance than independent sampling, so descriptors of two tessellations of the
+ * same surface agree closely. Degenerate triangles get no samples.
+ */
+export function sampleSurface(mesh: Mesh, options: SampleOptions = {}): SurfaceSamples {
+  const n = Math.max(1, Math.floor(options.count ?? 4096));
+  const rand = prng(options.seed ?? 1);
+  const s = options.scale ?? MM_PER_UNIT[mesh.units ?? 'unknown'];
+  const p = mesh.positions;
+  const idx = mesh.indices;
+  const { cdf, normals: fn, total } = options.table ?? triangleTable(mesh);
+  const nt = cdf.length;
   const points = new Float64Array(n * 3);
   const normals = new Float64Array(n * 3);
   const out: SurfaceSamples = { points, normals, count: n, area: total * s * s };
