@@ -237,4 +237,5 @@ function contourHarmonics(mask: Float32Array | Uint8Array, width: number, height
  * Names the descriptor recipe; stored beside every descriptor so that a changed recipe never
  * compares with old descriptors (models are then reprocessed, images uploaded again).
  */
-export const VIEW_METHOD = `views-z${ZERNIKE_ORDER}-c${CONTOUR_HARMONICS}-e${EDGE_ORDER}-g${GRID}-v1`;
+// v2: views rendered from a simplified mesh (view-mesh.ts); stored with polar signatures (polar-signature.ts).
+export const VIEW_METHOD = `views-z${ZERNIKE_ORDER}-c${CONTOUR_HARMONICS}-e${EDGE_ORDER}-g${GRID}-polar-v2`;

@@ -1,16 +1,17 @@
-// Brute-force matching of query view descriptors against every model's views, over one flat
-// typed array: a model's distance to a query image is its closest view's; several images of one
-// object add their distances (each image must be explained by some view of the model).
-import { DESCRIPTOR_PARTS, VIEW_DESCRIPTOR_LENGTH } from './shape-features';
+// Matching query images against every model's views, in two stages. First, over one flat typed
+// array, a model's distance to a query image is its closest view's weighted L1 descriptor distance
+// (every COARSE_STEP-th view); several images of one object add their distances (each image must
+// be explained by some view of the model), and models that can no longer reach the requested
+// page are abandoned early. Then the best RERANK_MODELS are compared again on all their views and
+// by aligned polar signatures, which keep the layout the invariant descriptor forgets.
+import { alignedDistance, POLAR_LENGTH } from './polar-signature';
+import { VIEW_DESCRIPTOR_LENGTH } from './shape-features';
+import { FITTED_VIEW_WEIGHTS } from './view-weights';
 
-/** Per-dimension weights of the L1 distance: each part of the descriptor gets a share. */
+/** Per-dimension weights of the L1 distance, fitted on a training split of photos (view-weights.ts). */
 export const VIEW_WEIGHTS: Float32Array = (() => {
-  const w = new Float32Array(VIEW_DESCRIPTOR_LENGTH);
-  const share: Record<keyof typeof DESCRIPTOR_PARTS, number> = { silhouette: 1, contour: 1.5, edges: 0.5, scalars: 1 };
-  for (const [part, [a, b]] of Object.entries(DESCRIPTOR_PARTS) as [keyof typeof DESCRIPTOR_PARTS, readonly [number, number]][]) {
-    for (let i = a; i < b; i++) w[i] = share[part];
-  }
-  return w;
+  if (FITTED_VIEW_WEIGHTS.length !== VIEW_DESCRIPTOR_LENGTH) throw new Error('view-weights.ts does not fit the view descriptor: refit it (FIT_WEIGHTS=1 npm run bench:image)');
+  return Float32Array.from(FITTED_VIEW_WEIGHTS);
 })();
 
 /** Models' views packed (and weighted) for scanning: model k owns views [start[k], start[k + 1]). */
@@ -40,48 +41,126 @@ export function weighted(descriptor: Float32Array): Float32Array {
 }
 
 /**
- * L1 distance from weighted query `q` to the closest of the weighted views in `data` (views
- * `from`..`to`, `dim` values each). A view is abandoned as soon as it is worse than the best.
+ * L1 distance between `dim` values of `q` and of `data` from offset `o`, abandoned (some value
+ * ≥ `best` returned) once it reaches `best`. Eight terms per step and one test per step: the
+ * scan over every view of every model is the cost of a search.
  */
-export function closestView(q: Float32Array, data: Float32Array, from: number, to: number, dim: number): number {
-  let best = Infinity;
-  for (let v = from; v < to; v++) {
-    const o = v * dim;
-    let d = 0;
-    for (let i = 0; i < dim && d < best; i++) {
-      const e = q[i]! - data[o + i]!;
-      d += e < 0 ? -e : e;
-    }
-    if (d < best) best = d;
+export function l1Abandoning(q: Float32Array, data: Float32Array, o: number, dim: number, best: number): number {
+  let d = 0, i = 0;
+  for (; i + 8 <= dim; i += 8) {
+    const p = o + i;
+    d +=
+      Math.abs(q[i]! - data[p]!) + Math.abs(q[i + 1]! - data[p + 1]!) + Math.abs(q[i + 2]! - data[p + 2]!) + Math.abs(q[i + 3]! - data[p + 3]!) +
+      Math.abs(q[i + 4]! - data[p + 4]!) + Math.abs(q[i + 5]! - data[p + 5]!) + Math.abs(q[i + 6]! - data[p + 6]!) + Math.abs(q[i + 7]! - data[p + 7]!);
+    if (d >= best) return d;
   }
-  return best;
+  for (; i < dim; i++) d += Math.abs(q[i]! - data[o + i]!);
+  return d;
 }
 
 /**
- * Sum over `queries` of each model's closest-view distance (weighted L1), in pack order;
- * `only` restricts the scan to some models (others get Infinity).
+ * Views the first stage scans: every COARSE_STEP-th (half of the Fibonacci sphere's, still spread
+ * over all of it). The scan over every model is the cost of a search; the candidates it keeps are
+ * then compared on every view (see {@link combinedDistances}).
  */
-export function modelDistances(pack: PackedViews, queries: Float32Array[], only?: Uint8Array): Float32Array {
+export const COARSE_STEP = 2;
+
+/**
+ * Sum over the weighted queries `wq` of the closest view's distance among every `step`-th view
+ * `from`..`to`, or Infinity as soon as the total cannot stay below `bound` (images add distances
+ * ≥ 0, so a partial total at or above it already loses).
+ */
+export function summedClosestBelow(wq: Float32Array[], data: Float32Array, from: number, to: number, dim: number, bound: number, step = 1): number {
+  let total = 0;
+  for (let j = 0; j < wq.length; j++) {
+    const q = wq[j]!;
+    const limit = bound - total;
+    let best = limit;
+    for (let v = from; v < to; v += step) {
+      const d = l1Abandoning(q, data, v * dim, dim, best);
+      if (d < best) best = d;
+    }
+    if (!(best < limit)) return Infinity;
+    total += best;
+  }
+  return total;
+}
+
+/**
+ * The `need` smallest of the values offered so far (a binary max-heap): its largest is the bound
+ * a model must beat to matter, which lets {@link summedClosestBelow} abandon most models early.
+ */
+export class SmallestK {
+  private readonly heap: Float64Array;
+  private size = 0;
+  constructor(private readonly need: number) {
+    this.heap = new Float64Array(Math.max(1, need));
+  }
+  /**
+   * Models must come in below this to be among the `need` best (Infinity until `need` are in).
+   * A hair above the largest kept value, so that a model tying with it (a duplicate part) is kept
+   * and ranked by id like the others.
+   */
+  get bound(): number {
+    return this.size < this.need ? Infinity : this.heap[0]! * (1 + 1e-6) + 1e-9;
+  }
+  offer(value: number): void {
+    if (this.need <= 0 || !(value < this.bound)) return;
+    if (this.size === this.need && value >= this.heap[0]!) return;
+    const h = this.heap;
+    if (this.size < this.need) {
+      let i = this.size++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (h[parent]! >= value) break;
+        h[i] = h[parent]!;
+        i = parent;
+      }
+      h[i] = value;
+      return;
+    }
+    // Replace the largest and sift down.
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1, r = l + 1;
+      let big = i, bigValue = value;
+      if (l < this.size && h[l]! > bigValue) [big, bigValue] = [l, h[l]!];
+      if (r < this.size && h[r]! > bigValue) [big, bigValue] = [r, h[r]!];
+      if (big === i) break;
+      h[i] = h[big]!;
+      i = big;
+    }
+    h[i] = value;
+  }
+}
+
+/**
+ * Sum over `queries` of each model's closest-view distance (weighted L1), in pack order. With
+ * `need`, only the `need` closest models are exact: the others may get Infinity (abandoned once
+ * they could no longer be among them). `only` restricts the scan to some models (others get Infinity).
+ */
+export function modelDistances(pack: PackedViews, queries: Float32Array[], only?: Uint8Array, need = Infinity, step = 1): Float32Array {
   const { start, data, dim } = pack;
   const n = pack.ids.length;
   const out = new Float32Array(n);
   const wq = queries.map(weighted);
+  const top = new SmallestK(Math.min(need, n));
   for (let k = 0; k < n; k++) {
     if (only && !only[k]) {
       out[k] = Infinity;
       continue;
     }
-    let total = 0;
-    for (const q of wq) total += closestView(q, data, start[k]!, start[k + 1]!, dim);
-    out[k] = total;
+    const d = summedClosestBelow(wq, data, start[k]!, start[k + 1]!, dim, top.bound, step);
+    out[k] = d;
+    top.offer(d);
   }
   return out;
 }
 
 /**
  * Distance (mean per image) → 0–100 %: 100 for an identical view, halving every
- * {@link MATCH_HALF_DISTANCE}. On the image benchmark a true match scores about 60 % (median
- * distance 0.7), other parts about 33 % (median 1.6).
+ * {@link MATCH_HALF_DISTANCE}. On the image benchmark a true match scores about 62 % (median
+ * distance 0.69), other parts about 37 % (median 1.45).
  */
 export function matchPercentage(distancePerImage: number): number {
   if (!Number.isFinite(distancePerImage)) return 0;
@@ -90,3 +169,71 @@ export function matchPercentage(distancePerImage: number): number {
 
 /** The distance at which matchPercentage gives 50 (from the image benchmark's distance spread). */
 export const MATCH_HALF_DISTANCE = 1;
+
+/** A query image as the search uses it: its weighted descriptor and its polar signature. */
+export interface ViewQuery {
+  weighted: Float32Array;
+  signature: Uint8Array;
+}
+
+/** Models (best first by descriptor distance) whose views the polar signatures compare again. */
+export const RERANK_MODELS = 20;
+/** Per candidate and image: how many of its views closest by descriptor are compared again. */
+const RERANK_VIEWS = 6;
+/**
+ * Weight of the aligned polar distance (per image) in a model's final distance. Chosen with
+ * RERANK_VIEWS on the training split of photos (seeds 500,000 + …, as view-weights.ts), not on
+ * the benchmark's: λ 0.015 with 6 views gave top-1 0.621 there (0.542 without the polar stage).
+ */
+export const POLAR_WEIGHT = 0.015;
+
+/**
+ * Second stage for one candidate model, summed over the query images: the closest of all its
+ * views by descriptor (the first stage saw every COARSE_STEP-th), plus {@link POLAR_WEIGHT} ×
+ * the aligned polar distance (polar-signature.ts) of its {@link RERANK_VIEWS} views closest by
+ * descriptor, the best of them. `data` holds the model's weighted descriptors (`count` × `dim`),
+ * `signatures` its views' polar signatures.
+ */
+export function refinedModelDistance(queries: ViewQuery[], data: Float32Array, count: number, dim: number, signatures: Uint8Array): number {
+  const d = new Float64Array(count);
+  const order = Array.from({ length: count }, (_, v) => v);
+  let total = 0;
+  for (const q of queries) {
+    for (let v = 0; v < count; v++) d[v] = l1Abandoning(q.weighted, data, v * dim, dim, Infinity);
+    order.sort((a, b) => d[a]! - d[b]!);
+    let polar = Infinity;
+    for (let k = 0; k < Math.min(RERANK_VIEWS, count); k++) {
+      const a = alignedDistance(q.signature, 0, signatures, order[k]! * POLAR_LENGTH);
+      if (a < polar) polar = a;
+    }
+    total += d[order[0]!]! + POLAR_WEIGHT * polar;
+  }
+  return total;
+}
+
+/**
+ * Final distances from the first stage's `stage1` (any order; Infinity = abandoned): the first
+ * {@link RERANK_MODELS} by it get `refinedOf(index)` ({@link refinedModelDistance}); the others
+ * keep their first-stage order behind all of those (shifted just past the worst of them, if need
+ * be), since their first-stage distance is no better.
+ */
+export function combinedDistances(stage1: ArrayLike<number>, refinedOf: (index: number) => number): Float64Array {
+  const n = stage1.length;
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => stage1[a]! - stage1[b]!);
+  const out = new Float64Array(n).fill(NaN);
+  let worst = -Infinity;
+  for (let r = 0; r < Math.min(RERANK_MODELS, n); r++) {
+    const i = order[r]!;
+    if (!Number.isFinite(stage1[i]!)) continue;
+    // A candidate without signatures (not expected) is ranked like those not compared again.
+    const f = refinedOf(i);
+    if (!Number.isFinite(f)) continue;
+    if (f > worst) worst = f;
+    out[i] = f;
+  }
+  let firstOther = Infinity;
+  for (let i = 0; i < n; i++) if (Number.isNaN(out[i]!) && stage1[i]! < firstOther) firstOther = stage1[i]!;
+  const shift = Number.isFinite(firstOther) && worst > firstOther ? worst - firstOther : 0;
+  for (let i = 0; i < n; i++) if (Number.isNaN(out[i]!)) out[i] = stage1[i]! + shift;
+  return out;
+}

@@ -3,11 +3,14 @@ import { buildPart, randomRotation } from '../descriptors/benchmark-dataset';
 import { prng } from '../descriptors/sampling';
 import { describeImage } from './describe-image';
 import { luminance, normaliseView } from './image-view';
+import { sphere } from '../fixtures';
 import { modelViews, VIEW_COUNT } from './model-views';
+import { alignedDistance, POLAR_LENGTH, polarSignature } from './polar-signature';
 import { segmentObject } from './segment';
 import { describeView, VIEW_DESCRIPTOR_LENGTH, type ViewImage } from './shape-features';
 import { syntheticPhoto } from './synthetic-photo';
-import { modelDistances, packViews } from './view-index';
+import { combinedDistances, modelDistances, packViews, refinedModelDistance, weighted } from './view-index';
+import { viewMesh, VIEW_TRIANGLES } from './view-mesh';
 
 /** An L-shaped silhouette with a round hole, drawn at `scale`, rotated by `angle`, optionally mirrored. */
 function lShape(size: number, scale: number, angle: number, mirror = false): ViewImage {
@@ -85,14 +88,12 @@ describe('segmentObject', () => {
 describe('model views and matching', () => {
   it('describes a model from every view and finds a photographed part among others', async () => {
     const meshes = [await buildPart('gear', 0), await buildPart('bracket', 0), await buildPart('shaft', 1), await buildPart('flange', 0)];
-    const cpu = process.cpuUsage();
-    const views = meshes.map((m) => modelViews(m));
-    const used = process.cpuUsage(cpu);
-    // Loose bound (shared CI machines); the benchmark reports the real figure.
-    expect((used.user + used.system) / 1000 / meshes.length).toBeLessThan(2000);
+    // (Its CPU cost is the image benchmark's figure, not a test's: no timed assertions.)
+    const views = await Promise.all(meshes.map((m) => modelViews(m)));
     for (const v of views) {
       expect(v.count).toBe(VIEW_COUNT);
       expect(v.data).toHaveLength(VIEW_COUNT * VIEW_DESCRIPTOR_LENGTH);
+      expect(v.signatures).toHaveLength(VIEW_COUNT * POLAR_LENGTH);
     }
     const pack = packViews(views.map((v, k) => ({ id: String(k), ...v })));
     const rand = prng(5);
@@ -102,10 +103,52 @@ describe('model views and matching', () => {
       const d = describeImage(photo.rgb, photo.width, photo.height, 3);
       expect(d.ok).toBe(true);
       if (!d.ok) continue;
-      const dist = modelDistances(pack, [d.descriptor]);
+      const stage1 = modelDistances(pack, [d.descriptor]);
+      const query = [{ weighted: weighted(d.descriptor), signature: d.signature }];
+      const dist = combinedDistances(stage1, (i) => refinedModelDistance(query, pack.data.subarray(pack.start[i]! * pack.dim, pack.start[i + 1]! * pack.dim), views[i]!.count, pack.dim, views[i]!.signatures));
       if (dist.indexOf(Math.min(...dist)) === k) hits++;
     }
     expect(hits).toBeGreaterThanOrEqual(3);
+  });
+
+  it('ranks the first models exactly when only they are needed, and keeps ties', () => {
+    const rand = prng(11);
+    const models = Array.from({ length: 60 }, (_, k) => ({ id: String(k), count: 5, data: Float32Array.from({ length: 5 * VIEW_DESCRIPTOR_LENGTH }, () => rand()) }));
+    // A duplicate: the same views as model 7 (ties must survive the pruning).
+    models.push({ id: 'dup', count: 5, data: models[7]!.data.slice() });
+    const pack = packViews(models);
+    const queries = [models[7]!.data.slice(0, VIEW_DESCRIPTOR_LENGTH).map((v) => v + 0.01), Float32Array.from({ length: VIEW_DESCRIPTOR_LENGTH }, () => rand())];
+    const exact = modelDistances(pack, queries);
+    const pruned = modelDistances(pack, queries, undefined, 10);
+    const best = [...exact.keys()].sort((a, b) => exact[a]! - exact[b]!).slice(0, 10);
+    for (const k of best) expect(pruned[k]).toBe(exact[k]);
+    expect(Number.isFinite(pruned[models.length - 1]!)).toBe(true);
+    // Most of the others were abandoned: that is the point.
+    expect([...pruned].filter((d) => !Number.isFinite(d)).length).toBeGreaterThan(20);
+  });
+
+  it('simplifies a large mesh for the views without changing its silhouettes', async () => {
+    const ball = (await sphere({ triangles: 50_000 })).mesh;
+    const simple = await viewMesh(ball);
+    expect(simple.indices.length / 3).toBeLessThanOrEqual(VIEW_TRIANGLES);
+    const small = await buildPart('gear', 0);
+    expect(await viewMesh(small)).toBe(small);
+    const a = await modelViews(ball, 6), b = await modelViews(simple, 6);
+    for (let v = 0; v < 6; v++) {
+      const sa = a.signatures.subarray(v * POLAR_LENGTH, (v + 1) * POLAR_LENGTH), sb = b.signatures.subarray(v * POLAR_LENGTH, (v + 1) * POLAR_LENGTH);
+      expect(alignedDistance(sa, 0, sb, 0)).toBeLessThan(2);
+    }
+  });
+});
+
+describe('polarSignature', () => {
+  it('matches a rotated, rescaled and mirrored view closely and another shape not', () => {
+    const ref = polarSignature(lShape(128, 4, 0))!;
+    const square: ViewImage = { width: 64, height: 64, mask: Float32Array.from({ length: 64 * 64 }, (_, i) => (i % 64 > 10 && i % 64 < 54 && i > 640 && i < 54 * 64 ? 1 : 0)) };
+    const far = alignedDistance(ref, 0, polarSignature(square)!, 0);
+    for (const v of [lShape(96, 3, Math.PI / 2), lShape(160, 6, (2 * Math.PI * 5) / 32), lShape(128, 4, Math.PI / 4, true)]) {
+      expect(alignedDistance(ref, 0, polarSignature(v)!, 0)).toBeLessThan(far * 0.3);
+    }
   });
 
   it('normalises a rendered view to the same size whatever the render resolution', () => {

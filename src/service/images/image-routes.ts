@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { modelFilterFields } from '../../contract/filter';
 import { createImageRequestSchema, IMAGES_PER_SEARCH, imageTypes, type CreateImageResponse, type ImageMatch, type ImageMatchesResponse } from '../../contract/images';
 import { pageDataFor } from '../../contract/paging';
-import { VIEW_METHOD } from '../../geometry/views/shape-features';
+import { VIEW_DESCRIPTOR_LENGTH, VIEW_METHOD } from '../../geometry/views/shape-features';
 import { matchPercentage } from '../../geometry/views/view-index';
 import type { ModelFiles } from '../files/model-files';
 import { UPLOAD_TTL_SECONDS } from '../files/signed-urls';
@@ -18,9 +18,9 @@ import { modelFilterSchema } from '../store/models';
 import type { Database } from '../store/schema';
 import { compileFilter } from '../store/sql-filter';
 import { newUploadNonce } from '../store/uploads';
-import { bytesToFloats, createImage, deleteExpiredImages, findImages, imageDb } from './image-store';
+import { createImage, decodeViews, deleteExpiredImages, findImages, imageDb } from './image-store';
 import type { ImageUrlSigner } from './image-urls';
-import type { ModelViewCache } from './model-view-cache';
+import type { ImageQuery, ModelViewCache } from './model-view-cache';
 
 export interface ImageRouteOptions {
   db: Kysely<Database>;
@@ -66,20 +66,22 @@ export async function imageRoutes(app: FastifyInstance, { db, files, signer, cac
 
     const rows = await findImages(idb, auth.tenantId, ids);
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const queries: Float32Array[] = [];
+    const queries: ImageQuery[] = [];
     for (const imageId of ids) {
       const row = byId.get(imageId);
       // Another tenant's image is as unknown as a made-up id.
       if (!row) throw new NotFound(`No image ${imageId} (images are kept for a day after they are created).`);
       if (!row.descriptor || !row.uploaded_at) throw new InvalidInput(`The image ${imageId} has not been uploaded yet; PUT the file to its upload address first.`, { parameter: 'id' });
       if (row.method !== VIEW_METHOD) throw new InvalidInput(`The image ${imageId} was described by an older method; upload it again.`, { parameter: 'id' });
-      queries.push(bytesToFloats(row.descriptor));
+      const { descriptors, signatures } = decodeViews(row.descriptor, VIEW_DESCRIPTOR_LENGTH);
+      queries.push({ descriptor: descriptors, signature: signatures });
     }
 
-    const scored = await cache.search(idb, auth.tenantId, queries, compileFilter(query.filter, modelFilterSchema));
+    const start = (query.page - 1) * query.perPage;
+    // Only the models up to this page must be ranked exactly (the cache abandons the rest early).
+    const { scored, searched } = await cache.search(idb, auth.tenantId, queries, compileFilter(query.filter, modelFilterSchema), start + query.perPage);
     // Best first; equal distances by model id, so pages are stable.
     scored.sort((a, b) => a.distance - b.distance || (a.modelId < b.modelId ? -1 : a.modelId > b.modelId ? 1 : 0));
-    const start = (query.page - 1) * query.perPage;
     const page = scored.slice(start, start + query.perPage);
     const modelRows = page.length ? await db.selectFrom('models').selectAll().where('tenant_id', '=', auth.tenantId).where('id', 'in', page.map((m) => m.modelId)).execute() : [];
     const models = new Map((await toModels(db, modelRows, files)).map((m) => [m.id, m]));
@@ -89,7 +91,7 @@ export async function imageRoutes(app: FastifyInstance, { db, files, signer, cac
       if (!matchedModel) continue; // deleted between the search and this page
       matches.push({ matchedModel, matchPercentage: matchPercentage(m.distance / queries.length) });
     }
-    const body: ImageMatchesResponse = { matches, pageData: pageDataFor(scored.length, query), matchCount: scored.length };
+    const body: ImageMatchesResponse = { matches, pageData: pageDataFor(searched, query), matchCount: searched };
     return body;
   });
 }

@@ -86,7 +86,7 @@ export async function releaseImageUpload(db: ImageDb, id: string): Promise<void>
 export async function storeImageDescriptor(
   db: ImageDb,
   id: string,
-  d: { format: string; width: number; height: number; sizeBytes: number; descriptor: Float32Array; method: string },
+  d: { format: string; width: number; height: number; sizeBytes: number; descriptor: Float32Array; signature: Uint8Array; method: string },
 ): Promise<void> {
   await db
     .updateTable('images')
@@ -96,7 +96,7 @@ export async function storeImageDescriptor(
       width: d.width,
       height: d.height,
       size_bytes: d.sizeBytes,
-      descriptor: floatsToBytes(d.descriptor),
+      descriptor: encodeViews(d.descriptor, d.signature),
       method: d.method,
     })
     .where('id', '=', id)
@@ -112,6 +112,23 @@ export async function deleteExpiredImages(db: ImageDb): Promise<number> {
 export function floatsToBytes(f: Float32Array): Uint8Array {
   // Copy: the view may be part of a larger buffer.
   return new Uint8Array(Float32Array.from(f).buffer);
+}
+
+/**
+ * Descriptors as stored (a model's views or one query image): the float32 descriptors, then the
+ * polar signature bytes (geometry/views/polar-signature.ts).
+ */
+export function encodeViews(descriptors: Float32Array, signatures: Uint8Array): Uint8Array {
+  const out = new Uint8Array(descriptors.length * 4 + signatures.length);
+  out.set(new Uint8Array(descriptors.buffer, descriptors.byteOffset, descriptors.byteLength));
+  out.set(signatures, descriptors.length * 4);
+  return out;
+}
+
+/** The inverse of {@link encodeViews}, given how many descriptor values lead. */
+export function decodeViews(bytes: Uint8Array, floats: number): { descriptors: Float32Array; signatures: Uint8Array } {
+  if (bytes.byteLength < floats * 4) throw new Error(`stored views hold ${bytes.byteLength} bytes, fewer than ${floats} descriptor values`);
+  return { descriptors: bytesToFloats(bytes.subarray(0, floats * 4)), signatures: bytes.slice(floats * 4) };
 }
 
 export function bytesToFloats(b: Uint8Array): Float32Array {

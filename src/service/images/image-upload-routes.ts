@@ -102,6 +102,7 @@ export async function imageUploadRoutes(app: FastifyInstance, { db, signer }: { 
         height: decoded.height,
         sizeBytes: bytes.byteLength,
         descriptor: decoded.description.descriptor,
+        signature: decoded.description.signature,
         method: VIEW_METHOD,
       });
       stored = true;

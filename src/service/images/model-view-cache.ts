@@ -5,8 +5,8 @@
 // cache is pruned against a full candidate list.
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { VIEW_METHOD } from '../../geometry/views/shape-features';
-import { closestView, weighted } from '../../geometry/views/view-index';
-import { bytesToFloats, type ImageDb } from './image-store';
+import { COARSE_STEP, combinedDistances, refinedModelDistance, RERANK_MODELS, SmallestK, summedClosestBelow, weighted } from '../../geometry/views/view-index';
+import { decodeViews, type ImageDb } from './image-store';
 
 /** Model states whose views are searched (the interface: models that have completed ingestion). */
 export const IMAGE_SEARCH_STATES = ['finished', 'finished-incomplete'] as const;
@@ -15,21 +15,38 @@ interface Entry {
   version: number;
   count: number;
   dim: number;
+  /** Weighted descriptors, `count` × `dim`. */
   data: Float32Array;
 }
 
 export interface ScoredModel {
   modelId: string;
-  /** Sum over the query images of the closest view's distance. */
+  /** Sum over the query images of the closest view's distance, plus the polar re-comparison's for the best (view-index.ts). */
   distance: number;
+}
+
+/** A query image's descriptor and polar signature. */
+export interface ImageQuery {
+  descriptor: Float32Array;
+  signature: Uint8Array;
 }
 
 export class ModelViewCache {
   private readonly entries = new Map<string, Entry>();
   private searches = 0;
 
-  /** Distances of every candidate model of `tenantId` (passing `filter`) to the query descriptors. */
-  async search(db: ImageDb, tenantId: number, queries: Float32Array[], filter: Expression<SqlBool> | undefined): Promise<ScoredModel[]> {
+  /**
+   * The `need` models of `tenantId` (passing `filter`) closest to the query images, with their
+   * distances (more may come back, some of them not exact: sort and take `need`), and how many
+   * models were searched. Models that cannot be among the `need` best are abandoned early.
+   */
+  async search(
+    db: ImageDb,
+    tenantId: number,
+    queries: ImageQuery[],
+    filter: Expression<SqlBool> | undefined,
+    need: number,
+  ): Promise<{ scored: ScoredModel[]; searched: number }> {
     let q = db
       .selectFrom('models')
       .innerJoin('model_views', 'model_views.model_id', 'models.id')
@@ -43,14 +60,53 @@ export class ModelViewCache {
     // Now and then drop models deleted since they were loaded (best effort; a failure only keeps memory).
     if (++this.searches % 200 === 0) this.prune(db).catch(() => {});
     await this.load(db, candidates.filter((c) => this.entries.get(c.id)?.version !== c.version).map((c) => c.id));
-    const wq = queries.map(weighted);
-    const out: ScoredModel[] = [];
+    const wq = queries.map((q) => weighted(q.descriptor));
+    // The re-comparison needs the first RERANK_MODELS exact too.
+    const top = new SmallestK(Math.max(need, RERANK_MODELS));
+    const found: { id: string; entry: Entry }[] = [];
+    const stage1: number[] = [];
+    let searched = 0;
     for (const c of candidates) {
-      const e = this.entries.get(c.id);
-      if (!e) continue;
-      let distance = 0;
-      for (const w of wq) distance += closestView(w, e.data, 0, e.count, e.dim);
-      out.push({ modelId: c.id, distance });
+      const entry = this.entries.get(c.id);
+      if (!entry) continue;
+      searched++;
+      const d = summedClosestBelow(wq, entry.data, 0, entry.count, entry.dim, top.bound, COARSE_STEP);
+      if (!Number.isFinite(d)) continue;
+      top.offer(d);
+      found.push({ id: c.id, entry });
+      stage1.push(d);
+    }
+    // Second stage: the best few compared again on every view and by polar signatures, read from
+    // the database only for them (they are large and most models never need them).
+    const polar = await this.signatures(db, stage1, found);
+    const vq = queries.map((q, j) => ({ weighted: wq[j]!, signature: q.signature }));
+    const final = combinedDistances(stage1, (i) => {
+      const { entry } = found[i]!;
+      const sig = polar.get(found[i]!.id);
+      return sig ? refinedModelDistance(vq, entry.data, entry.count, entry.dim, sig) : Infinity;
+    });
+    return { scored: found.map((f, i) => ({ modelId: f.id, distance: final[i]! })), searched };
+  }
+
+  /** Polar signatures of the models {@link combinedDistances} compares again (the first RERANK_MODELS by `stage1`). */
+  private async signatures(db: ImageDb, stage1: number[], found: { id: string; entry: Entry }[]): Promise<Map<string, Uint8Array>> {
+    const ids = [...stage1.keys()]
+      .sort((a, b) => stage1[a]! - stage1[b]!)
+      .slice(0, RERANK_MODELS)
+      .map((i) => found[i]!);
+    const out = new Map<string, Uint8Array>();
+    if (ids.length === 0) return out;
+    const rows = await db
+      .selectFrom('model_views')
+      .select(['model_id', 'version', 'view_count', 'dim', 'data'])
+      .where('model_id', 'in', ids.map((f) => f.id))
+      .where('method', '=', VIEW_METHOD)
+      .execute();
+    const byId = new Map(ids.map((f) => [f.id, f.entry]));
+    for (const r of rows) {
+      // Only signatures of the views the cached descriptors came from (a reprocess may have landed since).
+      if (byId.get(r.model_id)?.version !== r.version) continue;
+      out.set(r.model_id, decodeViews(r.data, r.view_count * r.dim).signatures);
     }
     return out;
   }
@@ -63,7 +119,10 @@ export class ModelViewCache {
         .where('model_id', 'in', ids.slice(i, i + 500))
         .where('method', '=', VIEW_METHOD)
         .execute();
-      for (const r of rows) this.entries.set(r.model_id, { version: r.version, count: r.view_count, dim: r.dim, data: weighted(bytesToFloats(r.data)) });
+      for (const r of rows) {
+        const data = weighted(decodeViews(r.data, r.view_count * r.dim).descriptors);
+        this.entries.set(r.model_id, { version: r.version, count: r.view_count, dim: r.dim, data });
+      }
     }
   }
 

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { ModelViews } from '../../geometry/views/model-views';
 import { VIEW_METHOD } from '../../geometry/views/shape-features';
 import type { Database } from '../store/schema';
-import { floatsToBytes, imageDb } from './image-store';
+import { encodeViews, imageDb } from './image-store';
 
 /**
  * Writes (or, without geometry, removes) a model's view descriptors, inside ingestion's final
@@ -14,10 +14,26 @@ export async function storeModelViews(trx: Kysely<Database> | Transaction<Databa
     await db.deleteFrom('model_views').where('model_id', '=', modelId).execute();
     return;
   }
-  const row = { version, method: VIEW_METHOD, view_count: views.count, dim: views.dim, data: floatsToBytes(views.data), updated_at: new Date() };
+  const row = { version, method: VIEW_METHOD, view_count: views.count, dim: views.dim, data: encodeViews(views.data, views.signatures), updated_at: new Date() };
   await db
     .insertInto('model_views')
     .values({ model_id: modelId, ...row })
     .onConflict((c) => c.column('model_id').doUpdateSet(row))
     .execute();
+}
+
+/**
+ * Models whose stored views were computed by an older recipe than {@link VIEW_METHOD}: image
+ * search skips them (their descriptors do not compare with today's queries) until ingestion
+ * reprocesses them. Meant for a start-up pass that queues them for reprocessing, oldest first.
+ */
+export async function modelsWithStaleViews(db: Kysely<Database>, limit = 1000): Promise<string[]> {
+  const rows = await imageDb(db)
+    .selectFrom('model_views')
+    .select('model_id')
+    .where('method', '<>', VIEW_METHOD)
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.model_id);
 }

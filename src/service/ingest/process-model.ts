@@ -196,7 +196,7 @@ export async function processModel(input: ProcessInput): Promise<ProcessOutput> 
       .toBuffer(),
   );
   lap('thumbnail-png');
-  const views = modelViews(mesh);
+  const views = await modelViews(mesh);
   lap('views');
 
   return {

@@ -1,0 +1,101 @@
+// A second, costlier look at the best candidates of an image search. The view descriptor
+// (shape-features.ts) keeps only rotation-invariant magnitudes, which forget where things are
+// relative to each other (the phase): two variants of one part family often differ just there.
+// The polar signature keeps the layout: coverage and inner-edge strength of the view in rings ×
+// sectors about the silhouette's centroid, scaled by its RMS radius (robust to perspective and a
+// stray pixel, unlike the farthest point). Two signatures are compared at their best in-plane
+// rotation (sector shift) and mirror flip.
+import type { ViewImage } from './shape-features';
+
+const RINGS = 8;
+const SECTORS = 32;
+/** The outermost ring ends at this many RMS radii of the silhouette (a long part reaches ~2). */
+const REACH = 2.2;
+/** Weight of the inner-edge half against the coverage half. */
+const EDGE_WEIGHT = 0.5;
+const CELLS = RINGS * SECTORS;
+/** Bytes of a polar signature: coverage cells then edge cells, each 0..255. */
+export const POLAR_LENGTH = 2 * CELLS;
+/** Sub-samples per pixel side: the inner cells are only a few pixels large. */
+const SUB = 2;
+
+/** The view's polar signature (see the module comment), or null when the view is empty. */
+export function polarSignature(view: ViewImage, out = new Uint8Array(POLAR_LENGTH)): Uint8Array | null {
+  const { width, height, mask, edges } = view;
+  let area = 0, sx = 0, sy = 0;
+  for (let y = 0, i = 0; y < height; y++) {
+    for (let x = 0; x < width; x++, i++) {
+      const m = mask[i]!;
+      if (m <= 0) continue;
+      area += m;
+      sx += m * (x + 0.5);
+      sy += m * (y + 0.5);
+    }
+  }
+  if (area < 4) return null;
+  const cx = sx / area, cy = sy / area;
+  let r2 = 0;
+  for (let y = 0, i = 0; y < height; y++) {
+    for (let x = 0; x < width; x++, i++) {
+      const m = mask[i]!;
+      if (m <= 0) continue;
+      const dx = x + 0.5 - cx, dy = y + 0.5 - cy;
+      r2 += m * (dx * dx + dy * dy);
+    }
+  }
+  const reach = REACH * Math.sqrt(r2 / area);
+  const sums = new Float32Array(POLAR_LENGTH);
+  const ringsPerUnit = RINGS / reach, sectorsPerTurn = SECTORS / (2 * Math.PI);
+  for (let y = 0, i = 0; y < height; y++) {
+    for (let x = 0; x < width; x++, i++) {
+      const m = mask[i]!, e = edges ? edges[i]! : 0;
+      if (m <= 0 && e <= 0) continue;
+      for (let a = 0; a < SUB; a++) {
+        const dy = y + (a + 0.5) / SUB - cy;
+        for (let b = 0; b < SUB; b++) {
+          const dx = x + (b + 0.5) / SUB - cx;
+          const ring = Math.floor(Math.sqrt(dx * dx + dy * dy) * ringsPerUnit);
+          if (ring >= RINGS) continue;
+          let angle = Math.atan2(dy, dx);
+          if (angle < 0) angle += 2 * Math.PI;
+          const cell = ring * SECTORS + (Math.floor(angle * sectorsPerTurn) % SECTORS);
+          sums[cell]! += m;
+          sums[CELLS + cell]! += e;
+        }
+      }
+    }
+  }
+  // Means over each cell's full area (not just the pixels the crop holds: beyond it is background).
+  for (let ring = 0; ring < RINGS; ring++) {
+    const samples = ((Math.PI * reach * reach * (2 * ring + 1)) / (RINGS * RINGS * SECTORS)) * SUB * SUB;
+    for (let s = 0; s < SECTORS; s++) {
+      const c = ring * SECTORS + s;
+      out[c] = Math.min(255, Math.round((255 * sums[c]!) / samples));
+      out[CELLS + c] = Math.min(255, Math.round((255 * sums[CELLS + c]!) / samples));
+    }
+  }
+  return out;
+}
+
+/**
+ * Distance of two polar signatures (at `qo` in `q` and `vo` in `v`) at their best sector shift
+ * and mirror flip: weighted L1 of the cells, in cell units (0..1 each). Abandons a shift once it
+ * is worse than the best so far.
+ */
+export function alignedDistance(q: Uint8Array, qo: number, v: Uint8Array, vo: number): number {
+  let best = Infinity;
+  for (let mirror = 0; mirror < 2; mirror++) {
+    for (let shift = 0; shift < SECTORS; shift++) {
+      let d = 0;
+      for (let ring = 0; ring < RINGS && d < best; ring++) {
+        const r = ring * SECTORS;
+        for (let a = 0; a < SECTORS; a++) {
+          const b = r + (mirror ? (2 * SECTORS - a + shift) % SECTORS : (a + shift) % SECTORS);
+          d += Math.abs(q[qo + r + a]! - v[vo + b]!) + EDGE_WEIGHT * Math.abs(q[qo + CELLS + r + a]! - v[vo + CELLS + b]!);
+        }
+      }
+      if (d < best) best = d;
+    }
+  }
+  return best / 255;
+}
