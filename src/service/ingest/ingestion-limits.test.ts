@@ -11,6 +11,7 @@ import { openStore, type Store } from '../store/database';
 import { createFolder } from '../store/folders';
 import { ensureTenant } from '../store/users';
 import { quietLog, startIngestTestService, type IngestTestService } from './ingest-test-helpers';
+import { modelsWithOutdatedDescriptors } from './outdated-models';
 import { INGEST_QUEUE, startIngestion, type Ingestion } from './start-ingestion';
 
 /** A tiny 3MF whose components fan out 10× per level: 10^depth placements of one triangle. */
@@ -161,6 +162,22 @@ describe('restarts', () => {
     const row = await s.db.selectFrom('models').select(['state', 'state_reason']).where('id', '=', model.id).executeTakeFirstOrThrow();
     expect(row.state).toBe('failed');
     expect(row.state_reason).toMatch(/given up/);
+  });
+
+  it('models described by an older recipe are reprocessed at the next start and come back current', async () => {
+    await close();
+    const { store: s } = await reopenWithoutIngestion();
+    const model = await s.db.selectFrom('models').select('id').where('file_name', '=', 'crashed.stl').executeTakeFirstOrThrow();
+    await sql`update search_features set version = 1 where model_id = ${model.id}`.execute(s.db);
+    await sql`update model_views set method = 'an-older-recipe' where model_id = ${model.id}`.execute(s.db);
+    expect(await modelsWithOutdatedDescriptors(s.db)).toEqual([model.id]);
+    await close();
+
+    const { store: again, ingestion: ing } = await open();
+    await ing.idle();
+    expect(await modelsWithOutdatedDescriptors(again.db)).toEqual([]);
+    const row = await again.db.selectFrom('models').select('state').where('id', '=', model.id).executeTakeFirstOrThrow();
+    expect(row.state).toBe('finished');
   });
 
   async function reopenWithoutIngestion() {

@@ -5,6 +5,7 @@ import type { Store } from '../store/database';
 import type { Database } from '../store/schema';
 import { ingestModel, type IngestResult } from './ingest-job';
 import type { IngestQueue } from './ingest-queue';
+import { modelsWithOutdatedDescriptors } from './outdated-models';
 import { createWorkerPool, defaultPoolSize, type WorkerPool } from './worker-pool';
 
 export const INGEST_QUEUE = 'model-ingest';
@@ -175,6 +176,9 @@ export async function startIngestion({ store, blobs, config = {} }: { store: Sto
       select m.id from models m where m.state = 'processing' and m.blob_key is not null
         and not exists (select 1 from pgboss.job j where j.name = ${INGEST_QUEUE} and j.singleton_key = m.id::text and j.state < 'completed')`.execute(db);
     for (const { id } of stuck) await queue.enqueue(id, { reason: 'reprocess' });
+    const outdated = await modelsWithOutdatedDescriptors(db);
+    if (outdated.length) log.info(`ingest: reprocessing ${outdated.length} model(s) whose search descriptors predate this version`);
+    for (const id of outdated) await queue.enqueue(id, { reason: 'reprocess' });
   }
 
   async function loop() {

@@ -1,0 +1,15 @@
+// After an upgrade that changes how descriptors are computed, models ingested before it hold
+// search data today's queries cannot compare with; they are reprocessed once, in the background.
+import { sql, type Kysely } from 'kysely';
+import { SEARCH_FEATURES_VERSION } from '../../geometry/search-features';
+import { modelsWithStaleViews } from '../images/model-views-store';
+import type { Database } from '../store/schema';
+
+/** Finished models whose search features or image views come from an older recipe (at most `limit`). */
+export async function modelsWithOutdatedDescriptors(db: Kysely<Database>, limit = 1000): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    select f.model_id as id from search_features f join models m on m.id = f.model_id
+    where f.version <> ${SEARCH_FEATURES_VERSION} and m.state <> 'processing'
+    limit ${limit}`.execute(db);
+  return [...new Set([...rows.map((r) => r.id), ...(await modelsWithStaleViews(db, limit))])];
+}
