@@ -1,19 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, configureApiClient } from './client';
+import { ApiError } from './client';
 import { fetchImageMatches, imageQueries, putError, uploadImage } from './images';
+import { json, stubFetch } from './test-fetch';
 
 const pageData = { total: 0, perPage: 24, currentPage: 2, lastPage: 1, startIndex: 0, endIndex: 0 };
-
-function json(body: unknown, status = 200) {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
-
-function stubFetch(handler: (url: URL, init: RequestInit | undefined) => Response) {
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => handler(new URL(String(input)), init));
-  vi.stubGlobal('fetch', fetchMock);
-  configureApiClient({ baseUrl: 'http://localhost:8080', auth: { getAccessToken: async () => 'tok', renew: async () => null, signIn: () => undefined } });
-  return fetchMock;
-}
 
 /** Stands in for the browser's XMLHttpRequest: records the PUT and answers as told. */
 function stubXhr(answer: { status: number; body?: string }) {

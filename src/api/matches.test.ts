@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
-import { configureApiClient } from './client';
 import { fetchAllMatches, isNotReady, matchesNotReadyPollMs, matchQueries } from './matches';
+import { json, stubFetch } from './test-fetch';
 
 const model = {
   id: 'm2',
@@ -16,17 +16,6 @@ const model = {
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
 };
-
-function json(body: unknown, status = 200) {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
-
-function stubFetch(handler: (url: URL) => Response) {
-  const fetchMock = vi.fn(async (input: RequestInfo | URL) => handler(new URL(String(input))));
-  vi.stubGlobal('fetch', fetchMock);
-  configureApiClient({ baseUrl: 'http://localhost:8080', auth: { getAccessToken: async () => 'tok', renew: async () => null, signIn: () => undefined } });
-  return fetchMock;
-}
 
 afterEach(() => vi.unstubAllGlobals());
 

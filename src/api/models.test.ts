@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import type { Model } from '../contract/models';
-import { configureApiClient } from './client';
 import { folderQueries } from './folders';
 import { metadataKeyQueries } from './metadata-keys';
+import { json, stubFetch } from './test-fetch';
 import { modelListPollMs, modelListRefetchInterval, modelPollMs, modelQueries, modelRefetchInterval } from './models';
 
 const pageData = { total: 1, perPage: 20, currentPage: 1, lastPage: 1, startIndex: 0, endIndex: 1 };
@@ -22,17 +22,6 @@ function model(state: string, id = 'm1'): Model {
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
   };
-}
-
-function json(body: unknown, status = 200) {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
-
-function stubFetch(handler: (url: URL, init: RequestInit | undefined) => Response) {
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => handler(new URL(String(input)), init));
-  vi.stubGlobal('fetch', fetchMock);
-  configureApiClient({ baseUrl: 'http://localhost:8080', auth: { getAccessToken: async () => 'tok', renew: async () => null, signIn: () => undefined } });
-  return fetchMock;
 }
 
 afterEach(() => vi.unstubAllGlobals());
@@ -93,6 +82,17 @@ describe('model queries', () => {
     const staleTime = modelQueries.viewerFile('m1').staleTime as number;
     expect(staleTime).toBeGreaterThan(0);
     expect(staleTime).toBeLessThanOrEqual(5 * 60_000);
+  });
+
+  it('uses a carried viewer address only while it has a minute left', async () => {
+    const { usableAddress } = await import('./models');
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    const at = (s: number) => `http://h/files/models/m/viewer.glb?v=1&expires=${Math.floor(now / 1000) + s}&sig=x`;
+    expect(usableAddress(at(600), now)).toBe(at(600));
+    expect(usableAddress(at(30), now)).toBeUndefined();
+    expect(usableAddress('http://h/other.glb', now)).toBe('http://h/other.glb');
+    expect(usableAddress(null, now)).toBeUndefined();
+    expect(usableAddress('not a url', now)).toBeUndefined();
   });
 
   it('escapes model ids in paths and reads viewer file, tree, and reprocess answers', async () => {

@@ -134,8 +134,27 @@ export function useModel(id: string) {
   return useQuery(modelQueries.detail(id));
 }
 
-export function useViewerFile(id: string, enabled: boolean) {
-  return useQuery({ ...modelQueries.viewerFile(id), enabled });
+/**
+ * The viewer GLB's address. A model from this service carries a signed one; it is used while it
+ * has a minute left, so a page of previews needs no request per model. Otherwise it is asked for.
+ */
+export function useViewerFile(model: Pick<Model, 'id' | 'viewerFile'>, enabled: boolean) {
+  const carried = usableAddress(model.viewerFile);
+  const asked = useQuery({ ...modelQueries.viewerFile(model.id), enabled: enabled && !carried });
+  const { data, isError, isFetching, error, refetch } = asked;
+  return carried && enabled ? { data: carried, isError: false, isFetching: false, error: null, refetch } : { data, isError, isFetching, error, refetch };
+}
+
+/** A signed address whose `expires` (unix seconds) is at least a minute away; one without it is taken as it is. */
+export function usableAddress(url: string | null | undefined, nowMs = Date.now()): string | undefined {
+  if (!url) return undefined;
+  let expires: string | null;
+  try {
+    expires = new URL(url).searchParams.get('expires');
+  } catch {
+    return undefined;
+  }
+  return expires === null || Number(expires) * 1000 - nowMs > 60_000 ? url : undefined;
 }
 
 export function useAssemblyTree(id: string, enabled: boolean) {

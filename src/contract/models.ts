@@ -54,6 +54,8 @@ export const modelSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   thumbnail: z.string().nullish(),
+  /** Signed address of the viewer GLB, where the service includes it (saves a viewer-file request per model). */
+  viewerFile: z.string().nullish(),
   missingParts: z.array(z.string()).nullish(),
   partCount: z.number().int().nullish(),
   facts: meshFactsSchema.nullish(),

@@ -25,6 +25,7 @@ export function toModel(row: ModelRow, metadata: Model['metadata'], files: Model
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     thumbnail: files.thumbnailUrl(row),
+    viewerFile: files.viewerUrl(row),
     missingParts: stringList(row.missing_parts),
     partCount: row.part_count,
     facts: facts.success ? facts.data : null,

@@ -367,6 +367,8 @@ describe('model lifecycle', () => {
 
     const model = modelResponseSchema.parse(await (await t.api(`/v2/models/${id}`, { token: viewer })).json()).model;
     expect(model.thumbnail).toMatch(/\/thumbnail\.png\?/);
+    // the model carries the same viewer address, so lists of previews need no request per model
+    expect(model.viewerFile).toBe(viewerFile);
     expect(await (await fetch(model.thumbnail ?? '')).text()).toBe('png-bytes');
 
     const forged = viewerFile.replace(/sig=./, (s) => (s.endsWith('A') ? 'sig=B' : 'sig=A'));
