@@ -4,21 +4,10 @@ import type { Mesh } from '../src/geometry/mesh';
 import { box, bracket, flange, plateWithHoles, toObj, toStlBinary } from '../src/geometry/fixtures';
 import { accessTokenOf, uploadModels, waitSettled } from './api';
 import { signIn } from './support';
-
-/** Counts WebGL contexts the page creates, and keeps them so the test can ask which are still alive. */
-const countContexts = () => {
-  const contexts: (WebGLRenderingContext | WebGL2RenderingContext)[] = [];
-  (window as unknown as { __webgl: typeof contexts }).__webgl = contexts;
-  const original = HTMLCanvasElement.prototype.getContext;
-  HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, type: string, ...rest: unknown[]) {
-    const context = (original as (...a: unknown[]) => unknown).call(this, type, ...rest);
-    if (context && /webgl/.test(type) && !contexts.includes(context as WebGLRenderingContext)) contexts.push(context as WebGLRenderingContext);
-    return context;
-  } as typeof original;
-};
+import { countContexts, liveContextCount } from './webgl-contexts';
 
 async function liveContexts(page: Page): Promise<number> {
-  return page.evaluate(() => (window as unknown as { __webgl: WebGLRenderingContext[] }).__webgl.filter((c) => !c.isContextLost()).length);
+  return page.evaluate(liveContextCount);
 }
 
 /** Share of a screenshot's pixels that differ from its top-left pixel, and of those that are clearly green. */

@@ -1,18 +1,13 @@
-import { Link, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
+import { MissingPage } from './ui/states';
 
 export function NotFoundPage() {
   const { pathname } = useLocation();
   return (
-    <div className="page page--centered">
-      <h1>Page not found</h1>
+    <MissingPage title="Page not found">
       <p>
         There is nothing at <code>{pathname}</code>. The link may be old, or the item may have been removed.
       </p>
-      <div className="actions">
-        <Link to="/folders" className="button button--primary">
-          Go to folders
-        </Link>
-      </div>
-    </div>
+    </MissingPage>
   );
 }

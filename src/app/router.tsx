@@ -8,17 +8,15 @@ import { prefetchBrowse, prefetchModel } from '../features/folders/prefetch';
 import { AppShell } from './layout';
 import { NotFoundPage } from './not-found-page';
 import { RouteError } from './route-error';
+import { FullPageWait } from './startup-screen';
 
 const matchKinds = new Set(['part-in-part', 'part-to-part', 'geo-related']);
 
 function StartingScreen() {
   return (
-    <main className="full-page" aria-busy="true">
-      <div className="full-page__card">
-        <p className="spinner" aria-hidden="true" />
-        <p>Loading the workbench…</p>
-      </div>
-    </main>
+    <FullPageWait>
+      <p>Loading the workbench…</p>
+    </FullPageWait>
   );
 }
 

@@ -1,14 +1,23 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { ConfigProblem } from './config';
 
-export function StartupLoading() {
+/** The whole window while the app is getting going (starting, signing in): a spinner and a line. */
+export function FullPageWait({ children }: { children: ReactNode }) {
   return (
     <main className="full-page" aria-busy="true">
       <div className="full-page__card">
         <p className="spinner" aria-hidden="true" />
-        <p>Starting Geometric Search Workbench…</p>
+        {children}
       </div>
     </main>
+  );
+}
+
+export function StartupLoading() {
+  return (
+    <FullPageWait>
+      <p>Starting Geometric Search Workbench…</p>
+    </FullPageWait>
   );
 }
 

@@ -1,6 +1,6 @@
 import { Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useThree, type ThreeEvent } from '@react-three/fiber';
-import { OrbitControls, View } from '@react-three/drei';
+import { OrbitControls } from '@react-three/drei';
 import {
   BufferAttribute,
   BufferGeometry,
@@ -19,7 +19,7 @@ import { MeshBVH } from 'three-mesh-bvh';
 import { colorsFor, geometryInModelUnits, scaleMaxFor, summarize, vertexDistances } from './deviation';
 import { useViewerGltf, viewerUnits } from './gltf';
 import { fitCamera, FrameProbe, StudioLights } from './scene-parts';
-import { useSharedCanvas, viewPriority } from './shared-canvas';
+import { SharedView, useSharedCanvas } from './shared-canvas';
 import { describe, ViewerBoundary } from './viewer-boundary';
 
 export type CompareMode = 'side' | 'overlay';
@@ -262,7 +262,7 @@ function CompareSlot(props: Omit<SceneProps, 'track'> & { label: string; caption
     <figure className="compare-slot">
       <div ref={element} className="compare-slot__view" role="img" aria-label={props.label} data-testid={`compare-view-${props.viewId}`}>
         {webgl && alive && !error ? (
-          <View className="shared-preview__view" index={viewPriority}>
+          <SharedView>
             <StudioLights />
             <OrbitControls makeDefault enableDamping={false} />
             <ViewerBoundary
@@ -275,7 +275,7 @@ function CompareSlot(props: Omit<SceneProps, 'track'> & { label: string; caption
                 <CompareScene {...props} track={element} />
               </Suspense>
             </ViewerBoundary>
-          </View>
+          </SharedView>
         ) : (
           <p className="compare-slot__message" role="alert">
             {error ? describe(error) : 'This browser could not start 3D graphics (WebGL).'}

@@ -1,21 +1,30 @@
-import { useLoader } from '@react-three/fiber';
+import { use } from 'react';
 import { Box3, Vector3, type Object3D } from 'three';
-import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
 
 /** Viewer GLBs are meshopt-compressed (geometry/viewer-file.ts). */
-export function extendLoader(loader: GLTFLoader) {
-  loader.setMeshoptDecoder(MeshoptDecoder);
+const loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder);
+const files = new Map<string, Promise<GLTF>>();
+
+/** Loads (and caches by address, failures too until forgotten) a viewer GLB. */
+export function loadViewerGltf(url: string): Promise<GLTF> {
+  let file = files.get(url);
+  if (!file) {
+    file = loader.loadAsync(url);
+    files.set(url, file);
+  }
+  return file;
 }
 
-/** Loads (and caches by address) a viewer GLB; suspends while loading, throws on failure. */
-export function useViewerGltf(url: string) {
-  return useLoader(GLTFLoader, url, extendLoader);
+/** {@link loadViewerGltf} for scenes that wait in Suspense; throws on failure. */
+export function useViewerGltf(url: string): GLTF {
+  return use(loadViewerGltf(url));
 }
 
 /** Forgets a cached file so "Try again" really asks again. */
 export function forgetViewerGltf(url: string) {
-  useLoader.clear(GLTFLoader, url);
+  files.delete(url);
 }
 
 /** What the viewer GLB's part node says about units (geometry/viewer-file.ts `ViewerFileExtras`). */

@@ -1,20 +1,45 @@
 import { useLayoutEffect, useRef, type RefObject } from 'react';
 import { useFrame, useThree } from '@react-three/fiber';
-import { Box3, PerspectiveCamera, Sphere, Vector3, type Object3D } from 'three';
+import { Box3, DirectionalLight, DoubleSide, HemisphereLight, Mesh, MeshStandardMaterial, PerspectiveCamera, Scene, Sphere, SphereGeometry, Vector3, type Camera, type Object3D, type WebGLRenderer } from 'three';
 
 /** Seen from the front-right and above: shows three faces of most parts. */
 export const viewDirection = new Vector3(1, 0.75, 1.25).normalize();
+
+const hemisphere = { sky: '#ffffff', ground: '#7d879a', intensity: 1.4 };
+const directional: { position: [number, number, number]; intensity: number }[] = [
+  { position: [5, 8, 6], intensity: 1.8 },
+  { position: [-6, 2, -5], intensity: 0.7 },
+  { position: [0, -6, 2], intensity: 0.35 },
+];
 
 /** Studio lighting without downloads; the same in every view. */
 export function StudioLights() {
   return (
     <>
-      <hemisphereLight args={['#ffffff', '#7d879a', 1.4]} />
-      <directionalLight position={[5, 8, 6]} intensity={1.8} />
-      <directionalLight position={[-6, 2, -5]} intensity={0.7} />
-      <directionalLight position={[0, -6, 2]} intensity={0.35} />
+      <hemisphereLight args={[hemisphere.sky, hemisphere.ground, hemisphere.intensity]} />
+      {directional.map((light, i) => (
+        <directionalLight key={i} position={light.position} intensity={light.intensity} />
+      ))}
     </>
   );
+}
+
+/**
+ * Starts compiling the shader program of viewer GLBs under {@link StudioLights} (glTF's standard
+ * material, double-sided; geometry/viewer-file.ts) as soon as a canvas exists. With a software
+ * rasteriser linking it takes about a second; done here, it overlaps with waiting for the data
+ * instead of holding up the first frame with models. The material is kept (never disposed): three
+ * drops a program once no material uses it.
+ */
+export function warmViewerProgram(gl: WebGLRenderer, camera: Camera): void {
+  const scene = new Scene();
+  scene.add(new HemisphereLight(hemisphere.sky, hemisphere.ground, hemisphere.intensity));
+  // Only the kinds and numbers of lights matter to the program, not where they are.
+  for (const light of directional) scene.add(new DirectionalLight(0xffffff, light.intensity));
+  scene.add(new Mesh(new SphereGeometry(1, 8, 6), new MeshStandardMaterial({ side: DoubleSide })));
+  // Not compileAsync: it polls the link status, and each poll waits for the GPU process. compile()
+  // only queues the work; the first frame with a model finds the program linked.
+  gl.compile(scene, camera);
 }
 
 /** Camera placement that fits a sphere into a view of this aspect, looking along `direction`. */
@@ -39,7 +64,9 @@ export function FitToView({ target, request }: { target: RefObject<Object3D | nu
   const get = useThree((s) => s.get);
   const size = useThree((s) => s.size);
   const camera = useThree((s) => s.camera);
-  const controlsReady = useThree((s) => s.controls !== null);
+  // The instance, not just whether there is one: controls made again for a new default camera
+  // start looking at the origin, so the fit is applied to them again.
+  const controlsInstance = useThree((s) => s.controls);
 
   useLayoutEffect(() => {
     // Read from the store here: the camera and controls are three.js objects we move on purpose.
@@ -56,7 +83,7 @@ export function FitToView({ target, request }: { target: RefObject<Object3D | nu
       controls.update();
     }
     invalidate();
-  }, [target, request, get, size, camera, controlsReady]);
+  }, [target, request, get, size, camera, controlsInstance]);
   return null;
 }
 
@@ -65,25 +92,18 @@ export function FitToView({ target, request }: { target: RefObject<Object3D | nu
  * only frames in which that element is inside the window count (a view off screen is not drawn).
  */
 export function FrameProbe({ onDrawn, track }: { onDrawn: () => void; track?: RefObject<HTMLElement | null> }) {
-  const frames = useRef(0);
-  useFrame((state) => {
-    if (frames.current < 0) return;
+  const done = useRef(false);
+  useFrame(() => {
+    if (done.current) return;
     if (track) {
       const rect = track.current?.getBoundingClientRect();
       const onScreen = rect && rect.width > 0 && rect.bottom > 0 && rect.right > 0 && rect.top < window.innerHeight && rect.left < window.innerWidth;
-      if (!onScreen) {
-        frames.current = 0;
-        return;
-      }
+      if (!onScreen) return;
     }
-    frames.current += 1;
-    // Frame callbacks run before drawing: on the second one, the first is on screen.
-    if (frames.current >= 2) {
-      frames.current = -1;
-      onDrawn();
-    } else {
-      state.invalidate();
-    }
+    done.current = true;
+    // Frame callbacks run before this frame is drawn; the next animation frame comes after it is
+    // on screen. Asking the canvas for a second frame instead would draw every view once more.
+    requestAnimationFrame(onDrawn);
   });
   return null;
 }

@@ -1,9 +1,10 @@
-import { Suspense, useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
-import { OrbitControls, PerspectiveCamera, View } from '@react-three/drei';
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
+import { OrbitControls, PerspectiveCamera } from '@react-three/drei';
 import type { Group } from 'three';
-import { forgetViewerGltf, useViewerGltf } from './gltf';
+import type { GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { forgetViewerGltf, loadViewerGltf } from './gltf';
 import { FitToView, FrameProbe, StudioLights } from './scene-parts';
-import { useSharedCanvas, viewPriority } from './shared-canvas';
+import { SharedView, useSharedCanvas } from './shared-canvas';
 import { describe, ViewerBoundary } from './viewer-boundary';
 
 export interface SharedModelPreviewProps {
@@ -26,8 +27,7 @@ export interface SharedModelPreviewProps {
 
 type Status = 'waiting' | 'loading' | 'ready' | 'error' | 'fallback';
 
-function PreviewModel({ url, onDrawn, track }: { url: string; onDrawn: () => void; track: React.RefObject<HTMLElement | null> }) {
-  const gltf = useViewerGltf(url);
+function PreviewModel({ gltf, onDrawn, track }: { gltf: GLTF; onDrawn: () => void; track: React.RefObject<HTMLElement | null> }) {
   const group = useRef<Group>(null);
   // Each preview shows its own copy: one cached file may be on the page twice.
   const [scene] = useState(() => gltf.scene.clone(true));
@@ -58,6 +58,7 @@ export function SharedModelPreview({ url, label, thumbnailUrl, onNearViewport, o
   const [ready, setReady] = useState(false);
   const [error, setError] = useState<Error | null>(null);
   const [attempt, setAttempt] = useState(0);
+  const [loaded, setLoaded] = useState<{ url: string; gltf: GLTF } | null>(null);
   const reportNear = useEffectEvent(() => onNearViewport?.());
 
   useEffect(() => {
@@ -80,14 +81,43 @@ export function SharedModelPreview({ url, label, thumbnailUrl, onNearViewport, o
     if (near) reportNear();
   }, [near]);
 
+  const draw3d = canvas.webgl && canvas.alive;
+  const { loading, reveal } = canvas;
+  // From coming near until the model is shown (or cannot be): one of the page's loading previews.
+  const getting = draw3d && near && url !== null && loaded?.url !== url;
+  useEffect(() => {
+    if (!getting) return;
+    const finished = loading();
+    if (!url) return finished; // the caller is still getting the address
+    let current = true;
+    let cancelReveal = () => {};
+    loadViewerGltf(url).then(
+      (gltf) => {
+        if (!current) return;
+        cancelReveal = reveal(() => setLoaded({ url, gltf }));
+        finished();
+      },
+      (e: unknown) => {
+        if (!current) return;
+        setError((previous) => previous ?? (e instanceof Error ? e : new Error(String(e))));
+        finished();
+      },
+    );
+    return () => {
+      current = false;
+      cancelReveal();
+      finished();
+    };
+  }, [getting, url, attempt, loading, reveal]);
+  const gltf = loaded && loaded.url === url ? loaded.gltf : null;
+
   const onDrawn = useCallback(() => {
     setReady(true);
     onReady?.();
   }, [onReady]);
 
-  const draw3d = canvas.webgl && canvas.alive;
   const status: Status = !draw3d ? 'fallback' : error ? 'error' : ready ? 'ready' : near && url ? 'loading' : 'waiting';
-  const showView = draw3d && near && !!url && !error;
+  const shown = draw3d && !error ? gltf : null;
 
   return (
     <div
@@ -98,18 +128,17 @@ export function SharedModelPreview({ url, label, thumbnailUrl, onNearViewport, o
       data-viewer-ready={ready && !error ? 'true' : undefined}
       data-viewer-status={status}
     >
-      {thumbnailUrl && !ready && <img className="shared-preview__thumb" src={thumbnailUrl} alt="" loading="lazy" />}
-      {showView && (
-        <View className="shared-preview__view" index={viewPriority}>
+      {/* Low priority: the stand-in must not hold up the 3D previews' files (six connections a host). */}
+      {thumbnailUrl && !ready && <img className="shared-preview__thumb" src={thumbnailUrl} alt="" loading="lazy" fetchPriority="low" />}
+      {shown && (
+        <SharedView>
           <PerspectiveCamera makeDefault fov={35} position={[3, 2, 4]} near={0.01} far={1000} />
           <StudioLights />
           <OrbitControls makeDefault enableDamping={false} enableZoom={false} enablePan={false} />
           <ViewerBoundary key={`${url}#${attempt}`} onError={(e) => setError((previous) => previous ?? e)}>
-            <Suspense fallback={null}>
-              <PreviewModel url={url} onDrawn={onDrawn} track={element} />
-            </Suspense>
+            <PreviewModel gltf={shown} onDrawn={onDrawn} track={element} />
           </ViewerBoundary>
-        </View>
+        </SharedView>
       )}
       {status === 'loading' && (
         <span className="shared-preview__status" role="status">
@@ -126,6 +155,7 @@ export function SharedModelPreview({ url, label, thumbnailUrl, onNearViewport, o
               if (url) forgetViewerGltf(url);
               setError(null);
               setReady(false);
+              setLoaded(null);
               setAttempt((n) => n + 1);
             }}
           >

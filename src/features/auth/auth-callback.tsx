@@ -2,6 +2,7 @@ import { redirect, useRouteError, type LoaderFunctionArgs } from 'react-router';
 import { useState } from 'react';
 import type { Auth } from './auth-client';
 import { useAuth } from './auth-context';
+import { FullPageWait } from '../../app/startup-screen';
 
 /** Loader of /auth/callback: exchanges the code, then goes back to the page the user asked for. */
 export function createCallbackLoader(auth: Auth) {
@@ -10,12 +11,9 @@ export function createCallbackLoader(auth: Auth) {
 
 export function SigningInScreen() {
   return (
-    <main className="full-page" aria-busy="true">
-      <div className="full-page__card">
-        <p className="spinner" aria-hidden="true" />
-        <h1>Signing you in…</h1>
-      </div>
-    </main>
+    <FullPageWait>
+      <h1>Signing you in…</h1>
+    </FullPageWait>
   );
 }
 

@@ -3,6 +3,7 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { configureApiClient } from '../../api/client';
+import { json } from '../../api/test-fetch';
 import { parseConfig, type ResolvedConfig } from '../../app/config';
 import { ConfigContext } from '../../app/config-context';
 import type { ClientCredential } from '../../contract/client-credentials';
@@ -14,10 +15,6 @@ if (!parsed.ok) throw new Error('test config invalid');
 const config: ResolvedConfig = parsed.config;
 
 const secret = 'sk_live_only-once_9f8e7d6c5b4a';
-
-function json(body: unknown, status = 200) {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
 
 interface Options {
   credentials?: ClientCredential[];

@@ -13,27 +13,14 @@ import { FolderTree } from './folder-tree';
 import { ModelGrid, ModelGridSkeleton, ModelTable, ModelTableSkeleton } from './model-views';
 import { useCanEdit } from './permissions';
 import './folders.css';
+import { Breadcrumbs } from '../../app/ui/breadcrumbs';
 
 type DialogState = { kind: 'create'; parent: Folder | null } | { kind: 'rename'; folder: Folder } | { kind: 'delete'; folder: Folder } | null;
 
-function Breadcrumbs({ folder, folders }: { folder: Folder; folders: readonly Folder[] }) {
+function FolderTrail({ folder, folders }: { folder: Folder; folders: readonly Folder[] }) {
   const byId = new Map(folders.map((f) => [f.id, f]));
   const trail = ancestorIds(folders, folder.id).flatMap((id) => byId.get(id) ?? []);
-  return (
-    <nav aria-label="Breadcrumb" className="breadcrumbs">
-      <ol>
-        <li>
-          <Link to="/folders">All folders</Link>
-        </li>
-        {trail.map((f) => (
-          <li key={f.id}>
-            <Link to={`/folders/${f.id}`}>{f.name}</Link>
-          </li>
-        ))}
-        <li aria-current="page">{folder.name}</li>
-      </ol>
-    </nav>
-  );
+  return <Breadcrumbs trail={[{ label: 'All folders', to: '/folders' }, ...trail.map((f) => ({ key: f.id, label: f.name, to: `/folders/${f.id}` })), { label: folder.name }]} />;
 }
 
 /** /folders (all models) and /folders/:folderId: the folder tree beside the selected folder's models. */
@@ -147,7 +134,7 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
     <div className="page">
       <header className="page__header browse__header">
         <div>
-          {folder && tree.data && <Breadcrumbs folder={folder} folders={tree.data} />}
+          {folder && tree.data && <FolderTrail folder={folder} folders={tree.data} />}
           <h1>{title}</h1>
           {folderId === null ? (
             <p className="lead">Your tenant's models, organised in folders.</p>

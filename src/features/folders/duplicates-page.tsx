@@ -9,8 +9,9 @@ import type { Model } from '../../contract/models';
 import { ErrorState, LoadingState } from '../../app/ui/states';
 import { ModelPreviewCard, PreviewGrid } from '../../viewer/model-preview-card';
 import { SharedCanvasProvider } from '../../viewer/shared-canvas';
-import { safeImageUrl } from './model-state';
+import { safeImageUrl } from '../../app/ui/safe-url';
 import './folders.css';
+import { Breadcrumbs } from '../../app/ui/breadcrumbs';
 
 export const defaultDuplicateThreshold = 98;
 const debounceMs = 300;
@@ -22,7 +23,7 @@ export function readThreshold(raw: string | null): number {
 
 function DuplicateCard({ model, anchor, score }: { model: Model; anchor: Model; score: number | null }) {
   const [near, setNear] = useState(false);
-  const viewerFile = useViewerFile(model.id, near);
+  const viewerFile = useViewerFile(model, near);
   // The first address is kept: a re-signed address of the same file must not reload the preview.
   const [first, setFirst] = useState<string | undefined>(undefined);
   if (viewerFile.data && !first) setFirst(viewerFile.data);
@@ -97,16 +98,12 @@ export function DuplicatesPage() {
     <SharedCanvasProvider>
       <div className="page duplicates-page">
         <header className="page__header">
-          <nav aria-label="Breadcrumb" className="breadcrumbs">
-            <ol>
-              <li>
-                <Link to="/folders">All folders</Link>
-              </li>
-              <li>
-                <Link to={`/folders/${folderId}`}>{folder.data?.path ?? `Folder ${folderId}`}</Link>
-              </li>
-            </ol>
-          </nav>
+          <Breadcrumbs
+            trail={[
+              { label: 'All folders', to: '/folders' },
+              { label: folder.data?.path ?? `Folder ${folderId}`, to: `/folders/${folderId}` },
+            ]}
+          />
           <h1>Duplicates in {folder.data?.name ?? 'this folder'}</h1>
           <p className="lead">Models whose whole shape matches at or above the threshold, grouped. Open “Compare” to see exactly where two differ.</p>
         </header>

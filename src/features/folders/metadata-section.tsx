@@ -4,6 +4,7 @@ import { useCreateMetadataKey, useMetadataKeys } from '../../api/metadata-keys';
 import { useDeleteModelMetadata, useSetModelMetadata } from '../../api/models';
 import type { MetadataKey } from '../../contract/metadata-keys';
 import type { MetadataPair, Model } from '../../contract/models';
+import { DataTable } from '../../app/ui/table';
 
 const maxValueLength = 1000;
 const newKeyOption = '__new__';
@@ -168,39 +169,23 @@ export function MetadataSection({ model, editable }: { model: Model; editable: b
       {model.metadata.length === 0 ? (
         <p className="muted">{editable ? 'No metadata yet. Add a key and value below.' : 'No metadata.'}</p>
       ) : (
-        <div className="table-wrap">
-          <table className="table metadata">
-            <caption className="visually-hidden">Metadata of {model.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Value</th>
-                {editable && (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {model.metadata.map((pair) => {
-                const name = keyName(keys.data, pair.metadataKeyId);
-                return editable && editing === pair.metadataKeyId ? (
-                  <EditRow key={pair.metadataKeyId} modelId={model.id} pair={pair} name={name} onDone={() => setEditing(null)} />
-                ) : (
-                  <ReadRow
-                    key={pair.metadataKeyId}
-                    modelId={model.id}
-                    pair={pair}
-                    name={name}
-                    editable={editable}
-                    onEdit={() => setEditing(pair.metadataKeyId)}
-                  />
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <DataTable caption={`Metadata of ${model.name}`} columns={editable ? ['Key', 'Value', null] : ['Key', 'Value']} className="metadata">
+          {model.metadata.map((pair) => {
+            const name = keyName(keys.data, pair.metadataKeyId);
+            return editable && editing === pair.metadataKeyId ? (
+              <EditRow key={pair.metadataKeyId} modelId={model.id} pair={pair} name={name} onDone={() => setEditing(null)} />
+            ) : (
+              <ReadRow
+                key={pair.metadataKeyId}
+                modelId={model.id}
+                pair={pair}
+                name={name}
+                editable={editable}
+                onEdit={() => setEditing(pair.metadataKeyId)}
+              />
+            );
+          })}
+        </DataTable>
       )}
       {keys.isError && <p className="form-error">Metadata key names could not be loaded: {errorMessage(keys.error)}</p>}
       {editable && keys.data && <AddMetadataForm model={model} keys={keys.data} />}

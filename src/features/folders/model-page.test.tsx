@@ -3,7 +3,8 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
 import { ModelPage } from './model-page';
-import { makeFolder, makeModel, renderRoutes, stubService, type FakeService } from './test-harness';
+import { renderRoutes } from '../auth/test-auth';
+import { makeFolder, makeModel, stubService, type FakeService } from './test-harness';
 
 const routes = [
   { path: '/models/:modelId', Component: ModelPage },

@@ -1,18 +1,20 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ApiError, errorMessage } from '../../api/client';
+import { errorMessage } from '../../api/client';
 import { useFolder } from '../../api/folders';
 import { useAssemblyTree, useDeleteModel, useModel, useReprocessModel, useViewerFile } from '../../api/models';
 import { ConfirmDeleteDialog } from '../../app/ui/confirm-delete-dialog';
 import { formatDateTime } from '../../app/ui/format';
 import { RelativeTime } from '../../app/ui/relative-time';
-import { ErrorState, LoadingState } from '../../app/ui/states';
+import { ErrorState, LoadingState, MissingPage, RecordPageState } from '../../app/ui/states';
 import { isSettled, searchableStates, type AssemblyTreeNode, type Model } from '../../contract/models';
 import { factRows, formatFileSize } from './model-facts';
-import { fileTypeLabel, safeImageUrl, StateBadge, stateInfo } from './model-state';
+import { fileTypeLabel, StateBadge, stateInfo } from './model-state';
+import { safeImageUrl } from '../../app/ui/safe-url';
 import { MetadataSection } from './metadata-section';
 import { useCanEdit } from './permissions';
 import './folders.css';
+import { Breadcrumbs } from '../../app/ui/breadcrumbs';
 
 // three.js and the viewer load only when a model page shows a preview (architecture.md, Budgets).
 const ModelPreview = lazy(() => import('../../viewer/model-preview').then((m) => ({ default: m.ModelPreview })));
@@ -30,7 +32,7 @@ function hasGeometry(state: string): boolean {
 
 function PreviewSection({ model }: { model: Model }) {
   const ready = hasGeometry(model.state);
-  const viewerFile = useViewerFile(model.id, ready);
+  const viewerFile = useViewerFile(model, ready);
   const thumbnail = safeImageUrl(model.thumbnail);
   // Keep showing the address the viewer loaded: a refreshed (re-signed) address of the same
   // processed file must not reload the model and reset the view. A new version (after
@@ -198,16 +200,12 @@ function ModelView({ model }: { model: Model }) {
     <div className="page model">
       <header className="page__header model__header">
         <div>
-          <nav aria-label="Breadcrumb" className="breadcrumbs">
-            <ol>
-              <li>
-                <Link to="/folders">All folders</Link>
-              </li>
-              <li>
-                <Link to={`/folders/${model.folderId}`}>{folderLabel}</Link>
-              </li>
-            </ol>
-          </nav>
+          <Breadcrumbs
+            trail={[
+              { label: 'All folders', to: '/folders' },
+              { label: folderLabel, to: `/folders/${model.folderId}` },
+            ]}
+          />
           <h1>{model.name}</h1>
           <p className="model__badges">
             <StateBadge state={model.state} />
@@ -314,31 +312,17 @@ export function ModelPage() {
   const modelId = useParams().modelId ?? '';
   const model = useModel(modelId);
 
-  if (model.isPending) {
+  if (!model.data) {
     return (
-      <div className="page">
-        <LoadingState label="Loading the model…" />
-      </div>
-    );
-  }
-  if (model.isError && !model.data) {
-    if (model.error instanceof ApiError && model.error.status === 404) {
-      return (
-        <div className="page page--centered">
-          <h1>Model not found</h1>
-          <p>This model does not exist any more, or it is not visible to you.</p>
-          <div className="actions">
-            <Link to="/folders" className="button button--primary">
-              Go to folders
-            </Link>
-          </div>
-        </div>
-      );
-    }
-    return (
-      <div className="page">
-        <ErrorState title="The model could not be loaded" message={errorMessage(model.error)} onRetry={() => void model.refetch()} />
-      </div>
+      <RecordPageState
+        query={model}
+        noun="model"
+        notFound={
+          <MissingPage title="Model not found">
+            <p>This model does not exist any more, or it is not visible to you.</p>
+          </MissingPage>
+        }
+      />
     );
   }
   return <ModelView model={model.data} />;

@@ -48,18 +48,6 @@ export function StateBadge({ state }: { state: string }) {
   );
 }
 
-/** Thumbnails are addresses from the service; only http(s) and same-site paths are shown. */
-export function safeImageUrl(url: string | null | undefined): string | null {
-  if (!url) return null;
-  if (url.startsWith('/') && !url.startsWith('//')) return url;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
-  } catch {
-    return null;
-  }
-}
-
 export function fileTypeLabel(fileType: string): string {
   return fileType ? fileType.replace(/^\./, '').toUpperCase() : '—';
 }

@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { RelativeTime } from '../../app/ui/relative-time';
 import type { Model } from '../../contract/models';
-import { fileTypeLabel, safeImageUrl, StateBadge } from './model-state';
+import { fileTypeLabel, StateBadge } from './model-state';
+import { safeImageUrl } from '../../app/ui/safe-url';
+import { DataTable } from '../../app/ui/table';
 
 /** A model's thumbnail, or a plain placeholder when there is none (yet) or it fails to load. */
 export function Thumbnail({ model, className = 'thumb' }: { model: Model; className?: string }) {
@@ -40,38 +42,25 @@ export function ModelGrid({ models }: { models: readonly Model[] }) {
 
 export function ModelTable({ models }: { models: readonly Model[] }) {
   return (
-    <div className="table-wrap">
-      <table className="table">
-        <caption className="visually-hidden">Models</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Type</th>
-            <th scope="col">State</th>
-            <th scope="col">Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {models.map((model) => (
-            <tr key={model.id} data-testid="model-row">
-              <td data-label="Name" className="table__name">
-                <Link to={`/models/${encodeURIComponent(model.id)}`}>{model.name}</Link>
-              </td>
-              <td data-label="Type">
-                {fileTypeLabel(model.fileType)}
-                {model.isAssembly && <span className="muted"> · assembly</span>}
-              </td>
-              <td data-label="State">
-                <StateBadge state={model.state} />
-              </td>
-              <td data-label="Created">
-                <RelativeTime value={model.createdAt} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable caption="Models" columns={['Name', 'Type', 'State', 'Created']}>
+      {models.map((model) => (
+        <tr key={model.id} data-testid="model-row">
+          <td data-label="Name" className="table__name">
+            <Link to={`/models/${encodeURIComponent(model.id)}`}>{model.name}</Link>
+          </td>
+          <td data-label="Type">
+            {fileTypeLabel(model.fileType)}
+            {model.isAssembly && <span className="muted"> · assembly</span>}
+          </td>
+          <td data-label="State">
+            <StateBadge state={model.state} />
+          </td>
+          <td data-label="Created">
+            <RelativeTime value={model.createdAt} />
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 

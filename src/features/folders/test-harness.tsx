@@ -1,44 +1,8 @@
-// Test-only helpers: a signed-in user with given roles, and a small in-memory service behind a
-// stubbed fetch (the only thing replaced).
-import { vi } from 'vitest';
-import { render } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
-import { User, type UserManager } from 'oidc-client-ts';
-import { configureApiClient } from '../../api/client';
+// Test-only helpers: a small in-memory service behind a stubbed fetch (the only thing replaced).
+import { json, stubFetch } from '../../api/test-fetch';
 import type { Folder } from '../../contract/folders';
 import type { MetadataKey } from '../../contract/metadata-keys';
 import type { Model } from '../../contract/models';
-import type { Auth } from '../auth/auth-client';
-import { AuthProvider } from '../auth/auth-context';
-
-export function fakeAuth(roles: string[]): Auth {
-  const user = new User({
-    access_token: 'tok',
-    token_type: 'Bearer',
-    profile: { sub: 'u1', iss: 'i', aud: 'a', exp: 0, iat: 0, name: 'Demo Designer', roles },
-    expires_at: Math.floor(Date.now() / 1000) + 3600,
-  });
-  const noop = () => undefined;
-  const userManager = {
-    events: { addUserLoaded: noop, removeUserLoaded: noop, addUserUnloaded: noop, removeUserUnloaded: noop, addUserSignedOut: noop, removeUserSignedOut: noop },
-    getUser: async () => user,
-  } as unknown as UserManager;
-  return {
-    userManager,
-    getUser: async () => user,
-    getAccessToken: async () => 'tok',
-    renew: async () => null,
-    signIn: async () => undefined,
-    requireUser: async () => user,
-    completeSignIn: async () => '/',
-    signOut: async () => undefined,
-  };
-}
-
-export function json(body: unknown, status = 200) {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
 
 export function makeModel(overrides: Partial<Model> = {}): Model {
   return {
@@ -92,8 +56,7 @@ function page<T>(items: T[], url: URL) {
 }
 
 export function stubService(service: FakeService) {
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input));
+  return stubFetch((url, init) => {
     const method = init?.method ?? 'GET';
     const p = url.pathname;
     if (p === '/v2/folders' && method === 'GET') {
@@ -159,21 +122,4 @@ export function stubService(service: FakeService) {
     }
     return notFound();
   });
-  vi.stubGlobal('fetch', fetchMock);
-  configureApiClient({ baseUrl: 'http://localhost:8080', auth: { getAccessToken: async () => 'tok', renew: async () => null, signIn: () => undefined } });
-  return fetchMock;
-}
-
-/** Renders routes at a path with a fresh query client, signed in with the given roles. */
-export function renderRoutes(routes: RouteObject[], path: string, roles: string[] = ['viewer', 'editor']) {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <AuthProvider auth={fakeAuth(roles)}>
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </AuthProvider>,
-  );
-  return { router, queryClient };
 }

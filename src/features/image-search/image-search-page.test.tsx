@@ -1,32 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { User, type UserManager } from 'oidc-client-ts';
-import { configureApiClient } from '../../api/client';
+import { json, stubFetch } from '../../api/test-fetch';
 import type { Model } from '../../contract/models';
-import type { Auth } from '../auth/auth-client';
-import { AuthProvider } from '../auth/auth-context';
+import { renderRoutes } from '../auth/test-auth';
 import { ImageSearchWorkspace } from './image-search-page';
 import { createSelectionStore } from './selection-store';
-
-function fakeAuth(roles: string[]): Auth {
-  const user = new User({
-    access_token: 'tok',
-    token_type: 'Bearer',
-    profile: { sub: 'u1', iss: 'i', aud: 'a', exp: 0, iat: 0, name: 'Demo Designer', roles },
-    expires_at: Math.floor(Date.now() / 1000) + 3600,
-  });
-  const noop = () => undefined;
-  const userManager = {
-    events: { addUserLoaded: noop, removeUserLoaded: noop, addUserUnloaded: noop, removeUserUnloaded: noop, addUserSignedOut: noop, removeUserSignedOut: noop },
-    getUser: async () => user,
-  } as unknown as UserManager;
-  return { userManager, getUser: async () => user } as unknown as Auth;
-}
-
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const model = (id: string, name: string, folderId: number): Model => ({
   id,
@@ -47,8 +26,7 @@ const model = (id: string, name: string, folderId: number): Model => ({
 function stubService({ refuse, total = 2 }: { refuse: Set<string>; total?: number }) {
   let created = 0;
   const puts: string[] = [];
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input));
+  const fetchMock = stubFetch((url, init) => {
     if (url.pathname === '/v2/folders') {
       const folders = [
         { id: 1, name: 'Pumps', parentFolderId: null, path: 'Pumps', createdAt: '2026-01-01T00:00:00.000Z', modelCount: 2 },
@@ -101,29 +79,20 @@ function stubService({ refuse, total = 2 }: { refuse: Set<string>; total?: numbe
       });
     }
   }
-  vi.stubGlobal('fetch', fetchMock);
   vi.stubGlobal('XMLHttpRequest', FakeXhr);
-  configureApiClient({ baseUrl: 'http://localhost:8080', auth: { getAccessToken: async () => 'tok', renew: async () => null, signIn: () => undefined } });
   return { fetchMock, puts };
 }
 
 function renderPage(roles = ['viewer', 'editor']) {
   let n = 0;
   const store = createSelectionStore({ create: () => `blob:${++n}`, revoke: () => undefined });
-  const router = createMemoryRouter(
+  const { router } = renderRoutes(
     [
       { path: '/image-search', Component: () => <ImageSearchWorkspace store={store} /> },
       { path: '/models/:id', Component: () => <h1>Model page</h1> },
     ],
-    { initialEntries: ['/image-search'] },
-  );
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <AuthProvider auth={fakeAuth(roles)}>
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </AuthProvider>,
+    '/image-search',
+    roles,
   );
   return { store, router };
 }

@@ -10,20 +10,9 @@ import type { ImageMatch } from '../../contract/images';
 import { ModelPreviewCard } from '../../viewer/model-preview-card';
 import { SharedCanvasProvider } from '../../viewer/shared-canvas';
 import { folderFilter, folderPathOf } from './result-filter';
+import { safeImageUrl } from '../../app/ui/safe-url';
 
 export const RESULTS_PER_PAGE = 24;
-
-/** Thumbnails are addresses from the service; only http(s) and same-site paths are shown. */
-function safeImageUrl(url: string | null | undefined): string | null {
-  if (!url) return null;
-  if (url.startsWith('/') && !url.startsWith('//')) return url;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
-  } catch {
-    return null;
-  }
-}
 
 const stateWords: Record<string, { label: string; tone: string }> = {
   finished: { label: 'Ready', tone: 'ready' },
@@ -36,7 +25,7 @@ function MatchCard({ match, rank, folderPath }: { match: ImageMatch; rank: numbe
   const score = Math.round(match.matchPercentage);
   const state = stateWords[model.state] ?? { label: model.state, tone: 'neutral' };
   const [near, setNear] = useState(false);
-  const viewerFile = useViewerFile(model.id, near);
+  const viewerFile = useViewerFile(model, near);
   // The first address is kept: a re-signed address of the same file must not reload the preview.
   const [firstUrl, setFirstUrl] = useState<string | undefined>(undefined);
   if (viewerFile.data && !firstUrl) setFirstUrl(viewerFile.data);

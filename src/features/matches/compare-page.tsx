@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useModel, useViewerFile } from '../../api/models';
 import { searchableStates, type Model } from '../../contract/models';
@@ -11,6 +11,7 @@ import { defaultTolerance, distance, formatCompareState, parseCompareState, tole
 import { kindTitles } from './kind-titles';
 import { stateLabel } from './state-words';
 import './matches.css';
+import { Breadcrumbs } from '../../app/ui/breadcrumbs';
 
 const significant = new Intl.NumberFormat(undefined, { maximumSignificantDigits: 4 });
 /** 4 significant digits; rounding noise (1e-16 of a model's size) reads as 0. */
@@ -97,8 +98,8 @@ function Comparison({ query, match }: { query: Model; match: Model }) {
   const [search, setSearch] = useSearchParams();
   const state = useMemo(() => parseCompareState(search), [search]);
   const update = (patch: Partial<CompareState>) => setSearch(formatCompareState({ ...state, ...patch }), { replace: true });
-  const queryFile = useViewerFile(query.id, true);
-  const matchFile = useViewerFile(match.id, true);
+  const queryFile = useViewerFile(query, true);
+  const matchFile = useViewerFile(match, true);
   const diagonal = Math.max(diagonalOf(query), diagonalOf(match));
   const tolerance = state.tolerance ?? defaultTolerance(diagonal);
   const units = query.facts?.units ?? match.facts?.units ?? 'unknown';
@@ -242,16 +243,12 @@ export function ComparePage() {
     <SharedCanvasProvider>
       <div className="page compare-page">
         <header className="page__header">
-          <nav aria-label="Breadcrumb" className="breadcrumbs">
-            <ol>
-              <li>
-                <Link to={`/models/${encodeURIComponent(modelId)}`}>{query.data?.name ?? 'Model'}</Link>
-              </li>
-              <li>
-                <Link to={back}>{kind ? `${kindTitles[kind]} matches` : 'Matches'}</Link>
-              </li>
-            </ol>
-          </nav>
+          <Breadcrumbs
+            trail={[
+              { label: query.data?.name ?? 'Model', to: `/models/${encodeURIComponent(modelId)}` },
+              { label: kind ? `${kindTitles[kind]} matches` : 'Matches', to: back },
+            ]}
+          />
           <h1>
             Compare {query.data?.name ?? '…'} with {match.data?.name ?? '…'}
           </h1>

@@ -7,12 +7,7 @@ import { ModelPreviewCard } from '../../viewer/model-preview-card';
 import type { ContainmentDirection } from './match-state';
 import { compareHref, modelHref } from './match-links';
 import { ScoreBar } from './score-bar';
-
-export function safeThumbnail(url: string | null | undefined): string | null {
-  if (!url) return null;
-  if (url.startsWith('/') && !url.startsWith('//')) return url;
-  return /^https?:\/\//i.test(url) ? url : null;
-}
+import { safeImageUrl } from '../../app/ui/safe-url';
 
 export function MatchScores({ match, direction }: { match: Match; direction: ContainmentDirection }) {
   if ('matchPercentage' in match) return <ScoreBar label="Score" value={match.matchPercentage} emphasis />;
@@ -43,7 +38,7 @@ export function MatchCard({
   const model = match.matchedModel;
   const hasGeometry = (searchableStates as readonly string[]).includes(model.state);
   const [near, setNear] = useState(false);
-  const viewerFile = useViewerFile(model.id, near && hasGeometry);
+  const viewerFile = useViewerFile(model, near && hasGeometry);
   // The first address is kept: a re-signed address of the same file must not reload the preview.
   const [firstUrl, setFirstUrl] = useState<string | undefined>(undefined);
   if (viewerFile.data && !firstUrl) setFirstUrl(viewerFile.data);
@@ -54,7 +49,7 @@ export function MatchCard({
       testId="match-card"
       url={url}
       label={`3D preview of ${model.name}`}
-      thumbnailUrl={safeThumbnail(model.thumbnail)}
+      thumbnailUrl={safeImageUrl(model.thumbnail)}
       onNearViewport={() => setNear(true)}
       title={<Link to={modelHref(model.id)}>{model.name}</Link>}
       subtitle={<span title={model.filePath}>{folderPath}</span>}

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import type { Match, MatchKind } from '../../contract/matches';
 import type { MatchOrderField } from '../../contract/order';
 import { compareHref, modelHref } from './match-links';
-import { safeThumbnail } from './match-card';
+import { safeImageUrl } from '../../app/ui/safe-url';
 import { isSortValidFor, type ContainmentDirection, type SortDirection } from './match-state';
 import { ScoreBar } from './score-bar';
 
@@ -80,7 +80,7 @@ export function MatchTable({
         <tbody>
           {matches.map((match) => {
             const m = match.matchedModel;
-            const thumb = safeThumbnail(m.thumbnail);
+            const thumb = safeImageUrl(m.thumbnail);
             return (
               <tr key={m.id} data-testid="match-row">
                 <td>{thumb ? <img src={thumb} alt="" className="match-table__thumb" loading="lazy" /> : null}</td>

@@ -8,7 +8,7 @@ import { useModel } from '../../api/models';
 import { isMatchKind, matchKinds, type MatchKind } from '../../contract/matches';
 import { isSettled, searchableStates, type Model } from '../../contract/models';
 import type { MatchOrderField } from '../../contract/order';
-import { ErrorState, LoadingState } from '../../app/ui/states';
+import { ErrorState, LoadingState, RecordPageState } from '../../app/ui/states';
 import { PreviewGrid } from '../../viewer/model-preview-card';
 import { SharedCanvasProvider } from '../../viewer/shared-canvas';
 import { MatchCard } from './match-card';
@@ -19,6 +19,7 @@ import { kindTitles } from './kind-titles';
 import { stateLabel } from './state-words';
 import { ThresholdSlider } from './threshold-slider';
 import './matches.css';
+import { Breadcrumbs } from '../../app/ui/breadcrumbs';
 
 
 const kindHints: Record<MatchKind, string> = {
@@ -118,7 +119,7 @@ function MatchResults({ model, kind }: { model: Model; kind: MatchKind }) {
   const waiting = isNotReady(matches.error);
 
   return (
-    <SharedCanvasProvider>
+    <>
       <KindTabs modelId={model.id} kind={kind} state={state} counts={counts} />
       <p className="muted match-hint">{kindHints[kind]}</p>
 
@@ -274,7 +275,7 @@ function MatchResults({ model, kind }: { model: Model; kind: MatchKind }) {
           </button>
         </nav>
       )}
-    </SharedCanvasProvider>
+    </>
   );
 }
 
@@ -329,38 +330,24 @@ export function MatchesPage() {
   if (!isMatchKind(kindParam)) return null; // the route's loader answers 404 first
   const kind = kindParam;
 
-  if (model.isPending) {
-    return (
-      <div className="page">
-        <LoadingState label="Loading the model…" />
-      </div>
-    );
-  }
-  if (model.isError && !model.data) {
-    return (
-      <div className="page">
-        <ErrorState title="The model could not be loaded" message={errorMessage(model.error)} onRetry={() => void model.refetch()} />
-      </div>
-    );
-  }
+  if (!model.data) return <RecordPageState query={model} noun="model" />;
   const m = model.data;
   const searchable = (searchableStates as readonly string[]).includes(m.state);
   return (
-    <div className="page matches-page">
-      <header className="page__header">
-        <nav aria-label="Breadcrumb" className="breadcrumbs">
-          <ol>
-            <li>
-              <Link to="/folders">All folders</Link>
-            </li>
-            <li>
-              <Link to={`/models/${encodeURIComponent(m.id)}`}>{m.name}</Link>
-            </li>
-          </ol>
-        </nav>
-        <h1>Matches of {m.name}</h1>
-      </header>
-      {searchable ? <MatchResults model={m} kind={kind} /> : <NotReady model={m} />}
-    </div>
+    // The canvas starts (and compiles its shaders) while the matches are still being asked for.
+    <SharedCanvasProvider>
+      <div className="page matches-page">
+        <header className="page__header">
+          <Breadcrumbs
+            trail={[
+              { label: 'All folders', to: '/folders' },
+              { label: m.name, to: `/models/${encodeURIComponent(m.id)}` },
+            ]}
+          />
+          <h1>Matches of {m.name}</h1>
+        </header>
+        {searchable ? <MatchResults model={m} kind={kind} /> : <NotReady model={m} />}
+      </div>
+    </SharedCanvasProvider>
   );
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { configureApiClient } from '../../api/client';
+import { json, stubFetch } from '../../api/test-fetch';
 import { createHttpTransport, putWithXhr } from './http-transport';
 import { TransportError } from './engine/transport';
 
@@ -16,17 +16,6 @@ const model = (id: string, state = 'incomplete-upload') => ({
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
 });
-
-function json(body: unknown, status = 200) {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
-
-function stubFetch(handler: (url: URL, init: RequestInit | undefined) => Response) {
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => handler(new URL(String(input)), init));
-  vi.stubGlobal('fetch', fetchMock);
-  configureApiClient({ baseUrl: 'http://localhost:8080', auth: { getAccessToken: async () => 'tok', renew: async () => null, signIn: () => undefined } });
-  return fetchMock;
-}
 
 /** A scriptable XMLHttpRequest: each instance is kept so the test can answer it. */
 class FakeXhr {

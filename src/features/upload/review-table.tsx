@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import type { EngineFileView } from './engine/engine';
 import { formatBytes, inPathOrder, pathInFolder, roleWords } from './status-words';
+import { DataTable, RowActionCell } from '../../app/ui/table';
 
 /** Every dropped file before anything is sent: path, size, detected role, problems and notes. */
 export function ReviewTable({
@@ -17,65 +18,41 @@ export function ReviewTable({
 }) {
   const ordered = useMemo(() => inPathOrder(files), [files]);
   return (
-    <div className="table-wrap upload-table-wrap">
-      <table className="table upload-table">
-        <caption className="visually-hidden">Files to upload</caption>
-        <thead>
-          <tr>
-            <th scope="col">File path</th>
-            <th scope="col">Size</th>
-            <th scope="col">Role</th>
-            <th scope="col">Problems and notes</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {ordered.map(([file, index]) => (
-            <tr key={`${index}:${file.filePath}`} data-testid="upload-review-row" className={file.problems.length > 0 ? 'upload-row--problem' : undefined}>
-              <td data-label="File path" className="upload-table__path" title={file.filePath}>
-                {pathInFolder(file.filePath, folder)}
-              </td>
-              <td data-label="Size" className="upload-table__size">
-                {formatBytes(file.size)}
-              </td>
-              <td data-label="Role">{file.role ? roleWords[file.role] : <span className="muted">Unknown</span>}</td>
-              <td data-label="Problems and notes">
-                {file.problems.length === 0 && file.notes.length === 0 && <span className="muted">Ready</span>}
-                {file.problems.length > 0 && (
-                  <ul className="upload-messages upload-messages--problem">
-                    {file.problems.map((p) => (
-                      <li key={p}>
-                        <span className="visually-hidden">Problem: </span>
-                        {p}
-                      </li>
-                    ))}
-                  </ul>
-                )}
-                {file.notes.length > 0 && (
-                  <ul className="upload-messages">
-                    {file.notes.map((n) => (
-                      <li key={n}>{n}</li>
-                    ))}
-                  </ul>
-                )}
-              </td>
-              <td className="table__actions">
-                <button
-                  type="button"
-                  className="button button--small button--danger-quiet"
-                  aria-label={`Remove ${file.filePath}`}
-                  onClick={() => onRemove(index)}
-                  disabled={busy}
-                >
-                  Remove
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable caption="Files to upload" columns={['File path', 'Size', 'Role', 'Problems and notes', null]} className="upload-table" wrapClassName="upload-table-wrap">
+      {ordered.map(([file, index]) => (
+        <tr key={`${index}:${file.filePath}`} data-testid="upload-review-row" className={file.problems.length > 0 ? 'upload-row--problem' : undefined}>
+          <td data-label="File path" className="upload-table__path" title={file.filePath}>
+            {pathInFolder(file.filePath, folder)}
+          </td>
+          <td data-label="Size" className="upload-table__size">
+            {formatBytes(file.size)}
+          </td>
+          <td data-label="Role">{file.role ? roleWords[file.role] : <span className="muted">Unknown</span>}</td>
+          <td data-label="Problems and notes">
+            {file.problems.length === 0 && file.notes.length === 0 && <span className="muted">Ready</span>}
+            {file.problems.length > 0 && (
+              <ul className="upload-messages upload-messages--problem">
+                {file.problems.map((p) => (
+                  <li key={p}>
+                    <span className="visually-hidden">Problem: </span>
+                    {p}
+                  </li>
+                ))}
+              </ul>
+            )}
+            {file.notes.length > 0 && (
+              <ul className="upload-messages">
+                {file.notes.map((n) => (
+                  <li key={n}>{n}</li>
+                ))}
+              </ul>
+            )}
+          </td>
+          <RowActionCell label={`Remove ${file.filePath}`} onClick={() => onRemove(index)} disabled={busy}>
+            Remove
+          </RowActionCell>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

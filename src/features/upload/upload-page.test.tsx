@@ -3,7 +3,7 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { configureApiClient } from '../../api/client';
+import { json, stubFetch } from '../../api/test-fetch';
 import { FakeService } from './engine/fake-service';
 import { stepText } from './engine/test-files';
 import { memoryBatchStore } from './persistence';
@@ -18,19 +18,12 @@ function file(relativePath: string, content: string | Uint8Array) {
 }
 
 function setup() {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async () =>
-      new Response(
-        JSON.stringify({
-          folders: [{ id: 1, name: 'Projects', path: 'Projects', parentFolderId: null, modelCount: 0, folderCount: 0, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' }],
-          pageData: { total: 1, perPage: 100, currentPage: 1, lastPage: 1, startIndex: 0, endIndex: 1 },
-        }),
-        { status: 200, headers: { 'content-type': 'application/json' } },
-      ),
-    ),
+  stubFetch(() =>
+    json({
+      folders: [{ id: 1, name: 'Projects', path: 'Projects', parentFolderId: null, modelCount: 0, folderCount: 0, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' }],
+      pageData: { total: 1, perPage: 100, currentPage: 1, lastPage: 1, startIndex: 0, endIndex: 1 },
+    }),
   );
-  configureApiClient({ baseUrl: 'http://localhost:8080', auth: { getAccessToken: async () => 'tok', renew: async () => null, signIn: () => undefined } });
   const service = new FakeService({ createLatencyMs: 1, putLatencyMs: 5, listLatencyMs: 1, processingMs: 1 });
   const session = new UploadSession({ transport: service, store: memoryBatchStore(), window: null, notifyIntervalMs: 0 });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });

@@ -2,6 +2,7 @@ import { memo, useMemo } from 'react';
 import { Link } from 'react-router';
 import type { EngineFileView } from './engine/engine';
 import { formatBytes, inPathOrder, pathInFolder, roleWords, statusWords, toneOf } from './status-words';
+import { DataTable } from '../../app/ui/table';
 
 const CANCELLABLE = new Set(['waiting', 'uploading', 'retrying', 'needs-file']);
 const REPROCESSABLE = new Set(['failed', 'failed-incomplete']);
@@ -78,25 +79,10 @@ const UploadRow = memo(function UploadRow({
 export function UploadTable({ files, folder, actions }: { files: readonly EngineFileView[]; folder: string; actions: RowActions }) {
   const ordered = useMemo(() => inPathOrder(files), [files]);
   return (
-    <div className="table-wrap upload-table-wrap">
-      <table className="table upload-table">
-        <caption className="visually-hidden">Files being uploaded</caption>
-        <thead>
-          <tr>
-            <th scope="col">File</th>
-            <th scope="col">Role</th>
-            <th scope="col">State</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {ordered.map(([file, index]) => (
-            <UploadRow key={index} file={file} folder={folder} actions={actions} reprocessing={!!file.modelId && actions.reprocessing.has(file.modelId)} />
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable caption="Files being uploaded" columns={['File', 'Role', 'State', null]} className="upload-table" wrapClassName="upload-table-wrap">
+      {ordered.map(([file, index]) => (
+        <UploadRow key={index} file={file} folder={folder} actions={actions} reprocessing={!!file.modelId && actions.reprocessing.has(file.modelId)} />
+      ))}
+    </DataTable>
   );
 }
