@@ -44,7 +44,7 @@ describe('geometric search endpoints', () => {
     for (const [key, bytes] of uploads) id[key] = await svc.upload(paths[key]!, await bytes);
     for (const f of ['HEAD_FRONT.stp', 'HEAD_BACK.stp', 'HEAD.stp']) id[f] = await svc.upload(`plane/${f}`, readTestFile('cax-if', 's1-c5-214', f));
     await svc.ingestion.idle();
-    await backgroundPairsIdle();
+    await backgroundPairsIdle(svc.db);
     for (const [key, model] of Object.entries(id)) expect((await svc.model(model)).state, key).toMatch(/^finished/);
   }, 300_000);
   afterAll(() => svc?.stop());
@@ -223,7 +223,7 @@ describe('geometric search endpoints', () => {
     const target = ((await created.json()) as { models: { model: { id: string }; uploadUrl: string; headers: Record<string, string> }[] }).models[0]!;
     await svc.put(target, toStlBinary(bracket));
     await svc.ingestion.idle();
-    await backgroundPairsIdle();
+    await backgroundPairsIdle(svc.db);
     for (const kind of ['part-to-part', 'geo-related', 'part-in-part']) {
       const ours = await get(`/v2/models/${id.original}/${kind}-matches?perPage=100`);
       expect(JSON.stringify(ours.body)).not.toContain(target.model.id);
