@@ -189,6 +189,21 @@ function cpuByProcess(servicePid: number | undefined): Record<string, number> {
   return out;
 }
 
+/**
+ * The steady state a designer meets: models settled and the service's background work after
+ * ingestion (exact search pairs, search/background-pairs.ts) done — under 5 % of a core for 2 s.
+ */
+async function serviceQuiet(limitMs = 180_000): Promise<void> {
+  const t0 = Date.now();
+  for (let last = cpuByProcess(service.pid).service ?? 0; Date.now() - t0 < limitMs; ) {
+    await new Promise((r) => setTimeout(r, 2000));
+    const now = cpuByProcess(service.pid).service ?? 0;
+    if (now - last < 100) return console.log(`service quiet after ${((Date.now() - t0) / 1000).toFixed(0)} s of background work`);
+    last = now;
+  }
+  console.log(`service still busy after ${limitMs / 1000} s; measuring anyway`);
+}
+
 async function measure(browser: Browser, queryId: string): Promise<Figures> {
   // Tall enough that all 24 cards are on screen at once: "all drawn" means all visible.
   const context = await browser.newContext({ viewport: { width: 1280, height: 2600 } });
@@ -252,7 +267,7 @@ function phaseLine(f: Figures): string {
   const r = (x: number) => x.toFixed(0);
   return [
     `cards ${r(f.cardsShown)}`,
-    `viewer-file addresses ${f.addresses.n}× ${r(f.addresses.first)}–${r(f.addresses.last)}`,
+    f.addresses.n ? `viewer-file addresses ${f.addresses.n}× ${r(f.addresses.first)}–${r(f.addresses.last)}` : 'viewer-file addresses: none asked (carried by the models)',
     `GLBs ${f.files.n}× ${r(f.files.first)}–${r(f.files.last)} (${f.files.kb.toFixed(0)} KB)`,
     `first/last drawn ${r(f.firstReady)}/${r(f.ms)}`,
     `long tasks ${f.longTasks.n} = ${r(f.longTasks.ms)} ms (max ${r(f.longTasks.max)})`,
@@ -279,6 +294,7 @@ try {
     const count = ((await check.json()) as { matches: unknown[] }).matches.length;
     if (count < results) throw new Error(`only ${count} part-to-part matches at threshold 0; need ${results}`);
     await setup.close();
+    await serviceQuiet();
 
     const figures: Figures[] = [];
     for (let i = 0; i < runs; i++) figures.push(await measure(browser, query.id));
