@@ -5,7 +5,7 @@
 // sectors about the silhouette's centroid, scaled by its RMS radius (robust to perspective and a
 // stray pixel, unlike the farthest point). Two signatures are compared at their best in-plane
 // rotation (sector shift) and mirror flip.
-import type { ViewImage } from './shape-features';
+import { silhouetteCentroid, type ViewImage } from './shape-features';
 
 const RINGS = 8;
 const SECTORS = 32;
@@ -22,18 +22,9 @@ const SUB = 2;
 /** The view's polar signature (see the module comment), or null when the view is empty. */
 export function polarSignature(view: ViewImage, out = new Uint8Array(POLAR_LENGTH)): Uint8Array | null {
   const { width, height, mask, edges } = view;
-  let area = 0, sx = 0, sy = 0;
-  for (let y = 0, i = 0; y < height; y++) {
-    for (let x = 0; x < width; x++, i++) {
-      const m = mask[i]!;
-      if (m <= 0) continue;
-      area += m;
-      sx += m * (x + 0.5);
-      sy += m * (y + 0.5);
-    }
-  }
-  if (area < 4) return null;
-  const cx = sx / area, cy = sy / area;
+  const centre = silhouetteCentroid(view);
+  if (!centre) return null;
+  const { area, cx, cy } = centre;
   let r2 = 0;
   for (let y = 0, i = 0; y < height; y++) {
     for (let x = 0; x < width; x++, i++) {

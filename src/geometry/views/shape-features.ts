@@ -88,13 +88,8 @@ export const DESCRIPTOR_PARTS = {
   scalars: [VIEW_DESCRIPTOR_LENGTH - 2, VIEW_DESCRIPTOR_LENGTH],
 } as const;
 
-/**
- * The descriptor of one view, or null when the view shows nothing. Writes into `out` (length
- * {@link VIEW_DESCRIPTOR_LENGTH}) when given.
- */
-export function describeView(view: ViewImage, out = new Float32Array(VIEW_DESCRIPTOR_LENGTH)): Float32Array | null {
-  const { width, height, mask } = view;
-  // Centroid and extent of the silhouette.
+/** Coverage-weighted area and centroid of a view's silhouette (pixel centres), or null when it shows nothing. */
+export function silhouetteCentroid({ width, height, mask }: ViewImage): { area: number; cx: number; cy: number } | null {
   let area = 0, sx = 0, sy = 0;
   for (let y = 0, i = 0; y < height; y++) {
     for (let x = 0; x < width; x++, i++) {
@@ -107,6 +102,18 @@ export function describeView(view: ViewImage, out = new Float32Array(VIEW_DESCRI
   }
   if (area < 4) return null;
   const cx = sx / area, cy = sy / area;
+  return { area, cx, cy };
+}
+
+/**
+ * The descriptor of one view, or null when the view shows nothing. Writes into `out` (length
+ * {@link VIEW_DESCRIPTOR_LENGTH}) when given.
+ */
+export function describeView(view: ViewImage, out = new Float32Array(VIEW_DESCRIPTOR_LENGTH)): Float32Array | null {
+  const { width, height, mask } = view;
+  const centre = silhouetteCentroid(view);
+  if (!centre) return null;
+  const { area, cx, cy } = centre;
   let r2 = 0, cxx = 0, cyy = 0, cxy = 0;
   for (let y = 0, i = 0; y < height; y++) {
     for (let x = 0; x < width; x++, i++) {
