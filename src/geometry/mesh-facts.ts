@@ -124,14 +124,17 @@ export function weld(mesh: Mesh, tolerance = defaultWeldTolerance(mesh)): WeldRe
   return { mesh: welded, remap, droppedTriangles: dropped };
 }
 
-export function boundingBox(mesh: Mesh): BoundingBox {
-  const p = mesh.positions;
-  const idx = mesh.indices;
-  if (idx.length === 0) return { min: [0, 0, 0], max: [0, 0, 0], size: [0, 0, 0] };
+/**
+ * Corners of the box around the vertices some triangle uses (a vertex no triangle uses is not
+ * part of the shape); ±Infinity when there are none.
+ */
+export function usedVertexBounds(positions: ArrayLike<number>, indices: ArrayLike<number>): { min: [number, number, number]; max: [number, number, number] } {
+  const used = new Uint8Array(Math.floor(positions.length / 3));
+  for (let k = 0; k < indices.length; k++) used[indices[k]!] = 1;
   let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-  for (let k = 0; k < idx.length; k++) {
-    const i = idx[k]! * 3;
-    const x = p[i]!, y = p[i + 1]!, z = p[i + 2]!;
+  for (let v = 0, i = 0; v < used.length; v++, i += 3) {
+    if (!used[v]) continue;
+    const x = positions[i]!, y = positions[i + 1]!, z = positions[i + 2]!;
     if (x < x0) x0 = x;
     if (x > x1) x1 = x;
     if (y < y0) y0 = y;
@@ -139,7 +142,13 @@ export function boundingBox(mesh: Mesh): BoundingBox {
     if (z < z0) z0 = z;
     if (z > z1) z1 = z;
   }
-  return { min: [x0, y0, z0], max: [x1, y1, z1], size: [x1 - x0, y1 - y0, z1 - z0] };
+  return { min: [x0, y0, z0], max: [x1, y1, z1] };
+}
+
+export function boundingBox(mesh: Mesh): BoundingBox {
+  if (mesh.indices.length === 0) return { min: [0, 0, 0], max: [0, 0, 0], size: [0, 0, 0] };
+  const { min, max } = usedVertexBounds(mesh.positions, mesh.indices);
+  return { min, max, size: [max[0] - min[0], max[1] - min[1], max[2] - min[2]] };
 }
 
 /** Sum of triangle areas. */

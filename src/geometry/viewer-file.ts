@@ -4,6 +4,7 @@ import { EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/exte
 import { meshopt, weld } from '@gltf-transform/functions';
 import { MeshoptEncoder } from 'meshoptimizer/encoder';
 import { MM_PER_UNIT, type LengthUnit, type Mesh } from './mesh';
+import { usedVertexBounds } from './mesh-facts';
 import { creaseNormals, DEFAULT_CREASE_ANGLE_DEG, type MeshWithNormals } from './normals';
 
 /** What the viewer GLB's part node says about the model's units (in `node.extras`). */
@@ -132,17 +133,8 @@ function reorderAndQuantize(mesh: MeshWithNormals, bits: number): Quantized {
   const indices = mesh.indices.slice();
   const [remap, unique] = MeshoptEncoder.reorderMesh(indices, true, true);
   const p = mesh.positions, n = mesh.normals;
-  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-  for (let v = 0; v < remap.length; v++) {
-    if (remap[v] === 0xffffffff) continue; // unused vertex: dropped by the reorder
-    const x = p[v * 3]!, y = p[v * 3 + 1]!, z = p[v * 3 + 2]!;
-    if (x < x0) x0 = x;
-    if (x > x1) x1 = x;
-    if (y < y0) y0 = y;
-    if (y > y1) y1 = y;
-    if (z < z0) z0 = z;
-    if (z > z1) z1 = z;
-  }
+  // The reorder drops exactly the vertices no triangle uses, so these bounds are the kept vertices'.
+  let { min: [x0, y0, z0], max: [x1, y1, z1] } = usedVertexBounds(p, mesh.indices);
   if (unique === 0) x0 = y0 = z0 = x1 = y1 = z1 = 0;
   const offset: [number, number, number] = [(x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2];
   const scale = Math.max((x1 - x0) / 2, (y1 - y0) / 2, (z1 - z0) / 2) || 1;
