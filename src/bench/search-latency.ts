@@ -1,6 +1,6 @@
 /**
  * Budget: every match endpoint answers in ≤ 150 ms at p95 with 20,000 models of one tenant in the
- * embedded store; `GET /v2/folders/{id}/duplicates` of a 5,000-model folder in ≤ 2 s.
+ * embedded store (folder duplicates: folder-duplicates.ts, on the same generated data).
  *
  * Starts the real service (PGlite with pgvector in a throwaway data directory), stores generated
  * models with generated search features directly through the store (bulk: multi-row inserts in
@@ -11,8 +11,6 @@
  *   steady — another set of distinct query models after the background pair step
  *            (settleExactPairs, what ingestion runs after storing a model's features) has run for
  *            them: the state once ingestion has settled. Its cost per model is printed too.
- * Folder duplicates: a first call (in process: it computes the exact pairs not stored yet) and a
- * second over HTTP (reads them, as after ingestion settled), which is the timed figure.
  *
  * Generated descriptors: the real features of one part per benchmark family, and around them
  * "designs" (the base plus noise of a random size, σ log-uniform 0.1–1.75 per coordinate: other
@@ -23,8 +21,8 @@
  * (BENCH_BLOB_SAMPLES samples, default 4096 as ingestion stores for single-shell parts), so exact
  * rescoring and containment cost what they cost for real parts.
  *
- * `npx tsx src/bench/search-latency.ts` (BENCH_MODELS, BENCH_QUERIES, BENCH_FOLDER_MODELS,
- * BENCH_EXPLAIN=1 prints the index query plans).
+ * `npx tsx src/bench/search-latency.ts` (BENCH_MODELS, BENCH_QUERIES, BENCH_EXPLAIN=1 prints the
+ * index query plans).
  */
 import os from 'node:os';
 import { sql } from 'kysely';
@@ -34,7 +32,6 @@ import { analyseShape } from '../geometry/descriptors/analysis';
 import { prng } from '../geometry/descriptors/sampling';
 import { meshFacts, weld } from '../geometry/mesh-facts';
 import { computeSearchFeatures, encodePrepared, type SearchFeatures } from '../geometry/search-features';
-import { folderDuplicates } from '../service/search/duplicates';
 import { settleExactPairs } from '../service/search/engine';
 import { createFolder } from '../service/store/folders';
 import { startTestService } from '../service/testing/start-test-service';
@@ -47,8 +44,6 @@ export interface LatencyFigures {
    * (repeated: cached result) and steady (first query of other models after the background pair step).
    */
   endpoints: Record<string, { cold: Stats; warm: Stats; steady: Stats; cpu: { cold: Stats; steady: Stats } }>;
-  /** `ms`: steady state (exact pairs stored); `coldMs`: the first call, which computed the missing ones. */
-  duplicates: { folderModels: number; ms: number; coldMs: number; clusters: number; exactPairs: number };
   /** Background pair step per model (ms, wall clock), over the steady-state query models. */
   settle: Stats;
   loadMs: number;
@@ -62,12 +57,11 @@ interface Stats {
   max: number;
 }
 
-export async function measureSearchLatency(o: { models?: number; queries?: number; folderModels?: number; blobSamples?: number; explain?: boolean; progress?: (line: string) => void } = {}): Promise<LatencyFigures> {
+export async function measureSearchLatency(o: { models?: number; queries?: number; blobSamples?: number; explain?: boolean; progress?: (line: string) => void } = {}): Promise<LatencyFigures> {
   const progress = o.progress ?? (() => {});
   const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
   const modelCount = o.models ?? 20_000;
   const queries = o.queries ?? 40;
-  const folderModels = Math.min(o.folderModels ?? 5_000, modelCount);
   const blobSamples = o.blobSamples ?? 4096;
   const bases = await baseFeatures(blobSamples);
   const t = await startTestService();
@@ -76,7 +70,7 @@ export async function measureSearchLatency(o: { models?: number; queries?: numbe
     const token = await t.tokenFor(user);
     const { db } = t;
     const folders = await Promise.all(Array.from({ length: 16 }, (_, i) => createFolder(db, { tenantId: user.tenantId, name: `bench-${i}` })));
-    const { ids, loadMs, loadPhases } = await bulkLoad(db, { tenantId: user.tenantId, modelCount, folderModels, folders, bases });
+    const { ids, loadMs, loadPhases } = await bulkLoad(db, { tenantId: user.tenantId, modelCount, folderModels: 0, folders, bases });
     progress(`loaded ${modelCount} models in ${(loadMs / 1000).toFixed(1)} s (${Object.entries(loadPhases).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`).join(', ')}); load ${load()}`);
 
     if (o.explain) await explainNearest(db, user.tenantId, ids[0]!);
@@ -124,42 +118,20 @@ export async function measureSearchLatency(o: { models?: number; queries?: numbe
     const endpoints: LatencyFigures['endpoints'] = {};
     for (const kind of kinds) endpoints[kind] = { cold: stats(cold[kind]!), warm: stats(warm[kind]!), steady: stats(steady[kind]!), cpu: { cold: stats(cpu[`${kind} cold`] ?? []), steady: stats(cpu[`${kind} steady`] ?? []) } };
 
-    const duplicatesCall = async () => {
-      const d0 = performance.now();
-      const res = await fetch(`${t.baseUrl}/v2/folders/${folders[0]!.id}/duplicates`, { headers: { authorization: `Bearer ${token}` } });
-      const body = (await res.json()) as { clusters: { links: unknown[] }[]; modelCount: number };
-      if (res.status !== 200) throw new Error(`duplicates: ${res.status}`);
-      return { ms: performance.now() - d0, body };
-    };
-    // The first call computes every exact pair of the folder not stored yet (minutes for thousands
-    // of duplicate links): made in process, as an HTTP request would run into the client's timeout.
-    const d0 = performance.now();
-    await folderDuplicates(db, user.tenantId, folders[0]!.id, 98);
-    const first = { ms: performance.now() - d0 };
-    progress(`duplicates first call (in process) ${first.ms.toFixed(0)} ms; load ${load()}`);
-    const second = await duplicatesCall();
-    progress(`duplicates second call ${second.ms.toFixed(0)} ms; load ${load()}`);
-    const duplicates = {
-      folderModels: second.body.modelCount,
-      ms: second.ms,
-      coldMs: first.ms,
-      clusters: second.body.clusters.length,
-      exactPairs: second.body.clusters.reduce((n, c) => n + c.links.length, 0),
-    };
-    return { models: modelCount, queries, endpoints, duplicates, settle: stats(settleMs), loadMs, loadPhases, loadavg: os.loadavg() };
+    return { models: modelCount, queries, endpoints, settle: stats(settleMs), loadMs, loadPhases, loadavg: os.loadavg() };
   } finally {
     await t.stop();
   }
 }
 
-type Db = Awaited<ReturnType<typeof startTestService>>['db'];
+export type Db = Awaited<ReturnType<typeof startTestService>>['db'];
 
 /**
  * Bulk load as one would import: HNSW indexes dropped and built once at the end; rows sent as one
  * JSON document per 2,000 models (one statement per table per batch, in one transaction); the
  * analysis blob, the same for every model of a base, sent once and joined in on the server.
  */
-async function bulkLoad(db: Db, o: { tenantId: number; modelCount: number; folderModels: number; folders: { id: number; name: string }[]; bases: SearchFeatures[] }) {
+export async function bulkLoad(db: Db, o: { tenantId: number; modelCount: number; folderModels: number; folders: { id: number; name: string }[]; bases: SearchFeatures[] }) {
   const { tenantId, modelCount, folderModels, folders, bases } = o;
   const rand = prng(4242);
   const gauss = () => Math.sqrt(-2 * Math.log(rand() + 1e-12)) * Math.cos(2 * Math.PI * rand());
@@ -260,7 +232,7 @@ async function explainNearest(db: Db, tenantId: number, modelId: string) {
   }
 }
 
-async function baseFeatures(blobSamples: number): Promise<SearchFeatures[]> {
+export async function baseFeatures(blobSamples: number): Promise<SearchFeatures[]> {
   const out: SearchFeatures[] = [];
   for (const family of FAMILIES) {
     const mesh = await buildPart(family, 0);
@@ -284,7 +256,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const figures = await measureSearchLatency({
     models: Number(process.env.BENCH_MODELS ?? 20_000),
     queries: Number(process.env.BENCH_QUERIES ?? 40),
-    folderModels: Number(process.env.BENCH_FOLDER_MODELS ?? 5_000),
     blobSamples: Number(process.env.BENCH_BLOB_SAMPLES ?? 4096),
     explain: process.env.BENCH_EXPLAIN === '1',
     progress: (line) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${line}`),
@@ -297,7 +268,5 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     console.log(`${''.padEnd(13)} CPU per request: cold ${fmt(f.cpu.cold)} | steady ${fmt(f.cpu.steady)}`);
   }
   console.log(`background pair step per model: ${fmt(figures.settle)}`);
-  const d = figures.duplicates;
-  console.log(`duplicates of a ${d.folderModels}-model folder: steady ${d.ms.toFixed(0)} ms ${d.ms <= 2000 ? '✓' : '✗'}, first call (computing missing exact pairs) ${d.coldMs.toFixed(0)} ms ${d.coldMs <= 2000 ? '✓' : '✗'}; ${d.clusters} clusters, ${d.exactPairs} links (budget 2 s)`);
   console.log(`load average ${figures.loadavg.map((l) => l.toFixed(2)).join(' ')} (wall-clock figures on a shared 2-core machine)`);
 }
