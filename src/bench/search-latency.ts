@@ -33,6 +33,7 @@ import { prng } from '../geometry/descriptors/sampling';
 import { meshFacts, weld } from '../geometry/mesh-facts';
 import { computeSearchFeatures, encodePrepared, type SearchFeatures } from '../geometry/search-features';
 import { settleExactPairs } from '../service/search/engine';
+import { pairCounters } from '../service/search/pairs';
 import { createFolder } from '../service/store/folders';
 import { startTestService } from '../service/testing/start-test-service';
 
@@ -112,8 +113,9 @@ export async function measureSearchLatency(o: { models?: number; queries?: numbe
     progress(`background pair step: ${JSON.stringify(stats(settleMs))} per model; load ${load()}`);
     for (const kind of kinds) {
       steady[kind] = [];
+      const computed0 = pairCounters.computed;
       for (const id of steadySample) steady[kind].push(await get(`/v2/models/${id}/${kind}-matches?threshold=50`, `${kind} steady`));
-      progress(`${kind}: steady ${JSON.stringify(stats(steady[kind]))} (CPU ${JSON.stringify(stats(cpu[`${kind} steady`] ?? []))}); load ${load()}`);
+      progress(`${kind}: steady ${JSON.stringify(stats(steady[kind]))} (CPU ${JSON.stringify(stats(cpu[`${kind} steady`] ?? []))}), exact pairs computed meanwhile ${pairCounters.computed - computed0}; slowest ${slowest(steady[kind], cpu[`${kind} steady`] ?? [])}; load ${load()}`);
     }
     const endpoints: LatencyFigures['endpoints'] = {};
     for (const kind of kinds) endpoints[kind] = { cold: stats(cold[kind]!), warm: stats(warm[kind]!), steady: stats(steady[kind]!), cpu: { cold: stats(cpu[`${kind} cold`] ?? []), steady: stats(cpu[`${kind} steady`] ?? []) } };
@@ -251,6 +253,15 @@ function stats(values: number[]): Stats {
 }
 
 const round = (v: number) => Math.round(v * 10) / 10;
+
+/** The three slowest requests as wall/CPU ms: a tail with little CPU is waiting on something. */
+const slowest = (wall: number[], cpu: number[]) =>
+  wall
+    .map((w, i) => ({ w, c: cpu[i] ?? 0 }))
+    .sort((a, b) => b.w - a.w)
+    .slice(0, 3)
+    .map((x) => `${x.w.toFixed(0)}/${x.c.toFixed(0)}`)
+    .join(', ');
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const figures = await measureSearchLatency({

@@ -9,6 +9,7 @@ import { CredentialsTable } from './credentials-table';
 import { DeleteCredentialDialog } from './delete-credential-dialog';
 import { NewSecretDialog } from './new-secret-dialog';
 import { TokenRequestExample } from './token-request-example';
+import { PageHeader } from '../../app/ui/page-header';
 
 export function CredentialsPage() {
   const config = useAppConfig();
@@ -28,13 +29,12 @@ export function CredentialsPage() {
 
   return (
     <div className="page">
-      <header className="page__header">
-        <h1>API credentials</h1>
+      <PageHeader title="API credentials">
         <p className="lead">
           Client credentials let scripts and other programs call the API as you — in your tenant, with your roles. Activity
           done with them is recorded as yours.
         </p>
-      </header>
+      </PageHeader>
 
       <section className="card" aria-labelledby="create-heading">
         <h2 id="create-heading" className="card__title">

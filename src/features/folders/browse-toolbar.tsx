@@ -106,7 +106,7 @@ export function BrowseToolbar({
       <SearchBox value={state.search} onCommit={onSearch} />
       <CheckboxMenu label="State" options={stateOptions} selected={state.states} onChange={(states) => onChange({ states })} />
       <CheckboxMenu label="Type" options={fileTypeGroups} selected={state.types} onChange={(types) => onChange({ types })} />
-      <div className="toolbar__field">
+      <div className="control">
         <label htmlFor={orderId}>Order</label>
         <select id={orderId} value={state.order} onChange={(event) => onChange({ order: event.target.value })}>
           {orderChoices.map((o) => (

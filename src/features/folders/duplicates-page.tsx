@@ -11,7 +11,7 @@ import { ModelPreviewCard, PreviewGrid } from '../../viewer/model-preview-card';
 import { SharedCanvasProvider } from '../../viewer/shared-canvas';
 import { safeImageUrl } from '../../app/ui/safe-url';
 import './folders.css';
-import { Breadcrumbs } from '../../app/ui/breadcrumbs';
+import { PageHeader } from '../../app/ui/page-header';
 
 export const defaultDuplicateThreshold = 98;
 const debounceMs = 300;
@@ -97,16 +97,15 @@ export function DuplicatesPage() {
   return (
     <SharedCanvasProvider>
       <div className="page duplicates-page">
-        <header className="page__header">
-          <Breadcrumbs
-            trail={[
-              { label: 'All folders', to: '/folders' },
-              { label: folder.data?.path ?? `Folder ${folderId}`, to: `/folders/${folderId}` },
-            ]}
-          />
-          <h1>Duplicates in {folder.data?.name ?? 'this folder'}</h1>
+        <PageHeader
+          trail={[
+            { label: 'All folders', to: '/folders' },
+            { label: folder.data?.path ?? `Folder ${folderId}`, to: `/folders/${folderId}` },
+          ]}
+          title={<>Duplicates in {folder.data?.name ?? 'this folder'}</>}
+        >
           <p className="lead">Models whose whole shape matches at or above the threshold, grouped. Open “Compare” to see exactly where two differ.</p>
-        </header>
+        </PageHeader>
         <div className="threshold">
           <label htmlFor="duplicate-threshold" className="threshold__label">
             Part-to-part threshold

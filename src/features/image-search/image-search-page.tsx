@@ -10,6 +10,7 @@ import { SelectedImages } from './selected-images';
 import { searchImages, selectionChanged, MAX_LISTED, type SelectionState } from './selection';
 import { imageSearchSession, type SelectionStore } from './selection-store';
 import './image-search.css';
+import { PageHeader } from '../../app/ui/page-header';
 
 /** Worth sending again on the next search: the connection, a busy service. Not: the image itself (or the request) was refused. */
 function retryable(error: unknown): boolean {
@@ -80,13 +81,12 @@ export function ImageSearchWorkspace({ store }: { store: SelectionStore }) {
 
   return (
     <div className="page image-search">
-      <header className="page__header">
-        <h1>Image search</h1>
+      <PageHeader title="Image search">
         <p className="lead">
           Find the CAD model of a part from photos or pictures of it. Use several images of the same object to make the search more
           certain.
         </p>
-      </header>
+      </PageHeader>
 
       <section className="card image-search__input" aria-labelledby={headingId}>
         <h2 id={headingId} className="visually-hidden">

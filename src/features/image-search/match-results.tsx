@@ -74,9 +74,9 @@ function ResultsSkeleton() {
       {Array.from({ length: 8 }, (_, i) => (
         <li key={i}>
           <div className="preview-card image-match image-match--skeleton">
-            <div className="image-match__thumb image-skeleton" />
-            <span className="image-skeleton image-skeleton--line" />
-            <span className="image-skeleton image-skeleton--line image-skeleton--short" />
+            <div className="image-match__thumb skeleton" />
+            <span className="skeleton skeleton--line" />
+            <span className="skeleton skeleton--line skeleton--short" />
           </div>
         </li>
       ))}
@@ -121,7 +121,7 @@ export function MatchResults({ ids, page, folderId, onPage, onFolder }: MatchRes
                 : ''}
           </p>
         </div>
-        <div className="image-results__filter">
+        <div className="control">
           <label htmlFor={folderSelectId}>Folder</label>
           <select id={folderSelectId} value={folderId ?? ''} onChange={(event) => onFolder(event.target.value ? Number(event.target.value) : null)}>
             <option value="">All folders</option>

@@ -11,7 +11,7 @@ import { defaultTolerance, distance, formatCompareState, parseCompareState, tole
 import { kindTitles } from './kind-titles';
 import { stateLabel } from './state-words';
 import './matches.css';
-import { Breadcrumbs } from '../../app/ui/breadcrumbs';
+import { PageHeader } from '../../app/ui/page-header';
 
 const significant = new Intl.NumberFormat(undefined, { maximumSignificantDigits: 4 });
 /** 4 significant digits; rounding noise (1e-16 of a model's size) reads as 0. */
@@ -242,17 +242,13 @@ export function ComparePage() {
   return (
     <SharedCanvasProvider>
       <div className="page compare-page">
-        <header className="page__header">
-          <Breadcrumbs
-            trail={[
-              { label: query.data?.name ?? 'Model', to: `/models/${encodeURIComponent(modelId)}` },
-              { label: kind ? `${kindTitles[kind]} matches` : 'Matches', to: back },
-            ]}
-          />
-          <h1>
-            Compare {query.data?.name ?? '…'} with {match.data?.name ?? '…'}
-          </h1>
-        </header>
+        <PageHeader
+          trail={[
+            { label: query.data?.name ?? 'Model', to: `/models/${encodeURIComponent(modelId)}` },
+            { label: kind ? `${kindTitles[kind]} matches` : 'Matches', to: back },
+          ]}
+          title={<>Compare {query.data?.name ?? '…'} with {match.data?.name ?? '…'}</>}
+        />
         {body}
       </div>
     </SharedCanvasProvider>

@@ -19,7 +19,7 @@ import { kindTitles } from './kind-titles';
 import { stateLabel } from './state-words';
 import { ThresholdSlider } from './threshold-slider';
 import './matches.css';
-import { Breadcrumbs } from '../../app/ui/breadcrumbs';
+import { PageHeader } from '../../app/ui/page-header';
 
 
 const kindHints: Record<MatchKind, string> = {
@@ -337,15 +337,13 @@ export function MatchesPage() {
     // The canvas starts (and compiles its shaders) while the matches are still being asked for.
     <SharedCanvasProvider>
       <div className="page matches-page">
-        <header className="page__header">
-          <Breadcrumbs
-            trail={[
-              { label: 'All folders', to: '/folders' },
-              { label: m.name, to: `/models/${encodeURIComponent(m.id)}` },
-            ]}
-          />
-          <h1>Matches of {m.name}</h1>
-        </header>
+        <PageHeader
+          trail={[
+            { label: 'All folders', to: '/folders' },
+            { label: m.name, to: `/models/${encodeURIComponent(m.id)}` },
+          ]}
+          title={<>Matches of {m.name}</>}
+        />
         {searchable ? <MatchResults model={m} kind={kind} /> : <NotReady model={m} />}
       </div>
     </SharedCanvasProvider>

@@ -11,6 +11,7 @@ import { countWords, formatBytes, statusWords, summaryOrder } from './status-wor
 import { UploadTable, type RowActions } from './upload-table';
 import { uploadSession, type UploadSession } from './upload-session';
 import './upload.css';
+import { PageHeader } from '../../app/ui/page-header';
 
 const noSubscribe = () => () => undefined;
 const noSnapshot = () => null;
@@ -39,13 +40,12 @@ export function UploadWorkspace({ session }: { session: UploadSession }) {
 
   return (
     <div className="page upload-page">
-      <header className="page__header">
-        <h1>Upload</h1>
+      <PageHeader title="Upload">
         <p className="lead">
           Add CAD and mesh files — single files or whole folders with their subfolders. You see every file before anything is
           sent; uploads go on while you use the rest of the workbench.
         </p>
-      </header>
+      </PageHeader>
 
       {state.error && (
         <p className="form-error" role="alert">

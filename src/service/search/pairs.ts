@@ -91,6 +91,9 @@ async function storePair(db: Kysely<Database>, tenantId: number, kind: PairKind,
     on conflict (tenant_id, model_id, kind, version, other_id) do nothing`.execute(db);
 }
 
+/** Exact pairs computed in this process (benchmarks print how many a phase needed). */
+export const pairCounters = { computed: 0 };
+
 /** Pairs being computed in this process (a background step and a query asking for the same pair share the work). */
 const inFlight = new Map<string, Promise<PairResult | undefined>>();
 
@@ -120,6 +123,7 @@ export async function exactPairs(db: Kysely<Database>, tenantId: number, kind: P
 }
 
 async function computeAndStore(db: Kysely<Database>, tenantId: number, kind: PairKind, a: string, b: string, inputs: PairInputs): Promise<PairResult | undefined> {
+  pairCounters.computed++;
   const ab = await inputs.compare(a, b);
   const versions = await inputs.versions(a, b);
   if (ab && versions) await storePair(db, tenantId, kind, a, b, ab, versions);
