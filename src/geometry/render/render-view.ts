@@ -145,6 +145,9 @@ export function renderView(mesh: Mesh, options: RenderOptions): RenderResult {
 
   // Below this the key light's highlight adds less than 1/1000 of a colour step: skip Math.pow.
   const specCutoff = light.specular > 0 ? Math.pow(1 / (1000 * 255 * light.specular), 1 / light.shininess) : Infinity;
+  // Flat shading depends on the triangle only: each visible triangle's diffuse factor and
+  // highlight are worked out once (NaN = not yet), not once per pixel it covers.
+  const flatShade = N ? null : new Float64Array(2 * (idx.length / 3)).fill(NaN);
   for (let y = 0, i = 0; y < height; y++) for (let x = 0; x < width; x++, i++) {
     const t = triangle[i]!;
     const o = i * 4;
@@ -153,6 +156,15 @@ export function renderView(mesh: Mesh, options: RenderOptions): RenderResult {
       rgba[o + 1] = bg[1];
       rgba[o + 2] = bg[2];
       rgba[o + 3] = bg[3];
+      continue;
+    }
+    if (flatShade && !Number.isNaN(flatShade[2 * t]!)) {
+      const diffuse = flatShade[2 * t]!, highlight = flatShade[2 * t + 1]!;
+      const dark = edge ? 1 - edgeStrength * edge[i]! : 1;
+      rgba[o] = (base[0] * diffuse + highlight) * dark;
+      rgba[o + 1] = (base[1] * diffuse + highlight) * dark;
+      rgba[o + 2] = (base[2] * diffuse + highlight) * dark;
+      rgba[o + 3] = 255;
       continue;
     }
     const a = idx[t * 3]!, b = idx[t * 3 + 1]!, c = idx[t * 3 + 2]!;
@@ -202,6 +214,10 @@ export function renderView(mesh: Mesh, options: RenderOptions): RenderResult {
     const spec = ex * half[0] + ey * half[1] + ez * half[2];
     const diffuse = (light.ambient + light.headlight * (ez > 0 ? ez : 0) + light.key * (key > 0 ? key : 0)) * tone;
     const highlight = spec > specCutoff && key > 0 ? light.specular * Math.pow(spec, light.shininess) * 255 * tone : 0;
+    if (flatShade) {
+      flatShade[2 * t] = diffuse;
+      flatShade[2 * t + 1] = highlight;
+    }
     const dark = edge ? 1 - edgeStrength * edge[i]! : 1;
     rgba[o] = (base[0] * diffuse + highlight) * dark;
     rgba[o + 1] = (base[1] * diffuse + highlight) * dark;

@@ -35,15 +35,19 @@ export function normaliseView(mask: Uint8Array | Float32Array, lum: Float32Array
   const scale = VIEW_EXTENT / Math.max(bw, bh);
   const pad = 3;
   const ow = Math.max(1, Math.round(bw * scale)) + 2 * pad, oh = Math.max(1, Math.round(bh * scale)) + 2 * pad;
-  const m = resampleBox(mask, width, height, x0, y0, scale, ow, oh, pad);
-  const logLum = new Float32Array(lum.length);
-  for (let i = 0; i < lum.length; i++) logLum[i] = Math.log(lum[i]! + 10);
-  // Where the mask is empty, the background's luminance would leak into the average: weight by coverage.
+  // Where the mask is empty, the background's luminance would leak into the average: weight by
+  // coverage (and take logarithms only where it counts).
+  const m = new Float32Array(mask.length);
   const weighted = new Float32Array(lum.length);
-  for (let i = 0; i < lum.length; i++) weighted[i] = logLum[i]! * (mask[i]! >= 0.5 ? 1 : 0);
-  const l = resampleBox(weighted, width, height, x0, y0, scale, ow, oh, pad);
-  for (let i = 0; i < l.length; i++) l[i] = m[i]! > 0.01 ? l[i]! / m[i]! : 0;
-  return { width: ow, height: oh, mask: m, edges: edgeMap(l, m, ow, oh) };
+  for (let i = 0; i < lum.length; i++) {
+    if (mask[i]! < 0.5) continue;
+    m[i] = mask[i]!;
+    weighted[i] = Math.log(lum[i]! + 10);
+  }
+  const xs = axisWeights(x0, scale, ow, pad, width), ys = axisWeights(y0, scale, oh, pad, height);
+  const cover = resampleSeparable(m, width, xs, ys), l = resampleSeparable(weighted, width, xs, ys);
+  for (let i = 0; i < l.length; i++) l[i] = cover[i]! > 0.01 ? l[i]! / cover[i]! : 0;
+  return { width: ow, height: oh, mask: cover, edges: edgeMap(l, cover, ow, oh) };
 }
 
 /** 0..1 edge strength inside the object: Sobel of log-luminance, ramped between 6% and 25% contrast. */
@@ -70,51 +74,77 @@ export function edgeMap(logLum: Float32Array, mask: Float32Array, width: number,
   return out;
 }
 
+/** One axis of a separable resampling: output index o takes Σ w[k] · source[index[k]] for k in [start[o], start[o + 1]). */
+export interface AxisWeights {
+  start: Int32Array;
+  index: Int32Array;
+  weight: Float64Array;
+}
+
 /**
- * `out(x, y)` = mean of `src` over the source footprint of output pixel (x − pad, y − pad) at
- * `scale` output pixels per source pixel, starting at source (x0, y0). Shrinking averages every
- * covered source pixel; enlarging samples bilinearly.
+ * The weights {@link resampleBox} applies along one axis (its 2-D weights are products of two of
+ * these): output pixel o − pad, at `scale` output pixels per source pixel from source `x0`; a
+ * source pixel's overlap (× scale) when shrinking, bilinear when enlarging. Sources outside
+ * 0..`size` − 1 are left out (they read as 0).
  */
-export function resampleBox(
-  src: Float32Array | Uint8Array,
-  width: number,
-  height: number,
-  x0: number,
-  y0: number,
-  scale: number,
-  ow: number,
-  oh: number,
-  pad: number,
-): Float32Array {
-  const out = new Float32Array(ow * oh);
-  const at = (x: number, y: number) => (x < 0 || y < 0 || x >= width || y >= height ? 0 : src[y * width + x]!);
-  if (scale >= 1) {
-    for (let y = 0; y < oh; y++) {
-      for (let x = 0; x < ow; x++) {
-        const sx = x0 + (x - pad + 0.5) / scale - 0.5, sy = y0 + (y - pad + 0.5) / scale - 0.5;
-        const ix = Math.floor(sx), iy = Math.floor(sy), fx = sx - ix, fy = sy - iy;
-        out[y * ow + x] = (at(ix, iy) * (1 - fx) + at(ix + 1, iy) * fx) * (1 - fy) + (at(ix, iy + 1) * (1 - fx) + at(ix + 1, iy + 1) * fx) * fy;
-      }
+export function axisWeights(x0: number, scale: number, out: number, pad: number, size: number): AxisWeights {
+  const start = new Int32Array(out + 1);
+  const index: number[] = [];
+  const weight: number[] = [];
+  const add = (i: number, w: number) => {
+    if (i < 0 || i >= size || w <= 0) return;
+    index.push(i);
+    weight.push(w);
+  };
+  for (let o = 0; o < out; o++) {
+    if (scale >= 1) {
+      const s = x0 + (o - pad + 0.5) / scale - 0.5;
+      const i = Math.floor(s), f = s - i;
+      add(i, 1 - f);
+      add(i + 1, f);
+    } else {
+      const inv = 1 / scale;
+      const s0 = x0 + (o - pad) * inv, s1 = s0 + inv;
+      for (let i = Math.floor(s0); i < Math.ceil(s1); i++) add(i, (Math.min(s1, i + 1) - Math.max(s0, i)) * scale);
     }
-    return out;
+    start[o + 1] = index.length;
   }
-  const inv = 1 / scale;
-  for (let y = 0; y < oh; y++) {
-    const sy0 = y0 + (y - pad) * inv, sy1 = sy0 + inv;
+  return { start, index: Int32Array.from(index), weight: Float64Array.from(weight) };
+}
+
+/** `src` (rows of `width`) resampled by `xs` along rows and `ys` along columns: rows first, only the rows `ys` reads. */
+export function resampleSeparable(src: Float32Array, width: number, xs: AxisWeights, ys: AxisWeights): Float32Array {
+  const ow = xs.start.length - 1, oh = ys.start.length - 1;
+  // Source rows ys reads, each resampled along x once.
+  let r0 = Infinity, r1 = -1;
+  for (let k = 0; k < ys.index.length; k++) {
+    const r = ys.index[k]!;
+    if (r < r0) r0 = r;
+    if (r > r1) r1 = r;
+  }
+  const out = new Float32Array(ow * oh);
+  if (r1 < 0) return out;
+  const rows = new Float64Array((r1 - r0 + 1) * ow);
+  const xStart = xs.start, xIndex = xs.index, xWeight = xs.weight;
+  for (let r = r0; r <= r1; r++) {
+    const base = r * width, o = (r - r0) * ow;
     for (let x = 0; x < ow; x++) {
-      const sx0 = x0 + (x - pad) * inv, sx1 = sx0 + inv;
       let s = 0;
-      for (let yy = Math.floor(sy0); yy < Math.ceil(sy1); yy++) {
-        const wy = Math.min(sy1, yy + 1) - Math.max(sy0, yy);
-        if (wy <= 0) continue;
-        for (let xx = Math.floor(sx0); xx < Math.ceil(sx1); xx++) {
-          const wx = Math.min(sx1, xx + 1) - Math.max(sx0, xx);
-          if (wx <= 0) continue;
-          s += at(xx, yy) * wx * wy;
-        }
-      }
-      out[y * ow + x] = s * scale * scale;
+      const end = xStart[x + 1]!;
+      for (let k = xStart[x]!; k < end; k++) s += xWeight[k]! * src[base + xIndex[k]!]!;
+      rows[o + x] = s;
     }
+  }
+  const acc = new Float64Array(ow);
+  const yStart = ys.start, yIndex = ys.index, yWeight = ys.weight;
+  for (let y = 0; y < oh; y++) {
+    acc.fill(0);
+    const end = yStart[y + 1]!;
+    for (let k = yStart[y]!; k < end; k++) {
+      const w = yWeight[k]!, ro = (yIndex[k]! - r0) * ow;
+      for (let x = 0; x < ow; x++) acc[x]! += w * rows[ro + x]!;
+    }
+    out.set(acc, y * ow);
   }
   return out;
 }

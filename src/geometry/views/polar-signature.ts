@@ -18,6 +18,8 @@ const CELLS = RINGS * SECTORS;
 export const POLAR_LENGTH = 2 * CELLS;
 /** Sub-samples per pixel side: the inner cells are only a few pixels large. */
 const SUB = 2;
+/** Farthest a sub-sample lies from its pixel's centre: half the diagonal of the sub-sample grid. */
+const HALF_DIAGONAL = Math.SQRT2 * (0.5 - 0.5 / SUB);
 
 /** The view's polar signature (see the module comment), or null when the view is empty. */
 export function polarSignature(view: ViewImage, out = new Uint8Array(POLAR_LENGTH)): Uint8Array | null {
@@ -35,21 +37,38 @@ export function polarSignature(view: ViewImage, out = new Uint8Array(POLAR_LENGT
     }
   }
   const reach = REACH * Math.sqrt(r2 / area);
-  const sums = new Float32Array(POLAR_LENGTH);
+  const sums = new Float64Array(POLAR_LENGTH);
   const ringsPerUnit = RINGS / reach, sectorsPerTurn = SECTORS / (2 * Math.PI);
+  // Sub-samples lie within HALF_DIAGONAL of their pixel's centre. Most pixels are well inside one
+  // cell: then one angle settles all their sub-samples (atan2 per sub-sample was most of the cost
+  // of a signature). Pixels that may straddle a ring or sector border are split as the definition says.
   for (let y = 0, i = 0; y < height; y++) {
     for (let x = 0; x < width; x++, i++) {
       const m = mask[i]!, e = edges ? edges[i]! : 0;
       if (m <= 0 && e <= 0) continue;
+      const px = x + 0.5 - cx, py = y + 0.5 - cy;
+      const r = Math.sqrt(px * px + py * py);
+      const inner = Math.floor((r - HALF_DIAGONAL) * ringsPerUnit), outer = Math.floor((r + HALF_DIAGONAL) * ringsPerUnit);
+      if (inner >= RINGS) continue;
+      if (inner === outer && r > 2 * HALF_DIAGONAL) {
+        // Angular half-width of the sub-samples seen from the centre: asin(u) ≤ u / √(1 − u²).
+        const u = HALF_DIAGONAL / r, spread = u / Math.sqrt(1 - u * u) + 1e-9;
+        const angle = turn(py, px);
+        const s0 = Math.floor((angle - spread) * sectorsPerTurn), s1 = Math.floor((angle + spread) * sectorsPerTurn);
+        if (s0 === s1 && s0 >= 0 && s1 < SECTORS) {
+          const cell = inner * SECTORS + s0;
+          sums[cell]! += SUB * SUB * m;
+          sums[CELLS + cell]! += SUB * SUB * e;
+          continue;
+        }
+      }
       for (let a = 0; a < SUB; a++) {
         const dy = y + (a + 0.5) / SUB - cy;
         for (let b = 0; b < SUB; b++) {
           const dx = x + (b + 0.5) / SUB - cx;
           const ring = Math.floor(Math.sqrt(dx * dx + dy * dy) * ringsPerUnit);
           if (ring >= RINGS) continue;
-          let angle = Math.atan2(dy, dx);
-          if (angle < 0) angle += 2 * Math.PI;
-          const cell = ring * SECTORS + (Math.floor(angle * sectorsPerTurn) % SECTORS);
+          const cell = ring * SECTORS + (Math.floor(turn(dy, dx) * sectorsPerTurn) % SECTORS);
           sums[cell]! += m;
           sums[CELLS + cell]! += e;
         }
@@ -68,13 +87,21 @@ export function polarSignature(view: ViewImage, out = new Uint8Array(POLAR_LENGT
   return out;
 }
 
+/** atan2(y, x) in [0, 2π). */
+function turn(y: number, x: number): number {
+  const a = Math.atan2(y, x);
+  return a < 0 ? a + 2 * Math.PI : a;
+}
+
 /**
  * Distance of two polar signatures (at `qo` in `q` and `vo` in `v`) at their best sector shift
  * and mirror flip: weighted L1 of the cells, in cell units (0..1 each). Abandons a shift once it
- * is worse than the best so far.
+ * is worse than the best so far, or than `below` (a distance the caller already has): then a
+ * value ≥ `below` comes back.
  */
-export function alignedDistance(q: Uint8Array, qo: number, v: Uint8Array, vo: number): number {
-  let best = Infinity;
+export function alignedDistance(q: Uint8Array, qo: number, v: Uint8Array, vo: number, below = Infinity): number {
+  const bound = below * 255;
+  let best = bound;
   for (let mirror = 0; mirror < 2; mirror++) {
     for (let shift = 0; shift < SECTORS; shift++) {
       let d = 0;
@@ -88,5 +115,5 @@ export function alignedDistance(q: Uint8Array, qo: number, v: Uint8Array, vo: nu
       if (d < best) best = d;
     }
   }
-  return best / 255;
+  return best < bound ? best / 255 : below;
 }

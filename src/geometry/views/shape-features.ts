@@ -19,35 +19,39 @@ const EDGE_ORDER = 8;
 const RAYS = 64;
 const CONTOUR_HARMONICS = 16;
 
+/**
+ * Zernike basis functions for n ≥ 2 (orders 0–1 carry area and centroid, normalised away) over
+ * the grid cells inside the unit disc: per cell, the re and im parts of every (n, m) side by side,
+ * so one pass over the grid feeds all moments at once.
+ */
 interface Basis {
-  /** Per (n, m) with n ≥ 2 (orders 0–1 carry area and centroid, normalised away): re and im tables over the grid. */
-  re: Float32Array[];
-  im: Float32Array[];
+  /** Grid indices of the cells inside the disc (the basis is 0 outside). */
+  cells: Int32Array;
+  /** cells.length × 2·count: re, im of each (n, m) per cell. */
+  table: Float32Array;
+  /** Number of (n, m) pairs. */
+  count: number;
 }
 
 function zernikeBasis(order: number): Basis {
-  const re: Float32Array[] = [];
-  const im: Float32Array[] = [];
-  for (let n = 2; n <= order; n++) {
-    for (let m = n % 2; m <= n; m += 2) {
-      const r = new Float32Array(GRID * GRID);
-      const i = new Float32Array(GRID * GRID);
-      for (let y = 0; y < GRID; y++) {
-        for (let x = 0; x < GRID; x++) {
-          const u = ((x + 0.5) / GRID) * 2 - 1, v = ((y + 0.5) / GRID) * 2 - 1;
-          const rho = Math.hypot(u, v);
-          if (rho > 1) continue;
-          const theta = Math.atan2(v, u);
-          const rad = radial(n, m, rho);
-          r[y * GRID + x] = rad * Math.cos(m * theta);
-          i[y * GRID + x] = -rad * Math.sin(m * theta);
-        }
+  const pairs: [number, number][] = [];
+  for (let n = 2; n <= order; n++) for (let m = n % 2; m <= n; m += 2) pairs.push([n, m]);
+  const cells: number[] = [];
+  const values: number[] = [];
+  for (let y = 0; y < GRID; y++) {
+    for (let x = 0; x < GRID; x++) {
+      const u = ((x + 0.5) / GRID) * 2 - 1, v = ((y + 0.5) / GRID) * 2 - 1;
+      const rho = Math.hypot(u, v);
+      if (rho > 1) continue;
+      const theta = Math.atan2(v, u);
+      cells.push(y * GRID + x);
+      for (const [n, m] of pairs) {
+        const rad = radial(n, m, rho);
+        values.push(rad * Math.cos(m * theta), -rad * Math.sin(m * theta));
       }
-      re.push(r);
-      im.push(i);
     }
   }
-  return { re, im };
+  return { cells: Int32Array.from(cells), table: Float32Array.from(values), count: pairs.length };
 }
 
 function radial(n: number, m: number, rho: number): number {
@@ -154,18 +158,37 @@ export function describeView(view: ViewImage, out = new Float32Array(VIEW_DESCRI
   return out;
 }
 
-/** Bilinear samples of `img` over the disc of radius R around (cx, cy), 2×2 per grid cell. */
+/**
+ * Bilinear samples of `img` over the disc of radius R around (cx, cy), 2×2 per grid cell. The
+ * sample grid is separable: each sample column's pixel and weight (and each row's) are worked
+ * out once, not per sample.
+ */
 function resample(img: Float32Array | Uint8Array, width: number, height: number, cx: number, cy: number, R: number): Float32Array {
   const g = new Float32Array(GRID * GRID);
   const step = (2 * R) / GRID;
+  const n = 2 * GRID;
+  const ix = new Int32Array(n), fxs = new Float64Array(n), iy = new Int32Array(n), fys = new Float64Array(n);
+  for (let j = 0; j < n; j++) {
+    const px = cx - R + ((j >> 1) + 0.25 + (j & 1) * 0.5) * step - 0.5;
+    const py = cy - R + ((j >> 1) + 0.25 + (j & 1) * 0.5) * step - 0.5;
+    ix[j] = Math.floor(px);
+    fxs[j] = px - ix[j]!;
+    iy[j] = Math.floor(py);
+    fys[j] = py - iy[j]!;
+  }
   for (let y = 0; y < GRID; y++) {
     for (let x = 0; x < GRID; x++) {
       let s = 0;
       for (let sy = 0; sy < 2; sy++) {
+        const y0 = iy[2 * y + sy]!, fy = fys[2 * y + sy]!;
+        const inY0 = y0 >= 0 && y0 < height, inY1 = y0 + 1 >= 0 && y0 + 1 < height;
+        const r0 = y0 * width, r1 = r0 + width;
         for (let sx = 0; sx < 2; sx++) {
-          const px = cx - R + (x + 0.25 + sx * 0.5) * step - 0.5;
-          const py = cy - R + (y + 0.25 + sy * 0.5) * step - 0.5;
-          s += bilinear(img, width, height, px, py);
+          const x0 = ix[2 * x + sx]!, fx = fxs[2 * x + sx]!;
+          const inX0 = x0 >= 0 && x0 < width, inX1 = x0 + 1 >= 0 && x0 + 1 < width;
+          const a = inX0 && inY0 ? img[r0 + x0]! : 0, b = inX1 && inY0 ? img[r0 + x0 + 1]! : 0;
+          const c = inX0 && inY1 ? img[r1 + x0]! : 0, d = inX1 && inY1 ? img[r1 + x0 + 1]! : 0;
+          s += (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy;
         }
       }
       g[y * GRID + x] = s / 4;
@@ -192,17 +215,15 @@ function zernikeMagnitudes(grid: Float32Array, basis: Basis, out: Float32Array, 
   let mass = 0;
   for (let i = 0; i < grid.length; i++) mass += grid[i]!;
   const inv = mass > 0 ? 1 / mass : 0;
-  for (let k = 0; k < basis.re.length; k++) {
-    const br = basis.re[k]!, bi = basis.im[k]!;
-    let a = 0, b = 0;
-    for (let i = 0; i < grid.length; i++) {
-      const v = grid[i]!;
-      if (v === 0) continue;
-      a += v * br[i]!;
-      b += v * bi[i]!;
-    }
-    out[o++] = Math.hypot(a, b) * inv;
+  const { cells, table, count } = basis;
+  const width = 2 * count;
+  const acc = new Float64Array(width);
+  for (let c = 0; c < cells.length; c++) {
+    const v = grid[cells[c]!]!;
+    if (v === 0) continue;
+    for (let k = 0, t = c * width; k < width; k++, t++) acc[k]! += v * table[t]!;
   }
+  for (let k = 0; k < count; k++) out[o++] = Math.hypot(acc[2 * k]!, acc[2 * k + 1]!) * inv;
   return o;
 }
 
@@ -218,10 +239,14 @@ function contourHarmonics(mask: Float32Array | Uint8Array, width: number, height
   for (let k = 0; k < RAYS; k++) {
     const a = (2 * Math.PI * k) / RAYS;
     const dx = Math.cos(a), dy = Math.sin(a);
+    // The farthest covered step: marching in from the rim, the first one found.
     let far = 0;
-    for (let s = 1; s <= steps; s++) {
+    for (let s = steps; s >= 1; s--) {
       const r = (s / steps) * R;
-      if (bilinear(mask, width, height, cx + dx * r - 0.5, cy + dy * r - 0.5) >= 0.5) far = r;
+      if (bilinear(mask, width, height, cx + dx * r - 0.5, cy + dy * r - 0.5) >= 0.5) {
+        far = r;
+        break;
+      }
     }
     radii[k] = far / R;
     mean += far / R;
@@ -245,4 +270,5 @@ function contourHarmonics(mask: Float32Array | Uint8Array, width: number, height
  * compares with old descriptors (models are then reprocessed, images uploaded again).
  */
 // v2: views rendered from a simplified mesh (view-mesh.ts); stored with polar signatures (polar-signature.ts).
-export const VIEW_METHOD = `views-z${ZERNIKE_ORDER}-c${CONTOUR_HARMONICS}-e${EDGE_ORDER}-g${GRID}-polar-v2`;
+// v3: views in perspective (model-views.ts VIEW_DISTANCE).
+export const VIEW_METHOD = `views-z${ZERNIKE_ORDER}-c${CONTOUR_HARMONICS}-e${EDGE_ORDER}-g${GRID}-polar-v3`;

@@ -5,8 +5,12 @@
 import { MeshoptSimplifier } from 'meshoptimizer/simplifier';
 import type { Mesh } from '../mesh';
 
-/** Models above this many triangles are simplified towards it before their views are rendered. */
-export const VIEW_TRIANGLES = 2_500;
+/**
+ * Models above this many triangles are simplified towards it before their views are rendered (as
+ * far as VIEW_ERROR lets: a detailed part keeps more). Rendering is about a quarter of a large
+ * model's view cost and goes with its triangles.
+ */
+export const VIEW_TRIANGLES = 1_500;
 /**
  * Largest deviation the simplification may introduce, relative to the model's extent: about a
  * third of a pixel of the 80 px views (whose object spans ~77 px), so silhouettes and creases stay put.

@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { buildPart, randomRotation } from '../descriptors/benchmark-dataset';
 import { prng } from '../descriptors/sampling';
 import { describeImage } from './describe-image';
-import { luminance, normaliseView } from './image-view';
+import { axisWeights, luminance, normaliseView, resampleSeparable } from './image-view';
 import { sphere } from '../fixtures';
-import { modelViews, VIEW_COUNT } from './model-views';
+import { inPerspective, modelViews, VIEW_COUNT } from './model-views';
 import { alignedDistance, POLAR_LENGTH, polarSignature } from './polar-signature';
 import { segmentObject } from './segment';
 import { describeView, VIEW_DESCRIPTOR_LENGTH, type ViewImage } from './shape-features';
 import { syntheticPhoto } from './synthetic-photo';
-import { combinedDistances, modelDistances, packViews, refinedModelDistance, weighted } from './view-index';
+import { combinedDistances, ImageOrder, modelDistances, packViews, refinedModelDistance, summedClosestBelow, weighted } from './view-index';
 import { viewMesh, VIEW_TRIANGLES } from './view-mesh';
 
 /** An L-shaped silhouette with a round hole, drawn at `scale`, rotated by `angle`, optionally mirrored. */
@@ -157,5 +157,139 @@ describe('polarSignature', () => {
     const a = normaliseView(big.mask, lum(big), big.width, big.height)!;
     const b = normaliseView(small.mask, lum(small), small.width, small.height)!;
     expect(Math.max(a.width, a.height)).toBe(Math.max(b.width, b.height));
+  });
+});
+
+describe('separable resampling of a view', () => {
+  /** The 2-D definition: box filter (overlap × scale²) when shrinking, bilinear when enlarging. */
+  function direct(src: Float32Array, width: number, height: number, x0: number, y0: number, scale: number, ow: number, oh: number, pad: number): Float32Array {
+    const out = new Float32Array(ow * oh);
+    const at = (x: number, y: number) => (x < 0 || y < 0 || x >= width || y >= height ? 0 : src[y * width + x]!);
+    for (let y = 0; y < oh; y++) {
+      for (let x = 0; x < ow; x++) {
+        let s = 0;
+        if (scale >= 1) {
+          const sx = x0 + (x - pad + 0.5) / scale - 0.5, sy = y0 + (y - pad + 0.5) / scale - 0.5;
+          const ix = Math.floor(sx), iy = Math.floor(sy), fx = sx - ix, fy = sy - iy;
+          s = (at(ix, iy) * (1 - fx) + at(ix + 1, iy) * fx) * (1 - fy) + (at(ix, iy + 1) * (1 - fx) + at(ix + 1, iy + 1) * fx) * fy;
+        } else {
+          const sx0 = x0 + (x - pad) / scale, sy0 = y0 + (y - pad) / scale;
+          for (let yy = Math.floor(sy0); yy < Math.ceil(sy0 + 1 / scale); yy++) {
+            for (let xx = Math.floor(sx0); xx < Math.ceil(sx0 + 1 / scale); xx++) {
+              const wy = Math.min(sy0 + 1 / scale, yy + 1) - Math.max(sy0, yy), wx = Math.min(sx0 + 1 / scale, xx + 1) - Math.max(sx0, xx);
+              if (wx > 0 && wy > 0) s += at(xx, yy) * wx * wy * scale * scale;
+            }
+          }
+        }
+        out[y * ow + x] = s;
+      }
+    }
+    return out;
+  }
+
+  it('equals the 2-D box filter when shrinking and bilinear sampling when enlarging', () => {
+    const rand = prng(21);
+    const width = 37, height = 29;
+    const src = Float32Array.from({ length: width * height }, () => rand());
+    for (const [x0, y0, scale, ow, oh] of [[3, 2, 0.61, 25, 20], [0, 0, 0.37, 17, 14], [5, 4, 1.7, 40, 33], [1, 1, 1, 38, 30]] as const) {
+      const got = resampleSeparable(src, width, axisWeights(x0, scale, ow, 3, width), axisWeights(y0, scale, oh, 3, height));
+      const want = direct(src, width, height, x0, y0, scale, ow, oh, 3);
+      for (let i = 0; i < want.length; i++) expect(got[i]).toBeCloseTo(want[i]!, 5);
+    }
+  });
+});
+
+describe('polar signature sampling', () => {
+  /** The definition: every pixel split into SUB × SUB sub-samples, each binned by its own ring and sector. */
+  function bySubSamples(view: ViewImage): Uint8Array {
+    const rings = 8, sectors = 32, sub = 2, cells = rings * sectors;
+    const { width, height, mask, edges } = view;
+    let area = 0, sx = 0, sy = 0;
+    for (let y = 0, i = 0; y < height; y++) for (let x = 0; x < width; x++, i++) if (mask[i]! > 0) { area += mask[i]!; sx += mask[i]! * (x + 0.5); sy += mask[i]! * (y + 0.5); }
+    const cx = sx / area, cy = sy / area;
+    let r2 = 0;
+    for (let y = 0, i = 0; y < height; y++) for (let x = 0; x < width; x++, i++) if (mask[i]! > 0) {
+      const dx = x + 0.5 - cx, dy = y + 0.5 - cy;
+      r2 += mask[i]! * (dx * dx + dy * dy);
+    }
+    const reach = 2.2 * Math.sqrt(r2 / area);
+    const sums = new Float64Array(2 * cells);
+    for (let y = 0, i = 0; y < height; y++) {
+      for (let x = 0; x < width; x++, i++) {
+        for (let a = 0; a < sub; a++) {
+          for (let b = 0; b < sub; b++) {
+            const dx = x + (b + 0.5) / sub - cx, dy = y + (a + 0.5) / sub - cy;
+            const ring = Math.floor(Math.sqrt(dx * dx + dy * dy) * (rings / reach));
+            if (ring >= rings) continue;
+            let angle = Math.atan2(dy, dx);
+            if (angle < 0) angle += 2 * Math.PI;
+            const cell = ring * sectors + (Math.floor((angle * sectors) / (2 * Math.PI)) % sectors);
+            sums[cell]! += mask[i]!;
+            sums[cells + cell]! += edges ? edges[i]! : 0;
+          }
+        }
+      }
+    }
+    const out = new Uint8Array(2 * cells);
+    for (let ring = 0; ring < rings; ring++) {
+      const samples = ((Math.PI * reach * reach * (2 * ring + 1)) / (rings * rings * sectors)) * sub * sub;
+      for (let s = 0; s < sectors; s++) {
+        const c = ring * sectors + s;
+        out[c] = Math.min(255, Math.round((255 * sums[c]!) / samples));
+        out[cells + c] = Math.min(255, Math.round((255 * sums[cells + c]!) / samples));
+      }
+    }
+    return out;
+  }
+
+  it('bins whole pixels like their sub-samples, also for a symmetric view whose samples lie on sector borders', () => {
+    const rand = prng(8);
+    const blob = lShape(70, 2.7, 0.4);
+    const edges = Float32Array.from(blob.mask, (m) => (m > 0 ? rand() : 0));
+    // A square centred on a pixel corner: many sub-samples exactly on the 45° and axis borders.
+    const square: ViewImage = { width: 40, height: 40, mask: Float32Array.from({ length: 1600 }, (_, i) => (i % 40 >= 10 && i % 40 < 30 && i >= 400 && i < 1200 ? 1 : 0)) };
+    for (const view of [{ ...blob, edges }, square]) expect(Array.from(polarSignature(view)!)).toEqual(Array.from(bySubSamples(view)));
+  });
+});
+
+describe('perspective views', () => {
+  it('draws the part as a camera at a finite distance sees it: nearer points farther from the axis', () => {
+    const mesh = { positions: Float32Array.from([1, 1, 1, -1, -1, -1, 1, -1, 1]), indices: Uint32Array.from([0, 1, 2]) };
+    const sphere = { center: [0, 0, 0] as [number, number, number], radius: Math.sqrt(3) };
+    const identity = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+    const p = inPerspective(mesh, identity, sphere, 4).positions;
+    // The camera looks down −z from +z: (1, 1, 1) is nearer than (−1, −1, −1), so it spreads more.
+    expect(p[0]!).toBeGreaterThan(1);
+    expect(-p[3]!).toBeLessThan(1);
+    expect(p[2]).toBe(1);
+    const far = inPerspective(mesh, identity, sphere, 1e6).positions;
+    for (let i = 0; i < 9; i++) expect(far[i]).toBeCloseTo(mesh.positions[i]!, 4);
+  });
+});
+
+describe('several images in one search', () => {
+  it('takes first the image whose closest views are farthest, and gives the totals of any order', () => {
+    const rand = prng(31);
+    const dim = VIEW_DESCRIPTOR_LENGTH;
+    const models = Array.from({ length: 50 }, (_, k) => ({ id: String(k), count: 6, data: Float32Array.from({ length: 6 * dim }, () => rand()) }));
+    const pack = packViews(models);
+    // Image 0 sits on model 3's first view (close to something everywhere it matters); image 2 is far from everything.
+    const queries = [models[3]!.data.slice(0, dim), Float32Array.from({ length: dim }, () => rand()), Float32Array.from({ length: dim }, () => 5 + rand())];
+    const order = new ImageOrder(queries.map(weighted));
+    for (let k = 0; k < ImageOrder.EVERY; k++) {
+      const d = summedClosestBelow(order.queries, pack.data, pack.start[k]!, pack.start[k + 1]!, dim, Infinity, 1, order.bests);
+      expect(Number.isFinite(d)).toBe(true);
+      order.record();
+    }
+    expect(order.queries[0]).toEqual(weighted(queries[2]!));
+    expect(order.queries[2]).toEqual(weighted(queries[0]!));
+    // The search's totals are each model's sum of closest distances, whatever order it settled on.
+    const got = modelDistances(pack, queries);
+    const w = queries.map(weighted);
+    for (let k = 0; k < models.length; k++) {
+      let want = 0;
+      for (const q of w) want += Math.min(...Array.from({ length: 6 }, (_, v) => l1(q, pack.data.subarray((pack.start[k]! + v) * dim, (pack.start[k]! + v + 1) * dim))));
+      expect(got[k]).toBeCloseTo(want, 3);
+    }
   });
 });

@@ -5,7 +5,7 @@
 // cache is pruned against a full candidate list.
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { VIEW_METHOD } from '../../geometry/views/shape-features';
-import { COARSE_STEP, combinedDistances, refinedModelDistance, RERANK_MODELS, SmallestK, summedClosestBelow, weighted } from '../../geometry/views/view-index';
+import { COARSE_STEP, combinedDistances, ImageOrder, refinedModelDistance, RERANK_MODELS, SmallestK, summedClosestBelow, weighted } from '../../geometry/views/view-index';
 import { decodeViews, type ImageDb } from './image-store';
 
 /** Model states whose views are searched (the interface: models that have completed ingestion). */
@@ -61,6 +61,8 @@ export class ModelViewCache {
     if (++this.searches % 200 === 0) this.prune(db).catch(() => {});
     await this.load(db, candidates.filter((c) => this.entries.get(c.id)?.version !== c.version).map((c) => c.id));
     const wq = queries.map((q) => weighted(q.descriptor));
+    // Several images: the order they are compared in adapts so that poor models are dropped sooner.
+    const images = new ImageOrder(wq);
     // The re-comparison needs the first RERANK_MODELS exact too.
     const top = new SmallestK(Math.max(need, RERANK_MODELS));
     const found: { id: string; entry: Entry }[] = [];
@@ -70,8 +72,9 @@ export class ModelViewCache {
       const entry = this.entries.get(c.id);
       if (!entry) continue;
       searched++;
-      const d = summedClosestBelow(wq, entry.data, 0, entry.count, entry.dim, top.bound, COARSE_STEP);
+      const d = summedClosestBelow(images.queries, entry.data, 0, entry.count, entry.dim, top.bound, COARSE_STEP, images.bests);
       if (!Number.isFinite(d)) continue;
+      images.record();
       top.offer(d);
       found.push({ id: c.id, entry });
       stage1.push(d);
