@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { PageQuery } from '../../contract/paging';
 import { foldNameCase } from './folders';
 import { isUniqueViolation } from './pg-errors';
@@ -56,7 +56,8 @@ export async function metadataOf(db: Db, modelIds: readonly string[]): Promise<M
   const rows = await db
     .selectFrom('model_metadata')
     .select(['model_id', 'metadata_key_id', 'value'])
-    .where('model_id', 'in', [...modelIds])
+    // One array parameter, however many models (an IN list sends and plans one per id).
+    .where(sql<boolean>`model_id = any(${[...modelIds]}::uuid[])`)
     .orderBy('metadata_key_id')
     .execute();
   for (const r of rows) {

@@ -4,12 +4,13 @@ import { z } from 'zod';
 import type { FolderDuplicatesResponse } from '../../../contract/matches';
 import type { ModelFiles } from '../../files/model-files';
 import { requireRole } from '../../http/auth';
-import { NotFound } from '../../http/errors';
+import { InvalidInput, NotFound } from '../../http/errors';
 import { parseInput } from '../../http/validation';
 import { folderDuplicates } from '../../search/duplicates';
+import { TooManyPairs } from '../../search/near-pairs';
 import { findFolder } from '../../store/folders';
 import type { Database } from '../../store/schema';
-import { toModels } from './model-dto';
+import { toModelsByIds } from './model-dto';
 
 const idParams = z.object({ id: z.string() });
 const query = z.object({ threshold: z.coerce.number().min(0).max(100).default(98) });
@@ -23,10 +24,14 @@ export async function folderDuplicateRoutes(app: FastifyInstance, { db, files }:
     const folderId = /^\d{1,10}$/.test(id) ? Number(id) : NaN;
     const folder = Number.isSafeInteger(folderId) && folderId <= 2_147_483_647 ? await findFolder(db, auth.tenantId, folderId) : undefined;
     if (!folder) throw new NotFound(`No folder ${id}.`);
-    const found = await folderDuplicates(db, auth.tenantId, folder.id, threshold);
+    const found = await folderDuplicates(db, auth.tenantId, folder.id, threshold).catch((error: unknown) => {
+      if (error instanceof TooManyPairs) {
+        throw new InvalidInput(`At ${threshold}% more than ${error.maxPairs.toLocaleString('en')} pairs of this folder's models match: raise the threshold.`, { threshold, maxLinks: error.maxPairs });
+      }
+      throw error;
+    });
     const ids = found.clusters.flatMap((c) => c.modelIds);
-    const rows = ids.length ? await db.selectFrom('models').selectAll().where('tenant_id', '=', auth.tenantId).where('id', 'in', ids).execute() : [];
-    const models = new Map((await toModels(db, rows, files)).map((m) => [m.id, m]));
+    const models = new Map((await toModelsByIds(db, auth.tenantId, ids, files)).map((m) => [m.id, m]));
     const body: FolderDuplicatesResponse = {
       clusters: found.clusters.map((c) => ({
         models: c.modelIds.map((m) => models.get(m)).filter((m) => m !== undefined),

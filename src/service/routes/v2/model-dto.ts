@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { meshFactsSchema, type Model } from '../../../contract/models';
 import type { ModelFiles } from '../../files/model-files';
 import { metadataOf } from '../../store/metadata-keys';
@@ -41,4 +41,15 @@ export async function toModels(db: Kysely<Database>, rows: ModelRow[], files: Mo
     rows.map((r) => r.id),
   );
   return rows.map((r) => toModel(r, metadata.get(r.id) ?? [], files));
+}
+
+/**
+ * The models of `ids` in the tenant (any order; unknown ids left out): for thousands of ids at
+ * once (folder duplicates), passed as one array parameter where an IN list would send and plan
+ * thousands of parameters.
+ */
+export async function toModelsByIds(db: Kysely<Database>, tenantId: number, ids: readonly string[], files: ModelFiles): Promise<Model[]> {
+  if (!ids.length) return [];
+  const rows = await db.selectFrom('models').selectAll().where('tenant_id', '=', tenantId).where(sql<boolean>`id = any(${[...ids]}::uuid[])`).execute();
+  return toModels(db, rows, files);
 }
