@@ -44,7 +44,15 @@ export interface ImportContext {
    * `occt-import-js.wasm` next to its script (bundled workers). Node finds it on its own.
    */
   occtWasmBinary?: ArrayBuffer | Uint8Array;
+  /**
+   * Most bytes a packed file (3MF archive, glTF accessors and meshopt buffers) may declare or
+   * unpack to; checked before the memory is spent (default {@link DEFAULT_UNPACKED_MAX_BYTES}).
+   */
+  unpackedMaxBytes?: number;
 }
+
+/** 256 MiB: read as text and parsed, an unpacked model needs about three times its size. */
+export const DEFAULT_UNPACKED_MAX_BYTES = 256 * 1024 * 1024;
 
 /** One importer per format, listed in the registry of `importers.ts`. */
 export interface Importer {
@@ -99,11 +107,20 @@ export function defineImporter(
         if (bytes.byteLength === 0) return failed(`The ${label} file is empty (0 bytes).`);
         return await parse(bytes, ctx);
       } catch (e) {
-        const detail = e instanceof Error && e.message ? ` (${e.message.slice(0, 200)})` : '';
-        return failed(`The ${label} file is damaged or not a valid ${label} file; reading it stopped with an error${detail}.`);
+        // The engine's own words (a V8 limit, a parser's message) mean nothing to a designer.
+        return failed(unreadableReason(label, e));
       }
     },
   };
+}
+
+/** Why an importer that threw gave nothing, in plain words. */
+export function unreadableReason(label: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof RangeError && /alloc|length|too large|string longer|size/i.test(message)) {
+    return `The ${label} file declares more data than one model may hold in memory, so it was not read.`;
+  }
+  return `The ${label} file is damaged or is not a valid ${label} file, so it could not be read.`;
 }
 
 /** ".STL" / "stl" / "part.stl" → "stl". */

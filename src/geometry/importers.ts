@@ -1,6 +1,6 @@
 // The one registry: file extension → importer, plus the sniffing that catches files that are
 // not what their name says.
-import { failed, unsupported, type FormatId, type ImportContext, type ImportedModel, type ImportError, type Importer } from './importer';
+import { failed, unreadableReason, unsupported, type FormatId, type ImportContext, type ImportedModel, type ImportError, type Importer } from './importer';
 import { glbImporter, gltfImporter } from './importers/gltf';
 import { NATIVE_CAD, nativeCadError } from './importers/native-cad';
 import { objImporter } from './importers/obj';
@@ -118,7 +118,7 @@ export async function importFile(fileName: string, bytes: Uint8Array, ctx: Impor
     if (!importer) return failed('The file format could not be determined.');
     return await importer.import(bytes, { fileName, ...ctx });
   } catch (e) {
-    return failed(`The file could not be read (${e instanceof Error ? e.message : String(e)}).`);
+    return failed(unreadableReason('model', e));
   }
 }
 

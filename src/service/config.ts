@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_UNPACKED_MAX_BYTES } from '../geometry/importer';
 
 const loopbackHosts = new Set(['127.0.0.1', '::1', 'localhost', '0:0:0:0:0:0:0:1']);
 
@@ -8,6 +9,20 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
+
+/** Brute-force limits (README, Configuration): failures per minute, or per 10 minutes per address. */
+export interface ThrottleConfig {
+  /** Wrong passwords per account per minute before sign-in is refused for a minute. */
+  signInFailuresPerAccount: number;
+  /** Failed sign-ins per client address per 10 minutes, over all accounts. */
+  signInFailuresPerAddress: number;
+  /** Refused client-credentials token requests per client id per minute. */
+  tokenFailuresPerClient: number;
+  /** API requests per access token per minute. */
+  apiRequestsPerMinute: number;
+}
+
+export const defaultThrottle: ThrottleConfig = { signInFailuresPerAccount: 5, signInFailuresPerAddress: 30, tokenFailuresPerClient: 5, apiRequestsPerMinute: 1200 };
 
 const envSchema = z.object({
   PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(8080)),
@@ -18,6 +33,12 @@ const envSchema = z.object({
   DEMO_USER: z.preprocess(emptyAsUndefined, z.email().default('demo@example.com')),
   DEMO_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(8).optional()),
   UPLOAD_MAX_BYTES: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(512 * 1024 * 1024)),
+  UNPACKED_MAX_BYTES: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(DEFAULT_UNPACKED_MAX_BYTES)),
+  INGEST_MEMORY_MB: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(128).default(1024)),
+  SIGNIN_FAILURES_PER_ACCOUNT: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(defaultThrottle.signInFailuresPerAccount)),
+  SIGNIN_FAILURES_PER_ADDRESS: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(defaultThrottle.signInFailuresPerAddress)),
+  TOKEN_FAILURES_PER_CLIENT: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(defaultThrottle.tokenFailuresPerClient)),
+  API_REQUESTS_PER_MINUTE: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(defaultThrottle.apiRequestsPerMinute)),
   BLOB_STORE: z.preprocess(emptyAsUndefined, z.enum(['local', 's3']).default('local')),
   S3_BUCKET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   S3_REGION: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
@@ -43,8 +64,15 @@ export interface ServiceConfig {
   demo: { email: string; password: string } | undefined;
   /** Largest model file a signed upload accepts (UPLOAD_MAX_BYTES, default 512 MiB). */
   uploadMaxBytes: number;
+  /** Most bytes a packed file (3MF, glTF) may unpack to (UNPACKED_MAX_BYTES, default 256 MiB). */
+  unpackedMaxBytes: number;
+  /** Memory ingestion's worker threads may add to the process, native memory included (INGEST_MEMORY_MB). */
+  ingestMemoryMb: number;
+  throttle: ThrottleConfig;
   blobStore: BlobStoreConfig;
 }
+
+
 
 export class ConfigError extends Error {}
 
@@ -81,6 +109,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     publicUrl: (e.PUBLIC_URL ?? defaultPublicUrl(e.HOST, e.PORT)).replace(/\/+$/, ''),
     demo: demoPassword ? { email: e.DEMO_USER, password: demoPassword } : undefined,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    unpackedMaxBytes: e.UNPACKED_MAX_BYTES,
+    ingestMemoryMb: e.INGEST_MEMORY_MB,
+    throttle: {
+      signInFailuresPerAccount: e.SIGNIN_FAILURES_PER_ACCOUNT,
+      signInFailuresPerAddress: e.SIGNIN_FAILURES_PER_ADDRESS,
+      tokenFailuresPerClient: e.TOKEN_FAILURES_PER_CLIENT,
+      apiRequestsPerMinute: e.API_REQUESTS_PER_MINUTE,
+    },
     blobStore,
   };
 }

@@ -1,5 +1,5 @@
 import type { Occt, OcctNode, OcctResult } from 'occt-import-js';
-import { defineImporter, failed, plural, type FormatId, type ImportContext, type ImportedModel, type ImportError, type ProductNode } from '../importer';
+import { unreadableReason, defineImporter, failed, plural, type FormatId, type ImportContext, type ImportedModel, type ImportError, type ProductNode } from '../importer';
 import { mergeMeshes, type LengthUnit, type Mesh } from '../mesh';
 import { sniff } from '../sniff';
 import { scanStep } from '../step-references';
@@ -31,7 +31,8 @@ function occtImporter(format: FormatId, label: string, extensions: string[], rea
     try {
       lib = await loadOcct(ctx.occtWasmBinary);
     } catch (e) {
-      return failed(`The CAD reader could not be started, so the ${label} file was not read (${e instanceof Error ? e.message : String(e)}).`);
+      void e;
+      return failed(`The CAD reader could not be started, so the ${label} file was not read; try again later.`);
     }
     let result: OcctResult;
     try {
@@ -39,7 +40,7 @@ function occtImporter(format: FormatId, label: string, extensions: string[], rea
     } catch (e) {
       // A WebAssembly abort can leave the module unusable: start a fresh one next time.
       occt = undefined;
-      return failed(`The ${label} file could not be read: OpenCascade stopped with an error (${e instanceof Error ? e.message.slice(0, 160) : String(e)}).`);
+      return failed(e instanceof RangeError || /memory|alloc/i.test(String(e)) ? unreadableReason(label, new RangeError('alloc')) : `The ${label} file could not be read: the CAD reader stopped on its content, which is damaged or uses something we do not support.`);
     }
     return toModel(result, bytes, format, label, units);
   });

@@ -32,6 +32,10 @@ function parseOff(text: string): ImportedModel | ImportError {
     return failed('The OFF file does not say how many vertices and faces it has (second line should be "vertices faces edges").');
   }
   if (nf === 0) return failed(`The OFF file has ${plural(nv, 'vertex', 'vertices')} but no faces, so it has no surface to read.`);
+  // A vertex line takes at least 6 bytes ("0 0 0\n"), a face line 8: counts beyond that are lies.
+  if (nv * 6 + nf * 8 > text.length) {
+    return failed(`The OFF file announces ${plural(nv, 'vertex', 'vertices')} and ${plural(nf, 'face')}, more than its ${count(text.length)} characters can hold: it is damaged or cut off.`);
+  }
   const positions = new Float32Array(nv * 3);
   for (let v = 0; v < nv; v++) {
     const l = next();

@@ -10,6 +10,12 @@ export const plyImporter = defineImporter('ply', 'PLY', ['ply'], (bytes) => {
   if (header.faces === 0) {
     return failed(`The PLY file holds ${plural(header.vertices, 'point')} but no faces: it is a point cloud, not a surface.`);
   }
+  // The smallest a vertex (three 1-byte values) and a face (count + three 1-byte indices) can be;
+  // a header announcing more than the bytes can hold would have the loader allocate for nothing.
+  const minimum = header.format === 'ascii' ? header.vertices * 6 + header.faces * 8 : header.vertices * 3 + header.faces * 4;
+  if (minimum > bytes.byteLength) {
+    return failed(`The PLY file announces ${plural(header.vertices, 'vertex', 'vertices')} and ${plural(header.faces, 'face')}, more than its ${count(bytes.byteLength)} bytes can hold: it is damaged or cut off.`);
+  }
   let geometry;
   try {
     geometry = new PLYLoader().parse(toArrayBuffer(bytes));

@@ -1,9 +1,9 @@
-// three's 3MFLoader needs DOMParser, which workers and Node lack: unzip with fflate (bundled in
-// three) and scan the few elements the core specification needs.
-import { unzipSync } from 'three/examples/jsm/libs/fflate.module.js';
-import { count, defineImporter, failed, plural, type ImportedModel, type ImportError, type ProductNode } from '../importer';
+// three's 3MFLoader needs DOMParser, which workers and Node lack: unzip (zip-archive.ts, sizes
+// checked before anything is inflated) and scan the few elements the core specification needs.
+import { count, defineImporter, DEFAULT_UNPACKED_MAX_BYTES, failed, plural, type ImportedModel, type ImportError, type ProductNode } from '../importer';
 import { applyToMesh, identity, mergeMeshes, multiply, scaling, type LengthUnit, type Mat4, type Mesh } from '../mesh';
 import { validateMesh } from '../validate';
+import { ArchiveRefused, readZipDirectory, readZipEntry } from './zip-archive';
 
 interface ObjectDef {
   name: string;
@@ -21,13 +21,16 @@ const UNITS: Record<string, [LengthUnit, number]> = {
 };
 
 /** 3MF core: meshes, components and build items with their transforms; materials are ignored. */
-export const threeMfImporter = defineImporter('3mf', '3MF', ['3mf'], (bytes) => {
+export const threeMfImporter = defineImporter('3mf', '3MF', ['3mf'], (bytes, ctx) => {
   if (!(bytes[0] === 0x50 && bytes[1] === 0x4b)) return failed('The file is not a ZIP package, so it cannot be a 3MF file.');
-  let files: Record<string, Uint8Array>;
+  const files: Record<string, Uint8Array> = {};
   try {
-    files = unzipSync(bytes, { filter: (f) => /\.(model|rels)$/i.test(f.name) });
-  } catch {
-    return failed('The 3MF file is a damaged ZIP package (it was probably cut off).');
+    for (const entry of readZipDirectory(bytes, '3MF', ctx?.unpackedMaxBytes ?? DEFAULT_UNPACKED_MAX_BYTES)) {
+      if (/\.(model|rels)$/i.test(entry.name)) files[entry.name] = readZipEntry(bytes, entry, '3MF');
+    }
+  } catch (e) {
+    if (e instanceof ArchiveRefused) return failed(e.message);
+    throw e;
   }
   const text = (name: string) => new TextDecoder().decode(files[name.replace(/^\//, '')] ?? new Uint8Array());
   const rels = text('_rels/.rels');

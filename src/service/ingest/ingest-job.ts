@@ -19,6 +19,7 @@ export interface IngestDeps {
   /** Wall-clock limit of the processing task of one model. */
   timeoutMs: number;
   maxTriangles?: number;
+  unpackedMaxBytes?: number;
   /** Queues (re)processing of assemblies a finished model may complete. */
   enqueue(modelId: string, options: { reason: 'part-arrived' }): Promise<void>;
 }
@@ -62,9 +63,12 @@ export async function ingestModel(deps: IngestDeps, modelId: string): Promise<In
   try {
     if (isStepFileName(row.file_name)) scan = await pool.run({ kind: 'scan', fileName: row.file_name, bytes }, { timeoutMs: 30_000 });
     if (scan.references.length) resolved = await resolveAssembly(deps, row, scan.references, bytes);
-    out = await pool.run({ kind: 'process', fileName: row.file_name, bytes, parts: resolved?.parts ?? [], maxTriangles: deps.maxTriangles }, { timeoutMs: deps.timeoutMs });
+    out = await pool.run({ kind: 'process', fileName: row.file_name, bytes, parts: resolved?.parts ?? [], maxTriangles: deps.maxTriangles, unpackedMaxBytes: deps.unpackedMaxBytes }, { timeoutMs: deps.timeoutMs });
   } catch (error) {
     if (!(error instanceof WorkerLimitError)) throw error;
+    // Another model ran beside it: which one took the memory is unknown, so the queue retries
+    // (alone, the culprit ends failed below on a later attempt).
+    if (error.shared) throw new Error(`processing was stopped at the memory limit while other models were processed: ${error.message}`);
     limitReason = `Processing was stopped because ${error.message}. If the file is very large or complex, simplify or split it and upload it again.`;
   }
 

@@ -6,8 +6,10 @@ import { processModel, scanModelFile, type ProcessInput, type ProcessOutput, typ
 export type WorkerTask =
   | { kind: 'scan'; fileName: string; bytes: Uint8Array }
   | ({ kind: 'process' } & ProcessInput)
-  /** For tests of the pool's limits only: burns CPU, allocates heap, or exits the thread. */
-  | { kind: 'misbehave'; how: 'spin' | 'allocate' | 'exit' };
+  /** For tests of the pool's limits only: burns CPU, allocates heap or typed arrays, or exits the thread. */
+  | { kind: 'misbehave'; how: Misbehaviour };
+
+type Misbehaviour = 'spin' | 'allocate' | 'allocate-native' | 'exit';
 
 export type WorkerAnswer<T extends WorkerTask> = T extends { kind: 'scan' } ? ScanResult : T extends { kind: 'process' } ? ProcessOutput & { cpuMs: number } : never;
 
@@ -28,11 +30,13 @@ export default async function runTask(task: WorkerTask): Promise<ScanResult | (P
   }
 }
 
-function misbehave(how: 'spin' | 'allocate' | 'exit'): never {
+function misbehave(how: Misbehaviour): never {
   if (how === 'exit') process.exit(3);
-  const hoard: number[][] = [];
+  const hoard: unknown[] = [];
   for (;;) {
     if (how === 'allocate') hoard.push(new Array<number>(1_000_000).fill(Math.random()));
+    // Outside the heap limit: only the pool's watch on the resident set stops this.
+    if (how === 'allocate-native') hoard.push(new Uint8Array(16 * 1024 * 1024).fill(1));
   }
 }
 

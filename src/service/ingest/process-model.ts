@@ -56,6 +56,8 @@ export interface ProcessInput {
   parts?: PartInput[];
   /** Refuse meshes above this many triangles (typed arrays live outside the worker's heap limit). */
   maxTriangles?: number;
+  /** Most bytes a packed format may unpack to (UNPACKED_MAX_BYTES). */
+  unpackedMaxBytes?: number;
   thumbnailSize?: number;
 }
 
@@ -120,7 +122,8 @@ export async function processModel(input: ProcessInput): Promise<ProcessOutput> 
   const brokenParts: { path: string; reason: string }[] = [];
   const warnings: string[] = [];
 
-  const source = await importFile(input.fileName, input.bytes, { fileName: input.fileName });
+  const limits = input.unpackedMaxBytes ? { unpackedMaxBytes: input.unpackedMaxBytes } : {};
+  const source = await importFile(input.fileName, input.bytes, { fileName: input.fileName, ...limits });
   lap('import');
   let own: ImportedModel | undefined;
   if (isImportError(source)) {
@@ -137,7 +140,7 @@ export async function processModel(input: ProcessInput): Promise<ProcessOutput> 
   let partsWithGeometry = 0;
   for (const part of parts) {
     // One import per distinct file; each occurrence is a placed copy of the same mesh.
-    const imported = await importFile(part.fileName, part.bytes, { fileName: part.fileName });
+    const imported = await importFile(part.fileName, part.bytes, { fileName: part.fileName, ...limits });
     if (isImportError(imported)) {
       // A sub-assembly file without geometry of its own is expected: its parts come separately.
       if (!imported.references?.length) brokenParts.push({ path: part.placements[0]?.path ?? part.fileName, reason: imported.reason });

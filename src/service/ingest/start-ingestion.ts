@@ -1,5 +1,6 @@
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import PgBoss from 'pg-boss';
+import type { ServiceConfig } from '../config';
 import type { BlobStore } from '../files/blob-store';
 import { stopBackgroundPairs } from '../search/background-pairs';
 import type { Store } from '../store/database';
@@ -20,6 +21,10 @@ export interface IngestionConfig {
   /** Heap limit of a worker thread (default 1024 MB). */
   maxOldGenerationSizeMb?: number;
   maxTriangles?: number;
+  /** Most bytes a packed file (3MF, glTF) may unpack to (UNPACKED_MAX_BYTES). */
+  unpackedMaxBytes?: number;
+  /** Memory the worker threads may add to the process, native and typed-array memory included (INGEST_MEMORY_MB). */
+  memoryLimitMb?: number;
   /** Attempts after the first when processing breaks for reasons outside the file (default 2). */
   retryLimit?: number;
   /** Seconds before such a retry (default 10). */
@@ -89,7 +94,12 @@ export async function startIngestion({ store, blobs, config = {} }: { store: Sto
   await boss.createQueue(INGEST_QUEUE, { name: INGEST_QUEUE, ...queueOptions });
   await boss.updateQueue(INGEST_QUEUE, { name: INGEST_QUEUE, ...queueOptions });
 
-  const pool = createWorkerPool({ size: concurrency, timeoutMs, ...(config.maxOldGenerationSizeMb ? { maxOldGenerationSizeMb: config.maxOldGenerationSizeMb } : {}) });
+  const pool = createWorkerPool({
+    size: concurrency,
+    timeoutMs,
+    ...(config.maxOldGenerationSizeMb ? { maxOldGenerationSizeMb: config.maxOldGenerationSizeMb } : {}),
+    ...(config.memoryLimitMb ? { memoryLimitMb: config.memoryLimitMb } : {}),
+  });
 
   let stopping = false;
   let wake: (() => void) | undefined;
@@ -121,6 +131,7 @@ export async function startIngestion({ store, blobs, config = {} }: { store: Sto
     pool,
     timeoutMs,
     ...(config.maxTriangles ? { maxTriangles: config.maxTriangles } : {}),
+    ...(config.unpackedMaxBytes ? { unpackedMaxBytes: config.unpackedMaxBytes } : {}),
     enqueue: (id: string, o: { reason: 'part-arrived' }) => queue.enqueue(id, o),
   };
 
@@ -258,6 +269,10 @@ export async function startIngestion({ store, blobs, config = {} }: { store: Sto
  * and blob store; an embedded PGlite database belongs to this process alone.
  */
 export function serviceIngestion(config: IngestionConfig = {}) {
-  return ({ store, blobStore, config: service }: { store: Store; blobStore: BlobStore; config: { databaseUrl: string | undefined } }): Promise<Ingestion> =>
-    startIngestion({ store, blobs: blobStore, config: { exclusiveDatabase: service.databaseUrl === undefined, ...config } });
+  return ({ store, blobStore, config: service }: { store: Store; blobStore: BlobStore; config: Pick<ServiceConfig, 'databaseUrl' | 'unpackedMaxBytes' | 'ingestMemoryMb'> }): Promise<Ingestion> =>
+    startIngestion({
+      store,
+      blobs: blobStore,
+      config: { exclusiveDatabase: service.databaseUrl === undefined, unpackedMaxBytes: service.unpackedMaxBytes, memoryLimitMb: service.ingestMemoryMb, ...config },
+    });
 }

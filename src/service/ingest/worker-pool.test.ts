@@ -32,3 +32,26 @@ describe('ingest worker pool', () => {
     expect(again.map((o) => o.outcome)).toEqual(['geometry', 'geometry', 'geometry']);
   });
 });
+
+describe('ingest worker pool memory watch', () => {
+  let pool: WorkerPool;
+  beforeAll(() => {
+    pool = createWorkerPool({ size: 2, memoryLimitMb: 256, timeoutMs: 20_000 });
+  });
+  afterAll(() => pool.close());
+  const outcome = (p: Promise<unknown>) => p.then(() => 'answered', (e: unknown) => (e instanceof WorkerLimitError ? `${e.limit}${e.shared ? ' (shared)' : ''}` : String(e)));
+
+  it('stops a thread whose typed arrays pass the limit, which the heap limit does not see', async () => {
+    const before = process.memoryUsage.rss();
+    expect(await outcome(pool.run({ kind: 'misbehave', how: 'allocate-native' }))).toBe('memory');
+    // The watch reads every 50 ms; 16 MB arrays filled in that time stay well below another limit's worth.
+    expect(process.memoryUsage.rss() - before).toBeLessThan(2 * 256 * 1024 * 1024);
+  });
+
+  it('stops every task running when the limit is passed, and says the others may not be to blame', async () => {
+    const results = await Promise.all([outcome(pool.run({ kind: 'misbehave', how: 'spin' })), outcome(pool.run({ kind: 'misbehave', how: 'allocate-native' }))]);
+    expect(results).toEqual(['memory (shared)', 'memory (shared)']);
+    const stl = toStlBinary((await box()).mesh);
+    expect((await pool.run({ kind: 'process', fileName: 'box.stl', bytes: stl })).outcome).toBe('geometry');
+  });
+});

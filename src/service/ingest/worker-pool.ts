@@ -11,6 +11,14 @@ export interface WorkerPoolOptions {
   maxOldGenerationSizeMb?: number;
   /** Wall-clock limit of one task; the thread is terminated and replaced when it is exceeded. */
   timeoutMs?: number;
+  /**
+   * Memory the running tasks may add to the process (resident set above its size when the pool
+   * became busy), typed arrays and WebAssembly included, which the heap limit does not count.
+   * Past it the running tasks' threads are terminated (default 1024 MB).
+   */
+  memoryLimitMb?: number;
+  /** How often the resident set is read while tasks run (default 50 ms). */
+  memoryCheckMs?: number;
 }
 
 /** Why a task gave no answer: the pool's limits, not the geometry code, stopped it. */
@@ -18,6 +26,8 @@ export class WorkerLimitError extends Error {
   constructor(
     readonly limit: 'timeout' | 'memory' | 'crash',
     message: string,
+    /** Other tasks ran at the same time, so this one may not be what took the memory. */
+    readonly shared = false,
   ) {
     super(message);
     this.name = 'WorkerLimitError';
@@ -50,6 +60,7 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
   const size = options.size ?? defaultPoolSize();
   const heapMb = options.maxOldGenerationSizeMb ?? 1024;
   const defaultTimeout = options.timeoutMs ?? 120_000;
+  const memoryLimitMb = options.memoryLimitMb ?? 1024;
   const worker = new URL('./ingest-worker.ts', import.meta.url);
   const pool = new Piscina({
     filename: worker.href,
@@ -64,6 +75,22 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
   // A thread that dies between tasks must not become an unhandled 'error' on the pool.
   pool.on('error', (error: unknown) => console.error(`ingest worker: ${error instanceof Error ? error.message : String(error)}`));
 
+  // Threads cannot limit their native memory, so the process's resident set is watched while
+  // tasks run: a file that slips past the importers' own size checks still cannot take the host.
+  const active = new Map<AbortController, { memory: boolean; shared: boolean }>();
+  let baseline = 0;
+  let watch: NodeJS.Timeout | undefined;
+  const checkMemory = () => {
+    const added = process.memoryUsage.rss() - baseline;
+    if (added <= memoryLimitMb * 1024 * 1024) return;
+    const shared = active.size > 1;
+    for (const [controller, state] of active) {
+      state.memory = true;
+      state.shared = shared;
+      controller.abort();
+    }
+  };
+
   let closed = false;
   return {
     size,
@@ -72,25 +99,35 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
       const timeoutMs = runOptions.timeoutMs ?? defaultTimeout;
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), timeoutMs);
+      const state = { memory: false, shared: false };
+      if (active.size === 0) {
+        baseline = process.memoryUsage.rss();
+        watch = setInterval(checkMemory, options.memoryCheckMs ?? 50);
+      }
+      active.set(controller, state);
       try {
         return (await pool.run(task, { signal: controller.signal, ...(runOptions.transfer ? { transferList: runOptions.transfer } : {}) })) as WorkerAnswer<typeof task>;
       } catch (error) {
         if (closed) throw new PoolClosedError();
+        if (state.memory) throw new WorkerLimitError('memory', `it needed more than the ${memoryLimitMb} MB of memory one model may use`, state.shared);
         if (controller.signal.aborted) {
           throw new WorkerLimitError('timeout', `it took longer than ${Math.round(timeoutMs / 1000)} s`);
         }
         const code = (error as { code?: string } | undefined)?.code;
         if (code === 'ERR_WORKER_OUT_OF_MEMORY') throw new WorkerLimitError('memory', `it needed more than the ${heapMb} MB of memory one model may use`);
         if (error instanceof Error && /exited|terminated|ERR_WORKER/i.test(`${error.message} ${code ?? ''}`)) {
-          throw new WorkerLimitError('crash', `the processing thread stopped unexpectedly (${error.message})`);
+          throw new WorkerLimitError('crash', 'the processing thread stopped unexpectedly');
         }
         throw error;
       } finally {
         clearTimeout(timer);
+        active.delete(controller);
+        if (active.size === 0) clearInterval(watch);
       }
     },
     async close() {
       closed = true;
+      clearInterval(watch);
       await pool.destroy();
     },
   };

@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { importJWK, SignJWT, type JWK } from 'jose';
 import type { Role } from '../../contract/app-config';
-import type { ServiceConfig } from '../config';
+import { defaultThrottle, type ServiceConfig, type ThrottleConfig } from '../config';
+import { DEFAULT_UNPACKED_MAX_BYTES } from '../../geometry/importer';
 import type { IngestQueue } from '../ingest/ingest-queue';
 import { startService, type RunningService, type StartOptions } from '../server';
 import { createUser, ensureTenant } from '../store/users';
@@ -62,6 +63,8 @@ export interface StartTestServiceOptions {
   ingestQueue?: IngestQueue;
   /** Real ingestion started with the service (see StartOptions.ingestion). */
   ingestion?: StartOptions['ingestion'];
+  /** Brute-force limits other than the defaults. */
+  throttle?: Partial<ThrottleConfig>;
   /** Another blob store than DATA_DIR/blobs (e.g. one that takes direct uploads, as S3 does). */
   blobStore?: StartOptions['blobStore'];
 }
@@ -80,6 +83,9 @@ export async function startTestService(options: StartTestServiceOptions = {}): P
     publicUrl: '', // follows the bound port
     demo: options.demo,
     uploadMaxBytes: options.uploadMaxBytes ?? 512 * 1024 * 1024,
+    unpackedMaxBytes: DEFAULT_UNPACKED_MAX_BYTES,
+    ingestMemoryMb: 1024,
+    throttle: { ...defaultThrottle, ...options.throttle },
     blobStore: { kind: 'local' },
   };
   let service: RunningService;
