@@ -2,7 +2,11 @@ import middie from '@fastify/middie';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerFactory } from 'fastify';
 import type { Provider } from 'oidc-provider';
 import type { Connect } from 'vite';
+import rateLimit from '@fastify/rate-limit';
+import { defaultThrottle, type ThrottleConfig } from './config';
 import { createAuthenticator, type Authenticator } from './http/auth';
+import { RateLimited } from './http/errors';
+import { createBruteForceGuard } from './identity/throttle';
 import { registerErrorHandling } from './http/error-handler';
 import { isApiPath, isIdentityPath } from './http/paths';
 import { registerSecurityHeaders } from './http/security-headers';
@@ -43,6 +47,8 @@ export interface AppOptions {
   ingestQueue?: IngestQueue | undefined;
   /** Largest model file accepted (UPLOAD_MAX_BYTES). */
   uploadMaxBytes?: number;
+  /** Brute-force and API request limits (default: config.ts's defaults). */
+  throttle?: ThrottleConfig;
 }
 
 export interface BuiltApp {
@@ -67,6 +73,7 @@ export async function buildApp({
   blobStore,
   ingestQueue,
   uploadMaxBytes = DEFAULT_UPLOAD_MAX_BYTES,
+  throttle = defaultThrottle,
 }: AppOptions): Promise<BuiltApp> {
   const { db } = store;
   const app = Fastify({
@@ -86,7 +93,14 @@ export async function buildApp({
   });
 
   const issuer = issuerFor(publicUrl);
-  const provider = createProvider({ db, publicUrl, signingKeys: keys.signingKeys, cookieKeys: keys.cookieKeys });
+  const perAddress = { perAddress: throttle.signInFailuresPerAddress, addressWindowSeconds: 600 };
+  const provider = createProvider({
+    db,
+    publicUrl,
+    signingKeys: keys.signingKeys,
+    cookieKeys: keys.cookieKeys,
+    tokenGuard: createBruteForceGuard(db, 'token', { perSubject: throttle.tokenFailuresPerClient, subjectWindowSeconds: 60, ...perAddress }),
+  });
 
   await app.register(middie, { hook: 'onRequest' });
   app.use(identityMountPath, provider.callback());
@@ -106,6 +120,7 @@ export async function buildApp({
     provider,
     csrfKey: keys.cookieKeys[0] ?? '',
     secureCookies: publicUrl.startsWith('https:'),
+    guard: createBruteForceGuard(db, 'signin', { perSubject: throttle.signInFailuresPerAccount, subjectWindowSeconds: 60, ...perAddress }),
   });
 
   const signer = createUrlSigner({ publicUrl, keys: keys.urlSigningKeys });
@@ -130,6 +145,16 @@ export async function buildApp({
     // Authenticate before the body is read: an anonymous caller learns nothing about the route.
     api.addHook('onRequest', async (request) => {
       request.auth = await authenticate(request);
+    });
+    // Per token, after it was verified (preParsing runs after onRequest): generous enough that the
+    // app and the upload engine never meet it, a brake on a runaway script. Counted per process.
+    await api.register(rateLimit, {
+      hook: 'preParsing',
+      max: throttle.apiRequestsPerMinute,
+      timeWindow: 60_000,
+      keyGenerator: (request) => `${request.auth?.clientId}:${request.auth?.userId}`,
+      errorResponseBuilder: (_request, context) =>
+        new RateLimited(`Too many requests with this token (more than ${context.max} a minute); try again in ${context.after}.`, Math.ceil(context.ttl / 1000)),
     });
     api.addHook('onSend', async (_request, reply, payload) => {
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');

@@ -10,8 +10,10 @@ import { LocalBlobStore } from './files/local-blob-store';
 import { S3BlobStore } from './files/s3-blob-store';
 import type { IngestQueue } from './ingest/ingest-queue';
 import { pruneExpiredPayloads } from './identity/adapter';
+import { pruneThrottle } from './identity/throttle';
 import { openStore, type Store } from './store/database';
 import { ensureDemoAccount } from './store/demo';
+import { releaseAbandonedClaims, UPLOAD_CLAIM_LEASE_MS } from './store/uploads';
 import { loadOrCreateKeys, type ServiceKeys } from './store/keys';
 
 export interface StartOptions {
@@ -64,14 +66,21 @@ export async function startService({ config, publicUrlFromEnv = true, web, logge
   const store = await (opening ?? openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   let server: http.Server | undefined;
   let pruneTimer: NodeJS.Timeout | undefined;
+  let claimTimer: NodeJS.Timeout | undefined;
   let ingestion: { queue: IngestQueue; stop(): Promise<void> } | undefined;
   try {
-    const [keys, demoCreated] = await Promise.all([
+    // An embedded database belongs to this process alone: every claim found at start was held by
+    // a process that crashed. On a shared one, only claims whose lease ran out are given back.
+    const exclusive = config.databaseUrl === undefined;
+    const [keys, demoCreated, released] = await Promise.all([
       loadOrCreateKeys(store.db),
       config.demo ? ensureDemoAccount(store.db, config.demo) : Promise.resolve(false),
+      releaseAbandonedClaims(store.db, exclusive ? new Date() : new Date(Date.now() - UPLOAD_CLAIM_LEASE_MS)),
       pruneExpiredPayloads(store.db),
     ]);
-    pruneTimer = setInterval(() => void pruneExpiredPayloads(store.db).catch(() => {}), 60 * 60 * 1000).unref();
+    if (released > 0) console.warn(`${released} upload(s) cut off by a stop of the service can be sent again.`);
+    pruneTimer = setInterval(() => void Promise.all([pruneExpiredPayloads(store.db), pruneThrottle(store.db)]).catch(() => {}), 60 * 60 * 1000).unref();
+    claimTimer = setInterval(() => void releaseAbandonedClaims(store.db, new Date(Date.now() - UPLOAD_CLAIM_LEASE_MS)).catch(() => {}), UPLOAD_CLAIM_LEASE_MS / 2).unref();
 
     // Requests that arrive between binding and the app being ready wait here instead of hanging.
     const early: [http.IncomingMessage, http.ServerResponse][] = [];
@@ -108,6 +117,7 @@ export async function startService({ config, publicUrlFromEnv = true, web, logge
         blobStore,
         ingestQueue: queue,
         uploadMaxBytes: config.uploadMaxBytes,
+        throttle: config.throttle,
         serverFactory: (handler) => {
           fastifyHandler = handler;
           return httpServer;
@@ -128,6 +138,7 @@ export async function startService({ config, publicUrlFromEnv = true, web, logge
     const close = () =>
       (closing ??= (async () => {
         clearInterval(pruneTimer);
+        clearInterval(claimTimer);
         await app.close();
         await closeServer(httpServer);
         await ingestion?.stop();
@@ -138,6 +149,7 @@ export async function startService({ config, publicUrlFromEnv = true, web, logge
     return { url, port, app, provider, store, keys, issuer, blobStore, demoCreated, close };
   } catch (error) {
     clearInterval(pruneTimer);
+    clearInterval(claimTimer);
     if (server) await closeServer(server);
     await ingestion?.stop().catch(() => {});
     await onClose?.();

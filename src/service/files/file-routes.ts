@@ -6,7 +6,7 @@ import { Conflict, Forbidden, NotFound, TooLarge } from '../http/errors';
 import { parseInput } from '../http/validation';
 import { findModelById } from '../store/models';
 import type { Database } from '../store/schema';
-import { claimUpload, findUpload, releaseUpload } from '../store/uploads';
+import { claimUpload, findUpload, releaseUpload, renewUploadClaim, UPLOAD_CLAIM_LEASE_MS } from '../store/uploads';
 import { BlobNotFoundError, BlobTooLargeError, modelBlobKeys, type BlobStore } from './blob-store';
 import type { ModelFiles } from './model-files';
 import { modelFileKinds, UPLOAD_TOKEN_HEADER, type ModelFileKind, type UrlSigner } from './signed-urls';
@@ -107,14 +107,17 @@ export async function fileRoutes(app: FastifyInstance, { db, blobStore, signer, 
 
     const key = modelBlobKeys(model.tenant_id, model.id).source;
     let bytes: number;
+    const lease = setInterval(() => void renewUploadClaim(db, modelId).catch(() => {}), UPLOAD_CLAIM_LEASE_MS / 4);
     try {
       ({ bytes } = await blobStore.put(key, requestBody(request), { maxBytes: uploadMaxBytes, contentType: 'application/octet-stream' }));
     } catch (error) {
+      clearInterval(lease);
       await releaseUpload(db, modelId);
       finishEarly(request, reply);
       if (error instanceof BlobTooLargeError) throw new TooLarge(`The file is larger than the ${uploadMaxBytes}-byte limit.`);
       throw error;
     }
+    clearInterval(lease);
     const row = await files.uploaded(model.id, { blobKey: key, sizeBytes: bytes });
     return reply.status(200).send({ modelId: row.id, bytes, state: row.state });
   });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createModelsResponseSchema, modelResponseSchema } from '../../contract/models';
 import { expectApiError as expectError, recordingQueue } from '../testing/api-expect';
 import { startTestService, type TestService } from '../testing/start-test-service';
+import { claimUpload, releaseAbandonedClaims, renewUploadClaim, UPLOAD_CLAIM_LEASE_MS } from '../store/uploads';
 import { createUrlSigner } from './signed-urls';
 
 const LIMIT = 64 * 1024;
@@ -169,5 +170,26 @@ describe('signed upload addresses', () => {
     } finally {
       await service.stop();
     }
+  });
+});
+
+describe('upload claims after a crash', () => {
+  it('gives back a claim whose lease ran out while the model waits for its file; never a live or completed one', async () => {
+    const [abandoned, live, done] = [await newModel(), await newModel(), await newModel()];
+    expect((await put(done.uploadUrl, done.headers, 'solid done\n')).status).toBe(200);
+    const longAgo = new Date(Date.now() - 2 * UPLOAD_CLAIM_LEASE_MS);
+    // As a process that died mid-upload leaves it: claimed, renewed no more, nothing stored.
+    expect(await claimUpload(t.db, abandoned.model.id, longAgo)).toBe(true);
+    expect(await claimUpload(t.db, live.model.id, longAgo)).toBe(true);
+    await renewUploadClaim(t.db, live.model.id);
+    await t.db.updateTable('uploads').set({ used_at: longAgo }).where('model_id', '=', done.model.id).execute();
+    await expectError(await put(abandoned.uploadUrl, abandoned.headers, 'solid x\n'), 409, /used already/);
+
+    expect(await releaseAbandonedClaims(t.db, new Date(Date.now() - UPLOAD_CLAIM_LEASE_MS))).toBe(1);
+    const content = 'solid again\n';
+    expect((await put(abandoned.uploadUrl, abandoned.headers, content)).status).toBe(200);
+    expect(await stateOf(abandoned.model.id)).toBe('processing');
+    await expectError(await put(live.uploadUrl, live.headers, 'solid y\n'), 409, /used already/);
+    await expectError(await put(done.uploadUrl, done.headers, 'solid z\n'), 409, /used already/);
   });
 });

@@ -56,6 +56,12 @@ export class TooLarge extends HttpError {
   }
 }
 
+export class RateLimited extends HttpError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, errorCodes.rateLimited, message, { 'retry-after': String(retryAfterSeconds) });
+  }
+}
+
 export class UnsupportedMediaType extends HttpError {
   constructor(message = 'Unsupported content type.') {
     super(415, errorCodes.unsupportedMediaType, message);

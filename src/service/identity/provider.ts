@@ -1,5 +1,6 @@
 import type { JWK } from 'jose';
 import type { Kysely } from 'kysely';
+import type { BruteForceGuard } from './throttle';
 import Provider, { errors, type BaseToken, type Client, type KoaContextWithOIDC } from 'oidc-provider';
 import { embeddedSpaClient } from '../../contract/app-config';
 import { findCredential, isCredentialClientId, verifyClientSecret } from '../store/client-credentials';
@@ -23,6 +24,8 @@ export interface IdentityOptions {
   publicUrl: string;
   signingKeys: JWK[];
   cookieKeys: string[];
+  /** Wrong client secrets per client id and per address at the token endpoint. */
+  tokenGuard: BruteForceGuard;
 }
 
 export function issuerFor(publicUrl: string): string {
@@ -41,7 +44,7 @@ function accountClaims({ user, tenant }: Account) {
   };
 }
 
-export function createProvider({ db, publicUrl, signingKeys, cookieKeys }: IdentityOptions): Provider {
+export function createProvider({ db, publicUrl, signingKeys, cookieKeys, tokenGuard }: IdentityOptions): Provider {
   const Adapter = createAdapterClass(db);
 
   /** The user a token acts for: its account, or for a client credential the credential's owner. */
@@ -167,6 +170,7 @@ export function createProvider({ db, publicUrl, signingKeys, cookieKeys }: Ident
 
   provider.proxy = publicUrl.startsWith('https:');
   provider.use(securityHeaders);
+  provider.use(throttledTokenRequests(tokenGuard));
   provider.use(firstPartyOfflineAccess);
   provider.use(credentialTokenResponseShape);
   return provider;
@@ -178,6 +182,44 @@ async function securityHeaders(ctx: KoaContextWithOIDC, next: () => Promise<void
   ctx.set('x-content-type-options', 'nosniff');
   ctx.set('referrer-policy', 'no-referrer');
   await next();
+}
+
+/**
+ * Client-credential token requests are checked against the guard before the secret is, and
+ * refused ones counted: guessing a secret costs a minute per few tries. The app's own code
+ * exchange (a public PKCE client, no secret) is not a guessing target and passes.
+ */
+function throttledTokenRequests(guard: BruteForceGuard) {
+  return async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
+    if (ctx.method !== 'POST' || ctx.path !== '/v1/token') return next();
+    const clientId = basicClientId(ctx.get('authorization'));
+    if (!clientId) return next();
+    const keys = { subject: `client:${clientId}`, address: (ctx as KoaContextWithOIDC & { ip: string }).ip };
+    const wait = await guard.blockedFor(keys);
+    if (wait > 0) {
+      ctx.status = 429;
+      ctx.set('retry-after', String(wait));
+      ctx.set('cache-control', 'no-store');
+      ctx.body = { error: 'slow_down', error_description: `Too many failed token requests for this client; try again in ${wait} seconds.` };
+      return;
+    }
+    await next();
+    if (ctx.status === 401) await guard.failed(keys);
+    else if (ctx.status === 200) await guard.succeeded(keys);
+  };
+}
+
+/** The client id of HTTP Basic client authentication (form-encoded, RFC 6749 2.3.1). */
+function basicClientId(header: string): string | undefined {
+  const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  if (!m) return undefined;
+  const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const id = decoded.slice(0, Math.max(0, decoded.indexOf(':')));
+  try {
+    return decodeURIComponent(id.replace(/\+/g, ' ')).slice(0, 200) || undefined;
+  } catch {
+    return id.slice(0, 200) || undefined;
+  }
 }
 
 /**

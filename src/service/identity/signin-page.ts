@@ -5,11 +5,17 @@ export interface SignInPageInput {
   csrfToken: string;
   email?: string;
   failed?: boolean;
+  /** Seconds before another attempt is accepted (too many failures). */
+  retryAfterSeconds?: number;
 }
 
 /** The sign-in form; ids, labels and texts are fixed by shared decisions (e2e relies on them). */
-export function renderSignInPage({ uid, csrfToken, email = '', failed = false }: SignInPageInput): string {
-  const alert = failed ? '<p role="alert">Wrong email or password.</p>\n' : '';
+export function renderSignInPage({ uid, csrfToken, email = '', failed = false, retryAfterSeconds }: SignInPageInput): string {
+  const alert = retryAfterSeconds
+    ? `<p role="alert">Too many failed sign-ins. Wait ${waitText(retryAfterSeconds)}, then try again.</p>\n`
+    : failed
+      ? '<p role="alert">Wrong email or password.</p>\n'
+      : '';
   return page(
     'Sign in',
     `<h1>Sign in</h1>
@@ -22,6 +28,12 @@ ${alert}<form method="post" action="/signin/${encodeURIComponent(uid)}" novalida
 <button type="submit">Sign in</button>
 </form>`,
   );
+}
+
+function waitText(seconds: number): string {
+  if (seconds < 90) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minutes`;
 }
 
 export function renderMessagePage(title: string, message: string): string {

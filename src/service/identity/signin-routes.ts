@@ -6,6 +6,7 @@ import { parseCookies, serializeCookie } from '../http/cookies';
 import type { Database } from '../store/schema';
 import { authenticate } from '../store/users';
 import { SignInCsrf } from './csrf';
+import type { BruteForceGuard } from './throttle';
 import { pageCsp } from './html';
 import { appClientId } from './provider';
 import { renderMessagePage, renderSignInPage } from './signin-page';
@@ -15,13 +16,15 @@ export interface SignInRoutesOptions {
   provider: Provider;
   csrfKey: string;
   secureCookies: boolean;
+  /** Wrong passwords per account and per client address (identity/throttle.ts). */
+  guard: BruteForceGuard;
 }
 
 /** Clients whose consent is implied: the workbench's own app (shared decisions, OIDC). */
 const firstPartyClients = new Set<string>([appClientId]);
 
 /** The server-rendered sign-in page at oidc-provider's interaction url, `/signin/:uid`. */
-export async function signInRoutes(app: FastifyInstance, { db, provider, csrfKey, secureCookies }: SignInRoutesOptions) {
+export async function signInRoutes(app: FastifyInstance, { db, provider, csrfKey, secureCookies, guard }: SignInRoutesOptions) {
   const csrf = new SignInCsrf(csrfKey);
 
   // Only this plugin reads HTML forms; the API keeps answering 415 to them.
@@ -50,13 +53,14 @@ export async function signInRoutes(app: FastifyInstance, { db, provider, csrfKey
       .send(renderMessagePage('Sign-in expired', 'This sign-in page has expired. Go back to the workbench and sign in again.'));
   }
 
-  function showForm(reply: FastifyReply, uid: string, cookieValue: string, extra: { email?: string; failed?: boolean } = {}) {
+  function showForm(reply: FastifyReply, uid: string, cookieValue: string, extra: { email?: string; failed?: boolean; retryAfterSeconds?: number } = {}) {
     reply.header(
       'set-cookie',
       serializeCookie(SignInCsrf.cookieName, cookieValue, { path: '/signin', secure: secureCookies, sameSite: 'Lax', maxAgeSeconds: 60 * 60 }),
     );
+    if (extra.retryAfterSeconds) reply.header('retry-after', String(extra.retryAfterSeconds));
     return reply
-      .status(extra.failed ? 401 : 200)
+      .status(extra.retryAfterSeconds ? 429 : extra.failed ? 401 : 200)
       .type('text/html; charset=utf-8')
       .send(renderSignInPage({ uid, csrfToken: csrf.tokenFor(uid, cookieValue), ...extra }));
   }
@@ -102,8 +106,19 @@ export async function signInRoutes(app: FastifyInstance, { db, provider, csrfKey
 
     const email = typeof form.email === 'string' ? form.email.slice(0, 320) : '';
     const password = typeof form.password === 'string' ? form.password.slice(0, 1024) : '';
+    // Checked before the password is: a blocked attacker costs no hash and learns nothing.
+    const keys = { subject: email ? `account:${email.trim()}` : undefined, address: request.ip };
+    const wait = await guard.blockedFor(keys);
+    if (wait > 0) {
+      request.log.warn({ address: request.ip }, 'sign-in throttled');
+      return showForm(reply, uid, cookieValue as string, { email, retryAfterSeconds: wait });
+    }
     const user = email && password ? await authenticate(db, email, password) : undefined;
-    if (!user) return showForm(reply, uid, cookieValue as string, { email, failed: true });
+    if (!user) {
+      await guard.failed(keys);
+      return showForm(reply, uid, cookieValue as string, { email, failed: true });
+    }
+    await guard.succeeded(keys);
 
     request.log.info({ userId: user.id }, 'signed in');
     const returnTo = await provider.interactionResult(

@@ -13,6 +13,14 @@ export interface Database {
   metadata_keys: MetadataKeysTable;
   model_metadata: ModelMetadataTable;
   uploads: UploadsTable;
+  throttle: ThrottleTable;
+}
+
+/** rate-limiter-flexible's counters (identity/throttle.ts); `expire` in epoch milliseconds. */
+export interface ThrottleTable {
+  key: string;
+  points: number;
+  expire: ColumnType<string | number | null, number | null, number | null>;
 }
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;

@@ -39,6 +39,32 @@ export async function releaseUpload(db: Db, modelId: string): Promise<void> {
   await db.updateTable('uploads').set({ used_at: null }).where('model_id', '=', modelId).execute();
 }
 
+/**
+ * How long a claim lives without news from the process streaming its body. `used_at` is the
+ * lease: renewed while bytes arrive, so only a process that died leaves a claim to go stale.
+ */
+export const UPLOAD_CLAIM_LEASE_MS = 60_000;
+
+/** Renews the claim of an upload in progress (see {@link UPLOAD_CLAIM_LEASE_MS}). */
+export async function renewUploadClaim(db: Db, modelId: string): Promise<void> {
+  await db.updateTable('uploads').set({ used_at: sql<Date>`now()` }).where('model_id', '=', modelId).where('used_at', 'is not', null).execute();
+}
+
+/**
+ * Gives back the claims of uploads that never completed (the model is still waiting for its
+ * file) and were last renewed before `before`: the process streaming them died, so the same
+ * signed address may be used again until it expires. Returns how many were given back.
+ */
+export async function releaseAbandonedClaims(db: Db, before: Date): Promise<number> {
+  const result = await db
+    .updateTable('uploads')
+    .set({ used_at: null })
+    .where('used_at', '<', before)
+    .where('model_id', 'in', (q) => q.selectFrom('models').select('id').where('state', '=', 'incomplete-upload'))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /** Uploads whose address is still valid and unused, among `modelIds` (for direct-to-S3 completion checks). */
 export async function openUploads(db: Db, modelIds: readonly string[]): Promise<string[]> {
   if (modelIds.length === 0) return [];

@@ -4,6 +4,7 @@ import { models } from './0002-models';
 import { search } from './0003-search';
 import { images } from './0004-images';
 import { searchPairs } from './0005-search-pairs';
+import { throttle } from './0006-throttle';
 
 /** All migrations, in order. Names sort lexically, which is the order Kysely applies them in. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0003-search': search,
   '0004-images': images,
   '0005-search-pairs': searchPairs,
+  '0006-throttle': throttle,
 };
 
 export const migrationProvider: MigrationProvider = {
