@@ -29,6 +29,16 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        // npm run test:reliability: the service as its own process, killed and restarted.
+        test: {
+          name: 'reliability',
+          environment: 'node',
+          include: ['src/reliability/**/*.test.ts'],
+          testTimeout: 600_000,
+          hookTimeout: 300_000,
+        },
+      },
     ],
   },
 });

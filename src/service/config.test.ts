@@ -12,8 +12,18 @@ describe('service configuration', () => {
       publicUrl: 'http://localhost:8080',
       demo: { email: 'demo@example.com', password: 'demo-password' },
       uploadMaxBytes: 512 * 1024 * 1024,
+      unpackedMaxBytes: 256 * 1024 * 1024,
+      ingestMemoryMb: 1024,
+      throttle: { signInFailuresPerAccount: 5, signInFailuresPerAddress: 30, tokenFailuresPerClient: 5, apiRequestsPerMinute: 1200 },
       blobStore: { kind: 'local' },
     });
+  });
+
+  it('reads the limits of hostile files and of brute force', () => {
+    const c = loadConfig({ UNPACKED_MAX_BYTES: '1000000', INGEST_MEMORY_MB: '512', SIGNIN_FAILURES_PER_ACCOUNT: '3', SIGNIN_FAILURES_PER_ADDRESS: '9', TOKEN_FAILURES_PER_CLIENT: '2', API_REQUESTS_PER_MINUTE: '60' }, '/repo');
+    expect(c).toMatchObject({ unpackedMaxBytes: 1_000_000, ingestMemoryMb: 512, throttle: { signInFailuresPerAccount: 3, signInFailuresPerAddress: 9, tokenFailuresPerClient: 2, apiRequestsPerMinute: 60 } });
+    expect(() => loadConfig({ INGEST_MEMORY_MB: '10' })).toThrow(/INGEST_MEMORY_MB/);
+    expect(() => loadConfig({ API_REQUESTS_PER_MINUTE: '0' })).toThrow(/API_REQUESTS_PER_MINUTE/);
   });
 
   it('reads the upload limit and the S3 blob store settings', () => {

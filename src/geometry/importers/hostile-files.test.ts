@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hostileFiles, type HostileFile } from '../../service/testing/hostile-files';
+import { unreadableReason } from '../importer';
 import { importFile } from '../importers';
 import { box, to3mf } from '../fixtures';
 
@@ -31,5 +32,12 @@ describe('hostile files end failed with a plain reason, before the memory is spe
     expect('code' in ok ? ok.reason : 'geometry').toBe('geometry');
     const refused = await importFile('part.3mf', bytes, { unpackedMaxBytes: 100 });
     expect('reason' in refused ? refused.reason : '').toBe('The 3MF archive expands to more than 100 bytes; it was not read.');
+  });
+
+  it('never passes an engine message on: limits become plain words', () => {
+    expect(unreadableReason('3MF', new RangeError('Cannot create a string longer than 0x1fffffe8 characters'))).toBe(
+      'The 3MF file declares more data than one model may hold in memory, so it was not read.',
+    );
+    expect(unreadableReason('OBJ', new TypeError("Cannot read properties of undefined (reading 'x')"))).toBe('The OBJ file is damaged or is not a valid OBJ file, so it could not be read.');
   });
 });

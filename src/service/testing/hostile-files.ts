@@ -211,10 +211,16 @@ export async function hostileFiles({ bombBytes = 1 << 30 }: { bombBytes?: number
       reason: /cut off|damaged/,
     },
     {
-      name: 'STEP header followed by random bytes',
+      name: 'STEP whose entities are random text',
       fileName: 'garbage.step',
-      bytes: new Uint8Array(Buffer.concat([Buffer.from('ISO-10303-21;\nHEADER;\nENDSEC;\nDATA;\n'), randomBytes(200_000)])),
-      reason: /STEP|could not be read|not/,
+      bytes: new Uint8Array(
+        Buffer.from(
+          `ISO-10303-21;\nHEADER;\nFILE_DESCRIPTION((''),'2;1');\nFILE_NAME('g','',(''),(''),'','','');\nFILE_SCHEMA(('AUTOMOTIVE_DESIGN'));\nENDSEC;\nDATA;\n` +
+            Array.from({ length: 5000 }, (_, i) => `#${i + 1}=${randomBytes(6).toString('hex').toUpperCase()}(#${(i * 7919) % 5000},'${randomBytes(12).toString('base64url')}',(${i}.,-${i}.E9));`).join('\n') +
+            '\nENDSEC;\nEND-ISO-10303-21;\n',
+        ),
+      ),
+      reason: /STEP file|no geometry|could not be read/,
     },
   ];
 }

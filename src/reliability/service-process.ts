@@ -1,0 +1,114 @@
+// The real service as a separate process, started the way `npm start` starts it, so that the
+// reliability suite can kill it with SIGKILL and read its memory from /proc.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const main = path.join(root, 'src/service/main.ts');
+
+export interface ServiceProcess {
+  readonly baseUrl: string;
+  readonly pid: number;
+  /** Everything the process wrote, for failure messages. */
+  output(): string;
+  alive(): boolean;
+  /** kill -9: no shutdown, no cleanup, as a power cut or the OOM killer would. */
+  kill9(): Promise<void>;
+  stop(): Promise<void>;
+  /** Resident set now, in bytes. */
+  rss(): number;
+  /** Forgets the peak so far (Linux clear_refs); false where that is not allowed. */
+  resetPeak(): boolean;
+  /** Highest resident set since start or the last reset, in bytes. */
+  peak(): number;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function run(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  // node + tsx's loader directly (not `npm start` → tsx → node): the pid is the service itself.
+  return spawn(process.execPath, ['--import', 'tsx', main, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** `npm run service -- users add …` against a stopped service's data directory. */
+export async function addUser(env: NodeJS.ProcessEnv, user: { email: string; password: string; tenant: string; roles: string }): Promise<void> {
+  const child = run(['users', 'add', '--email', user.email, '--password', user.password, '--tenant', user.tenant, '--roles', user.roles], env);
+  let out = '';
+  child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  if (code !== 0) throw new Error(`users add failed (${code}): ${out}`);
+}
+
+function statusField(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : 0;
+}
+
+/** Starts `main.ts start` on `port` with `env` and waits until sign-in answers. */
+export async function startServiceProcess(env: NodeJS.ProcessEnv & { PORT: string }): Promise<ServiceProcess> {
+  const child = run(['start'], env);
+  let log = '';
+  let exited = false;
+  child.stdout?.on('data', (c: Buffer) => (log += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (log += c.toString()));
+  const exit = new Promise<void>((resolve) => child.on('exit', () => ((exited = true), resolve())));
+  const baseUrl = `http://localhost:${env.PORT}`;
+  const deadline = Date.now() + 240_000; // the first start builds the app
+  for (;;) {
+    if (exited) throw new Error(`the service exited while starting:\n${log}`);
+    const ok = await fetch(`${baseUrl}/oauth2/default/.well-known/openid-configuration`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`the service did not start:\n${log}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const pid = child.pid ?? 0;
+  let sampled = 0;
+  let canReset = false;
+  // Sampling backs up VmHWM where clear_refs cannot be written.
+  const sampler = setInterval(() => {
+    if (!exited) sampled = Math.max(sampled, statusField(pid, 'VmRSS'));
+  }, 20);
+  sampler.unref();
+  return {
+    baseUrl,
+    pid,
+    output: () => log,
+    alive: () => !exited,
+    async kill9() {
+      child.kill('SIGKILL');
+      await exit;
+      clearInterval(sampler);
+    },
+    async stop() {
+      if (exited) return;
+      child.kill('SIGTERM');
+      await exit;
+      clearInterval(sampler);
+    },
+    rss: () => statusField(pid, 'VmRSS'),
+    resetPeak() {
+      sampled = statusField(pid, 'VmRSS');
+      try {
+        writeFileSync(`/proc/${pid}/clear_refs`, '5');
+        canReset = true;
+      } catch {
+        canReset = false;
+      }
+      return canReset;
+    },
+    peak: () => Math.max(sampled, canReset ? statusField(pid, 'VmHWM') : 0),
+  };
+}
