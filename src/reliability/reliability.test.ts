@@ -102,6 +102,7 @@ describe('two tenants', () => {
     expect(bobModels.models).toEqual([]);
     expect(await (await http.api(bobToken, '/v2/folders')).text()).not.toContain('Secret');
     expect(await (await http.api(bobToken, '/client-credentials')).text()).not.toContain(credential.clientId);
+    expect(await (await http.api(bobToken, '/v2/metadata-keys')).text()).not.toContain('material');
     // Naming the other tenant in the header is refused.
     expect((await http.api(bobToken, '/v2/folders', { headers: { 'x-tenant-id': 'acme' } })).status).toBe(403);
     // Nothing was changed by the attempts.
