@@ -29,6 +29,8 @@ export type CreatedClientCredential = z.infer<typeof createdClientCredentialSche
 
 export const clientCredentialListResponseSchema = z.object({
   clientCredentials: z.array(clientCredentialSchema),
+  /** The newest credential's client id, as the published API answers (it knows one per user). */
+  clientId: z.string().optional(),
 });
 export type ClientCredentialListResponse = z.infer<typeof clientCredentialListResponseSchema>;
 

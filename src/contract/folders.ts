@@ -4,7 +4,8 @@ import { pageDataSchema } from './paging';
 export const folderSchema = z.object({
   id: z.number().int(),
   name: z.string(),
-  parentFolderId: z.number().int().nullable(),
+  /** Absent (or null, from older deployments) for a folder at the top level. */
+  parentFolderId: z.number().int().nullish(),
   path: z.string(),
   createdAt: z.string(),
   modelCount: z.number().int().nonnegative(),
@@ -18,6 +19,8 @@ export const folderListResponseSchema = z.object({
 export type FolderListResponse = z.infer<typeof folderListResponseSchema>;
 
 export const folderResponseSchema = z.object({ folder: folderSchema });
+/** PATCH answers the renamed folder and, as the published API does, how many folders changed. */
+export const folderUpdateResponseSchema = z.object({ folder: folderSchema.optional(), affected: z.number().int().optional() });
 
 export const createFolderRequestSchema = z.object({
   name: z.string(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { modelSchema, uploadInfoSchema } from './models';
 import { pageDataSchema } from './paging';
+import { matchFilterDataSchema } from './matches';
 
 /** Image types the service takes, and the cap (api-contract.md, Images). */
 export const imageTypes = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp' } as const;
@@ -21,9 +22,15 @@ export const imageMatchSchema = z.object({
 });
 export type ImageMatch = z.infer<typeof imageMatchSchema>;
 
+/** A query image as a search answer echoes it (published API); `url` is a small preview. */
+export const signedImageSchema = z.object({ filename: z.string(), url: z.string() });
+
 export const imageMatchesResponseSchema = z.object({
   matches: z.array(imageMatchSchema),
   pageData: pageDataSchema,
   matchCount: z.number().int().nonnegative(),
+  filterData: matchFilterDataSchema.optional(),
+  images: z.array(signedImageSchema).optional(),
+  image: signedImageSchema.optional(),
 });
 export type ImageMatchesResponse = z.infer<typeof imageMatchesResponseSchema>;

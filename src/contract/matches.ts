@@ -22,6 +22,13 @@ export type SimilarityMatch = z.infer<typeof similarityMatchSchema>;
 
 export const containmentMatchSchema = z.object({
   matchedModel: modelSchema,
+  /**
+   * The published API's facet counts, with triangles as facets: the query's and the matched
+   * model's triangles, and the query's triangles found in the matched model (forward share).
+   */
+  commonFacetCount: z.number().int().nonnegative().optional(),
+  modelFacetCount: z.number().int().nonnegative().optional(),
+  matchedModelFacetCount: z.number().int().nonnegative().optional(),
   /** Share of the query model's surface found in the matched model. */
   forwardMatchPercentage: z.number().min(0).max(100),
   /** Share of the matched model's surface found in the query model. */
@@ -32,15 +39,33 @@ export type ContainmentMatch = z.infer<typeof containmentMatchSchema>;
 
 export type Match = SimilarityMatch | ContainmentMatch;
 
+/**
+ * The values the matches take (published API `filterData`): both its older shape (`folders`,
+ * `properties`) and its newer one (`MatchFilterData`). Optional: other deployments may omit it.
+ */
+export const matchFilterDataSchema = z.object({
+  folders: z.array(z.object({ id: z.number(), name: z.string() })),
+  properties: z.array(z.object({ id: z.number(), name: z.string(), values: z.array(z.string()) })),
+  metadata: z.array(z.object({ metadataKeyId: z.number(), name: z.string(), values: z.array(z.string()) })),
+  createdAt: z.array(z.string()),
+  isAssembly: z.array(z.boolean()),
+  fileType: z.array(z.string()),
+  units: z.array(z.string()),
+  collections: z.object({ names: z.array(z.string()), tags: z.array(z.string()), metadata: z.array(z.unknown()) }),
+});
+export type MatchFilterData = z.infer<typeof matchFilterDataSchema>;
+
 export const similarityMatchesResponseSchema = z.object({
   matches: z.array(similarityMatchSchema),
   pageData: pageDataSchema,
   matchCount: z.number().int().nonnegative(),
+  filterData: matchFilterDataSchema.optional(),
 });
 export const containmentMatchesResponseSchema = z.object({
   matches: z.array(containmentMatchSchema),
   pageData: pageDataSchema,
   matchCount: z.number().int().nonnegative(),
+  filterData: matchFilterDataSchema.optional(),
 });
 export type SimilarityMatchesResponse = z.infer<typeof similarityMatchesResponseSchema>;
 export type ContainmentMatchesResponse = z.infer<typeof containmentMatchesResponseSchema>;

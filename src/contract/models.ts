@@ -29,6 +29,14 @@ export const metadataPairSchema = z.object({
 });
 export type MetadataPair = z.infer<typeof metadataPairSchema>;
 
+/** A metadata value as a model carries it; `modelId` and `name` are the published API's, optional for other deployments. */
+export const modelMetadataSchema = metadataPairSchema.extend({
+  modelId: z.string().optional(),
+  /** The key's name. */
+  name: z.string().nullish(),
+});
+export type ModelMetadata = z.infer<typeof modelMetadataSchema>;
+
 export const meshFactsSchema = z.object({
   triangles: z.number().int().nonnegative(),
   boundingBox: z.object({ min: z.array(z.number()).length(3), max: z.array(z.number()).length(3) }),
@@ -47,10 +55,14 @@ export const modelSchema = z.object({
   fileType: z.string(),
   folderId: z.number().int(),
   isAssembly: z.boolean(),
+  /** The user who created the model (published API); optional for other deployments. */
+  ownerId: z.string().optional(),
+  /** Length unit of the geometry ("mm", "in", "m", … or "unknown" for formats that do not say). */
+  units: z.string().optional(),
   /** A string, not an enum: clients treat unknown states as still working. */
   state: z.string(),
   stateReason: z.string().nullish(),
-  metadata: z.array(metadataPairSchema),
+  metadata: z.array(modelMetadataSchema),
   createdAt: z.string(),
   updatedAt: z.string(),
   thumbnail: z.string().nullish(),
@@ -74,9 +86,13 @@ export const createModelsRequestSchema = z.object({
 });
 export type CreateModelsRequest = z.infer<typeof createModelsRequestSchema>;
 
+/** The sizes an upload address accepts (published API); optional for other deployments. */
+export const fileSizeRequirementsSchema = z.object({ minSizeInBytes: z.number(), maxSizeInBytes: z.number() });
+
 export const uploadInfoSchema = z.object({
   uploadUrl: z.string(),
   headers: z.record(z.string(), z.string()),
+  fileSizeRequirements: fileSizeRequirementsSchema.optional(),
 });
 export type UploadInfo = z.infer<typeof uploadInfoSchema>;
 
@@ -105,19 +121,29 @@ export type ModelListResponse = z.infer<typeof modelListResponseSchema>;
 
 export const viewerFileResponseSchema = z.object({ viewerFile: z.string() });
 
+/**
+ * One node of an assembly tree. On the wire a part is `assemblyPart` (published API); `part` is
+ * how trees are stored and how older answers said it. Identical siblings are one node with
+ * `occurrences` and every placement in `transforms`. `modelId` is empty (or null, in older
+ * answers) for a part whose file is missing.
+ */
 export type AssemblyTreeNode = {
-  type: 'part' | 'subAssembly';
+  type: 'part' | 'assemblyPart' | 'subAssembly';
   modelId: string | null;
   name: string;
   transform: number[];
+  occurrences?: number;
+  transforms?: number[][];
   children?: AssemblyTreeNode[];
 };
 export const assemblyTreeNodeSchema: z.ZodType<AssemblyTreeNode> = z.lazy(() =>
   z.object({
-    type: z.enum(['part', 'subAssembly']),
+    type: z.enum(['part', 'assemblyPart', 'subAssembly']),
     modelId: z.string().nullable(),
     name: z.string(),
     transform: z.array(z.number()),
+    occurrences: z.number().int().positive().optional(),
+    transforms: z.array(z.array(z.number())).optional(),
     children: z.array(assemblyTreeNodeSchema).optional(),
   }),
 );

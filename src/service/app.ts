@@ -22,7 +22,10 @@ import type { IngestQueue } from './ingest/ingest-queue';
 import { folderDuplicateRoutes } from './routes/v2/folder-duplicates';
 import { folderRoutes } from './routes/v2/folders';
 import { matchRoutes } from './routes/v2/matches';
+import { modelReportRoutes } from './routes/v2/model-reports';
 import { metadataKeyRoutes } from './routes/v2/metadata-keys';
+import { metadataRoutes } from './routes/v2/metadata';
+import { userRoutes } from './routes/v2/users';
 import { modelRoutes } from './routes/v2/models';
 import { imageRoutes } from './images/image-routes';
 import { imageUploadRoutes } from './images/image-upload-routes';
@@ -162,11 +165,14 @@ export async function buildApp({
     });
     await api.register(clientCredentialRoutes, { db, prefix: '/client-credentials' });
     await api.register(clientCredentialRoutes, { db, prefix: '/v2/client-credentials' });
-    await api.register(folderRoutes, { db, prefix: '/v2/folders' });
+    await api.register(folderRoutes, { db, files, prefix: '/v2/folders' });
     await api.register(modelRoutes, { db, blobStore, files, prefix: '/v2/models' });
     await api.register(matchRoutes, { db, files, prefix: '/v2/models' });
+    await api.register(modelReportRoutes, { db, files, prefix: '/v2/models' });
     await api.register(folderDuplicateRoutes, { db, files, prefix: '/v2/folders' });
     await api.register(metadataKeyRoutes, { db, prefix: '/v2/metadata-keys' });
+    await api.register(metadataRoutes, { db, prefix: '/v2/metadata' });
+    await api.register(userRoutes, { db, prefix: '/v2/users' });
     await api.register(imageRoutes, { db, files, signer: imageSigner, cache: modelViews, prefix: '/v2/images' });
   });
 

@@ -229,7 +229,7 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
           onClose={() => setDialog(null)}
           onDeleted={(deleted) => {
             setDialog(null);
-            void navigate(deleted.parentFolderId === null ? '/folders' : `/folders/${deleted.parentFolderId}`, { replace: true });
+            void navigate(deleted.parentFolderId == null ? '/folders' : `/folders/${deleted.parentFolderId}`, { replace: true });
           }}
         />
       )}

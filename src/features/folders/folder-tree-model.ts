@@ -26,7 +26,7 @@ export function buildFolderTree(folders: readonly Folder[]): FolderNode[] {
   const roots: FolderNode[] = [];
   for (const node of nodes.values()) {
     const parentId = node.folder.parentFolderId;
-    const parent = parentId === null ? undefined : nodes.get(parentId);
+    const parent = parentId == null ? undefined : nodes.get(parentId);
     if (parent && parent !== node) parent.children.push(node);
     else roots.push(node);
   }

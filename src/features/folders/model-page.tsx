@@ -84,7 +84,7 @@ function AssemblyNodes({ nodes }: { nodes: readonly AssemblyTreeNode[] }) {
     <ul className="assembly">
       {nodes.map((node, index) => (
         <li key={`${node.modelId ?? 'missing'}-${index}`} className="assembly__node">
-          <span className="assembly__kind">{node.type === 'subAssembly' ? 'Sub-assembly' : 'Part'}</span>
+          <span className="assembly__kind">{node.type === 'subAssembly' ? 'Sub-assembly' : 'Part'}</span>{' '}
           {node.modelId ? (
             <Link to={`/models/${encodeURIComponent(node.modelId)}`}>{node.name}</Link>
           ) : (
@@ -92,6 +92,7 @@ function AssemblyNodes({ nodes }: { nodes: readonly AssemblyTreeNode[] }) {
               <span>{node.name}</span> <span className="badge badge--failed">Missing</span>
             </>
           )}
+          {(node.occurrences ?? 1) > 1 && <span className="assembly__count"> ×{node.occurrences}</span>}
           {node.children && node.children.length > 0 && <AssemblyNodes nodes={node.children} />}
         </li>
       ))}

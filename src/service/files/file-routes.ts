@@ -129,8 +129,9 @@ export async function fileRoutes(app: FastifyInstance, { db, blobStore, signer, 
     if (!verdict.ok) throw new Forbidden(verdict.reason === 'expired' ? 'The file address has expired.' : 'The file address is not as signed.');
     if (!(modelFileKinds as readonly string[]).includes(file)) throw new NotFound('No such file.');
     const model = await findModelById(db, modelId);
-    const key = (file as ModelFileKind) === 'viewer.glb' ? model?.viewer_key : model?.thumbnail_key;
-    if (!key) throw new NotFound('No such file.');
+    const kind = file as ModelFileKind;
+    const key = kind === 'viewer.glb' ? model?.viewer_key : kind === 'thumbnail.png' ? model?.thumbnail_key : model?.blob_key;
+    if (!model || !key) throw new NotFound('No such file.');
     let stream;
     try {
       stream = await blobStore.stream(key);
@@ -138,9 +139,12 @@ export async function fileRoutes(app: FastifyInstance, { db, blobStore, signer, 
       if (error instanceof BlobNotFoundError) throw new NotFound('No such file.');
       throw error;
     }
-    return reply
-      .header('content-type', file === 'viewer.glb' ? 'model/gltf-binary' : 'image/png')
-      .header('cache-control', `private, max-age=${Math.min(signer.secondsLeft(expires), 600)}`)
-      .send(stream);
+    if (kind === 'source') {
+      // The original, saved under its own name; never shown inline (it is the user's file, not ours).
+      reply.header('content-type', 'application/octet-stream').header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(model.file_name)}`);
+    } else {
+      reply.header('content-type', kind === 'viewer.glb' ? 'model/gltf-binary' : 'image/png');
+    }
+    return reply.header('cache-control', `private, max-age=${Math.min(signer.secondsLeft(expires), 600)}`).send(stream);
   });
 }

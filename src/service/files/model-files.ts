@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { UploadInfo } from '../../contract/models';
 import type { Kysely } from 'kysely';
 import type { IngestQueue } from '../ingest/ingest-queue';
 import { findModelById, markUploaded } from '../store/models';
@@ -29,17 +30,18 @@ export class ModelFiles {
     return isDirectUploadStore(this.options.blobStore);
   }
 
-  async uploadInfo(row: ModelRow, nonce: string, expiresAt: Date): Promise<{ uploadUrl: string; headers: Record<string, string> }> {
-    const { blobStore, signer } = this.options;
+  async uploadInfo(row: ModelRow, nonce: string, expiresAt: Date): Promise<UploadInfo> {
+    const { blobStore, signer, uploadMaxBytes } = this.options;
+    const fileSizeRequirements = { minSizeInBytes: 1, maxSizeInBytes: uploadMaxBytes };
     if (isDirectUploadStore(blobStore)) {
       const { url, headers } = await blobStore.presignPut(modelBlobKeys(row.tenant_id, row.id).source, {
         expiresInSeconds: UPLOAD_TTL_SECONDS,
         contentType: UPLOAD_CONTENT_TYPE,
       });
-      return { uploadUrl: url, headers };
+      return { uploadUrl: url, headers, fileSizeRequirements };
     }
     const { url, headers } = signer.uploadAddress(row.id, nonce, expiresAt);
-    return { uploadUrl: url, headers };
+    return { uploadUrl: url, headers, fileSizeRequirements };
   }
 
   /** Changes whenever processing writes new files (cache-busting part of the signed address). */
@@ -53,6 +55,11 @@ export class ModelFiles {
 
   viewerUrl(row: ModelRow): string | null {
     return row.viewer_key ? this.options.signer.fileUrl(row.id, 'viewer.glb', this.rev(row)) : null;
+  }
+
+  /** A short-lived download of the file as it was uploaded; null before it arrived. */
+  sourceUrl(row: ModelRow): string | null {
+    return row.blob_key ? this.options.signer.fileUrl(row.id, 'source', this.rev(row)) : null;
   }
 
   /** The file is stored: mark the model `processing` and queue it. */

@@ -28,8 +28,9 @@ const FILE_URL_STEP_SECONDS = 5 * 60;
 export const UPLOAD_CONTENT_TYPE = 'application/octet-stream';
 export const UPLOAD_TOKEN_HEADER = 'X-Upload-Token';
 
-export type ModelFileKind = 'viewer.glb' | 'thumbnail.png';
-export const modelFileKinds: readonly ModelFileKind[] = ['viewer.glb', 'thumbnail.png'];
+/** Derived files, and the original as uploaded (`source`, handed out as a download). */
+export type ModelFileKind = 'viewer.glb' | 'thumbnail.png' | 'source';
+export const modelFileKinds: readonly ModelFileKind[] = ['viewer.glb', 'thumbnail.png', 'source'];
 
 export type VerifyResult = { ok: true } | { ok: false; reason: 'signature' | 'expired' };
 

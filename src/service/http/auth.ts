@@ -90,9 +90,12 @@ export function createAuthenticator({ db, issuer, audience, appClientId, publicK
       await touch(clientId);
     }
 
-    const tenantHeader = request.headers['x-tenant-id'];
-    if (tenantHeader !== undefined && tenantHeader !== tenantKey) {
-      throw new Forbidden('X-Tenant-Id does not match the tenant of the access token.');
+    // Ours and the published API's name for the same promise (api-contract.md, Tenants).
+    for (const header of ['x-tenant-id', 'x-physna-tenantid']) {
+      const value = request.headers[header];
+      if (value !== undefined && value !== tenantKey) {
+        throw new Forbidden(`${header === 'x-tenant-id' ? 'X-Tenant-Id' : 'X-PHYSNA-TENANTID'} does not match the tenant of the access token.`);
+      }
     }
 
     return {

@@ -7,11 +7,13 @@ import { describeImage, type ImageDescription } from '../../geometry/views/descr
 const ACCEPTED = new Set(['png', 'jpeg', 'webp']);
 /** Working size: the longer side is reduced to this before segmentation (speed; descriptors are normalised anyway). */
 const WORK_SIZE = 320;
+/** Longer side of the preview kept with a query image (search answers show it). */
+const PREVIEW_SIZE = 160;
 /** Larger images are refused before decoding (decompression bombs). */
 const MAX_PIXELS = 60_000_000;
 
 export type DecodedImage =
-  | { ok: true; format: string; width: number; height: number; description: ImageDescription }
+  | { ok: true; format: string; width: number; height: number; description: ImageDescription; preview: Uint8Array }
   | { ok: false; reason: string };
 
 export async function decodeAndDescribe(bytes: Uint8Array): Promise<DecodedImage> {
@@ -32,7 +34,20 @@ export async function decodeAndDescribe(bytes: Uint8Array): Promise<DecodedImage
       .raw()
       .toBuffer({ resolveWithObject: true });
     const pixels = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-    return { ok: true, format: meta.format, width: meta.width ?? info.width, height: meta.height ?? info.height, description: describeImage(pixels, info.width, info.height, info.channels) };
+    // From the working copy, so a hostile original is decoded once.
+    const preview = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
+      .resize(PREVIEW_SIZE, PREVIEW_SIZE, { fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 70 })
+      .toBuffer();
+    return {
+      ok: true,
+      format: meta.format,
+      width: meta.width ?? info.width,
+      height: meta.height ?? info.height,
+      description: describeImage(pixels, info.width, info.height, info.channels),
+      preview: new Uint8Array(preview),
+    };
   } catch {
     return { ok: false, reason: `The ${meta.format.toUpperCase()} image is damaged or incomplete and cannot be decoded.` };
   }

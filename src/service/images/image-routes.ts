@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { modelFilterFields } from '../../contract/filter';
-import { createImageRequestSchema, IMAGES_PER_SEARCH, imageTypes, type CreateImageResponse, type ImageMatch, type ImageMatchesResponse } from '../../contract/images';
+import { createImageRequestSchema, IMAGE_MAX_BYTES, IMAGES_PER_SEARCH, imageTypes, type CreateImageResponse, type ImageMatch, type ImageMatchesResponse } from '../../contract/images';
 import { pageDataFor } from '../../contract/paging';
 import { VIEW_DESCRIPTOR_LENGTH, VIEW_METHOD } from '../../geometry/views/shape-features';
 import { matchPercentage } from '../../geometry/views/view-index';
@@ -13,6 +13,7 @@ import { requireRole } from '../http/auth';
 import { InvalidInput, NotFound, UnsupportedMediaType } from '../http/errors';
 import { parseListQuery } from '../http/list-query';
 import { parseInput } from '../http/validation';
+import { matchFilterData } from '../routes/v2/match-filter-data';
 import { toModels } from '../routes/v2/model-dto';
 import { modelFilterSchema } from '../store/models';
 import type { Database } from '../store/schema';
@@ -52,7 +53,7 @@ export async function imageRoutes(app: FastifyInstance, { db, files, signer, cac
     const expiresAt = new Date(Date.now() + UPLOAD_TTL_SECONDS * 1000);
     await createImage(idb, { id, tenantId: auth.tenantId, userId: auth.userId, fileName: filename, nonce, uploadExpiresAt: expiresAt });
     const { url, headers } = signer.uploadAddress(id, nonce, expiresAt);
-    const body: CreateImageResponse = { image: { id, uploadUrl: url, headers } };
+    const body: CreateImageResponse = { image: { id, uploadUrl: url, headers, fileSizeRequirements: { minSizeInBytes: 1, maxSizeInBytes: IMAGE_MAX_BYTES } } };
     return reply.status(201).send(body);
   });
 
@@ -91,7 +92,13 @@ export async function imageRoutes(app: FastifyInstance, { db, files, signer, cac
       if (!matchedModel) continue; // deleted between the search and this page
       matches.push({ matchedModel, matchPercentage: matchPercentage(m.distance / queries.length) });
     }
-    const body: ImageMatchesResponse = { matches, pageData: pageDataFor(searched, query), matchCount: searched };
+    // The images searched with, as the published API echoes them: small previews as data addresses.
+    const images = ids.flatMap((imageId) => {
+      const row = byId.get(imageId);
+      return row ? [{ filename: row.file_name, url: row.preview ? `data:image/jpeg;base64,${Buffer.from(row.preview).toString('base64')}` : '' }] : [];
+    });
+    const filterData = await matchFilterData(db, auth.tenantId, scored.map((m) => m.modelId));
+    const body: ImageMatchesResponse = { matches, pageData: pageDataFor(searched, query), matchCount: searched, filterData, images, ...(images[0] ? { image: images[0] } : {}) };
     return body;
   });
 }

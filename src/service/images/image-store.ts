@@ -20,6 +20,8 @@ export type ImageTables = {
     size_bytes: number | null;
     descriptor: Uint8Array | null;
     method: string | null;
+    /** Small JPEG of the image (migration 0008). */
+    preview: Uint8Array | null;
     created_at: ColumnType<Date, Date | undefined, never>;
     delete_after: Date;
   };
@@ -86,7 +88,7 @@ export async function releaseImageUpload(db: ImageDb, id: string): Promise<void>
 export async function storeImageDescriptor(
   db: ImageDb,
   id: string,
-  d: { format: string; width: number; height: number; sizeBytes: number; descriptor: Float32Array; signature: Uint8Array; method: string },
+  d: { format: string; width: number; height: number; sizeBytes: number; descriptor: Float32Array; signature: Uint8Array; method: string; preview: Uint8Array },
 ): Promise<void> {
   await db
     .updateTable('images')
@@ -98,6 +100,7 @@ export async function storeImageDescriptor(
       size_bytes: d.sizeBytes,
       descriptor: encodeViews(d.descriptor, d.signature),
       method: d.method,
+      preview: d.preview,
     })
     .where('id', '=', id)
     .execute();

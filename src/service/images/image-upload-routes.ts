@@ -104,6 +104,7 @@ export async function imageUploadRoutes(app: FastifyInstance, { db, signer }: { 
         descriptor: decoded.description.descriptor,
         signature: decoded.description.signature,
         method: VIEW_METHOD,
+        preview: decoded.preview,
       });
       stored = true;
       return reply.status(200).send({ imageId, bytes: bytes.byteLength, width: decoded.width, height: decoded.height });

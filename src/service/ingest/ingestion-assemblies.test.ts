@@ -41,19 +41,23 @@ describe('assemblies through the API', () => {
     expect(l.map((x) => x.ref_name).sort()).toEqual([...SUBS].sort());
     expect(l.every((x) => x.part_id !== null)).toBe(true);
 
-    type Node = { type: string; modelId: string | null; name: string; transform: number[]; children?: Node[] };
+    type Node = { type: string; modelId: string | null; name: string; transform: number[]; occurrences: number; transforms: number[][]; children?: Node[] };
     const tree = (await (await svc.api(`/v2/models/${top}/assembly-tree`, { token: svc.token })).json()) as { children: Node[] };
-    expect(tree.children.map((c) => c.name)).toEqual(['TAIL.stp', 'HEAD.stp', 'MAINBODY.stp', 'FOOT.stp', 'FOOT.stp']);
-    expect(tree.children.every((c) => c.type === 'subAssembly' && c.modelId && c.children?.length === (c.name === 'TAIL.stp' ? 3 : 2))).toBe(true);
+    // Identical siblings are one node with their count (published `occurrences`) and every placement.
+    expect(tree.children.map((c) => `${c.name}×${c.occurrences}`)).toEqual(['TAIL.stp×1', 'HEAD.stp×1', 'MAINBODY.stp×1', 'FOOT.stp×2']);
+    expect(tree.children.every((c) => c.type === 'subAssembly' && c.modelId && c.children?.length)).toBe(true);
+    expect(tree.children.find((c) => c.name === 'TAIL.stp')!.children!.map((c) => c.occurrences).reduce((a, b) => a + b, 0)).toBe(3);
     // Real placements (the file is in inches, transforms in millimetres): the two feet ±1.436 in apart in y.
-    const feet = tree.children.filter((c) => c.name === 'FOOT.stp');
-    expect(feet[0]!.transform[13]).toBeCloseTo(36.48, 2);
-    expect(feet[1]!.transform[13]).toBeCloseTo(-36.48, 2);
+    const feet = tree.children.find((c) => c.name === 'FOOT.stp')!;
+    expect(feet.transforms.map((t) => t[13])).toEqual([expect.closeTo(36.48, 2), expect.closeTo(-36.48, 2)]);
     const all = (ns: Node[]): Node[] => ns.flatMap((n) => [n, ...all(n.children ?? [])]);
     for (const n of all(tree.children)) {
-      expect(n.transform).toHaveLength(16);
-      const [a, b, c, , d, e, f, , g, h, i] = n.transform as [number, number, number, number, number, number, number, number, number, number, number];
-      expect(a * (e * i - f * h) - d * (b * i - c * h) + g * (b * f - c * e)).toBeCloseTo(1, 9);
+      expect(n.type).toMatch(/^(assemblyPart|subAssembly)$/);
+      for (const t of n.transforms) {
+        expect(t).toHaveLength(16);
+        const [a, b, c, , d, e, f, , g, h, i] = t as [number, number, number, number, number, number, number, number, number, number, number];
+        expect(a * (e * i - f * h) - d * (b * i - c * h) + g * (b * f - c * e)).toBeCloseTo(1, 9);
+      }
     }
     expect(all(tree.children).some((n) => n.transform.some((v, k) => Math.abs(v - (k % 5 === 0 ? 1 : 0)) > 1e-6))).toBe(true);
     // The sub-assemblies themselves are complete assemblies too.

@@ -50,6 +50,7 @@ export async function clientCredentialRoutes(app: FastifyInstance, { db }: { db:
         createdAt: r.created_at.toISOString(),
         lastUsedAt: r.last_used_at?.toISOString() ?? null,
       })),
+      ...(rows.length ? { clientId: rows[rows.length - 1]!.client_id } : {}),
     };
     return body;
   });

@@ -22,14 +22,19 @@ export const MAX_LINKS = 500_000;
 /** Milliseconds spent in each step of a call (benchmarks print them). */
 export type DuplicatePhases = Partial<Record<'read' | 'links' | 'exact' | 'clusters', number>>;
 
-export async function folderDuplicates(db: Kysely<Database>, tenantId: number, folderId: number, threshold: number, phases: DuplicatePhases = {}): Promise<DuplicateClusters> {
+export function folderDuplicates(db: Kysely<Database>, tenantId: number, folderId: number, threshold: number, phases: DuplicatePhases = {}): Promise<DuplicateClusters> {
+  return scopeDuplicates(db, tenantId, [folderId], threshold, phases);
+}
+
+/** Duplicate clusters among the models of `folderIds` (all of the tenant's when null). */
+export async function scopeDuplicates(db: Kysely<Database>, tenantId: number, folderIds: readonly number[] | null, threshold: number, phases: DuplicatePhases = {}): Promise<DuplicateClusters> {
   let t = performance.now();
   const lap = (phase: keyof DuplicatePhases) => {
     const now = performance.now();
     phases[phase] = (phases[phase] ?? 0) + now - t;
     t = now;
   };
-  const { ids, dim, data } = await folderVectors(db, tenantId, folderId);
+  const { ids, dim, data } = await folderVectors(db, tenantId, folderIds);
   const n = ids.length;
   lap('read');
   const radius = distanceForScore(Math.max(threshold, 1e-6));
@@ -39,7 +44,7 @@ export async function folderDuplicates(db: Kysely<Database>, tenantId: number, f
   // Exact scores where the part-to-part endpoint has them (descriptor score at the duplicate line
   // or above, pairs.ts): read from the stored pairs, which the background step after ingestion
   // computed; a pair not stored yet is computed now and stored, so the answer never depends on timing.
-  const stored = links.some((l) => l.score >= EXACT_FLOOR) ? await storedScoresAmong(db, tenantId, folderId) : new Map<string, number>();
+  const stored = links.some((l) => l.score >= EXACT_FLOOR) ? await storedScoresAmong(db, tenantId, folderIds) : new Map<string, number>();
   const missing = new Map<number, { other: number; link: (typeof links)[number] }[]>();
   for (const l of links) {
     if (l.score < EXACT_FLOOR) continue;

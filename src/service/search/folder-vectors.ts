@@ -21,12 +21,14 @@ export interface FolderVectors {
 /** OID of float4, the element type array_send reports for a real[]. */
 const FLOAT4_OID = 700;
 
-export async function folderVectors(db: Kysely<Database>, tenantId: number, folderId: number): Promise<FolderVectors> {
+/** The searchable models of `folderIds` (every folder of the tenant when null) and their vectors. */
+export async function folderVectors(db: Kysely<Database>, tenantId: number, folderIds: readonly number[] | null): Promise<FolderVectors> {
   const vectors = await vectorIndexAvailable(db);
+  const inScope = folderIds === null ? sql`true` : sql`models.folder_id = any(${[...folderIds]}::int[])`;
   const { rows } = await sql<{ id: string; v: Uint8Array }>`
     select models.id, ${vectors ? sql`vector_send(f.global_vec)` : sql`array_send(f.global_desc)`} as v
     from models join search_features f on f.model_id = models.id
-    where models.tenant_id = ${tenantId} and models.folder_id = ${folderId} and models.state in (${sql.join([...SEARCHABLE_STATES])})
+    where models.tenant_id = ${tenantId} and ${inScope} and models.state in (${sql.join([...SEARCHABLE_STATES])})
     order by models.file_path, models.id`.execute(db);
   const arrays = rows.map((r) => (vectors ? decodeVector(r.v) : decodeFloat4Array(r.v)));
   const dim = arrays[0]?.length ?? 0;

@@ -60,10 +60,11 @@ export async function storedPairs(db: Kysely<Database>, tenantId: number, kind: 
 }
 
 /** Stored part-to-part scores among a set of models (folder duplicates), keyed `${a}:${b}`. */
-export async function storedScoresAmong(db: Kysely<Database>, tenantId: number, folderId: number): Promise<Map<string, number>> {
+export async function storedScoresAmong(db: Kysely<Database>, tenantId: number, folderIds: readonly number[] | null): Promise<Map<string, number>> {
+  const inScope = folderIds === null ? sql`true` : sql`m.folder_id = any(${[...folderIds]}::int[])`;
   const { rows } = await sql<{ model_id: string; other_id: string; score: number }>`
     select p.model_id, p.other_id, p.score from search_pairs p join models m on m.id = p.model_id
-    where p.tenant_id = ${tenantId} and m.tenant_id = ${tenantId} and m.folder_id = ${folderId}
+    where p.tenant_id = ${tenantId} and m.tenant_id = ${tenantId} and ${inScope}
       and p.kind = 'part-to-part' and p.version = ${PAIR_VERSION} and p.model_id < p.other_id`.execute(db);
   return new Map(rows.map((r) => [`${r.model_id}:${r.other_id}`, Number(r.score)]));
 }

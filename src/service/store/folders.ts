@@ -182,22 +182,42 @@ export async function renameFolder(db: Kysely<Database>, tenantId: number, id: n
   }
 }
 
-/** The folder and all folders below it. */
-export async function subtreeIds(db: Db, tenantId: number, id: number): Promise<number[]> {
+/** One slice (offset, limit) of a folder's subfolders by name, and how many it has. */
+export async function childFolders(db: Db, tenantId: number, parentId: number, offset: number, limit: number) {
+  const base = db.selectFrom('folders').where('tenant_id', '=', tenantId).where('parent_folder_id', '=', parentId);
+  const [rows, count] = await Promise.all([
+    limit > 0 ? base.selectAll().orderBy('name').orderBy('id').offset(offset).limit(limit).execute() : Promise.resolve([]),
+    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+/** Those of `ids` that are folders of the tenant. */
+export async function existingFolderIds(db: Db, tenantId: number, ids: readonly number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('folders').select('id').where('tenant_id', '=', tenantId).where('id', 'in', [...ids]).execute();
+  return rows.map((r) => r.id);
+}
+
+/** The folders (the tenant's only) and all folders below them, each once. */
+export async function subtreeIds(db: Db, tenantId: number, ids: number | readonly number[]): Promise<number[]> {
+  const roots = typeof ids === 'number' ? [ids] : [...ids];
+  if (roots.length === 0) return [];
   const rows = await db
     .withRecursive('tree(id)', (qb) =>
       qb
         .selectFrom('folders')
         .select('id')
         .where('tenant_id', '=', tenantId)
-        .where('id', '=', id)
-        .unionAll((q) => q.selectFrom('folders').innerJoin('tree', 'tree.id', 'folders.parent_folder_id').select('folders.id')),
+        .where('id', 'in', roots)
+        .union((q) => q.selectFrom('folders').innerJoin('tree', 'tree.id', 'folders.parent_folder_id').select('folders.id')),
     )
     .selectFrom('tree')
     .select('id')
     .execute();
   return rows.map((r) => r.id);
 }
+
 
 export type DeleteFolderResult = 'deleted' | 'not-found' | 'has-subfolders' | 'has-models';
 

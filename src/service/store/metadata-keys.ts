@@ -1,8 +1,10 @@
+import type { ModelMetadata } from '../../contract/models';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { PageQuery } from '../../contract/paging';
 import { foldNameCase } from './folders';
 import { isUniqueViolation } from './pg-errors';
 import type { Database, MetadataKeyRow } from './schema';
+import { isUuid } from './users';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -50,22 +52,45 @@ export async function unknownMetadataKeyIds(db: Db, tenantId: number, ids: reado
 }
 
 /** Metadata pairs of the given models, by model id (in key id order). */
-export async function metadataOf(db: Db, modelIds: readonly string[]): Promise<Map<string, { metadataKeyId: number; value: string }[]>> {
-  const result = new Map<string, { metadataKeyId: number; value: string }[]>();
+export async function metadataOf(db: Db, modelIds: readonly string[]): Promise<Map<string, ModelMetadata[]>> {
+  const result = new Map<string, ModelMetadata[]>();
   if (modelIds.length === 0) return result;
   const rows = await db
     .selectFrom('model_metadata')
-    .select(['model_id', 'metadata_key_id', 'value'])
+    .innerJoin('metadata_keys', 'metadata_keys.id', 'model_metadata.metadata_key_id')
+    .select(['model_metadata.model_id', 'model_metadata.metadata_key_id', 'model_metadata.value', 'metadata_keys.name'])
     // One array parameter, however many models (an IN list sends and plans one per id).
-    .where(sql<boolean>`model_id = any(${[...modelIds]}::uuid[])`)
-    .orderBy('metadata_key_id')
+    .where(sql<boolean>`model_metadata.model_id = any(${[...modelIds]}::uuid[])`)
+    .orderBy('model_metadata.metadata_key_id')
     .execute();
   for (const r of rows) {
     const list = result.get(r.model_id) ?? [];
-    list.push({ metadataKeyId: r.metadata_key_id, value: r.value });
+    list.push({ modelId: r.model_id, metadataKeyId: r.metadata_key_id, name: r.name, value: r.value });
     result.set(r.model_id, list);
   }
   return result;
+}
+
+/** The tenant's metadata values (of `modelIds` only, when given), by model then key, one page. */
+export async function listMetadataValues(db: Kysely<Database>, tenantId: number, modelIds: readonly string[] | null, page: PageQuery) {
+  let base = db
+    .selectFrom('model_metadata')
+    .innerJoin('metadata_keys', 'metadata_keys.id', 'model_metadata.metadata_key_id')
+    .innerJoin('models', 'models.id', 'model_metadata.model_id')
+    .where('models.tenant_id', '=', tenantId);
+  if (modelIds !== null) base = base.where(sql<boolean>`model_metadata.model_id = any(${modelIds.filter(isUuid)}::uuid[])`);
+  const [rows, count] = await Promise.all([
+    base
+      .select(['model_metadata.model_id', 'model_metadata.metadata_key_id', 'metadata_keys.name', 'model_metadata.value'])
+      .orderBy('model_metadata.model_id')
+      .orderBy('model_metadata.metadata_key_id')
+      .limit(page.perPage)
+      .offset((page.page - 1) * page.perPage)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  const values: ModelMetadata[] = rows.map((r) => ({ modelId: r.model_id, metadataKeyId: r.metadata_key_id, name: r.name, value: r.value }));
+  return { values, total: Number(count.n) };
 }
 
 export async function setMetadataValue(db: Db, modelId: string, metadataKeyId: number, value: string): Promise<void> {

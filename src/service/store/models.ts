@@ -46,7 +46,7 @@ class Rejected extends Error {
  */
 export async function createModels(
   db: Kysely<Database>,
-  input: { tenantId: number; items: readonly NewModelItem[]; createMissingFolders: boolean; uploadExpiresAt: Date },
+  input: { tenantId: number; ownerId: string; items: readonly NewModelItem[]; createMissingFolders: boolean; uploadExpiresAt: Date },
 ): Promise<CreateModelsResult> {
   const { tenantId, items } = input;
   try {
@@ -81,6 +81,7 @@ export async function createModels(
         return {
           id: randomUUID(),
           tenant_id: tenantId,
+          owner_id: input.ownerId,
           folder_id: folderIds.get(foldNameCase(folderOf(item.filePath))) ?? 0,
           name: item.name.trim() === '' ? fileName : item.name,
           file_path: item.filePath,
@@ -178,42 +179,73 @@ export async function deleteModel(db: Db, tenantId: number, id: string): Promise
 }
 
 /**
- * Deletes a tenant's model like {@link deleteModel} and, in the same transaction, asks for
- * reprocessing of every assembly that uses it — linked directly, or placed through a
- * sub-assembly (its id is then in the assembly's tree) — so that they say which part went
- * missing instead of still showing it. The caller removes the files and queues `assemblies`.
+ * Deletes a model; assemblies that use it (linked by file name or placed in their tree) are
+ * queued again in the same transaction, so they end -incomplete and name it missing.
  */
 export async function deleteModelAndRequeueAssemblies(
   db: Kysely<Database>,
   tenantId: number,
   id: string,
 ): Promise<{ row: ModelRow; assemblies: string[] } | undefined> {
-  if (!isUuid(id)) return undefined;
-  return db.transaction().execute(async (trx) => {
-    // Read before the delete: the links' part_id becomes null with it.
-    const users = await trx
-      .selectFrom('models as m')
-      .select('m.id')
-      .where('m.tenant_id', '=', tenantId)
-      .where('m.id', '<>', id)
-      .where((eb) =>
-        eb.or([
-          eb.exists(eb.selectFrom('assembly_links as l').select('l.part_id').whereRef('l.assembly_id', '=', 'm.id').where('l.part_id', '=', id)),
-          // Model ids are UUIDs: one found anywhere in the tree's text is a node of that model.
-          eb(sql<number>`position(${id} in coalesce(m.assembly_tree::text, ''))`, '>', 0),
-        ]),
-      )
-      .forUpdate()
-      .execute();
-    const row = await deleteModel(trx, tenantId, id);
-    if (!row) return undefined;
-    const assemblies: string[] = [];
-    for (const u of users) {
-      const again = await requestProcessing(trx, u.id, tenantId);
-      if (again && !('noFile' in again)) assemblies.push(again.id);
-    }
-    return { row, assemblies };
-  });
+  const result = await deleteModelsAndRequeueAssemblies(db, tenantId, [id]);
+  return 'missing' in result ? undefined : { row: result.rows[0]!, assemblies: result.assemblies };
+}
+
+class MissingModels extends Error {
+  constructor(readonly ids: string[]) {
+    super('missing models');
+  }
+}
+
+/**
+ * Deletes several models of the tenant in one transaction, all or nothing: when any id is not a
+ * model of the tenant, nothing is deleted and the unknown ids are returned.
+ */
+export async function deleteModelsAndRequeueAssemblies(
+  db: Kysely<Database>,
+  tenantId: number,
+  ids: readonly string[],
+): Promise<{ rows: ModelRow[]; assemblies: string[] } | { missing: string[] }> {
+  const unknown = ids.filter((id) => !isUuid(id));
+  if (unknown.length) return { missing: unknown };
+  try {
+    return await db.transaction().execute(async (trx) => {
+      // Read before the delete: the links' part_id becomes null with it.
+      const users = await trx
+        .selectFrom('models as m')
+        .select('m.id')
+        .where('m.tenant_id', '=', tenantId)
+        .where(sql<boolean>`not (m.id = any(${[...ids]}::uuid[]))`)
+        .where((eb) =>
+          eb.or(
+            ids.flatMap((id) => [
+              eb.exists(eb.selectFrom('assembly_links as l').select('l.part_id').whereRef('l.assembly_id', '=', 'm.id').where('l.part_id', '=', id)),
+              // Model ids are UUIDs: one found anywhere in the tree's text is a node of that model.
+              eb(sql<number>`position(${id} in coalesce(m.assembly_tree::text, ''))`, '>', 0),
+            ]),
+          ),
+        )
+        .forUpdate()
+        .execute();
+      const rows: ModelRow[] = [];
+      const missing: string[] = [];
+      for (const id of ids) {
+        const row = await deleteModel(trx, tenantId, id);
+        if (row) rows.push(row);
+        else missing.push(id);
+      }
+      if (missing.length) throw new MissingModels(missing);
+      const assemblies: string[] = [];
+      for (const u of users) {
+        const again = await requestProcessing(trx, u.id, tenantId);
+        if (again && !('noFile' in again)) assemblies.push(again.id);
+      }
+      return { rows, assemblies };
+    });
+  } catch (error) {
+    if (error instanceof MissingModels) return { missing: error.ids };
+    throw error;
+  }
 }
 
 /**
@@ -309,4 +341,22 @@ export async function setAssemblyLinks(db: Db, assemblyId: string, links: readon
 
 export async function assemblyLinksOf(db: Db, assemblyId: string) {
   return db.selectFrom('assembly_links').select(['ref_name', 'part_id']).where('assembly_id', '=', assemblyId).execute();
+}
+
+/** One slice (offset, limit) of a folder's own models by name, and how many it has. */
+export async function modelsInFolder(db: Kysely<Database>, tenantId: number, folderId: number, offset: number, limit: number) {
+  const base = db.selectFrom('models').where('tenant_id', '=', tenantId).where('folder_id', '=', folderId);
+  const [rows, count] = await Promise.all([
+    limit > 0 ? base.selectAll().orderBy('name').orderBy('id').offset(offset).limit(limit).execute() : Promise.resolve([]),
+    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+/** Models per state among the tenant's models in `folderIds` (all of them when null). */
+export async function stateCounts(db: Kysely<Database>, tenantId: number, folderIds: readonly number[] | null): Promise<Record<string, number>> {
+  let q = db.selectFrom('models').select(['state', (eb) => eb.fn.countAll<string>().as('n')]).where('tenant_id', '=', tenantId);
+  if (folderIds !== null) q = folderIds.length ? q.where('folder_id', 'in', [...folderIds]) : q.where(sql<boolean>`false`);
+  const rows = await q.groupBy('state').orderBy('state').execute();
+  return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
 }

@@ -117,6 +117,8 @@ export interface ModelsTable {
   created_at: CreatedAt;
   updated_at: DefaultNow;
   processed_at: Date | null;
+  /** The user who created the record; null for records older than migration 0007. */
+  owner_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AssemblyLinksTable {

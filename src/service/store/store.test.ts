@@ -98,10 +98,11 @@ async function exerciseStore(store: Store) {
   if (!key) throw new Error('no key');
   expect(await createMetadataKey(db, tenant.id, 'MATERIAL')).toBeNull();
   const expiresAt = new Date(Date.now() + 60_000);
-  const missing = await createModels(db, { tenantId: tenant.id, items: [{ filePath: 'New/x.stl', name: 'x' }], createMissingFolders: false, uploadExpiresAt: expiresAt });
+  const missing = await createModels(db, { tenantId: tenant.id, ownerId: 'u', items: [{ filePath: 'New/x.stl', name: 'x' }], createMissingFolders: false, uploadExpiresAt: expiresAt });
   expect(missing).toEqual({ ok: false, reason: 'missing-folder', index: 0, folder: 'New' });
   const made = await createModels(db, {
     tenantId: tenant.id,
+    ownerId: 'u',
     items: [
       { filePath: 'parts/bolts/M8.STEP', name: 'M8 bolt', metadata: [{ metadataKeyId: key.id, value: 'Steel' }] },
       { filePath: 'Parts/Nuts/m8-nut.stl', name: 'nut' },
@@ -112,7 +113,7 @@ async function exerciseStore(store: Store) {
   if (!made.ok) throw new Error(made.reason);
   expect(made.foldersCreated).toBe(1);
   expect(made.models.map((m) => [m.row.folder_id === child.id, m.row.file_type])).toEqual([[true, 'step'], [false, 'stl']]);
-  const again = await createModels(db, { tenantId: tenant.id, items: [{ filePath: 'PARTS/BOLTS/m8.step', name: 'dup' }], createMissingFolders: true, uploadExpiresAt: expiresAt });
+  const again = await createModels(db, { tenantId: tenant.id, ownerId: 'u', items: [{ filePath: 'PARTS/BOLTS/m8.step', name: 'dup' }], createMissingFolders: true, uploadExpiresAt: expiresAt });
   expect(again).toMatchObject({ ok: false, reason: 'duplicate', paths: ['parts/bolts/M8.STEP'] });
   const [bolt, nut] = made.models.map((m) => m.row);
   await completeProcessing(db, nut?.id ?? '', 0, { state: 'finished', isAssembly: true });

@@ -4,12 +4,16 @@ import { z } from 'zod';
 import { folderNameProblem } from '../../../contract/file-paths';
 import { folderFilterFields } from '../../../contract/filter';
 import type { Folder, FolderListResponse } from '../../../contract/folders';
-import { pageDataFor } from '../../../contract/paging';
+import { pageDataFor, pageQuerySchema } from '../../../contract/paging';
+import type { ModelFiles } from '../../files/model-files';
 import { requireRole } from '../../http/auth';
 import { Conflict, InvalidInput, NotFound } from '../../http/errors';
 import { parseListQuery } from '../../http/list-query';
 import { parseInput } from '../../http/validation';
+import { modelsInFolder } from '../../store/models';
+import { toModels } from './model-dto';
 import {
+  childFolders,
   deleteFolder,
   findFolder,
   folderOrderFields,
@@ -56,7 +60,8 @@ function toFolder(row: FolderRow, path: string, modelCount: number): Folder {
   return {
     id: row.id,
     name: row.name,
-    parentFolderId: row.parent_folder_id,
+    // Absent at the top level: the published schema has a number or nothing.
+    ...(row.parent_folder_id === null ? {} : { parentFolderId: row.parent_folder_id }),
     path,
     createdAt: row.created_at.toISOString(),
     modelCount,
@@ -64,7 +69,7 @@ function toFolder(row: FolderRow, path: string, modelCount: number): Folder {
 }
 
 /** `/v2/folders` (api-contract.md, Folders). modelCount counts the models directly in the folder. */
-export async function folderRoutes(app: FastifyInstance, { db }: { db: Kysely<Database> }) {
+export async function folderRoutes(app: FastifyInstance, { db, files }: { db: Kysely<Database>; files: ModelFiles }) {
   async function present(tenantId: number, row: FolderRow): Promise<Folder> {
     const [path, counts] = await Promise.all([folderPath(db, tenantId, row.id), modelCounts(db, tenantId, [row.id])]);
     return toFolder(row, path ?? row.name, counts.get(row.id) ?? 0);
@@ -103,6 +108,32 @@ export async function folderRoutes(app: FastifyInstance, { db }: { db: Kysely<Da
     return reply.status(201).send({ folder: await present(auth.tenantId, result.folder) });
   });
 
+  /**
+   * The published folder contents: one page over the folder's subfolders (by name) and then its
+   * own models (by name), each marked with its `type`.
+   */
+  app.get('/:id/contents', async (request) => {
+    const auth = requireRole(request, 'viewer');
+    const id = folderIdOf(request.params);
+    const page = parseInput(pageQuerySchema, request.query, 'query');
+    if (!(await findFolder(db, auth.tenantId, id))) throw new NotFound(`No folder ${id}.`);
+    const start = (page.page - 1) * page.perPage;
+    const folders = await childFolders(db, auth.tenantId, id, start, page.perPage);
+    const modelStart = Math.max(0, start - folders.total);
+    const models = await modelsInFolder(db, auth.tenantId, id, modelStart, page.perPage - folders.rows.length);
+    const [paths, counts, modelDtos] = await Promise.all([
+      folders.rows.length ? folderPaths(db, auth.tenantId) : Promise.resolve(new Map<number, string>()),
+      modelCounts(db, auth.tenantId, folders.rows.map((r) => r.id)),
+      toModels(db, models.rows, files),
+    ]);
+    const data = [
+      ...folders.rows.map((f) => ({ type: 'folder' as const, ...toFolder(f, paths.get(f.id) ?? f.name, counts.get(f.id) ?? 0) })),
+      ...modelDtos.map((m) => ({ type: 'model' as const, ...m })),
+    ];
+    const total = folders.total + models.total;
+    return { data, page: page.page, perPage: page.perPage, total, pageData: pageDataFor(total, page) };
+  });
+
   app.get('/:id', async (request) => {
     const auth = requireRole(request, 'viewer');
     const id = folderIdOf(request.params);
@@ -121,7 +152,7 @@ export async function folderRoutes(app: FastifyInstance, { db }: { db: Kysely<Da
       if (result.reason === 'not-found') throw new NotFound(`No folder ${id}.`);
       throw new Conflict(`A folder named “${name}” already exists here (names are compared ignoring case).`);
     }
-    return { folder: await present(auth.tenantId, result.folder) };
+    return { folder: await present(auth.tenantId, result.folder), affected: 1 };
   });
 
   app.delete('/:id', async (request, reply) => {

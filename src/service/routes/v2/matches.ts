@@ -16,6 +16,7 @@ import { SEARCHABLE_STATES } from '../../search/tables';
 import { findModel, modelFilterSchema } from '../../store/models';
 import type { Database } from '../../store/schema';
 import { compileFilter } from '../../store/sql-filter';
+import { matchFilterData } from './match-filter-data';
 import { toModels } from './model-dto';
 
 const idParams = z.object({ id: z.string() });
@@ -25,10 +26,15 @@ export interface MatchRouteOptions {
   files: ModelFiles;
 }
 
-/** `GET /v2/models/{id}/{part-in-part|part-to-part|geo-related}-matches` (api-contract.md, Matches). */
+/**
+ * `GET /v2/models/{id}/{part-in-part|part-to-part|geo-related}-matches` (api-contract.md, Matches),
+ * and the published API's newer names of two of them: `/matches` (part-to-part) and
+ * `/part-matches` (part-in-part), which answer the same.
+ */
 export async function matchRoutes(app: FastifyInstance, { db, files }: MatchRouteOptions) {
-  for (const kind of matchKinds) {
-    app.get(`/:id/${kind}-matches`, async (request) => {
+  const paths: [string, MatchKind][] = [...matchKinds.map((kind): [string, MatchKind] => [`/:id/${kind}-matches`, kind]), ['/:id/matches', 'part-to-part'], ['/:id/part-matches', 'part-in-part']];
+  for (const [path, kind] of paths) {
+    app.get(path, async (request) => {
       const auth = requireRole(request, 'viewer');
       const { id } = parseInput(idParams, request.params, 'params');
       const { threshold } = parseInput(matchQuerySchema, request.query, 'query');
@@ -50,20 +56,34 @@ export async function matchRoutes(app: FastifyInstance, { db, files }: MatchRout
       const sorted = await sortMatches(db, passing, query.order);
       const start = (query.page - 1) * query.perPage;
       const page = sorted.slice(start, start + query.perPage);
-      const rows = page.length ? await db.selectFrom('models').selectAll().where('tenant_id', '=', auth.tenantId).where('id', 'in', page.map((m) => m.modelId)).execute() : [];
+      const [rows, filterData] = await Promise.all([
+        page.length ? db.selectFrom('models').selectAll().where('tenant_id', '=', auth.tenantId).where('id', 'in', page.map((m) => m.modelId)).execute() : [],
+        matchFilterData(db, auth.tenantId, sorted.map((m) => m.modelId)),
+      ]);
       const models = new Map((await toModels(db, rows, files)).map((m) => [m.id, m]));
+      const facets = (r: { facts: unknown } | undefined) => Number((r?.facts as { triangles?: unknown } | null)?.triangles) || 0;
+      const modelFacetCount = facets(row);
+      const matchedFacets = new Map(rows.map((r) => [r.id, facets(r)]));
       const matches: Match[] = [];
       for (const m of page) {
         const matchedModel = models.get(m.modelId);
         if (!matchedModel) continue; // deleted between the search and this page
         const transform = m.transform && m.transform.length === 16 ? { transform: m.transform } : {};
         if (kind === 'part-in-part') {
-          matches.push({ matchedModel, forwardMatchPercentage: pct(m.forward), reverseMatchPercentage: pct(m.reverse), ...transform } satisfies ContainmentMatch);
+          matches.push({
+            matchedModel,
+            commonFacetCount: Math.round((pct(m.forward) / 100) * modelFacetCount),
+            modelFacetCount,
+            matchedModelFacetCount: matchedFacets.get(m.modelId) ?? 0,
+            forwardMatchPercentage: pct(m.forward),
+            reverseMatchPercentage: pct(m.reverse),
+            ...transform,
+          } satisfies ContainmentMatch);
         } else {
           matches.push({ matchedModel, matchPercentage: pct(m.matchPercentage), ...(kind === 'part-to-part' ? transform : {}) } satisfies SimilarityMatch);
         }
       }
-      return { matches, pageData: pageDataFor(sorted.length, query), matchCount: sorted.length };
+      return { matches, pageData: pageDataFor(sorted.length, query), matchCount: sorted.length, filterData };
     });
   }
 }

@@ -3,10 +3,13 @@ import type { Kysely } from 'kysely';
 import { createMetadataKeyRequestSchema } from '../../../contract/metadata-keys';
 import { pageDataFor, pageQuerySchema } from '../../../contract/paging';
 import { requireRole } from '../../http/auth';
-import { Conflict } from '../../http/errors';
+import { z } from 'zod';
+import { Conflict, NotFound } from '../../http/errors';
 import { parseInput } from '../../http/validation';
-import { createMetadataKey, listMetadataKeys } from '../../store/metadata-keys';
+import { createMetadataKey, findMetadataKey, listMetadataKeys } from '../../store/metadata-keys';
 import type { Database } from '../../store/schema';
+
+const keyParams = z.object({ id: z.string() });
 
 /** `/v2/metadata-keys` (api-contract.md, Metadata keys). */
 export async function metadataKeyRoutes(app: FastifyInstance, { db }: { db: Kysely<Database> }) {
@@ -15,6 +18,14 @@ export async function metadataKeyRoutes(app: FastifyInstance, { db }: { db: Kyse
     const page = parseInput(pageQuerySchema, request.query, 'query');
     const { rows, total } = await listMetadataKeys(db, auth.tenantId, page);
     return { metadataKeys: rows.map((k) => ({ id: k.id, name: k.name })), pageData: pageDataFor(total, page) };
+  });
+
+  app.get('/:id', async (request) => {
+    const auth = requireRole(request, 'viewer');
+    const { id } = parseInput(keyParams, request.params, 'params');
+    const row = /^\d{1,10}$/.test(id) ? await findMetadataKey(db, auth.tenantId, Number(id)) : undefined;
+    if (!row) throw new NotFound(`No metadata key ${id}.`);
+    return { metadataKey: { id: row.id, name: row.name } };
   });
 
   app.post('/', async (request, reply) => {

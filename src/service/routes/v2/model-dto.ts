@@ -11,6 +11,7 @@ function stringList(value: unknown): string[] | null {
 /** A model row in the contract's wire shape (src/contract/models.ts). */
 export function toModel(row: ModelRow, metadata: Model['metadata'], files: ModelFiles): Model {
   const facts = meshFactsSchema.safeParse(row.facts);
+  const thumbnail = files.thumbnailUrl(row);
   return {
     id: row.id,
     name: row.name,
@@ -19,12 +20,15 @@ export function toModel(row: ModelRow, metadata: Model['metadata'], files: Model
     fileType: row.file_type,
     folderId: row.folder_id,
     isAssembly: row.is_assembly,
+    ownerId: row.owner_id ?? '',
+    units: facts.success ? facts.data.units : 'unknown',
     state: row.state,
     stateReason: row.state_reason,
     metadata,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
-    thumbnail: files.thumbnailUrl(row),
+    // Absent rather than null: the published schema has it as a string or nothing.
+    ...(thumbnail ? { thumbnail } : {}),
     viewerFile: files.viewerUrl(row),
     missingParts: stringList(row.missing_parts),
     partCount: row.part_count,

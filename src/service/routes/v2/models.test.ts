@@ -39,7 +39,7 @@ async function createModels(items: Item[], token = editor) {
   const response = await post(items, { token, createMissingFolders: true });
   expect(response.status).toBe(201);
   const raw = (await response.json()) as { models: { uploadUrl: string; headers: Record<string, string>; uploadInfo: unknown }[] };
-  for (const entry of raw.models) expect(entry.uploadInfo).toEqual({ uploadUrl: entry.uploadUrl, headers: entry.headers });
+  for (const entry of raw.models) expect(entry.uploadInfo).toEqual({ uploadUrl: entry.uploadUrl, headers: entry.headers, fileSizeRequirements: { minSizeInBytes: 1, maxSizeInBytes: 512 * 1024 * 1024 } });
   return createModelsResponseSchema.parse(raw).models;
 }
 
@@ -81,8 +81,10 @@ describe('creating models', () => {
       isAssembly: false,
       state: 'incomplete-upload',
       metadata: [],
-      thumbnail: null,
+      units: 'unknown',
+      ownerId: expect.any(String),
     });
+    expect(first?.model).not.toHaveProperty('thumbnail'); // a string or nothing, as published
     expect(second?.model).toMatchObject({ name: 'angle.stl', fileType: 'stl', folderId: first?.model.folderId });
     expect(first?.uploadUrl).toMatch(new RegExp(`^${t.baseUrl}/uploads/models/${first?.model.id}\\?expires=\\d+&sig=`));
     expect(first?.headers).toEqual({ 'Content-Type': 'application/octet-stream', 'X-Upload-Token': expect.stringMatching(/^[\w-]{32}$/) });
@@ -182,18 +184,21 @@ describe('metadata', () => {
       { filePath: 'Meta/brass.stl', name: 'brass', metadata: [{ metadataKeyId: material.id, value: 'Brass' }] },
       { filePath: 'Meta/steel.stl', name: 'steel', metadata: [{ metadataKeyId: material.id, value: 'Steel' }, { metadataKeyId: supplier.id, value: 'ACME' }] },
     ]);
-    expect(steel?.model.metadata).toEqual([{ metadataKeyId: material.id, value: 'Steel' }, { metadataKeyId: supplier.id, value: 'ACME' }]);
+    const entry = (modelId: string | undefined, key: { id: number; name: string }, value: string) => ({ modelId, metadataKeyId: key.id, name: key.name, value });
+    expect(steel?.model.metadata).toEqual([entry(steel?.model.id, material, 'Steel'), entry(steel?.model.id, supplier, 'ACME')]);
     const brassId = brass?.model.id ?? '';
 
     const put = await t.api(`/v2/models/${brassId}/metadata/${supplier.id}`, { method: 'PUT', token: editor, json: { value: 'Globex' } });
     expect(put.status).toBe(200);
-    expect(modelResponseSchema.parse(await put.json()).model.metadata).toEqual([
-      { metadataKeyId: material.id, value: 'Brass' },
-      { metadataKeyId: supplier.id, value: 'Globex' },
-    ]);
+    const putBody = (await put.json()) as { metadata: unknown };
+    expect(modelResponseSchema.parse(putBody).model.metadata).toEqual([entry(brassId, material, 'Brass'), entry(brassId, supplier, 'Globex')]);
+    expect(putBody.metadata).toEqual(entry(brassId, supplier, 'Globex'));
+    const listed = (await (await t.api(`/v2/models/${brassId}/metadata`, { token: viewer })).json()) as { metadata: unknown[]; pageData: { total: number } };
+    expect(listed).toMatchObject({ metadata: [entry(brassId, material, 'Brass'), entry(brassId, supplier, 'Globex')], pageData: { total: 2 } });
     const byMeta = await list(`?filter=metadata.${material.id}(eq('Brass'))`);
     expect(byMeta.models.map((m) => m.name)).toEqual(['brass']);
-    expect((await t.api(`/v2/models/${brassId}/metadata/${supplier.id}`, { method: 'DELETE', token: editor })).status).toBe(204);
+    const removed = await t.api(`/v2/models/${brassId}/metadata/${supplier.id}`, { method: 'DELETE', token: editor });
+    expect({ status: removed.status, body: await removed.json() }).toEqual({ status: 200, body: { deleted: true } });
     await error(await t.api(`/v2/models/${brassId}/metadata/${supplier.id}`, { method: 'DELETE', token: editor }), 404);
     await error(await t.api(`/v2/models/${brassId}/metadata/999999`, { method: 'PUT', token: editor, json: { value: 'x' } }), 404);
     await error(await t.api(`/v2/models/${brassId}/metadata/${supplier.id}`, { method: 'PUT', token: editor, json: {} }), 400);
@@ -406,8 +411,9 @@ describe('model lifecycle', () => {
       { refName: 'nut.step', partId: null },
     ]);
     const tree = assemblyTreeResponseSchema.parse(await (await t.api(`/v2/models/${asmId}/assembly-tree`, { token: viewer })).json());
-    expect(tree.children[0]).toMatchObject({ type: 'part', modelId: partId, name: 'BOLT.step' });
-    expect(tree.children[1]?.children?.[0]).toMatchObject({ modelId: null, name: 'nut.step' });
+    expect(tree.children[0]).toMatchObject({ type: 'assemblyPart', modelId: partId, name: 'BOLT.step', occurrences: 1 });
+    // A missing part file: an empty model id (the published schema wants a string).
+    expect(tree.children[1]?.children?.[0]).toMatchObject({ type: 'assemblyPart', modelId: '', name: 'nut.step' });
     await error(await t.api(`/v2/models/${asmId}/assembly-tree`, { token: other }), 404);
   });
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { filePathProblem } from '../../../contract/file-paths';
@@ -6,7 +6,7 @@ import { modelFilterFields } from '../../../contract/filter';
 import { setMetadataValueRequestSchema } from '../../../contract/metadata-keys';
 import { assemblyTreeNodeSchema, createModelItemSchema, type AssemblyTree, type AssemblyTreeNode, type ModelListResponse } from '../../../contract/models';
 import { listOrderFields } from '../../../contract/order';
-import { pageDataFor } from '../../../contract/paging';
+import { pageDataFor, pageQuerySchema } from '../../../contract/paging';
 import { modelBlobKeys, type BlobStore } from '../../files/blob-store';
 import type { ModelFiles } from '../../files/model-files';
 import { UPLOAD_TTL_SECONDS } from '../../files/signed-urls';
@@ -15,14 +15,20 @@ import { Conflict, InvalidInput, NotFound, TooLarge } from '../../http/errors';
 import { parseListQuery } from '../../http/list-query';
 import { parseInput } from '../../http/validation';
 import { foldNameCase } from '../../store/folders';
-import { deleteMetadataValue, findMetadataKey, setMetadataValue } from '../../store/metadata-keys';
-import { assemblyLinksOf, createModels, deleteModelAndRequeueAssemblies, findModel, listModels, requestProcessing } from '../../store/models';
+import { deleteMetadataValue, findMetadataKey, metadataOf, setMetadataValue } from '../../store/metadata-keys';
+import { assemblyLinksOf, createModels, deleteModelAndRequeueAssemblies, deleteModelsAndRequeueAssemblies, findModel, listModels, requestProcessing } from '../../store/models';
 import type { Database, ModelRow } from '../../store/schema';
 import { toModel, toModels } from './model-dto';
 
 export const MAX_MODELS_PER_REQUEST = 100;
 
 const idParams = z.object({ id: z.string() });
+const bulkIdsQuery = z.object({
+  ids: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((v) => [...new Set((v === undefined ? [] : Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean))]),
+});
 const metadataParams = z.object({ id: z.string(), metadataKeyId: z.string() });
 const createQuery = z.object({
   createMissingFolders: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
@@ -43,6 +49,15 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }
     const row = await findModel(db, tenantId, id);
     if (!row) throw new NotFound(`No model ${id}.`);
     return row;
+  }
+
+  async function removeFiles(request: FastifyRequest, row: ModelRow) {
+    try {
+      await blobStore.deletePrefix(modelBlobKeys(row.tenant_id, row.id).prefix);
+    } catch (error) {
+      // The record is gone; a leftover file is only disk space, and no address can reach it.
+      request.log.error({ err: error, modelId: row.id }, 'could not delete model files');
+    }
   }
 
   async function present(row: ModelRow) {
@@ -72,6 +87,7 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }
     const expiresAt = new Date(Date.now() + UPLOAD_TTL_SECONDS * 1000);
     const result = await createModels(db, {
       tenantId: auth.tenantId,
+      ownerId: auth.userId,
       items,
       createMissingFolders: createMissingFolders === 'true',
       uploadExpiresAt: expiresAt,
@@ -120,15 +136,9 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }
     const { id } = parseInput(idParams, request.params, 'params');
     const deleted = await deleteModelAndRequeueAssemblies(db, auth.tenantId, id);
     if (!deleted) throw new NotFound(`No model ${id}.`);
-    const { row } = deleted;
     // Assemblies that used this part are processed again and end -incomplete, naming it missing.
     for (const assemblyId of deleted.assemblies) await files.enqueue(assemblyId, 'reprocess');
-    try {
-      await blobStore.deletePrefix(modelBlobKeys(row.tenant_id, row.id).prefix);
-    } catch (error) {
-      // The record is gone; a leftover file is only disk space, and no address can reach it.
-      request.log.error({ err: error, modelId: row.id }, 'could not delete model files');
-    }
+    await removeFiles(request, deleted.row);
     return reply.status(204).send();
   });
 
@@ -149,6 +159,36 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }
     const [settled = row] = await files.settleDirectUploads([row]);
     if (settled.state === 'incomplete-upload') throw new Conflict('The file has not arrived yet.');
     return present(settled);
+  });
+
+  app.get('/:id/source-file', async (request) => {
+    const auth = requireRole(request, 'viewer');
+    const row = await modelOr404(auth.tenantId, request.params);
+    const url = files.sourceUrl(row);
+    if (!url) throw new NotFound('The model has no file yet; upload it first.');
+    return { sourceFile: url };
+  });
+
+  app.get('/:id/metadata', async (request) => {
+    const auth = requireRole(request, 'viewer');
+    const row = await modelOr404(auth.tenantId, request.params);
+    const page = parseInput(pageQuerySchema, request.query, 'query');
+    const all = (await metadataOf(db, [row.id])).get(row.id) ?? [];
+    const start = (page.page - 1) * page.perPage;
+    return { metadata: all.slice(start, start + page.perPage), pageData: pageDataFor(all.length, page) };
+  });
+
+  /** Published bulk delete: `?ids=` (repeated or comma-joined), at most 100, all or nothing. */
+  app.delete('/', async (request, reply) => {
+    const auth = requireRole(request, 'editor');
+    const { ids } = parseInput(bulkIdsQuery, request.query, 'query');
+    if (ids.length === 0) throw new InvalidInput('ids: give the ids of the models to delete.', { parameter: 'ids' });
+    if (ids.length > MAX_MODELS_PER_REQUEST) throw new TooLarge(`ids: at most ${MAX_MODELS_PER_REQUEST} models per request (got ${ids.length}); split the list.`);
+    const result = await deleteModelsAndRequeueAssemblies(db, auth.tenantId, ids);
+    if ('missing' in result) throw new NotFound(`No model ${result.missing.join(', ')}; nothing was deleted.`);
+    for (const assemblyId of result.assemblies) await files.enqueue(assemblyId, 'reprocess');
+    await Promise.all(result.rows.map((row) => removeFiles(request, row)));
+    return reply.status(204).send();
   });
 
   app.get('/:id/viewer-file', async (request) => {
@@ -173,7 +213,7 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }
       modelId: node.modelId ?? (node.type === 'part' ? (partByName.get(foldNameCase(node.name)) ?? null) : null),
       ...(node.children ? { children: node.children.map(resolve) } : {}),
     });
-    const body: AssemblyTree = { type: 'assemblyTree', modelId: row.id, children: storedTree(row.assembly_tree).map(resolve) };
+    const body: AssemblyTree = { type: 'assemblyTree', modelId: row.id, children: publishedTree(storedTree(row.assembly_tree).map(resolve)) };
     return body;
   });
 
@@ -182,14 +222,16 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }
     const { row, keyId } = await metadataTarget(auth.tenantId, request.params);
     const { value } = parseInput(setMetadataValueRequestSchema, request.body, 'body');
     await setMetadataValue(db, row.id, keyId, value);
-    return present(row);
+    const answer = await present(row);
+    // The published answer is the value set; ours adds the whole model.
+    return { ...answer, metadata: answer.model.metadata.find((m) => m.metadataKeyId === keyId) };
   });
 
   app.delete('/:id/metadata/:metadataKeyId', async (request, reply) => {
     const auth = requireRole(request, 'editor');
     const { row, keyId } = await metadataTarget(auth.tenantId, request.params);
     if (!(await deleteMetadataValue(db, row.id, keyId))) throw new NotFound(`The model has no value for metadata key ${keyId}.`);
-    return reply.status(204).send();
+    return reply.status(200).send({ deleted: true });
   });
 
   async function metadataTarget(tenantId: number, params: unknown) {
@@ -212,6 +254,35 @@ function itemAt(raw: unknown, index: number) {
 }
 
 /** assembly_tree as ingestion writes it: `{children: [...]}` or the bare array of nodes. */
+/**
+ * The published shape: `assemblyPart` for parts, identical siblings (same kind, model and name)
+ * as one node with `occurrences` and all their placements, `children` on every sub-assembly, and
+ * an empty `modelId` for a missing part file.
+ */
+function publishedTree(nodes: AssemblyTreeNode[]): AssemblyTreeNode[] {
+  const groups = new Map<string, AssemblyTreeNode>();
+  for (const node of nodes) {
+    const type = node.type === 'subAssembly' ? 'subAssembly' : 'assemblyPart';
+    const key = `${type}\u0000${node.modelId ?? ''}\u0000${foldNameCase(node.name)}`;
+    const seen = groups.get(key);
+    if (seen) {
+      seen.occurrences = (seen.occurrences ?? 1) + 1;
+      seen.transforms?.push(node.transform);
+      continue;
+    }
+    groups.set(key, {
+      type,
+      modelId: node.modelId ?? '',
+      name: node.name,
+      transform: node.transform,
+      occurrences: 1,
+      transforms: [node.transform],
+      ...(type === 'subAssembly' ? { children: publishedTree(node.children ?? []) } : {}),
+    });
+  }
+  return [...groups.values()];
+}
+
 function storedTree(value: unknown): AssemblyTreeNode[] {
   const children = Array.isArray(value) ? value : (value as { children?: unknown } | null)?.children;
   const parsed = z.array(assemblyTreeNodeSchema).safeParse(children ?? []);

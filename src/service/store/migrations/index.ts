@@ -5,6 +5,8 @@ import { search } from './0003-search';
 import { images } from './0004-images';
 import { searchPairs } from './0005-search-pairs';
 import { throttle } from './0006-throttle';
+import { modelOwner } from './0007-model-owner';
+import { imagePreview } from './0008-image-preview';
 
 /** All migrations, in order. Names sort lexically, which is the order Kysely applies them in. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +16,8 @@ const migrations: Record<string, Migration> = {
   '0004-images': images,
   '0005-search-pairs': searchPairs,
   '0006-throttle': throttle,
+  '0007-model-owner': modelOwner,
+  '0008-image-preview': imagePreview,
 };
 
 export const migrationProvider: MigrationProvider = {

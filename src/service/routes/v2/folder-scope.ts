@@ -1,0 +1,38 @@
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { NotFound } from '../../http/errors';
+import { parseInput } from '../../http/validation';
+import { existingFolderIds, subtreeIds } from '../../store/folders';
+import type { Database } from '../../store/schema';
+
+/** `folderIds` as the published API sends it (repeated, or comma-joined), and whether subfolders count. */
+const scopeQuery = z.object({
+  folderIds: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      const parts = (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+      const ids = parts.map(Number);
+      if (ids.some((n) => !Number.isSafeInteger(n) || n <= 0 || n > 2_147_483_647)) {
+        ctx.addIssue({ code: 'custom', message: 'folder ids are positive whole numbers' });
+        return z.NEVER;
+      }
+      return [...new Set(ids)];
+    }),
+  includeSubfolders: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
+});
+
+/**
+ * The folders a report covers: `folderIds` with their subfolders (unless
+ * `includeSubfolders=false`), or every folder of the tenant (null) when none are named. A folder
+ * that is not the tenant's is as unknown as a made-up id.
+ */
+export async function folderScope(db: Kysely<Database>, tenantId: number, query: unknown): Promise<number[] | null> {
+  const { folderIds, includeSubfolders } = parseInput(scopeQuery, query, 'query');
+  if (!folderIds?.length) return null;
+  const roots = await existingFolderIds(db, tenantId, folderIds);
+  const missing = folderIds.filter((id) => !roots.includes(id));
+  if (missing.length) throw new NotFound(`No folder ${missing.join(', ')}.`);
+  return includeSubfolders === 'false' ? roots : subtreeIds(db, tenantId, roots);
+}

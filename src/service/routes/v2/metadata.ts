@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { pageDataFor, pageQuerySchema } from '../../../contract/paging';
+import { requireRole } from '../../http/auth';
+import { parseInput } from '../../http/validation';
+import { listMetadataValues } from '../../store/metadata-keys';
+import type { Database } from '../../store/schema';
+
+const modelIdsQuery = z.object({
+  modelIds: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((v) => (v === undefined ? null : (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean))),
+});
+
+/** `GET /v2/metadata?modelIds=`: metadata values of the tenant's models, a page at a time (published API). */
+export async function metadataRoutes(app: FastifyInstance, { db }: { db: Kysely<Database> }) {
+  app.get('/', async (request) => {
+    const auth = requireRole(request, 'viewer');
+    const page = parseInput(pageQuerySchema, request.query, 'query');
+    const { modelIds } = parseInput(modelIdsQuery, request.query, 'query');
+    const { values, total } = await listMetadataValues(db, auth.tenantId, modelIds, page);
+    return { metadata: values, pageData: pageDataFor(total, page) };
+  });
+}

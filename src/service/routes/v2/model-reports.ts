@@ -1,0 +1,80 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { pageDataFor, pageQuerySchema } from '../../../contract/paging';
+import type { ModelFiles } from '../../files/model-files';
+import { requireRole } from '../../http/auth';
+import { InvalidInput } from '../../http/errors';
+import { parseInput } from '../../http/validation';
+import { scopeDuplicates } from '../../search/duplicates';
+import { TooManyPairs } from '../../search/near-pairs';
+import { stateCounts } from '../../store/models';
+import type { Database } from '../../store/schema';
+import { folderScope } from './folder-scope';
+import { toModelsByIds } from './model-dto';
+
+/** 0–100 as every match threshold of the interface (the published document's 0–1 loses, README). */
+const thresholdQuery = z.object({ threshold: z.coerce.number().min(0).max(100).default(98) });
+
+/** Models shown per group of the grouped report as the published `exampleModels`. */
+const EXAMPLES = 3;
+
+/**
+ * The published API's reports over a scope of folders (with subfolders) or the whole tenant:
+ * `state-report` (models per state), `match-report` (models with how many others match them at
+ * the threshold) and `grouped-match-report` (groups of models linked by part-to-part scores at
+ * the threshold: the duplicates across folders).
+ */
+export async function modelReportRoutes(app: FastifyInstance, { db, files }: { db: Kysely<Database>; files: ModelFiles }) {
+  async function duplicates(tenantId: number, query: unknown) {
+    const { threshold } = parseInput(thresholdQuery, query, 'query');
+    const scope = await folderScope(db, tenantId, query);
+    const found = await scopeDuplicates(db, tenantId, scope, threshold).catch((error: unknown) => {
+      if (error instanceof TooManyPairs) {
+        throw new InvalidInput(`At ${threshold}% more than ${error.maxPairs.toLocaleString('en')} pairs of these models match: raise the threshold.`, { threshold, maxLinks: error.maxPairs });
+      }
+      throw error;
+    });
+    return { threshold, found };
+  }
+
+  app.get('/state-report', async (request) => {
+    const auth = requireRole(request, 'viewer');
+    const scope = await folderScope(db, auth.tenantId, request.query);
+    return { states: await stateCounts(db, auth.tenantId, scope) };
+  });
+
+  app.get('/match-report', async (request) => {
+    const auth = requireRole(request, 'viewer');
+    const page = parseInput(pageQuerySchema, request.query, 'query');
+    const { found, threshold } = await duplicates(auth.tenantId, request.query);
+    const counts = new Map<string, number>();
+    for (const c of found.clusters) for (const l of c.links) for (const id of [l.a, l.b]) counts.set(id, (counts.get(id) ?? 0) + 1);
+    const ranked = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    const start = (page.page - 1) * page.perPage;
+    const slice = ranked.slice(start, start + page.perPage);
+    const models = new Map((await toModelsByIds(db, auth.tenantId, slice.map(([id]) => id), files)).map((m) => [m.id, m]));
+    const results = slice.flatMap(([id, matchCount]) => (models.has(id) ? [{ model: models.get(id)!, matchCount }] : []));
+    return { results, total: ranked.length, pageData: pageDataFor(ranked.length, page), threshold };
+  });
+
+  app.get('/grouped-match-report', async (request) => {
+    const auth = requireRole(request, 'viewer');
+    const { found, threshold } = await duplicates(auth.tenantId, request.query);
+    const ids = found.clusters.flatMap((c) => c.modelIds);
+    const models = new Map((await toModelsByIds(db, auth.tenantId, ids, files)).map((m) => [m.id, m]));
+    const groups = found.clusters
+      .map((c) => {
+        const members = c.modelIds.flatMap((id) => (models.has(id) ? [models.get(id)!] : []));
+        return {
+          modelIds: members.map((m) => m.id),
+          exampleModels: members.slice(0, EXAMPLES),
+          // Ours beside the published fields: every member and the scored links that join them.
+          models: members,
+          links: c.links.map((l) => ({ ...l, matchPercentage: Math.min(100, Number(l.matchPercentage.toFixed(3))) })),
+        };
+      })
+      .filter((g) => g.models.length > 1);
+    return { groups, modelCount: found.modelCount, threshold };
+  });
+}

@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { roles as workbenchRoles, type Role } from '../../../contract/app-config';
+import { publishedRoleNames, type CurrentUser } from '../../../contract/users';
+import { requireAuth } from '../../http/auth';
+import { NotFound } from '../../http/errors';
+import type { Database } from '../../store/schema';
+import { findAccount } from '../../store/users';
+
+/** `GET /v2/users/me`: who the token acts for (a credential's token acts for its owner). */
+export async function userRoutes(app: FastifyInstance, { db }: { db: Kysely<Database> }) {
+  app.get('/me', async (request) => {
+    const auth = requireAuth(request);
+    const account = await findAccount(db, auth.userId);
+    if (!account) throw new NotFound('The user of this token no longer exists.');
+    const own = account.user.roles.filter((r): r is Role => (workbenchRoles as readonly string[]).includes(r));
+    const body: CurrentUser = {
+      id: account.user.id,
+      externalId: account.user.id,
+      email: account.user.email,
+      department: '',
+      acceptedLicenseAgreement: true,
+      status: 'Active',
+      roles: own.map((r) => publishedRoleNames[r]),
+      tenants: [account.tenant.key],
+      name: account.user.name,
+      tenant: { key: account.tenant.key, name: account.tenant.name },
+      workbenchRoles: own,
+    };
+    return body;
+  });
+}
