@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQueries, useQuery } from '@tanstack/react-query';
 import {
-  folderDuplicatesResponseSchema,
+  clustersFromReport,
+  groupedMatchReportSchema,
   matchesResponseSchemaFor,
   matchKinds,
   type ContainmentMatchesResponse,
@@ -36,8 +37,14 @@ export async function fetchMatches(modelId: string, kind: MatchKind, params: Mat
   });
 }
 
+/** A folder's own duplicates, through the published grouped match report. */
 export async function fetchFolderDuplicates(folderId: number, threshold: number, signal?: AbortSignal): Promise<FolderDuplicatesResponse> {
-  return apiClient().request(`/v2/folders/${folderId}/duplicates`, { query: { threshold }, schema: folderDuplicatesResponseSchema, signal });
+  const report = await apiClient().request('/v2/models/grouped-match-report', {
+    query: { threshold, folderIds: folderId, includeSubfolders: 'false' },
+    schema: groupedMatchReportSchema,
+    signal,
+  });
+  return clustersFromReport(report, threshold);
 }
 
 /** The service's "model not ready for matching" answer: the page waits instead of failing. */

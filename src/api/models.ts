@@ -4,6 +4,9 @@ import {
   isSettled,
   modelListResponseSchema,
   modelResponseSchema,
+  sourceFileResponseSchema,
+  stateReportResponseSchema,
+  type StateReport,
   viewerFileResponseSchema,
   type Model,
   type ModelListResponse,
@@ -29,6 +32,8 @@ const modelPath = (id: string) => `${path}/${encodeURIComponent(id)}`;
 export const modelPollMs = 2000;
 /** Lists with unsettled models on screen refresh more slowly: one request for the whole page. */
 export const modelListPollMs = 5000;
+/** The state counts of a folder while some of its models are still being worked on. */
+export const stateReportPollMs = 5000;
 /**
  * Viewer-file addresses are signed and expire; keep them well below their lifetime so a
  * preview never starts with an address that is about to stop working.
@@ -76,6 +81,17 @@ export async function fetchViewerFile(id: string, signal?: AbortSignal): Promise
   return data.viewerFile;
 }
 
+/** Models per state in a folder and its subfolders (or the whole tenant without one). */
+export async function fetchStateReport(folderId: number | null, signal?: AbortSignal): Promise<StateReport> {
+  return apiClient().request('/v2/models/state-report', { query: { folderIds: folderId ?? undefined }, schema: stateReportResponseSchema, signal });
+}
+
+/** A short-lived address that downloads the file as it was uploaded. */
+export async function fetchSourceFile(id: string): Promise<string> {
+  const data = await apiClient().request(`${modelPath(id)}/source-file`, { schema: sourceFileResponseSchema });
+  return data.sourceFile;
+}
+
 export async function fetchAssemblyTree(id: string, signal?: AbortSignal) {
   return apiClient().request(`${modelPath(id)}/assembly-tree`, { schema: assemblyTreeResponseSchema, signal });
 }
@@ -119,6 +135,13 @@ export const modelQueries = {
       staleTime: viewerFileStaleMs,
       gcTime: viewerFileStaleMs,
     }),
+  /** Below the lists: whatever renews the lists (uploads, deletes) renews the counts too. */
+  stateReport: (folderId: number | null) =>
+    queryOptions({
+      queryKey: [...modelQueries.lists(), 'state-report', folderId] as const,
+      queryFn: ({ signal }) => fetchStateReport(folderId, signal),
+      refetchInterval: (query) => (Object.keys(query.state.data?.states ?? {}).some((s) => !isSettled(s)) ? stateReportPollMs : false),
+    }),
   assemblyTree: (id: string) =>
     queryOptions({
       queryKey: [...modelQueries.details(), id, 'assembly-tree'] as const,
@@ -157,6 +180,10 @@ export function usableAddress(url: string | null | undefined, nowMs = Date.now()
   return expires === null || Number(expires) * 1000 - nowMs > 60_000 ? url : undefined;
 }
 
+export function useStateReport(folderId: number | null) {
+  return useQuery({ ...modelQueries.stateReport(folderId), placeholderData: (previous) => previous });
+}
+
 export function useAssemblyTree(id: string, enabled: boolean) {
   return useQuery({ ...modelQueries.assemblyTree(id), enabled });
 }
@@ -178,6 +205,11 @@ export function useDeleteModel() {
       ]);
     },
   });
+}
+
+/** Asks for a fresh download address when the user wants the file (addresses expire in minutes). */
+export function useSourceFile() {
+  return useMutation({ mutationFn: fetchSourceFile });
 }
 
 export function useReprocessModel() {

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { useCurrentUser } from '../api/users';
 import { useAuth } from '../features/auth/auth-context';
 
 function initials(name: string): string {
@@ -14,6 +15,8 @@ export function UserMenu() {
   const rootRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const panelId = useId();
+  // The service's word on who this is, read when the menu is first opened; the token's claims until then.
+  const me = useCurrentUser(open && Boolean(user));
 
   useEffect(() => {
     if (!open) return;
@@ -42,6 +45,10 @@ export function UserMenu() {
       </button>
     );
   }
+
+  const tenantName = me.data?.tenant?.name ?? user.tenantName;
+  const tenantKey = me.data?.tenant?.key ?? me.data?.tenants[0] ?? user.tenant;
+  const roleNames = me.data?.workbenchRoles ?? me.data?.roles ?? user.roles;
 
   const signOut = () => {
     setSigningOut(true);
@@ -74,20 +81,20 @@ export function UserMenu() {
       </button>
       {open && (
         <div className="user-menu__panel" id={panelId}>
-          <dl className="user-menu__facts">
+          <dl className="user-menu__facts" aria-busy={me.isFetching}>
             <dt>Name</dt>
-            <dd>{user.name}</dd>
+            <dd>{me.data?.name ?? user.name}</dd>
             <dt>Email</dt>
-            <dd>{user.email ?? '—'}</dd>
+            <dd>{me.data?.email ?? user.email ?? '—'}</dd>
             <dt>Tenant</dt>
             <dd>
-              {user.tenantName ?? user.tenant ?? '—'}
-              {user.tenantName && user.tenant && <span className="muted"> ({user.tenant})</span>}
+              {tenantName ?? tenantKey ?? '—'}
+              {tenantName && tenantKey && <span className="muted"> ({tenantKey})</span>}
             </dd>
-            {user.roles.length > 0 && (
+            {roleNames.length > 0 && (
               <>
                 <dt>Roles</dt>
-                <dd>{user.roles.join(', ')}</dd>
+                <dd>{roleNames.join(', ')}</dd>
               </>
             )}
           </dl>

@@ -103,4 +103,32 @@ export const folderDuplicatesResponseSchema = z.object({
   threshold: z.number(),
 });
 export type DuplicateCluster = z.infer<typeof duplicateClusterSchema>;
+
+/**
+ * `GET /v2/models/grouped-match-report?threshold=&folderIds=` (published API): groups of models
+ * linked by part-to-part scores at the threshold. This service adds every member (`models`), the
+ * links and the number of models compared; a deployment that sends only the published fields
+ * gives `modelIds` and up to a few `exampleModels`.
+ */
+export const groupedMatchReportSchema = z.object({
+  groups: z.array(
+    z.object({
+      modelIds: z.array(z.string()),
+      exampleModels: z.array(modelSchema),
+      models: z.array(modelSchema).optional(),
+      links: duplicateClusterSchema.shape.links.optional(),
+    }),
+  ),
+  modelCount: z.number().int().nonnegative().optional(),
+  threshold: z.number().optional(),
+});
+export type GroupedMatchReport = z.infer<typeof groupedMatchReportSchema>;
+
+/** The report as the duplicates page shows it: clusters of models with their links. */
+export function clustersFromReport(report: GroupedMatchReport, threshold: number): FolderDuplicatesResponse {
+  const clusters = report.groups
+    .map((g) => ({ models: g.models ?? g.exampleModels, links: g.links ?? [] }))
+    .filter((c) => c.models.length > 1);
+  return { clusters, modelCount: report.modelCount ?? report.groups.reduce((n, g) => n + g.modelIds.length, 0), threshold: report.threshold ?? threshold };
+}
 export type FolderDuplicatesResponse = z.infer<typeof folderDuplicatesResponseSchema>;

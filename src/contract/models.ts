@@ -120,6 +120,10 @@ export const modelListResponseSchema = z.object({ models: z.array(modelSchema), 
 export type ModelListResponse = z.infer<typeof modelListResponseSchema>;
 
 export const viewerFileResponseSchema = z.object({ viewerFile: z.string() });
+export const sourceFileResponseSchema = z.object({ sourceFile: z.string() });
+/** `GET /v2/models/state-report?folderIds=` (published): models per state. */
+export const stateReportResponseSchema = z.object({ states: z.record(z.string(), z.number()) });
+export type StateReport = z.infer<typeof stateReportResponseSchema>;
 
 /**
  * One node of an assembly tree. On the wire a part is `assemblyPart` (published API); `part` is

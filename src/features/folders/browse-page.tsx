@@ -12,6 +12,7 @@ import { ancestorIds } from './folder-tree-model';
 import { FolderTree } from './folder-tree';
 import { ModelGrid, ModelGridSkeleton, ModelTable, ModelTableSkeleton } from './model-views';
 import { useCanEdit } from './permissions';
+import { StateSummary } from './state-summary';
 import './folders.css';
 import { Breadcrumbs } from '../../app/ui/breadcrumbs';
 
@@ -141,6 +142,7 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
           ) : (
             folder && <p className="muted browse__path">{folder.path}</p>
           )}
+          <StateSummary folderId={folderId} />
         </div>
         {folder && (
           <div className="actions browse__actions">

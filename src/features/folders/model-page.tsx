@@ -2,7 +2,7 @@ import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useFolder } from '../../api/folders';
-import { useAssemblyTree, useDeleteModel, useModel, useReprocessModel, useViewerFile } from '../../api/models';
+import { useAssemblyTree, useDeleteModel, useModel, useReprocessModel, useSourceFile, useViewerFile } from '../../api/models';
 import { ConfirmDeleteDialog } from '../../app/ui/confirm-delete-dialog';
 import { formatDateTime } from '../../app/ui/format';
 import { RelativeTime } from '../../app/ui/relative-time';
@@ -168,7 +168,9 @@ function ModelView({ model }: { model: Model }) {
   const navigate = useNavigate();
   const folder = useFolder(model.folderId);
   const reprocess = useReprocessModel();
+  const download = useSourceFile();
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const hasFile = model.state !== 'incomplete-upload';
   const info = stateInfo(model.state);
   const working = !isSettled(model.state);
   const facts = model.facts ? factRows(model.facts) : null;
@@ -214,8 +216,20 @@ function ModelView({ model }: { model: Model }) {
             {model.isAssembly && <span className="muted">Assembly</span>}
           </p>
         </div>
-        {editable && (
-          <div className="actions model__actions">
+        <div className="actions model__actions">
+          {hasFile && (
+            <button
+              type="button"
+              className="button"
+              disabled={download.isPending}
+              aria-busy={download.isPending}
+              // The answer is an attachment: the browser saves it and the page stays.
+              onClick={() => download.mutate(model.id, { onSuccess: (url) => window.location.assign(url) })}
+            >
+              {download.isPending ? 'Preparing…' : 'Download original'}
+            </button>
+          )}
+          {editable && (
             <button
               type="button"
               className="button"
@@ -226,12 +240,19 @@ function ModelView({ model }: { model: Model }) {
             >
               {reprocess.isPending ? 'Starting…' : 'Reprocess'}
             </button>
+          )}
+          {editable && (
             <button type="button" className="button button--danger-quiet" onClick={() => setConfirmDelete(true)}>
               Delete
             </button>
-          </div>
-        )}
+          )}
+        </div>
       </header>
+      {download.isError && (
+        <p className="form-error" role="alert">
+          The original file could not be downloaded: {errorMessage(download.error)}
+        </p>
+      )}
       {reprocess.isError && (
         <p className="form-error" role="alert">
           Reprocessing could not start: {errorMessage(reprocess.error)}

@@ -117,7 +117,7 @@ describe('folders', () => {
     const notIn = await list(`?filter=parentFolderId(eq(${top.id})),name(not(in(Alpha,bravo)))&order=createdAt`);
     expect(notIn.folders.map((f) => f.name)).toEqual(['delta', 'charlie', 'echo']);
     const roots = await list('?filter=parentFolderId(eq(null))&perPage=100');
-    expect(roots.folders.every((f) => f.parentFolderId === null)).toBe(true);
+    expect(roots.folders.every((f) => f.parentFolderId == null)).toBe(true);
     expect(roots.folders.map((f) => f.name)).toContain('Listing');
 
     const searched = await list('?search=HARL');
