@@ -13,7 +13,8 @@ import { isSettled, modelListResponseSchema, type Model } from '../contract/mode
 import { box, sphere, to3mf, toStlBinary } from '../geometry/fixtures';
 import { hostileFiles } from '../service/testing/hostile-files';
 import { beginSignIn, requestCredentialToken, signInWithPkce, submitSignIn } from '../service/testing/oidc-flows';
-import { addUser, freePort, startServiceProcess, type ServiceProcess } from './service-process';
+import { freePort } from '../service/testing/free-port';
+import { addUser, startServiceProcess, type ServiceProcess } from './service-process';
 import { client } from './workbench-client';
 
 const GiB = 1024 ** 3;

@@ -2,7 +2,6 @@
 // reliability suite can kill it with SIGKILL and read its memory from /proc.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,16 +25,6 @@ export interface ServiceProcess {
   peak(): number;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function run(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   // node + tsx's loader directly (not `npm start` → tsx → node): the pid is the service itself.
