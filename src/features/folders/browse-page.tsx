@@ -12,7 +12,7 @@ import { ancestorIds } from './folder-tree-model';
 import { FolderTree } from './folder-tree';
 import { ModelGrid, ModelGridSkeleton, ModelTable, ModelTableSkeleton } from './model-views';
 import { useCanEdit } from './permissions';
-import { StateSummary } from './state-summary';
+import { StateSummary } from '../../app/ui/state-summary';
 import './folders.css';
 import { Breadcrumbs } from '../../app/ui/breadcrumbs';
 

@@ -9,7 +9,7 @@ import { RelativeTime } from '../../app/ui/relative-time';
 import { ErrorState, LoadingState, MissingPage, RecordPageState } from '../../app/ui/states';
 import { isSettled, searchableStates, type AssemblyTreeNode, type Model } from '../../contract/models';
 import { factRows, formatFileSize } from './model-facts';
-import { fileTypeLabel, StateBadge, stateInfo } from './model-state';
+import { fileTypeLabel, StateBadge, stateInfo } from '../../app/ui/model-state';
 import { safeImageUrl } from '../../app/ui/safe-url';
 import { MetadataSection } from './metadata-section';
 import { useCanEdit } from './permissions';

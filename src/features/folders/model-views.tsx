@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { RelativeTime } from '../../app/ui/relative-time';
 import type { Model } from '../../contract/models';
-import { fileTypeLabel, StateBadge } from './model-state';
+import { fileTypeLabel, StateBadge } from '../../app/ui/model-state';
 import { safeImageUrl } from '../../app/ui/safe-url';
 import { DataTable } from '../../app/ui/table';
 

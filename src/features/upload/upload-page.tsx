@@ -12,6 +12,7 @@ import { UploadTable, type RowActions } from './upload-table';
 import { uploadSession, type UploadSession } from './upload-session';
 import './upload.css';
 import { PageHeader } from '../../app/ui/page-header';
+import { StateSummary } from '../../app/ui/state-summary';
 
 const noSubscribe = () => () => undefined;
 const noSnapshot = () => null;
@@ -85,6 +86,11 @@ function TargetFolderField({ session, value, problem }: { session: UploadSession
   const errorId = useId();
   const [text, setText] = useState(value);
   const paths = useMemo(() => [...new Set((folders.data ?? []).map((f) => f.path))].sort((a, b) => a.localeCompare(b)), [folders.data]);
+  // An existing target: what it already holds (and how far its models got), from the state report.
+  const existing = useMemo(() => {
+    const wanted = text.trim().replace(/^\/+|\/+$/g, '').toLowerCase();
+    return wanted ? (folders.data ?? []).find((f) => f.path.toLowerCase() === wanted) : undefined;
+  }, [folders.data, text]);
 
   useEffect(() => {
     if (text === value) return;
@@ -118,6 +124,7 @@ function TargetFolderField({ session, value, problem }: { session: UploadSession
         An existing folder{folders.isError ? '' : ' (suggested as you type)'} or a new path; missing folders are created. The
         dropped folders go inside it.
       </p>
+      {existing && <StateSummary folderId={existing.id} />}
       {problem && (
         <p id={errorId} className="form-error">
           {problem}
