@@ -27,6 +27,8 @@ export const embeddedSpaClient = {
   scopes: 'openid profile tenant roles offline_access',
   redirectPath: '/auth/callback',
   postLogoutPath: '/',
+  /** The API documentation page (/docs) signs in as the same public client and returns here. */
+  docsRedirectPath: '/docs/static/oauth2-redirect.html',
 } as const;
 
 /** Claims the identity provider puts in ID tokens (beyond the standard ones). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { modelSchema } from './models';
 import { pageDataSchema } from './paging';
 
 export const folderSchema = z.object({
@@ -19,6 +20,15 @@ export const folderListResponseSchema = z.object({
 export type FolderListResponse = z.infer<typeof folderListResponseSchema>;
 
 export const folderResponseSchema = z.object({ folder: folderSchema });
+/** `GET /v2/folders/{id}/contents` (published): subfolders, then the folder's models, one page. */
+export const folderContentsResponseSchema = z.object({
+  data: z.array(z.union([folderSchema.extend({ type: z.literal('folder') }), modelSchema.extend({ type: z.literal('model') })])),
+  page: z.number().int(),
+  perPage: z.number().int(),
+  total: z.number().int().nonnegative(),
+  pageData: pageDataSchema.optional(),
+});
+
 /** PATCH answers the renamed folder and, as the published API does, how many folders changed. */
 export const folderUpdateResponseSchema = z.object({ folder: folderSchema.optional(), affected: z.number().int().optional() });
 

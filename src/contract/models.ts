@@ -121,6 +121,19 @@ export type ModelListResponse = z.infer<typeof modelListResponseSchema>;
 
 export const viewerFileResponseSchema = z.object({ viewerFile: z.string() });
 export const sourceFileResponseSchema = z.object({ sourceFile: z.string() });
+/** Metadata values a page at a time: `GET /v2/models/{id}/metadata`, `GET /v2/metadata`. */
+export const metadataValueListResponseSchema = z.object({ metadata: z.array(modelMetadataSchema), pageData: pageDataSchema });
+/** `PUT /v2/models/{id}/metadata/{keyId}`: the model, and the value set (published `metadata`). */
+export const setMetadataValueResponseSchema = modelResponseSchema.extend({ metadata: modelMetadataSchema.optional() });
+export const deletedResponseSchema = z.object({ deleted: z.boolean() });
+/** `GET /v2/models/match-report` (published): models with how many others match them. */
+export const matchReportResponseSchema = z.object({
+  results: z.array(z.object({ model: modelSchema, matchCount: z.number().int().nonnegative() })),
+  total: z.number().int().nonnegative(),
+  pageData: pageDataSchema.optional(),
+  threshold: z.number().optional(),
+});
+
 /** `GET /v2/models/state-report?folderIds=` (published): models per state. */
 export const stateReportResponseSchema = z.object({ states: z.record(z.string(), z.number()) });
 export type StateReport = z.infer<typeof stateReportResponseSchema>;

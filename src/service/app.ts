@@ -6,9 +6,11 @@ import rateLimit from '@fastify/rate-limit';
 import { defaultThrottle, type ThrottleConfig } from './config';
 import { createAuthenticator, type Authenticator } from './http/auth';
 import { RateLimited } from './http/errors';
+import { documentationOnly } from './http/route-docs';
 import { createBruteForceGuard } from './identity/throttle';
 import { registerErrorHandling } from './http/error-handler';
-import { isApiPath, isIdentityPath } from './http/paths';
+import { isApiPath, isDocsPath, isIdentityPath } from './http/paths';
+import { registerApiDocs } from './http/api-docs';
 import { registerSecurityHeaders } from './http/security-headers';
 import { hasBuiltApp, registerBuiltApp, registerRuntimeConfig, spaNotFoundHandler } from './http/spa';
 import { apiAudience, appClientId, createProvider, identityMountPath, issuerFor } from './identity/provider';
@@ -110,13 +112,15 @@ export async function buildApp({
   if (web.kind === 'vite') {
     const vite = web.middlewares;
     // Vite would answer HTML requests for any path; the service's own paths must reach Fastify.
-    app.use((req, res, next) => (isApiPath(req.url ?? '/') || isIdentityPath(req.url ?? '/') ? next() : vite(req, res, next)));
+    app.use((req, res, next) => (isApiPath(req.url ?? '/') || isIdentityPath(req.url ?? '/') || isDocsPath(req.url ?? '/') ? next() : vite(req, res, next)));
   }
 
   registerSecurityHeaders(app, { dev: web.kind === 'vite' });
   // Checked per request: a rebuild (which empties dist/) must not leave the server without the app.
   const spaAvailable = web.kind === 'dist' ? () => hasBuiltApp(web.distDir) : () => false;
   registerErrorHandling(app, spaNotFoundHandler(spaAvailable));
+  // Before the routes: the documentation collects them as they are added.
+  await registerApiDocs(app, { publicUrl, issuer });
 
   await app.register(signInRoutes, {
     db,
@@ -146,6 +150,7 @@ export async function buildApp({
     // The API speaks JSON only; anything else is a 415 rather than a confusing 400.
     api.removeContentTypeParser('text/plain');
     // Authenticate before the body is read: an anonymous caller learns nothing about the route.
+    documentationOnly(api);
     api.addHook('onRequest', async (request) => {
       request.auth = await authenticate(request);
     });

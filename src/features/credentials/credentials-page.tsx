@@ -34,6 +34,11 @@ export function CredentialsPage() {
           Client credentials let scripts and other programs call the API as you — in your tenant, with your roles. Activity
           done with them is recorded as yours.
         </p>
+        <p>
+          {/* Served by the deployment itself, outside the app: a plain link, not a route. */}
+          <a href={`${config.baseUrl}/docs`}>API documentation</a> — every operation, its parameters and answers; sign in there and
+          try them, creating a credential included.
+        </p>
       </PageHeader>
 
       <section className="card" aria-labelledby="create-heading">

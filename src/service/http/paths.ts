@@ -4,6 +4,12 @@ export function isApiPath(url: string): boolean {
   return /^\/(v2|client-credentials|uploads|files)(\/|$)/.test(path);
 }
 
+/** The interactive API documentation (served by the service, never the SPA). */
+export function isDocsPath(url: string): boolean {
+  const path = url.split('?', 1)[0] ?? '';
+  return /^\/docs(\/|$)/.test(path);
+}
+
 /** Paths of the identity provider and its sign-in page (never the SPA). */
 export function isIdentityPath(url: string): boolean {
   const path = url.split('?', 1)[0] ?? '';

@@ -66,7 +66,7 @@ export function createProvider({ db, publicUrl, signingKeys, cookieKeys, tokenGu
         token_endpoint_auth_method: 'none',
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
-        redirect_uris: [`${publicUrl}${embeddedSpaClient.redirectPath}`],
+        redirect_uris: [`${publicUrl}${embeddedSpaClient.redirectPath}`, `${publicUrl}${embeddedSpaClient.docsRedirectPath}`],
         post_logout_redirect_uris: [`${publicUrl}${embeddedSpaClient.postLogoutPath}`],
         scope: embeddedSpaClient.scopes,
       },
@@ -181,6 +181,9 @@ async function securityHeaders(ctx: KoaContextWithOIDC, next: () => Promise<void
   ctx.set('content-security-policy', "default-src 'none'; script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
   ctx.set('x-content-type-options', 'nosniff');
   ctx.set('referrer-policy', 'no-referrer');
+  // As on every other answer of this origin: browsers check the opener policy on each redirect,
+  // and one hop without it would cut a sign-in popup (the /docs page's) off from its opener.
+  ctx.set('cross-origin-opener-policy', 'same-origin');
   await next();
 }
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { modelFilterFields } from '../../contract/filter';
-import { createImageRequestSchema, IMAGE_MAX_BYTES, IMAGES_PER_SEARCH, imageTypes, type CreateImageResponse, type ImageMatch, type ImageMatchesResponse } from '../../contract/images';
+import { createImageRequestSchema, createImageResponseSchema, IMAGE_MAX_BYTES, imageMatchesResponseSchema, IMAGES_PER_SEARCH, imageTypes, type CreateImageResponse, type ImageMatch, type ImageMatchesResponse } from '../../contract/images';
 import { pageDataFor } from '../../contract/paging';
 import { VIEW_DESCRIPTOR_LENGTH, VIEW_METHOD } from '../../geometry/views/shape-features';
 import { matchPercentage } from '../../geometry/views/view-index';
@@ -22,6 +22,7 @@ import { newUploadNonce } from '../store/uploads';
 import { createImage, decodeViews, deleteExpiredImages, findImages, imageDb } from './image-store';
 import type { ImageUrlSigner } from './image-urls';
 import type { ImageQuery, ModelViewCache } from './model-view-cache';
+import { listQueryDocs, routeDocs } from '../http/route-docs';
 
 export interface ImageRouteOptions {
   db: Kysely<Database>;
@@ -42,7 +43,10 @@ export function imageTypeOf(fileName: string): string | undefined {
 export async function imageRoutes(app: FastifyInstance, { db, files, signer, cache }: ImageRouteOptions) {
   const idb = imageDb(db);
 
-  app.post('/', async (request, reply) => {
+  app.post(
+    '/',
+    { schema: routeDocs({ tag: 'Images', summary: 'Create a query image and get its upload address', body: createImageRequestSchema, response: { 201: createImageResponseSchema } }) },
+    async (request, reply) => {
     // Uploading a query image is creating content: editor, as the contract's roles say; searching is viewer.
     const auth = requireRole(request, 'editor');
     const { filename } = parseInput(createImageRequestSchema, request.body, 'body');
@@ -57,7 +61,17 @@ export async function imageRoutes(app: FastifyInstance, { db, files, signer, cac
     return reply.status(201).send(body);
   });
 
-  app.get('/model-matches', async (request) => {
+  app.get(
+    '/model-matches',
+    {
+      schema: routeDocs({
+        tag: 'Images',
+        summary: 'Models that look like the uploaded images',
+        querystring: listQueryDocs.extend({ id: z.array(z.string()).describe('Image ids (1–10 of one object), repeated') }),
+        response: { 200: imageMatchesResponseSchema },
+      }),
+    },
+    async (request) => {
     const auth = requireRole(request, 'viewer');
     const { id } = parseInput(idsQuery, request.query, 'query');
     const ids = [...new Set(id === undefined ? [] : Array.isArray(id) ? id : [id])];

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import {
+  clientCredentialListResponseSchema,
   createClientCredentialRequestSchema,
+  createdClientCredentialSchema,
   type ClientCredentialListResponse,
   type CreatedClientCredential,
 } from '../../contract/client-credentials';
@@ -10,6 +12,8 @@ import { Conflict, NotFound } from '../http/errors';
 import { parseInput } from '../http/validation';
 import { createCredential, deleteCredential, listCredentials } from '../store/client-credentials';
 import type { Database } from '../store/schema';
+import { z } from 'zod';
+import { routeDocs } from '../http/route-docs';
 
 /** A user's cap, so a script gone wrong cannot fill the table. */
 const maxCredentialsPerUser = 50;
@@ -19,7 +23,18 @@ const maxCredentialsPerUser = 50;
  * own credentials only; someone else's client id answers 404 as if it did not exist.
  */
 export async function clientCredentialRoutes(app: FastifyInstance, { db }: { db: Kysely<Database> }) {
-  app.post('/', async (request, reply) => {
+  app.post(
+    '/',
+    {
+      schema: routeDocs({
+        tag: 'Client credentials',
+        summary: 'Create a credential for scripts; its secret is shown once',
+        description: 'Then POST grant_type=client_credentials to the token endpoint with HTTP Basic client id and secret.',
+        body: createClientCredentialRequestSchema,
+        response: { 201: createdClientCredentialSchema },
+      }),
+    },
+    async (request, reply) => {
     const auth = requireAuth(request);
     const input = parseInput(createClientCredentialRequestSchema, request.body, 'body');
     const existing = await listCredentials(db, auth.userId);
@@ -40,7 +55,7 @@ export async function clientCredentialRoutes(app: FastifyInstance, { db }: { db:
     return reply.status(201).header('cache-control', 'no-store').send(body);
   });
 
-  app.get('/', async (request) => {
+  app.get('/', { schema: routeDocs({ tag: 'Client credentials', summary: 'Your credentials (never their secrets)', response: { 200: clientCredentialListResponseSchema } }) }, async (request) => {
     const auth = requireAuth(request);
     const rows = await listCredentials(db, auth.userId);
     const body: ClientCredentialListResponse = {
@@ -55,7 +70,10 @@ export async function clientCredentialRoutes(app: FastifyInstance, { db }: { db:
     return body;
   });
 
-  app.delete<{ Params: { clientId: string } }>('/:clientId', async (request, reply) => {
+  app.delete<{ Params: { clientId: string } }>(
+    '/:clientId',
+    { schema: routeDocs({ tag: 'Client credentials', summary: 'Delete a credential; its tokens stop at once', params: z.object({ clientId: z.string() }), response: { 204: null } }) },
+    async (request, reply) => {
     const auth = requireAuth(request);
     if (!(await deleteCredential(db, auth.userId, request.params.clientId))) {
       throw new NotFound(`No client credential ${request.params.clientId}.`);

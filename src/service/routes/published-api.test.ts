@@ -195,4 +195,26 @@ describe('the published API (Physna Public API 2.0.1)', () => {
     await check({ operation: '/client-credentials/{clientId}', method: 'DELETE', url: `/v2/client-credentials/${listed.clientId}`, status: 204 });
     await check({ operation: '/client-credentials/{clientId}', method: 'DELETE', url: `/v2/client-credentials/${listed.clientId}`, status: 404 });
   });
+
+  it('is documented at /docs/openapi.json (OpenAPI 3.1) from the routes\' contract schemas, every operation with its answer', async () => {
+    const response = await fetch(`${svc.baseUrl}/docs/openapi.json`);
+    expect(response.status).toBe(200);
+    const doc = (await response.json()) as { openapi: string; paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }>> };
+    expect(doc.openapi).toBe('3.1.0');
+    const operations = results.map((r) => r.call.split(' → ')[0]!).filter((c, i, all) => all.indexOf(c) === i);
+    for (const operation of operations) {
+      const [method, template] = operation.split(' ') as [string, string];
+      const path = template === '/client-credentials' || template.startsWith('/client-credentials/') ? template : `/v2${template}`;
+      const documented = doc.paths[path]?.[method.toLowerCase()];
+      expect(documented, `${operation} is not documented`).toBeDefined();
+      const success = Object.entries(documented!.responses).find(([status]) => status.startsWith('2'));
+      expect(success, `${operation} documents no success answer`).toBeDefined();
+      if (success![0] !== '204') expect(success![1].content?.['application/json']?.schema, `${operation}: no schema`).toBeDefined();
+    }
+    // The schemas are the contract's: the model record documents the published fields we added.
+    const model = JSON.stringify(doc.paths['/v2/models/{id}']?.get?.responses['200']);
+    for (const field of ['ownerId', 'units', 'filePath', 'stateReason']) expect(model).toContain(`"${field}"`);
+    const page = await fetch(`${svc.baseUrl}/docs`);
+    expect(page.status).toBe(200);
+  });
 });

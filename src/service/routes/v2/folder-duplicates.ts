@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import type { FolderDuplicatesResponse } from '../../../contract/matches';
+import { folderDuplicatesResponseSchema, type FolderDuplicatesResponse } from '../../../contract/matches';
 import type { ModelFiles } from '../../files/model-files';
 import { requireRole } from '../../http/auth';
 import { InvalidInput, NotFound } from '../../http/errors';
@@ -11,13 +11,17 @@ import { TooManyPairs } from '../../search/near-pairs';
 import { findFolder } from '../../store/folders';
 import type { Database } from '../../store/schema';
 import { toModelsByIds } from './model-dto';
+import { routeDocs } from '../../http/route-docs';
 
 const idParams = z.object({ id: z.string() });
 const query = z.object({ threshold: z.coerce.number().min(0).max(100).default(98) });
 
 /** `GET /v2/folders/{id}/duplicates?threshold=` (contract matches.ts folderDuplicatesResponseSchema). */
 export async function folderDuplicateRoutes(app: FastifyInstance, { db, files }: { db: Kysely<Database>; files: ModelFiles }) {
-  app.get('/:id/duplicates', async (request) => {
+  app.get(
+    '/:id/duplicates',
+    { schema: routeDocs({ tag: 'Folders', summary: "Duplicate groups among a folder's own models", params: idParams, querystring: query, response: { 200: folderDuplicatesResponseSchema } }) },
+    async (request) => {
     const auth = requireRole(request, 'viewer');
     const { id } = parseInput(idParams, request.params, 'params');
     const { threshold } = parseInput(query, request.query, 'query');

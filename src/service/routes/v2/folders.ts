@@ -3,7 +3,16 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { folderNameProblem } from '../../../contract/file-paths';
 import { folderFilterFields } from '../../../contract/filter';
-import type { Folder, FolderListResponse } from '../../../contract/folders';
+import {
+  createFolderRequestSchema,
+  folderContentsResponseSchema,
+  folderListResponseSchema,
+  folderResponseSchema,
+  folderUpdateResponseSchema,
+  renameFolderRequestSchema,
+  type Folder,
+  type FolderListResponse,
+} from '../../../contract/folders';
 import { pageDataFor, pageQuerySchema } from '../../../contract/paging';
 import type { ModelFiles } from '../../files/model-files';
 import { requireRole } from '../../http/auth';
@@ -25,6 +34,7 @@ import {
   tryCreateFolder,
 } from '../../store/folders';
 import type { Database, FolderRow } from '../../store/schema';
+import { listQueryDocs, routeDocs } from '../../http/route-docs';
 
 const idParams = z.object({ id: z.string() });
 
@@ -75,7 +85,7 @@ export async function folderRoutes(app: FastifyInstance, { db, files }: { db: Ky
     return toFolder(row, path ?? row.name, counts.get(row.id) ?? 0);
   }
 
-  app.get('/', async (request) => {
+  app.get('/', { schema: routeDocs({ tag: 'Folders', summary: 'List folders', querystring: listQueryDocs, response: { 200: folderListResponseSchema } }) }, async (request) => {
     const auth = requireRole(request, 'viewer');
     const query = parseListQuery(request.query, { filterFields: folderFilterFields, allowMetadata: false, orderFields: folderOrderFields });
     const { rows, total } = await listFolders(db, auth.tenantId, query);
@@ -94,7 +104,19 @@ export async function folderRoutes(app: FastifyInstance, { db, files }: { db: Ky
     return body;
   });
 
-  app.post('/', async (request, reply) => {
+  app.post(
+    '/',
+    {
+      schema: routeDocs({
+        tag: 'Folders',
+        summary: 'Create a folder',
+        description: 'name and parentFolderId in the JSON body, or as query parameters (published form).',
+        querystring: createQuery,
+        body: createFolderRequestSchema,
+        response: { 201: folderResponseSchema },
+      }),
+    },
+    async (request, reply) => {
     const auth = requireRole(request, 'editor');
     const fromQuery = parseInput(createQuery, request.query, 'query');
     const fromBody = request.body === undefined ? {} : parseInput(createBody.partial(), request.body, 'body');
@@ -112,7 +134,10 @@ export async function folderRoutes(app: FastifyInstance, { db, files }: { db: Ky
    * The published folder contents: one page over the folder's subfolders (by name) and then its
    * own models (by name), each marked with its `type`.
    */
-  app.get('/:id/contents', async (request) => {
+  app.get(
+    '/:id/contents',
+    { schema: routeDocs({ tag: 'Folders', summary: 'Subfolders, then models, one page', params: idParams, querystring: pageQuerySchema, response: { 200: folderContentsResponseSchema } }) },
+    async (request) => {
     const auth = requireRole(request, 'viewer');
     const id = folderIdOf(request.params);
     const page = parseInput(pageQuerySchema, request.query, 'query');
@@ -134,7 +159,7 @@ export async function folderRoutes(app: FastifyInstance, { db, files }: { db: Ky
     return { data, page: page.page, perPage: page.perPage, total, pageData: pageDataFor(total, page) };
   });
 
-  app.get('/:id', async (request) => {
+  app.get('/:id', { schema: routeDocs({ tag: 'Folders', summary: 'One folder', params: idParams, response: { 200: folderResponseSchema } }) }, async (request) => {
     const auth = requireRole(request, 'viewer');
     const id = folderIdOf(request.params);
     const row = await findFolder(db, auth.tenantId, id);
@@ -142,7 +167,10 @@ export async function folderRoutes(app: FastifyInstance, { db, files }: { db: Ky
     return { folder: await present(auth.tenantId, row) };
   });
 
-  app.patch('/:id', async (request) => {
+  app.patch(
+    '/:id',
+    { schema: routeDocs({ tag: 'Folders', summary: 'Rename a folder', params: idParams, body: renameFolderRequestSchema, response: { 200: folderUpdateResponseSchema } }) },
+    async (request) => {
     const auth = requireRole(request, 'editor');
     const id = folderIdOf(request.params);
     const { name } = parseInput(renameBody, request.body, 'body');
@@ -155,7 +183,7 @@ export async function folderRoutes(app: FastifyInstance, { db, files }: { db: Ky
     return { folder: await present(auth.tenantId, result.folder), affected: 1 };
   });
 
-  app.delete('/:id', async (request, reply) => {
+  app.delete('/:id', { schema: routeDocs({ tag: 'Folders', summary: 'Delete an empty folder', params: idParams, response: { 204: null } }) }, async (request, reply) => {
     const auth = requireRole(request, 'editor');
     const id = folderIdOf(request.params);
     const result = await deleteFolder(db, auth.tenantId, id);

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { modelFilterFields, formatFilter } from '../../../contract/filter';
-import { matchKinds, matchQuerySchema, type ContainmentMatch, type Match, type MatchKind, type SimilarityMatch } from '../../../contract/matches';
+import { matchesResponseSchemaFor, matchKinds, matchQuerySchema, type ContainmentMatch, type Match, type MatchKind, type SimilarityMatch } from '../../../contract/matches';
 import { matchOrderFields, type MatchOrderField, type OrderTerm } from '../../../contract/order';
 import { pageDataFor } from '../../../contract/paging';
 import type { ModelFiles } from '../../files/model-files';
@@ -18,6 +18,7 @@ import type { Database } from '../../store/schema';
 import { compileFilter } from '../../store/sql-filter';
 import { matchFilterData } from './match-filter-data';
 import { toModels } from './model-dto';
+import { listQueryDocs, routeDocs } from '../../http/route-docs';
 
 const idParams = z.object({ id: z.string() });
 
@@ -34,7 +35,16 @@ export interface MatchRouteOptions {
 export async function matchRoutes(app: FastifyInstance, { db, files }: MatchRouteOptions) {
   const paths: [string, MatchKind][] = [...matchKinds.map((kind): [string, MatchKind] => [`/:id/${kind}-matches`, kind]), ['/:id/matches', 'part-to-part'], ['/:id/part-matches', 'part-in-part']];
   for (const [path, kind] of paths) {
-    app.get(path, async (request) => {
+    const published = path.endsWith('/matches') && !path.includes(kind) ? ` (the published name of ${kind})` : '';
+    const schema = routeDocs({
+      tag: 'Matches',
+      summary: `${kind === 'part-to-part' ? 'Models of the same shape' : kind === 'part-in-part' ? 'Models it contains or that contain it' : 'Models of similar size and proportions'}${published}`,
+      description: 'threshold is 0–100 (the interface; the published document says 0–1). Part-in-part answers forward and reverse shares.',
+      params: idParams,
+      querystring: listQueryDocs.extend(matchQuerySchema.shape),
+      response: { 200: matchesResponseSchemaFor(kind) },
+    });
+    app.get(path, { schema }, async (request) => {
       const auth = requireRole(request, 'viewer');
       const { id } = parseInput(idParams, request.params, 'params');
       const { threshold } = parseInput(matchQuerySchema, request.query, 'query');

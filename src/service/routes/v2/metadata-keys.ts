@@ -8,19 +8,21 @@ import { Conflict, NotFound } from '../../http/errors';
 import { parseInput } from '../../http/validation';
 import { createMetadataKey, findMetadataKey, listMetadataKeys } from '../../store/metadata-keys';
 import type { Database } from '../../store/schema';
+import { routeDocs } from '../../http/route-docs';
+import { metadataKeyListResponseSchema, metadataKeyResponseSchema } from '../../../contract/metadata-keys';
 
 const keyParams = z.object({ id: z.string() });
 
 /** `/v2/metadata-keys` (api-contract.md, Metadata keys). */
 export async function metadataKeyRoutes(app: FastifyInstance, { db }: { db: Kysely<Database> }) {
-  app.get('/', async (request) => {
+  app.get('/', { schema: routeDocs({ tag: 'Metadata', summary: 'Metadata keys', querystring: pageQuerySchema, response: { 200: metadataKeyListResponseSchema } }) }, async (request) => {
     const auth = requireRole(request, 'viewer');
     const page = parseInput(pageQuerySchema, request.query, 'query');
     const { rows, total } = await listMetadataKeys(db, auth.tenantId, page);
     return { metadataKeys: rows.map((k) => ({ id: k.id, name: k.name })), pageData: pageDataFor(total, page) };
   });
 
-  app.get('/:id', async (request) => {
+  app.get('/:id', { schema: routeDocs({ tag: 'Metadata', summary: 'One metadata key', params: keyParams, response: { 200: metadataKeyResponseSchema } }) }, async (request) => {
     const auth = requireRole(request, 'viewer');
     const { id } = parseInput(keyParams, request.params, 'params');
     const row = /^\d{1,10}$/.test(id) ? await findMetadataKey(db, auth.tenantId, Number(id)) : undefined;
@@ -28,7 +30,10 @@ export async function metadataKeyRoutes(app: FastifyInstance, { db }: { db: Kyse
     return { metadataKey: { id: row.id, name: row.name } };
   });
 
-  app.post('/', async (request, reply) => {
+  app.post(
+    '/',
+    { schema: routeDocs({ tag: 'Metadata', summary: 'Create a metadata key (name or metadataKeyName)', body: createMetadataKeyRequestSchema, response: { 201: metadataKeyResponseSchema } }) },
+    async (request, reply) => {
     const auth = requireRole(request, 'editor');
     const { name } = parseInput(createMetadataKeyRequestSchema, request.body, 'body');
     const row = await createMetadataKey(db, auth.tenantId, name);

@@ -6,6 +6,8 @@ import { requireRole } from '../../http/auth';
 import { parseInput } from '../../http/validation';
 import { listMetadataValues } from '../../store/metadata-keys';
 import type { Database } from '../../store/schema';
+import { routeDocs } from '../../http/route-docs';
+import { metadataValueListResponseSchema } from '../../../contract/models';
 
 const modelIdsQuery = z.object({
   modelIds: z
@@ -16,7 +18,8 @@ const modelIdsQuery = z.object({
 
 /** `GET /v2/metadata?modelIds=`: metadata values of the tenant's models, a page at a time (published API). */
 export async function metadataRoutes(app: FastifyInstance, { db }: { db: Kysely<Database> }) {
-  app.get('/', async (request) => {
+  const querystring = pageQuerySchema.extend({ modelIds: z.array(z.string()).optional().describe('Model ids, repeated or comma-joined') });
+  app.get('/', { schema: routeDocs({ tag: 'Metadata', summary: 'Metadata values of models', querystring, response: { 200: metadataValueListResponseSchema } }) }, async (request) => {
     const auth = requireRole(request, 'viewer');
     const page = parseInput(pageQuerySchema, request.query, 'query');
     const { modelIds } = parseInput(modelIdsQuery, request.query, 'query');

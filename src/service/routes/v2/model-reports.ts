@@ -12,6 +12,9 @@ import { stateCounts } from '../../store/models';
 import type { Database } from '../../store/schema';
 import { folderScope } from './folder-scope';
 import { toModelsByIds } from './model-dto';
+import { routeDocs } from '../../http/route-docs';
+import { groupedMatchReportSchema } from '../../../contract/matches';
+import { matchReportResponseSchema, stateReportResponseSchema } from '../../../contract/models';
 
 /** 0–100 as every match threshold of the interface (the published document's 0–1 loses, README). */
 const thresholdQuery = z.object({ threshold: z.coerce.number().min(0).max(100).default(98) });
@@ -38,13 +41,27 @@ export async function modelReportRoutes(app: FastifyInstance, { db, files }: { d
     return { threshold, found };
   }
 
-  app.get('/state-report', async (request) => {
+  const scopeDocs = z.object({
+    folderIds: z.array(z.number()).optional().describe('Folders (repeated or comma-joined); every folder when absent'),
+    includeSubfolders: z.enum(['true', 'false']).optional().describe('Default true'),
+  });
+  app.get('/state-report', { schema: routeDocs({ tag: 'Reports', summary: 'Models per state', querystring: scopeDocs, response: { 200: stateReportResponseSchema } }) }, async (request) => {
     const auth = requireRole(request, 'viewer');
     const scope = await folderScope(db, auth.tenantId, request.query);
     return { states: await stateCounts(db, auth.tenantId, scope) };
   });
 
-  app.get('/match-report', async (request) => {
+  app.get(
+    '/match-report',
+    {
+      schema: routeDocs({
+        tag: 'Reports',
+        summary: 'Models with how many others match them at the threshold',
+        querystring: scopeDocs.extend(thresholdQuery.shape).extend(pageQuerySchema.shape),
+        response: { 200: matchReportResponseSchema },
+      }),
+    },
+    async (request) => {
     const auth = requireRole(request, 'viewer');
     const page = parseInput(pageQuerySchema, request.query, 'query');
     const { found, threshold } = await duplicates(auth.tenantId, request.query);
@@ -58,7 +75,12 @@ export async function modelReportRoutes(app: FastifyInstance, { db, files }: { d
     return { results, total: ranked.length, pageData: pageDataFor(ranked.length, page), threshold };
   });
 
-  app.get('/grouped-match-report', async (request) => {
+  app.get(
+    '/grouped-match-report',
+    {
+      schema: routeDocs({ tag: 'Reports', summary: 'Groups of duplicates across folders', querystring: scopeDocs.extend(thresholdQuery.shape), response: { 200: groupedMatchReportSchema } }),
+    },
+    async (request) => {
     const auth = requireRole(request, 'viewer');
     const { found, threshold } = await duplicates(auth.tenantId, request.query);
     const ids = found.clusters.flatMap((c) => c.modelIds);

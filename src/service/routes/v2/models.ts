@@ -4,7 +4,23 @@ import { z } from 'zod';
 import { filePathProblem } from '../../../contract/file-paths';
 import { modelFilterFields } from '../../../contract/filter';
 import { setMetadataValueRequestSchema } from '../../../contract/metadata-keys';
-import { assemblyTreeNodeSchema, createModelItemSchema, type AssemblyTree, type AssemblyTreeNode, type ModelListResponse } from '../../../contract/models';
+import {
+  assemblyTreeNodeSchema,
+  assemblyTreeResponseSchema,
+  createModelItemSchema,
+  createModelsRequestSchema,
+  createModelsResponseSchema,
+  deletedResponseSchema,
+  metadataValueListResponseSchema,
+  modelListResponseSchema,
+  modelResponseSchema,
+  setMetadataValueResponseSchema,
+  sourceFileResponseSchema,
+  viewerFileResponseSchema,
+  type AssemblyTree,
+  type AssemblyTreeNode,
+  type ModelListResponse,
+} from '../../../contract/models';
 import { listOrderFields } from '../../../contract/order';
 import { pageDataFor, pageQuerySchema } from '../../../contract/paging';
 import { modelBlobKeys, type BlobStore } from '../../files/blob-store';
@@ -19,6 +35,7 @@ import { deleteMetadataValue, findMetadataKey, metadataOf, setMetadataValue } fr
 import { assemblyLinksOf, createModels, deleteModelAndRequeueAssemblies, deleteModelsAndRequeueAssemblies, findModel, listModels, requestProcessing } from '../../store/models';
 import type { Database, ModelRow } from '../../store/schema';
 import { toModel, toModels } from './model-dto';
+import { listQueryDocs, routeDocs } from '../../http/route-docs';
 
 export const MAX_MODELS_PER_REQUEST = 100;
 
@@ -65,7 +82,19 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }
     return { model: model ?? toModel(row, [], files) };
   }
 
-  app.post('/', async (request, reply) => {
+  app.post(
+    '/',
+    {
+      schema: routeDocs({
+        tag: 'Models',
+        summary: 'Create model records (up to 100) and get their upload addresses',
+        description: 'Then PUT each file to its uploadUrl with every header of headers. createMissingFolders=true creates the folders of the paths.',
+        querystring: createQuery,
+        body: createModelsRequestSchema,
+        response: { 201: createModelsResponseSchema },
+      }),
+    },
+    async (request, reply) => {
     const auth = requireRole(request, 'editor');
     const { createMissingFolders } = parseInput(createQuery, request.query, 'query');
     const { models: rawItems } = parseInput(batchShape, request.body, 'body');
@@ -115,7 +144,7 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }
     return reply.status(201).send({ models: entries });
   });
 
-  app.get('/', async (request) => {
+  app.get('/', { schema: routeDocs({ tag: 'Models', summary: 'List models', querystring: listQueryDocs, response: { 200: modelListResponseSchema } }) }, async (request) => {
     const auth = requireRole(request, 'viewer');
     const query = parseListQuery(request.query, { filterFields: modelFilterFields, allowMetadata: true, orderFields: listOrderFields });
     const { rows, total } = await listModels(db, auth.tenantId, query);
@@ -124,14 +153,14 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }
     return body;
   });
 
-  app.get('/:id', async (request) => {
+  app.get('/:id', { schema: routeDocs({ tag: 'Models', summary: 'One model', params: idParams, response: { 200: modelResponseSchema } }) }, async (request) => {
     const auth = requireRole(request, 'viewer');
     const row = await modelOr404(auth.tenantId, request.params);
     const [settled] = await files.settleDirectUploads([row]);
     return present(settled ?? row);
   });
 
-  app.delete('/:id', async (request, reply) => {
+  app.delete('/:id', { schema: routeDocs({ tag: 'Models', summary: 'Delete a model and its files', params: idParams, response: { 204: null } }) }, async (request, reply) => {
     const auth = requireRole(request, 'editor');
     const { id } = parseInput(idParams, request.params, 'params');
     const deleted = await deleteModelAndRequeueAssemblies(db, auth.tenantId, id);
@@ -142,7 +171,7 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }
     return reply.status(204).send();
   });
 
-  app.post('/:id/reprocess', async (request) => {
+  app.post('/:id/reprocess', { schema: routeDocs({ tag: 'Models', summary: 'Process a model again', params: idParams, response: { 200: modelResponseSchema } }) }, async (request) => {
     const auth = requireRole(request, 'editor');
     const { id } = parseInput(idParams, request.params, 'params');
     const result = await requestProcessing(db, id, auth.tenantId);
@@ -153,7 +182,10 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }
   });
 
   /** For direct (S3) uploads: the client says its PUT finished; the service checks the bucket. */
-  app.post('/:id/upload-complete', async (request) => {
+  app.post(
+    '/:id/upload-complete',
+    { schema: routeDocs({ tag: 'Models', summary: 'Say a direct (S3) upload is done', params: idParams, response: { 200: modelResponseSchema } }) },
+    async (request) => {
     const auth = requireRole(request, 'editor');
     const row = await modelOr404(auth.tenantId, request.params);
     const [settled = row] = await files.settleDirectUploads([row]);
@@ -161,7 +193,10 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }
     return present(settled);
   });
 
-  app.get('/:id/source-file', async (request) => {
+  app.get(
+    '/:id/source-file',
+    { schema: routeDocs({ tag: 'Models', summary: 'A short-lived download address of the original file', params: idParams, response: { 200: sourceFileResponseSchema } }) },
+    async (request) => {
     const auth = requireRole(request, 'viewer');
     const row = await modelOr404(auth.tenantId, request.params);
     const url = files.sourceUrl(row);
@@ -169,7 +204,10 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }
     return { sourceFile: url };
   });
 
-  app.get('/:id/metadata', async (request) => {
+  app.get(
+    '/:id/metadata',
+    { schema: routeDocs({ tag: 'Metadata', summary: "A model's metadata values", params: idParams, querystring: pageQuerySchema, response: { 200: metadataValueListResponseSchema } }) },
+    async (request) => {
     const auth = requireRole(request, 'viewer');
     const row = await modelOr404(auth.tenantId, request.params);
     const page = parseInput(pageQuerySchema, request.query, 'query');
@@ -179,7 +217,17 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }
   });
 
   /** Published bulk delete: `?ids=` (repeated or comma-joined), at most 100, all or nothing. */
-  app.delete('/', async (request, reply) => {
+  app.delete(
+    '/',
+    {
+      schema: routeDocs({
+        tag: 'Models',
+        summary: 'Delete up to 100 models, all or nothing',
+        querystring: z.object({ ids: z.array(z.string()).describe('Model ids, repeated or comma-joined') }),
+        response: { 204: null },
+      }),
+    },
+    async (request, reply) => {
     const auth = requireRole(request, 'editor');
     const { ids } = parseInput(bulkIdsQuery, request.query, 'query');
     if (ids.length === 0) throw new InvalidInput('ids: give the ids of the models to delete.', { parameter: 'ids' });
@@ -191,7 +239,10 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }
     return reply.status(204).send();
   });
 
-  app.get('/:id/viewer-file', async (request) => {
+  app.get(
+    '/:id/viewer-file',
+    { schema: routeDocs({ tag: 'Models', summary: 'A short-lived address of the 3D viewer file (GLB)', params: idParams, response: { 200: viewerFileResponseSchema } }) },
+    async (request) => {
     const auth = requireRole(request, 'viewer');
     const row = await modelOr404(auth.tenantId, request.params);
     const url = files.viewerUrl(row);
@@ -203,7 +254,10 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }
    * A model without an assembly tree (a part, or an assembly not processed yet) answers an empty
    * tree rather than 404, so a client can always render the answer.
    */
-  app.get('/:id/assembly-tree', async (request) => {
+  app.get(
+    '/:id/assembly-tree',
+    { schema: routeDocs({ tag: 'Models', summary: "An assembly's tree of parts and sub-assemblies", params: idParams, response: { 200: assemblyTreeResponseSchema } }) },
+    async (request) => {
     const auth = requireRole(request, 'viewer');
     const row = await modelOr404(auth.tenantId, request.params);
     const links = await assemblyLinksOf(db, row.id);
@@ -217,7 +271,12 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }
     return body;
   });
 
-  app.put('/:id/metadata/:metadataKeyId', async (request) => {
+  app.put(
+    '/:id/metadata/:metadataKeyId',
+    {
+      schema: routeDocs({ tag: 'Metadata', summary: 'Set a metadata value of a model', params: metadataParams, body: setMetadataValueRequestSchema, response: { 200: setMetadataValueResponseSchema } }),
+    },
+    async (request) => {
     const auth = requireRole(request, 'editor');
     const { row, keyId } = await metadataTarget(auth.tenantId, request.params);
     const { value } = parseInput(setMetadataValueRequestSchema, request.body, 'body');
@@ -227,7 +286,10 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }
     return { ...answer, metadata: answer.model.metadata.find((m) => m.metadataKeyId === keyId) };
   });
 
-  app.delete('/:id/metadata/:metadataKeyId', async (request, reply) => {
+  app.delete(
+    '/:id/metadata/:metadataKeyId',
+    { schema: routeDocs({ tag: 'Metadata', summary: 'Remove a metadata value of a model', params: metadataParams, response: { 200: deletedResponseSchema } }) },
+    async (request, reply) => {
     const auth = requireRole(request, 'editor');
     const { row, keyId } = await metadataTarget(auth.tenantId, request.params);
     if (!(await deleteMetadataValue(db, row.id, keyId))) throw new NotFound(`The model has no value for metadata key ${keyId}.`);
