@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { InvalidInput } from './errors';
 
 /** Parses request input with a contract schema; a failure is a 400 naming the field. */
@@ -9,3 +9,12 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where
   const field = issue && issue.path.length > 0 ? issue.path.join('.') : where;
   throw new InvalidInput(`${field}: ${issue?.message ?? 'invalid'}`);
 }
+
+/**
+ * A list in a query parameter, sent repeated (`?ids=a&ids=b`) or comma-joined (`?ids=a,b`) as
+ * the published API's clients do: the distinct non-empty values, or undefined when absent.
+ */
+export const listParam = z
+  .union([z.string(), z.array(z.string())])
+  .optional()
+  .transform((v) => (v === undefined ? undefined : [...new Set((Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean))]));

@@ -142,6 +142,7 @@ describe('the published API (Physna Public API 2.0.1)', () => {
   });
 
   it('the newer match names, reports, metadata, source file, folder contents, the current user', async () => {
+    await svc.ingestion.idle(); // the reprocess asked for above has ended
     await check({ operation: '/models/{id}/matches', method: 'GET', url: `/v2/models/${ids.box}/matches?threshold=0`, status: 200 });
     await check({ operation: '/models/{id}/part-matches', method: 'GET', url: `/v2/models/${ids.box}/part-matches?threshold=0`, status: 200 });
     const model = (await (await svc.api(`/v2/models/${ids.box}`, { token: svc.token })).json()) as { model: { folderId: number } };

@@ -1,25 +1,21 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { NotFound } from '../../http/errors';
-import { parseInput } from '../../http/validation';
+import { listParam, parseInput } from '../../http/validation';
 import { existingFolderIds, subtreeIds } from '../../store/folders';
 import type { Database } from '../../store/schema';
 
 /** `folderIds` as the published API sends it (repeated, or comma-joined), and whether subfolders count. */
 const scopeQuery = z.object({
-  folderIds: z
-    .union([z.string(), z.array(z.string())])
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined) return undefined;
-      const parts = (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
-      const ids = parts.map(Number);
-      if (ids.some((n) => !Number.isSafeInteger(n) || n <= 0 || n > 2_147_483_647)) {
-        ctx.addIssue({ code: 'custom', message: 'folder ids are positive whole numbers' });
-        return z.NEVER;
-      }
-      return [...new Set(ids)];
-    }),
+  folderIds: listParam.transform((parts, ctx) => {
+    if (parts === undefined) return undefined;
+    const ids = parts.map(Number);
+    if (ids.some((n) => !Number.isSafeInteger(n) || n <= 0 || n > 2_147_483_647)) {
+      ctx.addIssue({ code: 'custom', message: 'folder ids are positive whole numbers' });
+      return z.NEVER;
+    }
+    return [...new Set(ids)];
+  }),
   includeSubfolders: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
 });
 

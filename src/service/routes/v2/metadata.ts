@@ -3,18 +3,13 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { pageDataFor, pageQuerySchema } from '../../../contract/paging';
 import { requireRole } from '../../http/auth';
-import { parseInput } from '../../http/validation';
+import { listParam, parseInput } from '../../http/validation';
 import { listMetadataValues } from '../../store/metadata-keys';
 import type { Database } from '../../store/schema';
 import { routeDocs } from '../../http/route-docs';
 import { metadataValueListResponseSchema } from '../../../contract/models';
 
-const modelIdsQuery = z.object({
-  modelIds: z
-    .union([z.string(), z.array(z.string())])
-    .optional()
-    .transform((v) => (v === undefined ? null : (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean))),
-});
+const modelIdsQuery = z.object({ modelIds: listParam.transform((v) => v ?? null) });
 
 /** `GET /v2/metadata?modelIds=`: metadata values of the tenant's models, a page at a time (published API). */
 export async function metadataRoutes(app: FastifyInstance, { db }: { db: Kysely<Database> }) {

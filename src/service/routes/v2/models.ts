@@ -29,7 +29,7 @@ import { UPLOAD_TTL_SECONDS } from '../../files/signed-urls';
 import { requireRole } from '../../http/auth';
 import { Conflict, InvalidInput, NotFound, TooLarge } from '../../http/errors';
 import { parseListQuery } from '../../http/list-query';
-import { parseInput } from '../../http/validation';
+import { listParam, parseInput } from '../../http/validation';
 import { foldNameCase } from '../../store/folders';
 import { deleteMetadataValue, findMetadataKey, metadataOf, setMetadataValue } from '../../store/metadata-keys';
 import { assemblyLinksOf, createModels, deleteModelAndRequeueAssemblies, deleteModelsAndRequeueAssemblies, findModel, listModels, requestProcessing } from '../../store/models';
@@ -40,12 +40,7 @@ import { listQueryDocs, routeDocs } from '../../http/route-docs';
 export const MAX_MODELS_PER_REQUEST = 100;
 
 const idParams = z.object({ id: z.string() });
-const bulkIdsQuery = z.object({
-  ids: z
-    .union([z.string(), z.array(z.string())])
-    .optional()
-    .transform((v) => [...new Set((v === undefined ? [] : Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean))]),
-});
+const bulkIdsQuery = z.object({ ids: listParam.transform((v) => v ?? []) });
 const metadataParams = z.object({ id: z.string(), metadataKeyId: z.string() });
 const createQuery = z.object({
   createMissingFolders: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
