@@ -7,9 +7,12 @@ import { defaultThrottle, type ThrottleConfig } from './config';
 import { createAuthenticator, type Authenticator } from './http/auth';
 import { RateLimited } from './http/errors';
 import { documentationOnly } from './http/route-docs';
+import { createMetrics, type ServiceMetrics } from './metrics';
+import { operationRoutes } from './routes/operations';
+import { stateCounts } from './store/models';
 import { createBruteForceGuard } from './identity/throttle';
 import { registerErrorHandling } from './http/error-handler';
-import { isApiPath, isDocsPath, isIdentityPath } from './http/paths';
+import { isApiPath, isDocsPath, isIdentityPath, isOperationsPath } from './http/paths';
 import { registerApiDocs } from './http/api-docs';
 import { registerSecurityHeaders } from './http/security-headers';
 import { hasBuiltApp, registerBuiltApp, registerRuntimeConfig, spaNotFoundHandler } from './http/spa';
@@ -54,6 +57,8 @@ export interface AppOptions {
   uploadMaxBytes?: number;
   /** Brute-force and API request limits (default: config.ts's defaults). */
   throttle?: ThrottleConfig;
+  /** Where requests are timed and counts read (GET /metrics); a fresh registry by default. */
+  metrics?: ServiceMetrics;
 }
 
 export interface BuiltApp {
@@ -79,6 +84,7 @@ export async function buildApp({
   ingestQueue,
   uploadMaxBytes = DEFAULT_UPLOAD_MAX_BYTES,
   throttle = defaultThrottle,
+  metrics = createMetrics(),
 }: AppOptions): Promise<BuiltApp> {
   const { db } = store;
   const app = Fastify({
@@ -112,13 +118,18 @@ export async function buildApp({
   if (web.kind === 'vite') {
     const vite = web.middlewares;
     // Vite would answer HTML requests for any path; the service's own paths must reach Fastify.
-    app.use((req, res, next) => (isApiPath(req.url ?? '/') || isIdentityPath(req.url ?? '/') || isDocsPath(req.url ?? '/') ? next() : vite(req, res, next)));
+    app.use((req, res, next) => (isApiPath(req.url ?? '/') || isIdentityPath(req.url ?? '/') || isDocsPath(req.url ?? '/') || isOperationsPath(req.url ?? '/') ? next() : vite(req, res, next)));
   }
 
   registerSecurityHeaders(app, { dev: web.kind === 'vite' });
   // Checked per request: a rebuild (which empties dist/) must not leave the server without the app.
   const spaAvailable = web.kind === 'dist' ? () => hasBuiltApp(web.distDir) : () => false;
   registerErrorHandling(app, spaNotFoundHandler(spaAvailable));
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.httpDuration.observe({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+  });
+  metrics.observe({ modelsByState: () => stateCounts(db, null, null), ...(ingestQueue?.depth ? { queueDepth: () => ingestQueue.depth!() } : {}) });
+  await app.register(operationRoutes, { db, blobStore, queue: ingestQueue, metrics });
   // Before the routes: the documentation collects them as they are added.
   await registerApiDocs(app, { publicUrl, issuer });
 

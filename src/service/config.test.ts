@@ -14,6 +14,7 @@ describe('service configuration', () => {
       uploadMaxBytes: 512 * 1024 * 1024,
       unpackedMaxBytes: 256 * 1024 * 1024,
       ingestMemoryMb: 1024,
+      workerThreads: undefined,
       throttle: { signInFailuresPerAccount: 5, signInFailuresPerAddress: 30, tokenFailuresPerClient: 5, apiRequestsPerMinute: 1200 },
       blobStore: { kind: 'local' },
     });
@@ -23,6 +24,8 @@ describe('service configuration', () => {
     const c = loadConfig({ UNPACKED_MAX_BYTES: '1000000', INGEST_MEMORY_MB: '512', SIGNIN_FAILURES_PER_ACCOUNT: '3', SIGNIN_FAILURES_PER_ADDRESS: '9', TOKEN_FAILURES_PER_CLIENT: '2', API_REQUESTS_PER_MINUTE: '60' }, '/repo');
     expect(c).toMatchObject({ unpackedMaxBytes: 1_000_000, ingestMemoryMb: 512, throttle: { signInFailuresPerAccount: 3, signInFailuresPerAddress: 9, tokenFailuresPerClient: 2, apiRequestsPerMinute: 60 } });
     expect(() => loadConfig({ INGEST_MEMORY_MB: '10' })).toThrow(/INGEST_MEMORY_MB/);
+    expect(loadConfig({ WORKER_THREADS: '4' }, '/repo').workerThreads).toBe(4);
+    expect(() => loadConfig({ WORKER_THREADS: '0' })).toThrow(/WORKER_THREADS/);
     expect(() => loadConfig({ API_REQUESTS_PER_MINUTE: '0' })).toThrow(/API_REQUESTS_PER_MINUTE/);
   });
 

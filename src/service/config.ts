@@ -34,6 +34,7 @@ const envSchema = z.object({
   DEMO_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(8).optional()),
   UPLOAD_MAX_BYTES: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(512 * 1024 * 1024)),
   UNPACKED_MAX_BYTES: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(DEFAULT_UNPACKED_MAX_BYTES)),
+  WORKER_THREADS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).optional()),
   INGEST_MEMORY_MB: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(128).default(1024)),
   SIGNIN_FAILURES_PER_ACCOUNT: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(defaultThrottle.signInFailuresPerAccount)),
   SIGNIN_FAILURES_PER_ADDRESS: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(defaultThrottle.signInFailuresPerAddress)),
@@ -68,6 +69,8 @@ export interface ServiceConfig {
   unpackedMaxBytes: number;
   /** Memory ingestion's worker threads may add to the process, native memory included (INGEST_MEMORY_MB). */
   ingestMemoryMb: number;
+  /** Models processed at once, one worker thread each (WORKER_THREADS; default: cores, at most 2). */
+  workerThreads: number | undefined;
   throttle: ThrottleConfig;
   blobStore: BlobStoreConfig;
 }
@@ -111,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     unpackedMaxBytes: e.UNPACKED_MAX_BYTES,
     ingestMemoryMb: e.INGEST_MEMORY_MB,
+    workerThreads: e.WORKER_THREADS,
     throttle: {
       signInFailuresPerAccount: e.SIGNIN_FAILURES_PER_ACCOUNT,
       signInFailuresPerAddress: e.SIGNIN_FAILURES_PER_ADDRESS,

@@ -11,6 +11,7 @@ import { S3BlobStore } from './files/s3-blob-store';
 import type { IngestQueue } from './ingest/ingest-queue';
 import { pruneExpiredPayloads } from './identity/adapter';
 import { pruneThrottle } from './identity/throttle';
+import { createMetrics, type ServiceMetrics } from './metrics';
 import { openStore, type Store } from './store/database';
 import { ensureDemoAccount } from './store/demo';
 import { releaseAbandonedClaims, UPLOAD_CLAIM_LEASE_MS } from './store/uploads';
@@ -32,7 +33,7 @@ export interface StartOptions {
    * Starts ingestion once store and blob store exist (e.g. ingest/start-ingestion.ts); its queue
    * receives the API's enqueues, and it is stopped on close after the server, before the store.
    */
-  ingestion?: (deps: { store: Store; blobStore: BlobStore; config: ServiceConfig }) => Promise<{ queue: IngestQueue; stop(): Promise<void> }>;
+  ingestion?: (deps: { store: Store; blobStore: BlobStore; config: ServiceConfig; metrics: ServiceMetrics }) => Promise<{ queue: IngestQueue; stop(): Promise<void> }>;
   /** Overrides the blob store the configuration names (tests). */
   blobStore?: BlobStore;
 }
@@ -101,10 +102,15 @@ export async function startService({ config, publicUrlFromEnv = true, web, logge
     const blobStore = givenBlobStore ?? createBlobStore(config);
     // Ingestion (queue schema, worker threads) starts beside the app instead of before it: sign-in
     // does not need it, and an upload arriving meanwhile waits for the queue to be ready.
-    const ingestionStarting = startIngestion?.({ store, blobStore, config });
+    const metrics = createMetrics();
+    const ingestionStarting = startIngestion?.({ store, blobStore, config, metrics });
     ingestionStarting?.catch(() => {}); // awaited (and reported) below
     const queue: IngestQueue | undefined = ingestionStarting
-      ? { enqueue: async (modelId, options) => (await ingestionStarting).queue.enqueue(modelId, options) }
+      ? {
+          enqueue: async (modelId, options) => (await ingestionStarting).queue.enqueue(modelId, options),
+          ready: async () => (await ingestionStarting).queue.ready?.(),
+          depth: async () => (await (await ingestionStarting).queue.depth?.()) ?? 0,
+        }
       : ingestQueue;
     let built: Awaited<ReturnType<typeof buildApp>>;
     try {
@@ -118,6 +124,7 @@ export async function startService({ config, publicUrlFromEnv = true, web, logge
         ingestQueue: queue,
         uploadMaxBytes: config.uploadMaxBytes,
         throttle: config.throttle,
+        metrics,
         serverFactory: (handler) => {
           fastifyHandler = handler;
           return httpServer;

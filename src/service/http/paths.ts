@@ -4,6 +4,12 @@ export function isApiPath(url: string): boolean {
   return /^\/(v2|client-credentials|uploads|files)(\/|$)/.test(path);
 }
 
+/** Health, readiness and metrics for operators (never the SPA). */
+export function isOperationsPath(url: string): boolean {
+  const path = url.split('?', 1)[0] ?? '';
+  return /^\/(healthz|readyz|metrics)$/.test(path);
+}
+
 /** The interactive API documentation (served by the service, never the SPA). */
 export function isDocsPath(url: string): boolean {
   const path = url.split('?', 1)[0] ?? '';

@@ -28,7 +28,7 @@ export type IngestResult =
   | { kind: 'skipped'; why: string }
   /** A newer upload or reprocess request arrived meanwhile; this run's results were dropped. */
   | { kind: 'stale' }
-  | { kind: 'done'; state: FinalState; reason: string | null; cpuMs?: number; timings?: Record<string, number> };
+  | { kind: 'done'; state: FinalState; reason: string | null; cpuMs?: number; timings?: Record<string, number>; fileType?: string };
 
 /**
  * Processes one model: source bytes → (parts of an external-reference assembly) → worker thread
@@ -184,7 +184,7 @@ async function finish(deps: IngestDeps, row: ModelRow, version: number, o: Outco
   // Background pair step: the exact pair results this model's queries need, queued to be computed
   // once (search/background-pairs.ts) without holding up this job.
   if (o.geometry?.search) settlePairsInBackground(db, row.id);
-  return { kind: 'done', state: o.state, reason: o.reason, ...(o.cpuMs !== undefined ? { cpuMs: o.cpuMs } : {}), ...(o.geometry ? { timings: o.geometry.timings } : {}) };
+  return { kind: 'done', state: o.state, reason: o.reason, fileType: row.file_type, ...(o.cpuMs !== undefined ? { cpuMs: o.cpuMs } : {}), ...(o.geometry ? { timings: o.geometry.timings } : {}) };
 }
 
 /**

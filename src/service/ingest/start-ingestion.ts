@@ -1,6 +1,7 @@
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import PgBoss from 'pg-boss';
 import type { ServiceConfig } from '../config';
+import type { ServiceMetrics } from '../metrics';
 import type { BlobStore } from '../files/blob-store';
 import { stopBackgroundPairs } from '../search/background-pairs';
 import type { Store } from '../store/database';
@@ -37,6 +38,8 @@ export interface IngestionConfig {
    */
   exclusiveDatabase?: boolean;
   log?: Pick<Console, 'info' | 'warn' | 'error'>;
+  /** Where job outcomes and durations are counted (GET /metrics). */
+  metrics?: ServiceMetrics;
   /** Called after every job (tests, benchmarks). */
   onResult?: (modelId: string, result: IngestResult) => void;
 }
@@ -108,6 +111,10 @@ export async function startIngestion({ store, blobs, config = {} }: { store: Sto
   let idleWaiters: (() => void)[] = [];
 
   const queue: IngestQueue = {
+    async ready() {
+      await boss.getQueueSize(INGEST_QUEUE);
+    },
+    depth: () => boss.getQueueSize(INGEST_QUEUE),
     async enqueue(modelId, options = {}) {
       await db.transaction().execute(async (trx) => {
         const bumped = await trx
@@ -137,8 +144,11 @@ export async function startIngestion({ store, blobs, config = {} }: { store: Sto
 
   async function runJob(job: PgBoss.JobWithMetadata<JobData>) {
     const { modelId } = job.data;
+    const started = performance.now();
     try {
       const result = await ingestModel(deps, modelId);
+      config.metrics?.ingestJobs.inc({ outcome: result.kind === 'done' ? result.state : result.kind });
+      if (result.kind === 'done') config.metrics?.ingestSeconds.observe({ format: result.fileType || 'none' }, (performance.now() - started) / 1000);
       if (result.kind === 'done' && result.state !== 'finished') log.info(`model ${modelId}: ${result.state} — ${result.reason ?? ''}`);
       await boss.complete(INGEST_QUEUE, job.id);
       config.onResult?.(modelId, result);
@@ -148,6 +158,7 @@ export async function startIngestion({ store, blobs, config = {} }: { store: Sto
         await requeueInterrupted(job).catch((e: unknown) => log.warn(`ingest: could not requeue ${modelId} (${String(e)}); it is retried after expiry`));
         return;
       }
+      config.metrics?.ingestJobs.inc({ outcome: 'error' });
       const message = error instanceof Error ? error.message : String(error);
       log.error(`ingest: model ${modelId} attempt ${job.retryCount + 1} failed: ${message}`);
       await boss.fail(INGEST_QUEUE, job.id, { message }).catch((e: unknown) => log.error(`ingest: ${String(e)}`));
@@ -269,10 +280,27 @@ export async function startIngestion({ store, blobs, config = {} }: { store: Sto
  * and blob store; an embedded PGlite database belongs to this process alone.
  */
 export function serviceIngestion(config: IngestionConfig = {}) {
-  return ({ store, blobStore, config: service }: { store: Store; blobStore: BlobStore; config: Pick<ServiceConfig, 'databaseUrl' | 'unpackedMaxBytes' | 'ingestMemoryMb'> }): Promise<Ingestion> =>
+  return ({
+    store,
+    blobStore,
+    config: service,
+    metrics,
+  }: {
+    store: Store;
+    blobStore: BlobStore;
+    config: Pick<ServiceConfig, 'databaseUrl' | 'unpackedMaxBytes' | 'ingestMemoryMb' | 'workerThreads'>;
+    metrics?: ServiceMetrics;
+  }): Promise<Ingestion> =>
     startIngestion({
       store,
       blobs: blobStore,
-      config: { exclusiveDatabase: service.databaseUrl === undefined, unpackedMaxBytes: service.unpackedMaxBytes, memoryLimitMb: service.ingestMemoryMb, ...config },
+      config: {
+        exclusiveDatabase: service.databaseUrl === undefined,
+        unpackedMaxBytes: service.unpackedMaxBytes,
+        memoryLimitMb: service.ingestMemoryMb,
+        ...(service.workerThreads ? { concurrency: service.workerThreads } : {}),
+        ...(metrics ? { metrics } : {}),
+        ...config,
+      },
     });
 }

@@ -353,9 +353,10 @@ export async function modelsInFolder(db: Kysely<Database>, tenantId: number, fol
   return { rows, total: Number(count.n) };
 }
 
-/** Models per state among the tenant's models in `folderIds` (all of them when null). */
-export async function stateCounts(db: Kysely<Database>, tenantId: number, folderIds: readonly number[] | null): Promise<Record<string, number>> {
-  let q = db.selectFrom('models').select(['state', (eb) => eb.fn.countAll<string>().as('n')]).where('tenant_id', '=', tenantId);
+/** Models per state among the tenant's models in `folderIds` (all of them when null); every tenant's with a null tenant. */
+export async function stateCounts(db: Kysely<Database>, tenantId: number | null, folderIds: readonly number[] | null): Promise<Record<string, number>> {
+  let q = db.selectFrom('models').select(['state', (eb) => eb.fn.countAll<string>().as('n')]);
+  if (tenantId !== null) q = q.where('tenant_id', '=', tenantId);
   if (folderIds !== null) q = folderIds.length ? q.where('folder_id', 'in', [...folderIds]) : q.where(sql<boolean>`false`);
   const rows = await q.groupBy('state').orderBy('state').execute();
   return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));

@@ -85,6 +85,7 @@ export async function startTestService(options: StartTestServiceOptions = {}): P
     uploadMaxBytes: options.uploadMaxBytes ?? 512 * 1024 * 1024,
     unpackedMaxBytes: DEFAULT_UNPACKED_MAX_BYTES,
     ingestMemoryMb: 1024,
+    workerThreads: undefined,
     throttle: { ...defaultThrottle, ...options.throttle },
     blobStore: { kind: 'local' },
   };
