@@ -2,6 +2,7 @@
 // service as its own process on a throwaway data directory, two tenants, hostile files, kill -9
 // during an upload and during ingestion, 100 uploads at once, brute force. Peak memory per
 // hostile file is printed.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -292,5 +293,31 @@ describe('in the end', () => {
     const models = await http.models(annToken, created.ann);
     expect(models.length).toBe(created.ann.length);
     expect(models.filter((m) => !isSettled(m.state)).map((m) => `${m.name}: ${m.state}`)).toEqual([]);
+  });
+});
+
+describe('a container stop', () => {
+  it('SIGTERM to `npm run service -- start` closes the service and exits 0 within 30 s, leaving no process behind', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gsw-sigterm-'));
+    const port = String(await freePort());
+    const npm = spawn('npm', ['run', 'service', '--', 'start'], { cwd: process.cwd(), env: { ...process.env, DATA_DIR: dir, PORT: port, HOST: '127.0.0.1' }, stdio: 'ignore' });
+    const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
+    try {
+      const deadline = Date.now() + 240_000;
+      while (!(await fetch(`http://localhost:${port}/healthz`).then((r) => r.ok, () => false))) {
+        if (Date.now() > deadline) throw new Error('the service did not start');
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      const sent = Date.now();
+      npm.kill('SIGTERM');
+      const code = await Promise.race([exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 30_000))]);
+      expect({ code, withinMs: Date.now() - sent < 30_000 }).toEqual({ code: 0, withinMs: true });
+      // Nothing answers on the port any more: the service itself stopped, not only npm.
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await fetch(`http://localhost:${port}/healthz`).then(() => 'answered', () => 'closed')).toBe('closed');
+    } finally {
+      if (npm.exitCode === null) npm.kill('SIGKILL');
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 });
