@@ -1,5 +1,5 @@
 import middie from '@fastify/middie';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerFactory } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerFactory } from 'fastify';
 import type { Provider } from 'oidc-provider';
 import type { Connect } from 'vite';
 import rateLimit from '@fastify/rate-limit';
@@ -47,7 +47,8 @@ export interface AppOptions {
   publicUrl: string;
   /** How the web app is served: built files from a directory, Vite's dev middleware, or not at all. */
   web: { kind: 'dist'; distDir: string } | { kind: 'vite'; middlewares: Connect.Server } | { kind: 'none' };
-  logger?: boolean | { level: string };
+  /** false (tests), or the service's logger (log.ts) that Fastify then logs through. */
+  logger?: false | FastifyBaseLogger;
   serverFactory?: FastifyServerFactory;
   /** Model files and derived files (local directory or S3). */
   blobStore: BlobStore;
@@ -88,7 +89,7 @@ export async function buildApp({
 }: AppOptions): Promise<BuiltApp> {
   const { db } = store;
   const app = Fastify({
-    logger,
+    ...(logger ? { loggerInstance: logger } : { logger: false }),
     // Per-request lines would drown the useful ones; errors are logged by the error handler.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,

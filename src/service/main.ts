@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { ViteDevServer } from 'vite';
 import { ConfigError, loadConfig, type ServiceConfig } from './config';
 import type { RunningService } from './server';
+import { log } from './log';
 
 // Modules are loaded per command, and the database is opened first: on `start` the embedded
 // database's start-up (WASM, file reads) then overlaps with loading the rest of the service.
@@ -14,7 +15,7 @@ const usage = `Usage:
   main.ts users add --email E --password P [--name N] [--tenant KEY] [--roles viewer,editor,admin]
   main.ts users list`;
 
-const logger = { level: process.env.LOG_LEVEL ?? 'info' };
+
 
 async function start(config: ServiceConfig) {
   const pglite = config.databaseUrl
@@ -41,7 +42,7 @@ async function start(config: ServiceConfig) {
     publicUrlFromEnv: Boolean(process.env.PUBLIC_URL),
     web: { kind: 'dist', distDir: path.join(root, 'dist') },
     ingestion: serviceIngestion(),
-    logger,
+    logger: log,
   });
   announce(service, config);
   return service;
@@ -62,7 +63,7 @@ async function dev(config: ServiceConfig) {
       return { kind: 'vite', middlewares: vite.middlewares };
     },
     ingestion: serviceIngestion(),
-    logger,
+    logger: log,
     onClose: async () => {
       await vite?.close();
     },

@@ -16,6 +16,7 @@ import { openStore, type Store } from './store/database';
 import { ensureDemoAccount } from './store/demo';
 import { releaseAbandonedClaims, UPLOAD_CLAIM_LEASE_MS } from './store/uploads';
 import { loadOrCreateKeys, type ServiceKeys } from './store/keys';
+import { log } from './log';
 
 export interface StartOptions {
   config: ServiceConfig;
@@ -79,7 +80,7 @@ export async function startService({ config, publicUrlFromEnv = true, web, logge
       releaseAbandonedClaims(store.db, exclusive ? new Date() : new Date(Date.now() - UPLOAD_CLAIM_LEASE_MS)),
       pruneExpiredPayloads(store.db),
     ]);
-    if (released > 0) console.warn(`${released} upload(s) cut off by a stop of the service can be sent again.`);
+    if (released > 0) log.warn({ released }, 'uploads cut off by a stop of the service can be sent again');
     pruneTimer = setInterval(() => void Promise.all([pruneExpiredPayloads(store.db), pruneThrottle(store.db)]).catch(() => {}), 60 * 60 * 1000).unref();
     claimTimer = setInterval(() => void releaseAbandonedClaims(store.db, new Date(Date.now() - UPLOAD_CLAIM_LEASE_MS)).catch(() => {}), UPLOAD_CLAIM_LEASE_MS / 2).unref();
 

@@ -10,6 +10,7 @@ import { ingestModel, type IngestResult } from './ingest-job';
 import type { IngestQueue } from './ingest-queue';
 import { modelsWithOutdatedDescriptors } from './outdated-models';
 import { createWorkerPool, defaultPoolSize, type WorkerPool } from './worker-pool';
+import { log as serviceLog } from '../log';
 
 export const INGEST_QUEUE = 'model-ingest';
 export const INGEST_DEAD_LETTERS = 'model-ingest-dead';
@@ -80,7 +81,7 @@ function bossDb(db: Executor): PgBoss.Db {
  */
 export async function startIngestion({ store, blobs, config = {} }: { store: Store; blobs: BlobStore; config?: IngestionConfig }): Promise<Ingestion> {
   const { db } = store;
-  const log = config.log ?? console;
+  const log = config.log ?? serviceLog;
   const concurrency = config.concurrency ?? defaultPoolSize();
   const timeoutMs = config.timeoutMs ?? 120_000;
   const retryLimit = config.retryLimit ?? 2;

@@ -3,6 +3,7 @@ import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { WorkerAnswer, WorkerTask } from './ingest-worker';
+import { log } from '../log';
 
 export interface WorkerPoolOptions {
   /** Threads (default: cores, at most 2). */
@@ -73,7 +74,7 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
     execArgv: ['--import', tsxLoader(), '--disable-warning=THREE_CJS_DEPRECATED'],
   });
   // A thread that dies between tasks must not become an unhandled 'error' on the pool.
-  pool.on('error', (error: unknown) => console.error(`ingest worker: ${error instanceof Error ? error.message : String(error)}`));
+  pool.on('error', (error: unknown) => log.error({ err: error }, 'ingest worker thread failed'));
 
   // Threads cannot limit their native memory, so the process's resident set is watched while
   // tasks run: a file that slips past the importers' own size checks still cannot take the host.

@@ -7,6 +7,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema';
 import { settleExactPairs } from './engine';
+import { log } from '../log';
 
 interface Lane {
   chain: Promise<void>;
@@ -28,7 +29,7 @@ export function settlePairsInBackground(db: Kysely<Database>, modelId: string): 
       : settleExactPairs(db, modelId).then(
           () => undefined,
           (error: unknown) => {
-            if (!lane.stopped) console.warn(`search pairs of model ${modelId}: ${error instanceof Error ? error.message : String(error)}`);
+            if (!lane.stopped) log.warn({ err: error, modelId }, 'search pairs of a model could not be settled');
           },
         ),
   );

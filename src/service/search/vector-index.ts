@@ -4,6 +4,7 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../store/schema';
 import { SEARCHABLE_STATES } from './tables';
+import { log } from '../log';
 
 export type VectorSpace = 'global' | 'geo' | 'component';
 
@@ -37,14 +38,14 @@ export interface NearestQuery {
 const hasVectors = new WeakMap<object, Promise<boolean>>();
 
 /** Whether migration 0003 could add pgvector columns here; warns once when it could not. */
-export function vectorIndexAvailable(db: Kysely<Database>, log: (message: string) => void = console.warn): Promise<boolean> {
+export function vectorIndexAvailable(db: Kysely<Database>, warn: (message: string) => void = (message) => log.warn(message)): Promise<boolean> {
   let known = hasVectors.get(db);
   if (!known) {
     known = sql<{ n: number }>`select count(*)::int as n from information_schema.columns where table_name = 'search_features' and column_name = 'global_vec'`
       .execute(db)
       .then(({ rows }) => {
         const ok = (rows[0]?.n ?? 0) > 0;
-        if (!ok) log('geometric search: the database has no pgvector extension; match candidates come from an exact scan in memory instead of an HNSW index (fine for small inventories).');
+        if (!ok) warn('geometric search: the database has no pgvector extension; match candidates come from an exact scan in memory instead of an HNSW index (fine for small inventories).');
         return ok;
       });
     hasVectors.set(db, known);

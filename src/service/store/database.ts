@@ -5,6 +5,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { migrationProvider } from './migrations/index';
 import { openPglite } from './pglite';
 import type { Database } from './schema';
+import { log } from '../log';
 
 export interface Store {
   db: Kysely<Database>;
@@ -33,7 +34,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
 
   // An idle connection dropped by the server (restart, failover, shutdown) must not take the
   // process down; the pool replaces it on the next query.
-  pool.on('error', (error) => console.error(`database connection lost: ${error.message}`));
+  pool.on('error', (error) => log.error({ err: error }, 'database connection lost'));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const store: Store = {
     db,
