@@ -45,6 +45,11 @@ export class S3BlobStore implements BlobStore, DirectUploadStore {
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),
       forcePathStyle: options.forcePathStyle ?? false,
       ...(options.credentials ? { credentials: options.credentials } : {}),
+      // The SDK's default adds a CRC32 of the (empty) body to every presigned PUT, which S3 and
+      // most compatible stores then hold against the real file and refuse; checksums only where
+      // an operation requires one.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
     });
   }
 
