@@ -71,4 +71,3 @@ export function documentationOnly(app: FastifyInstance) {
   app.setSerializerCompiler(() => (data: unknown) => JSON.stringify(data));
 }
 
-export const idParamsDocs = z.object({ id: z.string() });

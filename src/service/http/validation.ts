@@ -17,4 +17,5 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where
 export const listParam = z
   .union([z.string(), z.array(z.string())])
   .optional()
+  .describe('Repeated (?a=1&a=2) or comma-joined (?a=1,2)')
   .transform((v) => (v === undefined ? undefined : [...new Set((Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean))]));

@@ -3,7 +3,17 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { modelFilterFields } from '../../contract/filter';
-import { createImageRequestSchema, createImageResponseSchema, IMAGE_MAX_BYTES, imageMatchesResponseSchema, IMAGES_PER_SEARCH, imageTypes, type CreateImageResponse, type ImageMatch, type ImageMatchesResponse } from '../../contract/images';
+import {
+  createImageRequestSchema,
+  createImageResponseSchema,
+  IMAGE_MAX_BYTES,
+  imageMatchesResponseSchema,
+  IMAGES_PER_SEARCH,
+  imageTypes,
+  type CreateImageResponse,
+  type ImageMatch,
+  type ImageMatchesResponse,
+} from '../../contract/images';
 import { pageDataFor } from '../../contract/paging';
 import { VIEW_DESCRIPTOR_LENGTH, VIEW_METHOD } from '../../geometry/views/shape-features';
 import { matchPercentage } from '../../geometry/views/view-index';
@@ -45,21 +55,32 @@ export async function imageRoutes(app: FastifyInstance, { db, files, signer, cac
 
   app.post(
     '/',
-    { schema: routeDocs({ tag: 'Images', summary: 'Create a query image and get its upload address', body: createImageRequestSchema, response: { 201: createImageResponseSchema } }) },
+    {
+      schema: routeDocs({
+        tag: 'Images',
+        summary: 'Create a query image and get its upload address',
+        body: createImageRequestSchema,
+        response: { 201: createImageResponseSchema },
+      }),
+    },
     async (request, reply) => {
-    // Uploading a query image is creating content: editor, as the contract's roles say; searching is viewer.
-    const auth = requireRole(request, 'editor');
-    const { filename } = parseInput(createImageRequestSchema, request.body, 'body');
-    if (!imageTypeOf(filename)) throw new UnsupportedMediaType(`“${filename.slice(0, 200)}” is not a PNG, JPEG or WebP file name; image search takes those three types.`);
-    await deleteExpiredImages(idb);
-    const id = randomUUID();
-    const nonce = newUploadNonce();
-    const expiresAt = new Date(Date.now() + UPLOAD_TTL_SECONDS * 1000);
-    await createImage(idb, { id, tenantId: auth.tenantId, userId: auth.userId, fileName: filename, nonce, uploadExpiresAt: expiresAt });
-    const { url, headers } = signer.uploadAddress(id, nonce, expiresAt);
-    const body: CreateImageResponse = { image: { id, uploadUrl: url, headers, fileSizeRequirements: { minSizeInBytes: 1, maxSizeInBytes: IMAGE_MAX_BYTES } } };
-    return reply.status(201).send(body);
-  });
+      // Uploading a query image is creating content: editor, as the contract's roles say; searching is viewer.
+      const auth = requireRole(request, 'editor');
+      const { filename } = parseInput(createImageRequestSchema, request.body, 'body');
+      if (!imageTypeOf(filename))
+        throw new UnsupportedMediaType(`“${filename.slice(0, 200)}” is not a PNG, JPEG or WebP file name; image search takes those three types.`);
+      await deleteExpiredImages(idb);
+      const id = randomUUID();
+      const nonce = newUploadNonce();
+      const expiresAt = new Date(Date.now() + UPLOAD_TTL_SECONDS * 1000);
+      await createImage(idb, { id, tenantId: auth.tenantId, userId: auth.userId, fileName: filename, nonce, uploadExpiresAt: expiresAt });
+      const { url, headers } = signer.uploadAddress(id, nonce, expiresAt);
+      const body: CreateImageResponse = {
+        image: { id, uploadUrl: url, headers, fileSizeRequirements: { minSizeInBytes: 1, maxSizeInBytes: IMAGE_MAX_BYTES } },
+      };
+      return reply.status(201).send(body);
+    },
+  );
 
   app.get(
     '/model-matches',
@@ -67,52 +88,78 @@ export async function imageRoutes(app: FastifyInstance, { db, files, signer, cac
       schema: routeDocs({
         tag: 'Images',
         summary: 'Models that look like the uploaded images',
-        querystring: listQueryDocs.extend({ id: z.array(z.string()).describe('Image ids (1–10 of one object), repeated') }),
+        querystring: listQueryDocs.extend(idsQuery.shape),
         response: { 200: imageMatchesResponseSchema },
       }),
     },
     async (request) => {
-    const auth = requireRole(request, 'viewer');
-    const { id } = parseInput(idsQuery, request.query, 'query');
-    const ids = [...new Set(id === undefined ? [] : Array.isArray(id) ? id : [id])];
-    if (ids.length === 0) throw new InvalidInput('id: give the id of at least one uploaded image (repeat id for several images of one object).', { parameter: 'id' });
-    if (ids.length > IMAGES_PER_SEARCH) throw new InvalidInput(`id: at most ${IMAGES_PER_SEARCH} images per search (got ${ids.length}).`, { parameter: 'id' });
-    const query = parseListQuery(request.query, { filterFields: modelFilterFields, allowMetadata: true, orderFields: [] });
+      const auth = requireRole(request, 'viewer');
+      const { id } = parseInput(idsQuery, request.query, 'query');
+      const ids = [...new Set(id === undefined ? [] : Array.isArray(id) ? id : [id])];
+      if (ids.length === 0)
+        throw new InvalidInput('id: give the id of at least one uploaded image (repeat id for several images of one object).', { parameter: 'id' });
+      if (ids.length > IMAGES_PER_SEARCH)
+        throw new InvalidInput(`id: at most ${IMAGES_PER_SEARCH} images per search (got ${ids.length}).`, { parameter: 'id' });
+      const query = parseListQuery(request.query, { filterFields: modelFilterFields, allowMetadata: true, orderFields: [] });
 
-    const rows = await findImages(idb, auth.tenantId, ids);
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const queries: ImageQuery[] = [];
-    for (const imageId of ids) {
-      const row = byId.get(imageId);
-      // Another tenant's image is as unknown as a made-up id.
-      if (!row) throw new NotFound(`No image ${imageId} (images are kept for a day after they are created).`);
-      if (!row.descriptor || !row.uploaded_at) throw new InvalidInput(`The image ${imageId} has not been uploaded yet; PUT the file to its upload address first.`, { parameter: 'id' });
-      if (row.method !== VIEW_METHOD) throw new InvalidInput(`The image ${imageId} was described by an older method; upload it again.`, { parameter: 'id' });
-      const { descriptors, signatures } = decodeViews(row.descriptor, VIEW_DESCRIPTOR_LENGTH);
-      queries.push({ descriptor: descriptors, signature: signatures });
-    }
+      const rows = await findImages(idb, auth.tenantId, ids);
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      const queries: ImageQuery[] = [];
+      for (const imageId of ids) {
+        const row = byId.get(imageId);
+        // Another tenant's image is as unknown as a made-up id.
+        if (!row) throw new NotFound(`No image ${imageId} (images are kept for a day after they are created).`);
+        if (!row.descriptor || !row.uploaded_at)
+          throw new InvalidInput(`The image ${imageId} has not been uploaded yet; PUT the file to its upload address first.`, { parameter: 'id' });
+        if (row.method !== VIEW_METHOD) throw new InvalidInput(`The image ${imageId} was described by an older method; upload it again.`, { parameter: 'id' });
+        const { descriptors, signatures } = decodeViews(row.descriptor, VIEW_DESCRIPTOR_LENGTH);
+        queries.push({ descriptor: descriptors, signature: signatures });
+      }
 
-    const start = (query.page - 1) * query.perPage;
-    // Only the models up to this page must be ranked exactly (the cache abandons the rest early).
-    const { scored, searched } = await cache.search(idb, auth.tenantId, queries, compileFilter(query.filter, modelFilterSchema), start + query.perPage);
-    // Best first; equal distances by model id, so pages are stable.
-    scored.sort((a, b) => a.distance - b.distance || (a.modelId < b.modelId ? -1 : a.modelId > b.modelId ? 1 : 0));
-    const page = scored.slice(start, start + query.perPage);
-    const modelRows = page.length ? await db.selectFrom('models').selectAll().where('tenant_id', '=', auth.tenantId).where('id', 'in', page.map((m) => m.modelId)).execute() : [];
-    const models = new Map((await toModels(db, modelRows, files)).map((m) => [m.id, m]));
-    const matches: ImageMatch[] = [];
-    for (const m of page) {
-      const matchedModel = models.get(m.modelId);
-      if (!matchedModel) continue; // deleted between the search and this page
-      matches.push({ matchedModel, matchPercentage: matchPercentage(m.distance / queries.length) });
-    }
-    // The images searched with, as the published API echoes them: small previews as data addresses.
-    const images = ids.flatMap((imageId) => {
-      const row = byId.get(imageId);
-      return row ? [{ filename: row.file_name, url: row.preview ? `data:image/jpeg;base64,${Buffer.from(row.preview).toString('base64')}` : '' }] : [];
-    });
-    const filterData = await matchFilterData(db, auth.tenantId, scored.map((m) => m.modelId));
-    const body: ImageMatchesResponse = { matches, pageData: pageDataFor(searched, query), matchCount: searched, filterData, images, ...(images[0] ? { image: images[0] } : {}) };
-    return body;
-  });
+      const start = (query.page - 1) * query.perPage;
+      // Only the models up to this page must be ranked exactly (the cache abandons the rest early).
+      const { scored, searched } = await cache.search(idb, auth.tenantId, queries, compileFilter(query.filter, modelFilterSchema), start + query.perPage);
+      // Best first; equal distances by model id, so pages are stable.
+      scored.sort((a, b) => a.distance - b.distance || (a.modelId < b.modelId ? -1 : a.modelId > b.modelId ? 1 : 0));
+      const page = scored.slice(start, start + query.perPage);
+      const modelRows = page.length
+        ? await db
+            .selectFrom('models')
+            .selectAll()
+            .where('tenant_id', '=', auth.tenantId)
+            .where(
+              'id',
+              'in',
+              page.map((m) => m.modelId),
+            )
+            .execute()
+        : [];
+      const models = new Map((await toModels(db, modelRows, files)).map((m) => [m.id, m]));
+      const matches: ImageMatch[] = [];
+      for (const m of page) {
+        const matchedModel = models.get(m.modelId);
+        if (!matchedModel) continue; // deleted between the search and this page
+        matches.push({ matchedModel, matchPercentage: matchPercentage(m.distance / queries.length) });
+      }
+      // The images searched with, as the published API echoes them: small previews as data addresses.
+      const images = ids.flatMap((imageId) => {
+        const row = byId.get(imageId);
+        return row ? [{ filename: row.file_name, url: row.preview ? `data:image/jpeg;base64,${Buffer.from(row.preview).toString('base64')}` : '' }] : [];
+      });
+      const filterData = await matchFilterData(
+        db,
+        auth.tenantId,
+        scored.map((m) => m.modelId),
+      );
+      const body: ImageMatchesResponse = {
+        matches,
+        pageData: pageDataFor(searched, query),
+        matchCount: searched,
+        filterData,
+        images,
+        ...(images[0] ? { image: images[0] } : {}),
+      };
+      return body;
+    },
+  );
 }

@@ -35,49 +35,68 @@ export async function clientCredentialRoutes(app: FastifyInstance, { db }: { db:
       }),
     },
     async (request, reply) => {
-    const auth = requireAuth(request);
-    const input = parseInput(createClientCredentialRequestSchema, request.body, 'body');
-    const existing = await listCredentials(db, auth.userId);
-    if (existing.length >= maxCredentialsPerUser) throw new Conflict(`At most ${maxCredentialsPerUser} credentials per user; delete one first.`);
-    const taken = new Set(existing.map((c) => c.name));
-    let name = input.name;
-    if (name === undefined) {
-      let n = existing.length + 1;
-      while (taken.has(`Credential ${n}`)) n += 1;
-      name = `Credential ${n}`;
-    } else if (taken.has(name)) {
-      throw new Conflict(`name: a credential named "${name}" already exists.`);
-    }
-    const { row, secret } = await createCredential(db, { userId: auth.userId, tenantId: auth.tenantId, name });
-    const body: CreatedClientCredential = {
-      clientCredentials: { clientId: row.client_id, clientSecret: secret, name: row.name, createdAt: row.created_at.toISOString() },
-    };
-    return reply.status(201).header('cache-control', 'no-store').send(body);
-  });
+      const auth = requireAuth(request);
+      const input = parseInput(createClientCredentialRequestSchema, request.body, 'body');
+      const existing = await listCredentials(db, auth.userId);
+      if (existing.length >= maxCredentialsPerUser) throw new Conflict(`At most ${maxCredentialsPerUser} credentials per user; delete one first.`);
+      const taken = new Set(existing.map((c) => c.name));
+      let name = input.name;
+      if (name === undefined) {
+        let n = existing.length + 1;
+        while (taken.has(`Credential ${n}`)) n += 1;
+        name = `Credential ${n}`;
+      } else if (taken.has(name)) {
+        throw new Conflict(`name: a credential named "${name}" already exists.`);
+      }
+      const { row, secret } = await createCredential(db, { userId: auth.userId, tenantId: auth.tenantId, name });
+      const body: CreatedClientCredential = {
+        clientCredentials: { clientId: row.client_id, clientSecret: secret, name: row.name, createdAt: row.created_at.toISOString() },
+      };
+      return reply.status(201).header('cache-control', 'no-store').send(body);
+    },
+  );
 
-  app.get('/', { schema: routeDocs({ tag: 'Client credentials', summary: 'Your credentials (never their secrets)', response: { 200: clientCredentialListResponseSchema } }) }, async (request) => {
-    const auth = requireAuth(request);
-    const rows = await listCredentials(db, auth.userId);
-    const body: ClientCredentialListResponse = {
-      clientCredentials: rows.map((r) => ({
-        clientId: r.client_id,
-        name: r.name,
-        createdAt: r.created_at.toISOString(),
-        lastUsedAt: r.last_used_at?.toISOString() ?? null,
-      })),
-      ...(rows.length ? { clientId: rows[rows.length - 1]!.client_id } : {}),
-    };
-    return body;
-  });
+  app.get(
+    '/',
+    {
+      schema: routeDocs({
+        tag: 'Client credentials',
+        summary: 'Your credentials (never their secrets)',
+        response: { 200: clientCredentialListResponseSchema },
+      }),
+    },
+    async (request) => {
+      const auth = requireAuth(request);
+      const rows = await listCredentials(db, auth.userId);
+      const body: ClientCredentialListResponse = {
+        clientCredentials: rows.map((r) => ({
+          clientId: r.client_id,
+          name: r.name,
+          createdAt: r.created_at.toISOString(),
+          lastUsedAt: r.last_used_at?.toISOString() ?? null,
+        })),
+        ...(rows.length ? { clientId: rows[rows.length - 1]!.client_id } : {}),
+      };
+      return body;
+    },
+  );
 
   app.delete<{ Params: { clientId: string } }>(
     '/:clientId',
-    { schema: routeDocs({ tag: 'Client credentials', summary: 'Delete a credential; its tokens stop at once', params: z.object({ clientId: z.string() }), response: { 204: null } }) },
+    {
+      schema: routeDocs({
+        tag: 'Client credentials',
+        summary: 'Delete a credential; its tokens stop at once',
+        params: z.object({ clientId: z.string() }),
+        response: { 204: null },
+      }),
+    },
     async (request, reply) => {
-    const auth = requireAuth(request);
-    if (!(await deleteCredential(db, auth.userId, request.params.clientId))) {
-      throw new NotFound(`No client credential ${request.params.clientId}.`);
-    }
-    return reply.status(204).send();
-  });
+      const auth = requireAuth(request);
+      if (!(await deleteCredential(db, auth.userId, request.params.clientId))) {
+        throw new NotFound(`No client credential ${request.params.clientId}.`);
+      }
+      return reply.status(204).send();
+    },
+  );
 }

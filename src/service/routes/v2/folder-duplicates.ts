@@ -20,30 +20,44 @@ const query = z.object({ threshold: z.coerce.number().min(0).max(100).default(98
 export async function folderDuplicateRoutes(app: FastifyInstance, { db, files }: { db: Kysely<Database>; files: ModelFiles }) {
   app.get(
     '/:id/duplicates',
-    { schema: routeDocs({ tag: 'Folders', summary: "Duplicate groups among a folder's own models", params: idParams, querystring: query, response: { 200: folderDuplicatesResponseSchema } }) },
+    {
+      schema: routeDocs({
+        tag: 'Folders',
+        summary: "Duplicate groups among a folder's own models",
+        params: idParams,
+        querystring: query,
+        response: { 200: folderDuplicatesResponseSchema },
+      }),
+    },
     async (request) => {
-    const auth = requireRole(request, 'viewer');
-    const { id } = parseInput(idParams, request.params, 'params');
-    const { threshold } = parseInput(query, request.query, 'query');
-    const folderId = /^\d{1,10}$/.test(id) ? Number(id) : NaN;
-    const folder = Number.isSafeInteger(folderId) && folderId <= 2_147_483_647 ? await findFolder(db, auth.tenantId, folderId) : undefined;
-    if (!folder) throw new NotFound(`No folder ${id}.`);
-    const found = await folderDuplicates(db, auth.tenantId, folder.id, threshold).catch((error: unknown) => {
-      if (error instanceof TooManyPairs) {
-        throw new InvalidInput(`At ${threshold}% more than ${error.maxPairs.toLocaleString('en')} pairs of this folder's models match: raise the threshold.`, { threshold, maxLinks: error.maxPairs });
-      }
-      throw error;
-    });
-    const ids = found.clusters.flatMap((c) => c.modelIds);
-    const models = new Map((await toModelsByIds(db, auth.tenantId, ids, files)).map((m) => [m.id, m]));
-    const body: FolderDuplicatesResponse = {
-      clusters: found.clusters.map((c) => ({
-        models: c.modelIds.map((m) => models.get(m)).filter((m) => m !== undefined),
-        links: c.links.map((l) => ({ ...l, matchPercentage: Math.min(100, Number(l.matchPercentage.toFixed(3))) })),
-      })).filter((c) => c.models.length > 1),
-      modelCount: found.modelCount,
-      threshold,
-    };
-    return body;
-  });
+      const auth = requireRole(request, 'viewer');
+      const { id } = parseInput(idParams, request.params, 'params');
+      const { threshold } = parseInput(query, request.query, 'query');
+      const folderId = /^\d{1,10}$/.test(id) ? Number(id) : NaN;
+      const folder = Number.isSafeInteger(folderId) && folderId <= 2_147_483_647 ? await findFolder(db, auth.tenantId, folderId) : undefined;
+      if (!folder) throw new NotFound(`No folder ${id}.`);
+      const found = await folderDuplicates(db, auth.tenantId, folder.id, threshold).catch((error: unknown) => {
+        if (error instanceof TooManyPairs) {
+          throw new InvalidInput(
+            `At ${threshold}% more than ${error.maxPairs.toLocaleString('en')} pairs of this folder's models match: raise the threshold.`,
+            { threshold, maxLinks: error.maxPairs },
+          );
+        }
+        throw error;
+      });
+      const ids = found.clusters.flatMap((c) => c.modelIds);
+      const models = new Map((await toModelsByIds(db, auth.tenantId, ids, files)).map((m) => [m.id, m]));
+      const body: FolderDuplicatesResponse = {
+        clusters: found.clusters
+          .map((c) => ({
+            models: c.modelIds.map((m) => models.get(m)).filter((m) => m !== undefined),
+            links: c.links.map((l) => ({ ...l, matchPercentage: Math.min(100, Number(l.matchPercentage.toFixed(3))) })),
+          }))
+          .filter((c) => c.models.length > 1),
+        modelCount: found.modelCount,
+        threshold,
+      };
+      return body;
+    },
+  );
 }

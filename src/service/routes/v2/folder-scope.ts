@@ -6,7 +6,7 @@ import { existingFolderIds, subtreeIds } from '../../store/folders';
 import type { Database } from '../../store/schema';
 
 /** `folderIds` as the published API sends it (repeated, or comma-joined), and whether subfolders count. */
-const scopeQuery = z.object({
+export const scopeQuery = z.object({
   folderIds: listParam.transform((parts, ctx) => {
     if (parts === undefined) return undefined;
     const ids = parts.map(Number);
@@ -16,7 +16,7 @@ const scopeQuery = z.object({
     }
     return [...new Set(ids)];
   }),
-  includeSubfolders: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
+  includeSubfolders: z.enum(['true', 'false'], { message: 'must be true or false' }).optional().describe('Default true'),
 });
 
 /**

@@ -85,24 +85,28 @@ export async function folderRoutes(app: FastifyInstance, { db, files }: { db: Ky
     return toFolder(row, path ?? row.name, counts.get(row.id) ?? 0);
   }
 
-  app.get('/', { schema: routeDocs({ tag: 'Folders', summary: 'List folders', querystring: listQueryDocs, response: { 200: folderListResponseSchema } }) }, async (request) => {
-    const auth = requireRole(request, 'viewer');
-    const query = parseListQuery(request.query, { filterFields: folderFilterFields, allowMetadata: false, orderFields: folderOrderFields });
-    const { rows, total } = await listFolders(db, auth.tenantId, query);
-    const [paths, counts] = await Promise.all([
-      rows.length > 0 ? folderPaths(db, auth.tenantId) : Promise.resolve(new Map<number, string>()),
-      modelCounts(
-        db,
-        auth.tenantId,
-        rows.map((r) => r.id),
-      ),
-    ]);
-    const body: FolderListResponse = {
-      folders: rows.map((f) => toFolder(f, paths.get(f.id) ?? f.name, counts.get(f.id) ?? 0)),
-      pageData: pageDataFor(total, query),
-    };
-    return body;
-  });
+  app.get(
+    '/',
+    { schema: routeDocs({ tag: 'Folders', summary: 'List folders', querystring: listQueryDocs, response: { 200: folderListResponseSchema } }) },
+    async (request) => {
+      const auth = requireRole(request, 'viewer');
+      const query = parseListQuery(request.query, { filterFields: folderFilterFields, allowMetadata: false, orderFields: folderOrderFields });
+      const { rows, total } = await listFolders(db, auth.tenantId, query);
+      const [paths, counts] = await Promise.all([
+        rows.length > 0 ? folderPaths(db, auth.tenantId) : Promise.resolve(new Map<number, string>()),
+        modelCounts(
+          db,
+          auth.tenantId,
+          rows.map((r) => r.id),
+        ),
+      ]);
+      const body: FolderListResponse = {
+        folders: rows.map((f) => toFolder(f, paths.get(f.id) ?? f.name, counts.get(f.id) ?? 0)),
+        pageData: pageDataFor(total, query),
+      };
+      return body;
+    },
+  );
 
   app.post(
     '/',
@@ -117,18 +121,23 @@ export async function folderRoutes(app: FastifyInstance, { db, files }: { db: Ky
       }),
     },
     async (request, reply) => {
-    const auth = requireRole(request, 'editor');
-    const fromQuery = parseInput(createQuery, request.query, 'query');
-    const fromBody = request.body === undefined ? {} : parseInput(createBody.partial(), request.body, 'body');
-    const input = parseInput(createBody, { name: fromBody.name ?? fromQuery.name, parentFolderId: fromBody.parentFolderId ?? fromQuery.parentFolderId }, 'body');
-    checkName(input.name);
-    const result = await tryCreateFolder(db, { tenantId: auth.tenantId, name: input.name, parentFolderId: input.parentFolderId ?? null });
-    if (!result.ok) {
-      if (result.reason === 'no-parent') throw new InvalidInput(`parentFolderId: there is no folder ${input.parentFolderId}.`);
-      throw new Conflict(`A folder named “${input.name}” already exists here (names are compared ignoring case).`);
-    }
-    return reply.status(201).send({ folder: await present(auth.tenantId, result.folder) });
-  });
+      const auth = requireRole(request, 'editor');
+      const fromQuery = parseInput(createQuery, request.query, 'query');
+      const fromBody = request.body === undefined ? {} : parseInput(createBody.partial(), request.body, 'body');
+      const input = parseInput(
+        createBody,
+        { name: fromBody.name ?? fromQuery.name, parentFolderId: fromBody.parentFolderId ?? fromQuery.parentFolderId },
+        'body',
+      );
+      checkName(input.name);
+      const result = await tryCreateFolder(db, { tenantId: auth.tenantId, name: input.name, parentFolderId: input.parentFolderId ?? null });
+      if (!result.ok) {
+        if (result.reason === 'no-parent') throw new InvalidInput(`parentFolderId: there is no folder ${input.parentFolderId}.`);
+        throw new Conflict(`A folder named “${input.name}” already exists here (names are compared ignoring case).`);
+      }
+      return reply.status(201).send({ folder: await present(auth.tenantId, result.folder) });
+    },
+  );
 
   /**
    * The published folder contents: one page over the folder's subfolders (by name) and then its
@@ -136,60 +145,90 @@ export async function folderRoutes(app: FastifyInstance, { db, files }: { db: Ky
    */
   app.get(
     '/:id/contents',
-    { schema: routeDocs({ tag: 'Folders', summary: 'Subfolders, then models, one page', params: idParams, querystring: pageQuerySchema, response: { 200: folderContentsResponseSchema } }) },
+    {
+      schema: routeDocs({
+        tag: 'Folders',
+        summary: 'Subfolders, then models, one page',
+        params: idParams,
+        querystring: pageQuerySchema,
+        response: { 200: folderContentsResponseSchema },
+      }),
+    },
     async (request) => {
-    const auth = requireRole(request, 'viewer');
-    const id = folderIdOf(request.params);
-    const page = parseInput(pageQuerySchema, request.query, 'query');
-    if (!(await findFolder(db, auth.tenantId, id))) throw new NotFound(`No folder ${id}.`);
-    const start = (page.page - 1) * page.perPage;
-    const folders = await childFolders(db, auth.tenantId, id, start, page.perPage);
-    const modelStart = Math.max(0, start - folders.total);
-    const models = await modelsInFolder(db, auth.tenantId, id, modelStart, page.perPage - folders.rows.length);
-    const [paths, counts, modelDtos] = await Promise.all([
-      folders.rows.length ? folderPaths(db, auth.tenantId) : Promise.resolve(new Map<number, string>()),
-      modelCounts(db, auth.tenantId, folders.rows.map((r) => r.id)),
-      toModels(db, models.rows, files),
-    ]);
-    const data = [
-      ...folders.rows.map((f) => ({ type: 'folder' as const, ...toFolder(f, paths.get(f.id) ?? f.name, counts.get(f.id) ?? 0) })),
-      ...modelDtos.map((m) => ({ type: 'model' as const, ...m })),
-    ];
-    const total = folders.total + models.total;
-    return { data, page: page.page, perPage: page.perPage, total, pageData: pageDataFor(total, page) };
-  });
+      const auth = requireRole(request, 'viewer');
+      const id = folderIdOf(request.params);
+      const page = parseInput(pageQuerySchema, request.query, 'query');
+      if (!(await findFolder(db, auth.tenantId, id))) throw new NotFound(`No folder ${id}.`);
+      const start = (page.page - 1) * page.perPage;
+      const folders = await childFolders(db, auth.tenantId, id, start, page.perPage);
+      const modelStart = Math.max(0, start - folders.total);
+      const models = await modelsInFolder(db, auth.tenantId, id, modelStart, page.perPage - folders.rows.length);
+      const [paths, counts, modelDtos] = await Promise.all([
+        folders.rows.length ? folderPaths(db, auth.tenantId) : Promise.resolve(new Map<number, string>()),
+        modelCounts(
+          db,
+          auth.tenantId,
+          folders.rows.map((r) => r.id),
+        ),
+        toModels(db, models.rows, files),
+      ]);
+      const data = [
+        ...folders.rows.map((f) => ({ type: 'folder' as const, ...toFolder(f, paths.get(f.id) ?? f.name, counts.get(f.id) ?? 0) })),
+        ...modelDtos.map((m) => ({ type: 'model' as const, ...m })),
+      ];
+      const total = folders.total + models.total;
+      return { data, page: page.page, perPage: page.perPage, total, pageData: pageDataFor(total, page) };
+    },
+  );
 
-  app.get('/:id', { schema: routeDocs({ tag: 'Folders', summary: 'One folder', params: idParams, response: { 200: folderResponseSchema } }) }, async (request) => {
-    const auth = requireRole(request, 'viewer');
-    const id = folderIdOf(request.params);
-    const row = await findFolder(db, auth.tenantId, id);
-    if (!row) throw new NotFound(`No folder ${id}.`);
-    return { folder: await present(auth.tenantId, row) };
-  });
+  app.get(
+    '/:id',
+    { schema: routeDocs({ tag: 'Folders', summary: 'One folder', params: idParams, response: { 200: folderResponseSchema } }) },
+    async (request) => {
+      const auth = requireRole(request, 'viewer');
+      const id = folderIdOf(request.params);
+      const row = await findFolder(db, auth.tenantId, id);
+      if (!row) throw new NotFound(`No folder ${id}.`);
+      return { folder: await present(auth.tenantId, row) };
+    },
+  );
 
   app.patch(
     '/:id',
-    { schema: routeDocs({ tag: 'Folders', summary: 'Rename a folder', params: idParams, body: renameFolderRequestSchema, response: { 200: folderUpdateResponseSchema } }) },
+    {
+      schema: routeDocs({
+        tag: 'Folders',
+        summary: 'Rename a folder',
+        params: idParams,
+        body: renameFolderRequestSchema,
+        response: { 200: folderUpdateResponseSchema },
+      }),
+    },
     async (request) => {
-    const auth = requireRole(request, 'editor');
-    const id = folderIdOf(request.params);
-    const { name } = parseInput(renameBody, request.body, 'body');
-    checkName(name);
-    const result = await renameFolder(db, auth.tenantId, id, name);
-    if (!result.ok) {
-      if (result.reason === 'not-found') throw new NotFound(`No folder ${id}.`);
-      throw new Conflict(`A folder named “${name}” already exists here (names are compared ignoring case).`);
-    }
-    return { folder: await present(auth.tenantId, result.folder), affected: 1 };
-  });
+      const auth = requireRole(request, 'editor');
+      const id = folderIdOf(request.params);
+      const { name } = parseInput(renameBody, request.body, 'body');
+      checkName(name);
+      const result = await renameFolder(db, auth.tenantId, id, name);
+      if (!result.ok) {
+        if (result.reason === 'not-found') throw new NotFound(`No folder ${id}.`);
+        throw new Conflict(`A folder named “${name}” already exists here (names are compared ignoring case).`);
+      }
+      return { folder: await present(auth.tenantId, result.folder), affected: 1 };
+    },
+  );
 
-  app.delete('/:id', { schema: routeDocs({ tag: 'Folders', summary: 'Delete an empty folder', params: idParams, response: { 204: null } }) }, async (request, reply) => {
-    const auth = requireRole(request, 'editor');
-    const id = folderIdOf(request.params);
-    const result = await deleteFolder(db, auth.tenantId, id);
-    if (result === 'not-found') throw new NotFound(`No folder ${id}.`);
-    if (result === 'has-subfolders') throw new Conflict('The folder has subfolders; only an empty folder can be deleted.');
-    if (result === 'has-models') throw new Conflict('The folder has models; only an empty folder can be deleted.');
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/:id',
+    { schema: routeDocs({ tag: 'Folders', summary: 'Delete an empty folder', params: idParams, response: { 204: null } }) },
+    async (request, reply) => {
+      const auth = requireRole(request, 'editor');
+      const id = folderIdOf(request.params);
+      const result = await deleteFolder(db, auth.tenantId, id);
+      if (result === 'not-found') throw new NotFound(`No folder ${id}.`);
+      if (result === 'has-subfolders') throw new Conflict('The folder has subfolders; only an empty folder can be deleted.');
+      if (result === 'has-models') throw new Conflict('The folder has models; only an empty folder can be deleted.');
+      return reply.status(204).send();
+    },
+  );
 }

@@ -2,7 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { modelFilterFields, formatFilter } from '../../../contract/filter';
-import { matchesResponseSchemaFor, matchKinds, matchQuerySchema, type ContainmentMatch, type Match, type MatchKind, type SimilarityMatch } from '../../../contract/matches';
+import {
+  matchesResponseSchemaFor,
+  matchKinds,
+  matchQuerySchema,
+  type ContainmentMatch,
+  type Match,
+  type MatchKind,
+  type SimilarityMatch,
+} from '../../../contract/matches';
 import { matchOrderFields, type MatchOrderField, type OrderTerm } from '../../../contract/order';
 import { pageDataFor } from '../../../contract/paging';
 import type { ModelFiles } from '../../files/model-files';
@@ -33,7 +41,11 @@ export interface MatchRouteOptions {
  * `/part-matches` (part-in-part), which answer the same.
  */
 export async function matchRoutes(app: FastifyInstance, { db, files }: MatchRouteOptions) {
-  const paths: [string, MatchKind][] = [...matchKinds.map((kind): [string, MatchKind] => [`/:id/${kind}-matches`, kind]), ['/:id/matches', 'part-to-part'], ['/:id/part-matches', 'part-in-part']];
+  const paths: [string, MatchKind][] = [
+    ...matchKinds.map((kind): [string, MatchKind] => [`/:id/${kind}-matches`, kind]),
+    ['/:id/matches', 'part-to-part'],
+    ['/:id/part-matches', 'part-in-part'],
+  ];
   for (const [path, kind] of paths) {
     const published = path.endsWith('/matches') && !path.includes(kind) ? ` (the published name of ${kind})` : '';
     const schema = routeDocs({
@@ -57,7 +69,13 @@ export async function matchRoutes(app: FastifyInstance, { db, files }: MatchRout
       }
       let all: ScoredMatch[];
       try {
-        all = await findMatches({ db, tenantId: auth.tenantId, generation }, kind, row, compileFilter(query.filter, modelFilterSchema), formatFilter(query.filter));
+        all = await findMatches(
+          { db, tenantId: auth.tenantId, generation },
+          kind,
+          row,
+          compileFilter(query.filter, modelFilterSchema),
+          formatFilter(query.filter),
+        );
       } catch (error) {
         if (error instanceof NotIndexed) throw new Conflict('The model was processed before geometric search was available; reprocess it to match it.');
         throw error;
@@ -67,8 +85,23 @@ export async function matchRoutes(app: FastifyInstance, { db, files }: MatchRout
       const start = (query.page - 1) * query.perPage;
       const page = sorted.slice(start, start + query.perPage);
       const [rows, filterData] = await Promise.all([
-        page.length ? db.selectFrom('models').selectAll().where('tenant_id', '=', auth.tenantId).where('id', 'in', page.map((m) => m.modelId)).execute() : [],
-        matchFilterData(db, auth.tenantId, sorted.map((m) => m.modelId)),
+        page.length
+          ? db
+              .selectFrom('models')
+              .selectAll()
+              .where('tenant_id', '=', auth.tenantId)
+              .where(
+                'id',
+                'in',
+                page.map((m) => m.modelId),
+              )
+              .execute()
+          : [],
+        matchFilterData(
+          db,
+          auth.tenantId,
+          sorted.map((m) => m.modelId),
+        ),
       ]);
       const models = new Map((await toModels(db, rows, files)).map((m) => [m.id, m]));
       const facets = (r: { facts: unknown } | undefined) => Number((r?.facts as { triangles?: unknown } | null)?.triangles) || 0;
@@ -117,7 +150,15 @@ async function sortMatches(db: Kysely<Database>, matches: ScoredMatch[], order: 
   const needsRows = terms.some((t) => t.field === 'name' || t.field === 'createdAt' || t.field === 'state');
   const info = new Map<string, { name: string; createdAt: number; state: string }>();
   if (needsRows && matches.length) {
-    const rows = await db.selectFrom('models').select(['id', 'name', 'created_at', 'state']).where('id', 'in', matches.map((m) => m.modelId)).execute();
+    const rows = await db
+      .selectFrom('models')
+      .select(['id', 'name', 'created_at', 'state'])
+      .where(
+        'id',
+        'in',
+        matches.map((m) => m.modelId),
+      )
+      .execute();
     for (const r of rows) info.set(r.id, { name: r.name, createdAt: r.created_at.getTime(), state: r.state });
   }
   const key = (m: ScoredMatch, field: MatchOrderField): number | string => {
@@ -138,7 +179,8 @@ async function sortMatches(db: Kysely<Database>, matches: ScoredMatch[], order: 
   };
   return [...matches].sort((a, b) => {
     for (const t of terms) {
-      const x = key(a, t.field), y = key(b, t.field);
+      const x = key(a, t.field),
+        y = key(b, t.field);
       if (x !== y) return (x < y ? -1 : 1) * (t.direction === 'desc' ? -1 : 1);
     }
     return a.modelId < b.modelId ? -1 : a.modelId > b.modelId ? 1 : 0;

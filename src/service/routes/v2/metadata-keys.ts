@@ -15,29 +15,45 @@ const keyParams = z.object({ id: z.string() });
 
 /** `/v2/metadata-keys` (api-contract.md, Metadata keys). */
 export async function metadataKeyRoutes(app: FastifyInstance, { db }: { db: Kysely<Database> }) {
-  app.get('/', { schema: routeDocs({ tag: 'Metadata', summary: 'Metadata keys', querystring: pageQuerySchema, response: { 200: metadataKeyListResponseSchema } }) }, async (request) => {
-    const auth = requireRole(request, 'viewer');
-    const page = parseInput(pageQuerySchema, request.query, 'query');
-    const { rows, total } = await listMetadataKeys(db, auth.tenantId, page);
-    return { metadataKeys: rows.map((k) => ({ id: k.id, name: k.name })), pageData: pageDataFor(total, page) };
-  });
+  app.get(
+    '/',
+    { schema: routeDocs({ tag: 'Metadata', summary: 'Metadata keys', querystring: pageQuerySchema, response: { 200: metadataKeyListResponseSchema } }) },
+    async (request) => {
+      const auth = requireRole(request, 'viewer');
+      const page = parseInput(pageQuerySchema, request.query, 'query');
+      const { rows, total } = await listMetadataKeys(db, auth.tenantId, page);
+      return { metadataKeys: rows.map((k) => ({ id: k.id, name: k.name })), pageData: pageDataFor(total, page) };
+    },
+  );
 
-  app.get('/:id', { schema: routeDocs({ tag: 'Metadata', summary: 'One metadata key', params: keyParams, response: { 200: metadataKeyResponseSchema } }) }, async (request) => {
-    const auth = requireRole(request, 'viewer');
-    const { id } = parseInput(keyParams, request.params, 'params');
-    const row = /^\d{1,10}$/.test(id) ? await findMetadataKey(db, auth.tenantId, Number(id)) : undefined;
-    if (!row) throw new NotFound(`No metadata key ${id}.`);
-    return { metadataKey: { id: row.id, name: row.name } };
-  });
+  app.get(
+    '/:id',
+    { schema: routeDocs({ tag: 'Metadata', summary: 'One metadata key', params: keyParams, response: { 200: metadataKeyResponseSchema } }) },
+    async (request) => {
+      const auth = requireRole(request, 'viewer');
+      const { id } = parseInput(keyParams, request.params, 'params');
+      const row = /^\d{1,10}$/.test(id) ? await findMetadataKey(db, auth.tenantId, Number(id)) : undefined;
+      if (!row) throw new NotFound(`No metadata key ${id}.`);
+      return { metadataKey: { id: row.id, name: row.name } };
+    },
+  );
 
   app.post(
     '/',
-    { schema: routeDocs({ tag: 'Metadata', summary: 'Create a metadata key (name or metadataKeyName)', body: createMetadataKeyRequestSchema, response: { 201: metadataKeyResponseSchema } }) },
+    {
+      schema: routeDocs({
+        tag: 'Metadata',
+        summary: 'Create a metadata key (name or metadataKeyName)',
+        body: createMetadataKeyRequestSchema,
+        response: { 201: metadataKeyResponseSchema },
+      }),
+    },
     async (request, reply) => {
-    const auth = requireRole(request, 'editor');
-    const { name } = parseInput(createMetadataKeyRequestSchema, request.body, 'body');
-    const row = await createMetadataKey(db, auth.tenantId, name);
-    if (!row) throw new Conflict(`A metadata key named “${name}” already exists.`);
-    return reply.status(201).send({ metadataKey: { id: row.id, name: row.name } });
-  });
+      const auth = requireRole(request, 'editor');
+      const { name } = parseInput(createMetadataKeyRequestSchema, request.body, 'body');
+      const row = await createMetadataKey(db, auth.tenantId, name);
+      if (!row) throw new Conflict(`A metadata key named “${name}” already exists.`);
+      return reply.status(201).send({ metadataKey: { id: row.id, name: row.name } });
+    },
+  );
 }

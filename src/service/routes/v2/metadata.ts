@@ -13,7 +13,7 @@ const modelIdsQuery = z.object({ modelIds: listParam.transform((v) => v ?? null)
 
 /** `GET /v2/metadata?modelIds=`: metadata values of the tenant's models, a page at a time (published API). */
 export async function metadataRoutes(app: FastifyInstance, { db }: { db: Kysely<Database> }) {
-  const querystring = pageQuerySchema.extend({ modelIds: z.array(z.string()).optional().describe('Model ids, repeated or comma-joined') });
+  const querystring = pageQuerySchema.extend(modelIdsQuery.shape);
   app.get('/', { schema: routeDocs({ tag: 'Metadata', summary: 'Metadata values of models', querystring, response: { 200: metadataValueListResponseSchema } }) }, async (request) => {
     const auth = requireRole(request, 'viewer');
     const page = parseInput(pageQuerySchema, request.query, 'query');

@@ -10,7 +10,7 @@ import { scopeDuplicates } from '../../search/duplicates';
 import { TooManyPairs } from '../../search/near-pairs';
 import { stateCounts } from '../../store/models';
 import type { Database } from '../../store/schema';
-import { folderScope } from './folder-scope';
+import { folderScope, scopeQuery } from './folder-scope';
 import { toModelsByIds } from './model-dto';
 import { routeDocs } from '../../http/route-docs';
 import { groupedMatchReportSchema } from '../../../contract/matches';
@@ -34,22 +34,25 @@ export async function modelReportRoutes(app: FastifyInstance, { db, files }: { d
     const scope = await folderScope(db, tenantId, query);
     const found = await scopeDuplicates(db, tenantId, scope, threshold).catch((error: unknown) => {
       if (error instanceof TooManyPairs) {
-        throw new InvalidInput(`At ${threshold}% more than ${error.maxPairs.toLocaleString('en')} pairs of these models match: raise the threshold.`, { threshold, maxLinks: error.maxPairs });
+        throw new InvalidInput(`At ${threshold}% more than ${error.maxPairs.toLocaleString('en')} pairs of these models match: raise the threshold.`, {
+          threshold,
+          maxLinks: error.maxPairs,
+        });
       }
       throw error;
     });
     return { threshold, found };
   }
 
-  const scopeDocs = z.object({
-    folderIds: z.array(z.number()).optional().describe('Folders (repeated or comma-joined); every folder when absent'),
-    includeSubfolders: z.enum(['true', 'false']).optional().describe('Default true'),
-  });
-  app.get('/state-report', { schema: routeDocs({ tag: 'Reports', summary: 'Models per state', querystring: scopeDocs, response: { 200: stateReportResponseSchema } }) }, async (request) => {
-    const auth = requireRole(request, 'viewer');
-    const scope = await folderScope(db, auth.tenantId, request.query);
-    return { states: await stateCounts(db, auth.tenantId, scope) };
-  });
+  app.get(
+    '/state-report',
+    { schema: routeDocs({ tag: 'Reports', summary: 'Models per state', querystring: scopeQuery, response: { 200: stateReportResponseSchema } }) },
+    async (request) => {
+      const auth = requireRole(request, 'viewer');
+      const scope = await folderScope(db, auth.tenantId, request.query);
+      return { states: await stateCounts(db, auth.tenantId, scope) };
+    },
+  );
 
   app.get(
     '/match-report',
@@ -57,46 +60,62 @@ export async function modelReportRoutes(app: FastifyInstance, { db, files }: { d
       schema: routeDocs({
         tag: 'Reports',
         summary: 'Models with how many others match them at the threshold',
-        querystring: scopeDocs.extend(thresholdQuery.shape).extend(pageQuerySchema.shape),
+        querystring: scopeQuery.extend(thresholdQuery.shape).extend(pageQuerySchema.shape),
         response: { 200: matchReportResponseSchema },
       }),
     },
     async (request) => {
-    const auth = requireRole(request, 'viewer');
-    const page = parseInput(pageQuerySchema, request.query, 'query');
-    const { found, threshold } = await duplicates(auth.tenantId, request.query);
-    const counts = new Map<string, number>();
-    for (const c of found.clusters) for (const l of c.links) for (const id of [l.a, l.b]) counts.set(id, (counts.get(id) ?? 0) + 1);
-    const ranked = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-    const start = (page.page - 1) * page.perPage;
-    const slice = ranked.slice(start, start + page.perPage);
-    const models = new Map((await toModelsByIds(db, auth.tenantId, slice.map(([id]) => id), files)).map((m) => [m.id, m]));
-    const results = slice.flatMap(([id, matchCount]) => (models.has(id) ? [{ model: models.get(id)!, matchCount }] : []));
-    return { results, total: ranked.length, pageData: pageDataFor(ranked.length, page), threshold };
-  });
+      const auth = requireRole(request, 'viewer');
+      const page = parseInput(pageQuerySchema, request.query, 'query');
+      const { found, threshold } = await duplicates(auth.tenantId, request.query);
+      const counts = new Map<string, number>();
+      for (const c of found.clusters) for (const l of c.links) for (const id of [l.a, l.b]) counts.set(id, (counts.get(id) ?? 0) + 1);
+      const ranked = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+      const start = (page.page - 1) * page.perPage;
+      const slice = ranked.slice(start, start + page.perPage);
+      const models = new Map(
+        (
+          await toModelsByIds(
+            db,
+            auth.tenantId,
+            slice.map(([id]) => id),
+            files,
+          )
+        ).map((m) => [m.id, m]),
+      );
+      const results = slice.flatMap(([id, matchCount]) => (models.has(id) ? [{ model: models.get(id)!, matchCount }] : []));
+      return { results, total: ranked.length, pageData: pageDataFor(ranked.length, page), threshold };
+    },
+  );
 
   app.get(
     '/grouped-match-report',
     {
-      schema: routeDocs({ tag: 'Reports', summary: 'Groups of duplicates across folders', querystring: scopeDocs.extend(thresholdQuery.shape), response: { 200: groupedMatchReportSchema } }),
+      schema: routeDocs({
+        tag: 'Reports',
+        summary: 'Groups of duplicates across folders',
+        querystring: scopeQuery.extend(thresholdQuery.shape),
+        response: { 200: groupedMatchReportSchema },
+      }),
     },
     async (request) => {
-    const auth = requireRole(request, 'viewer');
-    const { found, threshold } = await duplicates(auth.tenantId, request.query);
-    const ids = found.clusters.flatMap((c) => c.modelIds);
-    const models = new Map((await toModelsByIds(db, auth.tenantId, ids, files)).map((m) => [m.id, m]));
-    const groups = found.clusters
-      .map((c) => {
-        const members = c.modelIds.flatMap((id) => (models.has(id) ? [models.get(id)!] : []));
-        return {
-          modelIds: members.map((m) => m.id),
-          exampleModels: members.slice(0, EXAMPLES),
-          // Ours beside the published fields: every member and the scored links that join them.
-          models: members,
-          links: c.links.map((l) => ({ ...l, matchPercentage: Math.min(100, Number(l.matchPercentage.toFixed(3))) })),
-        };
-      })
-      .filter((g) => g.models.length > 1);
-    return { groups, modelCount: found.modelCount, threshold };
-  });
+      const auth = requireRole(request, 'viewer');
+      const { found, threshold } = await duplicates(auth.tenantId, request.query);
+      const ids = found.clusters.flatMap((c) => c.modelIds);
+      const models = new Map((await toModelsByIds(db, auth.tenantId, ids, files)).map((m) => [m.id, m]));
+      const groups = found.clusters
+        .map((c) => {
+          const members = c.modelIds.flatMap((id) => (models.has(id) ? [models.get(id)!] : []));
+          return {
+            modelIds: members.map((m) => m.id),
+            exampleModels: members.slice(0, EXAMPLES),
+            // Ours beside the published fields: every member and the scored links that join them.
+            models: members,
+            links: c.links.map((l) => ({ ...l, matchPercentage: Math.min(100, Number(l.matchPercentage.toFixed(3))) })),
+          };
+        })
+        .filter((g) => g.models.length > 1);
+      return { groups, modelCount: found.modelCount, threshold };
+    },
+  );
 }

@@ -32,7 +32,15 @@ import { parseListQuery } from '../../http/list-query';
 import { listParam, parseInput } from '../../http/validation';
 import { foldNameCase } from '../../store/folders';
 import { deleteMetadataValue, findMetadataKey, metadataOf, setMetadataValue } from '../../store/metadata-keys';
-import { assemblyLinksOf, createModels, deleteModelAndRequeueAssemblies, deleteModelsAndRequeueAssemblies, findModel, listModels, requestProcessing } from '../../store/models';
+import {
+  assemblyLinksOf,
+  createModels,
+  deleteModelAndRequeueAssemblies,
+  deleteModelsAndRequeueAssemblies,
+  findModel,
+  listModels,
+  requestProcessing,
+} from '../../store/models';
 import type { Database, ModelRow } from '../../store/schema';
 import { toModel, toModels } from './model-dto';
 import { listQueryDocs, routeDocs } from '../../http/route-docs';
@@ -90,63 +98,68 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }
       }),
     },
     async (request, reply) => {
-    const auth = requireRole(request, 'editor');
-    const { createMissingFolders } = parseInput(createQuery, request.query, 'query');
-    const { models: rawItems } = parseInput(batchShape, request.body, 'body');
-    if (rawItems.length === 0) throw new InvalidInput('models: send at least one model.');
-    if (rawItems.length > MAX_MODELS_PER_REQUEST) {
-      throw new TooLarge(`models: at most ${MAX_MODELS_PER_REQUEST} models per request (got ${rawItems.length}); split the batch.`);
-    }
-    const items = rawItems.map((raw, i) => itemAt(raw, i));
-    const seen = new Map<string, string>();
-    for (const [i, item] of items.entries()) {
-      const problem = filePathProblem(item.filePath);
-      if (problem) throw new InvalidInput(`models[${i}].filePath: ${problem} (“${item.filePath.slice(0, 200)}”)`);
-      const lower = foldNameCase(item.filePath);
-      const earlier = seen.get(lower);
-      if (earlier !== undefined) throw new Conflict(`The path “${item.filePath}” appears twice in this request (as “${earlier}” too).`);
-      seen.set(lower, item.filePath);
-    }
-
-    const expiresAt = new Date(Date.now() + UPLOAD_TTL_SECONDS * 1000);
-    const result = await createModels(db, {
-      tenantId: auth.tenantId,
-      ownerId: auth.userId,
-      items,
-      createMissingFolders: createMissingFolders === 'true',
-      uploadExpiresAt: expiresAt,
-    });
-    if (!result.ok) {
-      switch (result.reason) {
-        case 'duplicate':
-          throw new Conflict(`A model with the path ${result.paths.map((p) => `“${p}”`).join(', ')} already exists.`);
-        case 'missing-folder':
-          throw new InvalidInput(
-            `models[${result.index}].filePath: the folder “${result.folder}” does not exist; create it first or send createMissingFolders=true.`,
-          );
-        case 'unknown-metadata-keys':
-          throw new InvalidInput(`metadataKeyId: there is no metadata key ${result.ids.join(', ')}.`);
+      const auth = requireRole(request, 'editor');
+      const { createMissingFolders } = parseInput(createQuery, request.query, 'query');
+      const { models: rawItems } = parseInput(batchShape, request.body, 'body');
+      if (rawItems.length === 0) throw new InvalidInput('models: send at least one model.');
+      if (rawItems.length > MAX_MODELS_PER_REQUEST) {
+        throw new TooLarge(`models: at most ${MAX_MODELS_PER_REQUEST} models per request (got ${rawItems.length}); split the batch.`);
       }
-    }
-    const rows = result.models.map((m) => m.row);
-    const models = await toModels(db, rows, files);
-    const entries = await Promise.all(
-      result.models.map(async ({ row, nonce }, i) => {
-        const info = await files.uploadInfo(row, nonce, expiresAt);
-        return { model: models[i], uploadUrl: info.uploadUrl, headers: info.headers, uploadInfo: info };
-      }),
-    );
-    return reply.status(201).send({ models: entries });
-  });
+      const items = rawItems.map((raw, i) => itemAt(raw, i));
+      const seen = new Map<string, string>();
+      for (const [i, item] of items.entries()) {
+        const problem = filePathProblem(item.filePath);
+        if (problem) throw new InvalidInput(`models[${i}].filePath: ${problem} (“${item.filePath.slice(0, 200)}”)`);
+        const lower = foldNameCase(item.filePath);
+        const earlier = seen.get(lower);
+        if (earlier !== undefined) throw new Conflict(`The path “${item.filePath}” appears twice in this request (as “${earlier}” too).`);
+        seen.set(lower, item.filePath);
+      }
 
-  app.get('/', { schema: routeDocs({ tag: 'Models', summary: 'List models', querystring: listQueryDocs, response: { 200: modelListResponseSchema } }) }, async (request) => {
-    const auth = requireRole(request, 'viewer');
-    const query = parseListQuery(request.query, { filterFields: modelFilterFields, allowMetadata: true, orderFields: listOrderFields });
-    const { rows, total } = await listModels(db, auth.tenantId, query);
-    const settled = await files.settleDirectUploads(rows);
-    const body: ModelListResponse = { models: await toModels(db, settled, files), pageData: pageDataFor(total, query) };
-    return body;
-  });
+      const expiresAt = new Date(Date.now() + UPLOAD_TTL_SECONDS * 1000);
+      const result = await createModels(db, {
+        tenantId: auth.tenantId,
+        ownerId: auth.userId,
+        items,
+        createMissingFolders: createMissingFolders === 'true',
+        uploadExpiresAt: expiresAt,
+      });
+      if (!result.ok) {
+        switch (result.reason) {
+          case 'duplicate':
+            throw new Conflict(`A model with the path ${result.paths.map((p) => `“${p}”`).join(', ')} already exists.`);
+          case 'missing-folder':
+            throw new InvalidInput(
+              `models[${result.index}].filePath: the folder “${result.folder}” does not exist; create it first or send createMissingFolders=true.`,
+            );
+          case 'unknown-metadata-keys':
+            throw new InvalidInput(`metadataKeyId: there is no metadata key ${result.ids.join(', ')}.`);
+        }
+      }
+      const rows = result.models.map((m) => m.row);
+      const models = await toModels(db, rows, files);
+      const entries = await Promise.all(
+        result.models.map(async ({ row, nonce }, i) => {
+          const info = await files.uploadInfo(row, nonce, expiresAt);
+          return { model: models[i], uploadUrl: info.uploadUrl, headers: info.headers, uploadInfo: info };
+        }),
+      );
+      return reply.status(201).send({ models: entries });
+    },
+  );
+
+  app.get(
+    '/',
+    { schema: routeDocs({ tag: 'Models', summary: 'List models', querystring: listQueryDocs, response: { 200: modelListResponseSchema } }) },
+    async (request) => {
+      const auth = requireRole(request, 'viewer');
+      const query = parseListQuery(request.query, { filterFields: modelFilterFields, allowMetadata: true, orderFields: listOrderFields });
+      const { rows, total } = await listModels(db, auth.tenantId, query);
+      const settled = await files.settleDirectUploads(rows);
+      const body: ModelListResponse = { models: await toModels(db, settled, files), pageData: pageDataFor(total, query) };
+      return body;
+    },
+  );
 
   app.get('/:id', { schema: routeDocs({ tag: 'Models', summary: 'One model', params: idParams, response: { 200: modelResponseSchema } }) }, async (request) => {
     const auth = requireRole(request, 'viewer');
@@ -155,61 +168,87 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }
     return present(settled ?? row);
   });
 
-  app.delete('/:id', { schema: routeDocs({ tag: 'Models', summary: 'Delete a model and its files', params: idParams, response: { 204: null } }) }, async (request, reply) => {
-    const auth = requireRole(request, 'editor');
-    const { id } = parseInput(idParams, request.params, 'params');
-    const deleted = await deleteModelAndRequeueAssemblies(db, auth.tenantId, id);
-    if (!deleted) throw new NotFound(`No model ${id}.`);
-    // Assemblies that used this part are processed again and end -incomplete, naming it missing.
-    for (const assemblyId of deleted.assemblies) await files.enqueue(assemblyId, 'reprocess');
-    await removeFiles(request, deleted.row);
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/:id',
+    { schema: routeDocs({ tag: 'Models', summary: 'Delete a model and its files', params: idParams, response: { 204: null } }) },
+    async (request, reply) => {
+      const auth = requireRole(request, 'editor');
+      const { id } = parseInput(idParams, request.params, 'params');
+      const deleted = await deleteModelAndRequeueAssemblies(db, auth.tenantId, id);
+      if (!deleted) throw new NotFound(`No model ${id}.`);
+      // Assemblies that used this part are processed again and end -incomplete, naming it missing.
+      for (const assemblyId of deleted.assemblies) await files.enqueue(assemblyId, 'reprocess');
+      await removeFiles(request, deleted.row);
+      return reply.status(204).send();
+    },
+  );
 
-  app.post('/:id/reprocess', { schema: routeDocs({ tag: 'Models', summary: 'Process a model again', params: idParams, response: { 200: modelResponseSchema } }) }, async (request) => {
-    const auth = requireRole(request, 'editor');
-    const { id } = parseInput(idParams, request.params, 'params');
-    const result = await requestProcessing(db, id, auth.tenantId);
-    if (!result) throw new NotFound(`No model ${id}.`);
-    if ('noFile' in result) throw new Conflict('The model has no file yet; upload it first.');
-    await files.enqueue(result.id, 'reprocess');
-    return present(result);
-  });
+  app.post(
+    '/:id/reprocess',
+    { schema: routeDocs({ tag: 'Models', summary: 'Process a model again', params: idParams, response: { 200: modelResponseSchema } }) },
+    async (request) => {
+      const auth = requireRole(request, 'editor');
+      const { id } = parseInput(idParams, request.params, 'params');
+      const result = await requestProcessing(db, id, auth.tenantId);
+      if (!result) throw new NotFound(`No model ${id}.`);
+      if ('noFile' in result) throw new Conflict('The model has no file yet; upload it first.');
+      await files.enqueue(result.id, 'reprocess');
+      return present(result);
+    },
+  );
 
   /** For direct (S3) uploads: the client says its PUT finished; the service checks the bucket. */
   app.post(
     '/:id/upload-complete',
     { schema: routeDocs({ tag: 'Models', summary: 'Say a direct (S3) upload is done', params: idParams, response: { 200: modelResponseSchema } }) },
     async (request) => {
-    const auth = requireRole(request, 'editor');
-    const row = await modelOr404(auth.tenantId, request.params);
-    const [settled = row] = await files.settleDirectUploads([row]);
-    if (settled.state === 'incomplete-upload') throw new Conflict('The file has not arrived yet.');
-    return present(settled);
-  });
+      const auth = requireRole(request, 'editor');
+      const row = await modelOr404(auth.tenantId, request.params);
+      const [settled = row] = await files.settleDirectUploads([row]);
+      if (settled.state === 'incomplete-upload') throw new Conflict('The file has not arrived yet.');
+      return present(settled);
+    },
+  );
 
   app.get(
     '/:id/source-file',
-    { schema: routeDocs({ tag: 'Models', summary: 'A short-lived download address of the original file', params: idParams, response: { 200: sourceFileResponseSchema } }) },
+    {
+      schema: routeDocs({
+        tag: 'Models',
+        summary: 'A short-lived download address of the original file',
+        params: idParams,
+        response: { 200: sourceFileResponseSchema },
+      }),
+    },
     async (request) => {
-    const auth = requireRole(request, 'viewer');
-    const row = await modelOr404(auth.tenantId, request.params);
-    const url = files.sourceUrl(row);
-    if (!url) throw new NotFound('The model has no file yet; upload it first.');
-    return { sourceFile: url };
-  });
+      const auth = requireRole(request, 'viewer');
+      const row = await modelOr404(auth.tenantId, request.params);
+      const url = files.sourceUrl(row);
+      if (!url) throw new NotFound('The model has no file yet; upload it first.');
+      return { sourceFile: url };
+    },
+  );
 
   app.get(
     '/:id/metadata',
-    { schema: routeDocs({ tag: 'Metadata', summary: "A model's metadata values", params: idParams, querystring: pageQuerySchema, response: { 200: metadataValueListResponseSchema } }) },
+    {
+      schema: routeDocs({
+        tag: 'Metadata',
+        summary: "A model's metadata values",
+        params: idParams,
+        querystring: pageQuerySchema,
+        response: { 200: metadataValueListResponseSchema },
+      }),
+    },
     async (request) => {
-    const auth = requireRole(request, 'viewer');
-    const row = await modelOr404(auth.tenantId, request.params);
-    const page = parseInput(pageQuerySchema, request.query, 'query');
-    const all = (await metadataOf(db, [row.id])).get(row.id) ?? [];
-    const start = (page.page - 1) * page.perPage;
-    return { metadata: all.slice(start, start + page.perPage), pageData: pageDataFor(all.length, page) };
-  });
+      const auth = requireRole(request, 'viewer');
+      const row = await modelOr404(auth.tenantId, request.params);
+      const page = parseInput(pageQuerySchema, request.query, 'query');
+      const all = (await metadataOf(db, [row.id])).get(row.id) ?? [];
+      const start = (page.page - 1) * page.perPage;
+      return { metadata: all.slice(start, start + page.perPage), pageData: pageDataFor(all.length, page) };
+    },
+  );
 
   /** Published bulk delete: `?ids=` (repeated or comma-joined), at most 100, all or nothing. */
   app.delete(
@@ -218,32 +257,42 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }
       schema: routeDocs({
         tag: 'Models',
         summary: 'Delete up to 100 models, all or nothing',
-        querystring: z.object({ ids: z.array(z.string()).describe('Model ids, repeated or comma-joined') }),
+        querystring: bulkIdsQuery,
         response: { 204: null },
       }),
     },
     async (request, reply) => {
-    const auth = requireRole(request, 'editor');
-    const { ids } = parseInput(bulkIdsQuery, request.query, 'query');
-    if (ids.length === 0) throw new InvalidInput('ids: give the ids of the models to delete.', { parameter: 'ids' });
-    if (ids.length > MAX_MODELS_PER_REQUEST) throw new TooLarge(`ids: at most ${MAX_MODELS_PER_REQUEST} models per request (got ${ids.length}); split the list.`);
-    const result = await deleteModelsAndRequeueAssemblies(db, auth.tenantId, ids);
-    if ('missing' in result) throw new NotFound(`No model ${result.missing.join(', ')}; nothing was deleted.`);
-    for (const assemblyId of result.assemblies) await files.enqueue(assemblyId, 'reprocess');
-    await Promise.all(result.rows.map((row) => removeFiles(request, row)));
-    return reply.status(204).send();
-  });
+      const auth = requireRole(request, 'editor');
+      const { ids } = parseInput(bulkIdsQuery, request.query, 'query');
+      if (ids.length === 0) throw new InvalidInput('ids: give the ids of the models to delete.', { parameter: 'ids' });
+      if (ids.length > MAX_MODELS_PER_REQUEST)
+        throw new TooLarge(`ids: at most ${MAX_MODELS_PER_REQUEST} models per request (got ${ids.length}); split the list.`);
+      const result = await deleteModelsAndRequeueAssemblies(db, auth.tenantId, ids);
+      if ('missing' in result) throw new NotFound(`No model ${result.missing.join(', ')}; nothing was deleted.`);
+      for (const assemblyId of result.assemblies) await files.enqueue(assemblyId, 'reprocess');
+      await Promise.all(result.rows.map((row) => removeFiles(request, row)));
+      return reply.status(204).send();
+    },
+  );
 
   app.get(
     '/:id/viewer-file',
-    { schema: routeDocs({ tag: 'Models', summary: 'A short-lived address of the 3D viewer file (GLB)', params: idParams, response: { 200: viewerFileResponseSchema } }) },
+    {
+      schema: routeDocs({
+        tag: 'Models',
+        summary: 'A short-lived address of the 3D viewer file (GLB)',
+        params: idParams,
+        response: { 200: viewerFileResponseSchema },
+      }),
+    },
     async (request) => {
-    const auth = requireRole(request, 'viewer');
-    const row = await modelOr404(auth.tenantId, request.params);
-    const url = files.viewerUrl(row);
-    if (!url) throw new NotFound('The model has no viewer file yet; it appears when processing has finished.');
-    return { viewerFile: url };
-  });
+      const auth = requireRole(request, 'viewer');
+      const row = await modelOr404(auth.tenantId, request.params);
+      const url = files.viewerUrl(row);
+      if (!url) throw new NotFound('The model has no viewer file yet; it appears when processing has finished.');
+      return { viewerFile: url };
+    },
+  );
 
   /**
    * A model without an assembly tree (a part, or an assembly not processed yet) answers an empty
@@ -251,45 +300,61 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }
    */
   app.get(
     '/:id/assembly-tree',
-    { schema: routeDocs({ tag: 'Models', summary: "An assembly's tree of parts and sub-assemblies", params: idParams, response: { 200: assemblyTreeResponseSchema } }) },
+    {
+      schema: routeDocs({
+        tag: 'Models',
+        summary: "An assembly's tree of parts and sub-assemblies",
+        params: idParams,
+        response: { 200: assemblyTreeResponseSchema },
+      }),
+    },
     async (request) => {
-    const auth = requireRole(request, 'viewer');
-    const row = await modelOr404(auth.tenantId, request.params);
-    const links = await assemblyLinksOf(db, row.id);
-    const partByName = new Map(links.map((l) => [foldNameCase(l.ref_name), l.part_id]));
-    const resolve = (node: AssemblyTreeNode): AssemblyTreeNode => ({
-      ...node,
-      modelId: node.modelId ?? (node.type === 'part' ? (partByName.get(foldNameCase(node.name)) ?? null) : null),
-      ...(node.children ? { children: node.children.map(resolve) } : {}),
-    });
-    const body: AssemblyTree = { type: 'assemblyTree', modelId: row.id, children: publishedTree(storedTree(row.assembly_tree).map(resolve)) };
-    return body;
-  });
+      const auth = requireRole(request, 'viewer');
+      const row = await modelOr404(auth.tenantId, request.params);
+      const links = await assemblyLinksOf(db, row.id);
+      const partByName = new Map(links.map((l) => [foldNameCase(l.ref_name), l.part_id]));
+      const resolve = (node: AssemblyTreeNode): AssemblyTreeNode => ({
+        ...node,
+        modelId: node.modelId ?? (node.type === 'part' ? (partByName.get(foldNameCase(node.name)) ?? null) : null),
+        ...(node.children ? { children: node.children.map(resolve) } : {}),
+      });
+      const body: AssemblyTree = { type: 'assemblyTree', modelId: row.id, children: publishedTree(storedTree(row.assembly_tree).map(resolve)) };
+      return body;
+    },
+  );
 
   app.put(
     '/:id/metadata/:metadataKeyId',
     {
-      schema: routeDocs({ tag: 'Metadata', summary: 'Set a metadata value of a model', params: metadataParams, body: setMetadataValueRequestSchema, response: { 200: setMetadataValueResponseSchema } }),
+      schema: routeDocs({
+        tag: 'Metadata',
+        summary: 'Set a metadata value of a model',
+        params: metadataParams,
+        body: setMetadataValueRequestSchema,
+        response: { 200: setMetadataValueResponseSchema },
+      }),
     },
     async (request) => {
-    const auth = requireRole(request, 'editor');
-    const { row, keyId } = await metadataTarget(auth.tenantId, request.params);
-    const { value } = parseInput(setMetadataValueRequestSchema, request.body, 'body');
-    await setMetadataValue(db, row.id, keyId, value);
-    const answer = await present(row);
-    // The published answer is the value set; ours adds the whole model.
-    return { ...answer, metadata: answer.model.metadata.find((m) => m.metadataKeyId === keyId) };
-  });
+      const auth = requireRole(request, 'editor');
+      const { row, keyId } = await metadataTarget(auth.tenantId, request.params);
+      const { value } = parseInput(setMetadataValueRequestSchema, request.body, 'body');
+      await setMetadataValue(db, row.id, keyId, value);
+      const answer = await present(row);
+      // The published answer is the value set; ours adds the whole model.
+      return { ...answer, metadata: answer.model.metadata.find((m) => m.metadataKeyId === keyId) };
+    },
+  );
 
   app.delete(
     '/:id/metadata/:metadataKeyId',
     { schema: routeDocs({ tag: 'Metadata', summary: 'Remove a metadata value of a model', params: metadataParams, response: { 200: deletedResponseSchema } }) },
     async (request, reply) => {
-    const auth = requireRole(request, 'editor');
-    const { row, keyId } = await metadataTarget(auth.tenantId, request.params);
-    if (!(await deleteMetadataValue(db, row.id, keyId))) throw new NotFound(`The model has no value for metadata key ${keyId}.`);
-    return reply.status(200).send({ deleted: true });
-  });
+      const auth = requireRole(request, 'editor');
+      const { row, keyId } = await metadataTarget(auth.tenantId, request.params);
+      if (!(await deleteMetadataValue(db, row.id, keyId))) throw new NotFound(`The model has no value for metadata key ${keyId}.`);
+      return reply.status(200).send({ deleted: true });
+    },
+  );
 
   async function metadataTarget(tenantId: number, params: unknown) {
     const { id, metadataKeyId } = parseInput(metadataParams, params, 'params');
