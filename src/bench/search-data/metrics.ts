@@ -1,0 +1,156 @@
+// The figures of one benchmark set (pure): duplicates, what must stay below 98, the scale's
+// bands, family retrieval, part-in-part both ways, geo-related.
+import type { Described } from './evaluate';
+import type { SearchRecord } from './split';
+
+export interface Figures {
+  records: number;
+  families: number;
+  dupPrecision: number;
+  dupRecall: number;
+  dupTrue: number;
+  falseDuplicates: string[];
+  missedDuplicates: string[];
+  mirroredAt98: string;
+  editsAt98: string;
+  scaledAt98: string;
+  mirrorRelations: string;
+  variantMedian: number;
+  variantP10: number;
+  variantP90: number;
+  editMedian: number;
+  unrelatedMedian: number;
+  unrelatedP99: number;
+  duplicateMin: number;
+  familyNN: number;
+  familyMAP: number;
+  forward90: string;
+  reverse90: string;
+  geoTop10: string;
+  exactPairs: number;
+}
+
+const isSamePart = (a: SearchRecord, b: SearchRecord) => a.partId === b.partId && a.kind !== 'assembly';
+const q = (xs: number[], p: number) => {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))]!;
+};
+const ratio = (hit: number, n: number) => `${hit}/${n}${n ? ` = ${(hit / n).toFixed(2)}` : ''}`;
+
+export interface PairScores {
+  score(i: number, j: number): number;
+  relation(i: number, j: number): string | undefined;
+  exactPairs: number;
+}
+
+export function figures(ds: readonly Described[], p: PairScores, pip: (i: number, j: number) => { forward: number; reverse: number }, geo: (i: number, j: number) => number): Figures {
+  const n = ds.length;
+  const rec = (i: number) => ds[i]!.record;
+  const parts = ds.map((_, i) => i).filter((i) => rec(i).kind !== 'assembly');
+  let tp = 0, fp = 0, fn = 0;
+  const falseDup: string[] = [], missed: string[] = [];
+  const variant: number[] = [], edit: number[] = [], unrelated: number[] = [], dupScores: number[] = [];
+  let mirrors = 0, mirrorsHigh = 0, mirrorRel = 0, edits = 0, editsHigh = 0, scaled = 0, scaledHigh = 0;
+  for (const i of parts) {
+    for (const j of parts) {
+      if (j <= i) continue;
+      const a = rec(i), b = rec(j);
+      const s = p.score(i, j);
+      const same = isSamePart(a, b);
+      if (same) dupScores.push(s);
+      if (s >= 98) {
+        if (same) tp++;
+        else {
+          fp++;
+          falseDup.push(`${a.id}~${b.id} ${s.toFixed(1)} (${b.kind === 'original' ? a.how : b.how})`);
+        }
+      } else if (same) {
+        fn++;
+        missed.push(`${a.id}~${b.id} ${s.toFixed(1)} (${a.kind === 'original' ? b.how : a.how})`);
+      }
+      // Against the original of the same design.
+      const [o, x] = a.kind === 'original' ? [a, b] : b.kind === 'original' ? [b, a] : [undefined, undefined];
+      if (o && x && o.design === x.design) {
+        if (x.kind === 'variant') variant.push(s);
+        if (x.kind === 'edit') {
+          edit.push(s);
+          edits++;
+          if (s >= 98) editsHigh++;
+        }
+        if (x.kind === 'mirror') {
+          mirrors++;
+          if (s >= 98) mirrorsHigh++;
+          if (p.relation(i, j) === 'mirrored') mirrorRel++;
+        }
+        if (x.kind === 'scaled') {
+          scaled++;
+          if (s >= 98) scaledHigh++;
+        }
+      }
+      if (a.kind === 'original' && b.kind === 'original' && a.design.replace(/-\d+$/, '') !== b.design.replace(/-\d+$/, '')) unrelated.push(s);
+    }
+  }
+  // Family retrieval: originals query the originals, variants and details of every design.
+  const pool = parts.filter((i) => ['original', 'variant', 'detail'].includes(rec(i).kind));
+  let nn = 0, apSum = 0, queries = 0;
+  for (const i of pool.filter((k) => rec(k).kind === 'original')) {
+    const others = pool.filter((j) => j !== i).map((j) => ({ rel: rec(j).design === rec(i).design, s: p.score(i, j) }));
+    const relevant = others.filter((o) => o.rel).length;
+    if (!relevant) continue;
+    others.sort((x, y) => y.s - x.s);
+    if (others[0]!.rel) nn++;
+    let hits = 0, ap = 0;
+    others.forEach((o, k) => {
+      if (o.rel) ap += ++hits / (k + 1);
+    });
+    apSum += ap / relevant;
+    queries++;
+  }
+  // Part-in-part: every original in each assembly, both directions.
+  let fwd = 0, rev = 0, pipN = 0;
+  for (let a = 0; a < n; a++) {
+    for (const c of rec(a).contains ?? []) {
+      const i = ds.findIndex((d) => d.record.partId === c.partId && d.record.kind === 'original');
+      if (i < 0) continue;
+      pipN++;
+      if (pip(i, a).forward >= 90) fwd++;
+      if (pip(a, i).reverse >= 90) rev++;
+    }
+  }
+  // Geo-related: a detail's original in the top 10 of everything but its own design's records.
+  let geoHit = 0, geoN = 0;
+  for (const i of parts.filter((k) => rec(k).kind === 'detail')) {
+    const target = parts.find((j) => rec(j).kind === 'original' && rec(j).design === rec(i).design);
+    if (target === undefined) continue;
+    const ranked = parts.filter((j) => j !== i && (rec(j).design !== rec(i).design || j === target)).sort((x, y) => geo(i, y) - geo(i, x));
+    geoN++;
+    if (ranked.indexOf(target) < 10) geoHit++;
+  }
+  return {
+    records: n,
+    families: new Set(ds.filter((d) => d.record.kind !== 'assembly').map((d) => d.record.design)).size,
+    dupPrecision: tp + fp ? tp / (tp + fp) : 1,
+    dupRecall: tp + fn ? tp / (tp + fn) : 1,
+    dupTrue: tp + fn,
+    falseDuplicates: falseDup,
+    missedDuplicates: missed,
+    mirroredAt98: ratio(mirrorsHigh, mirrors),
+    editsAt98: ratio(editsHigh, edits),
+    scaledAt98: ratio(scaledHigh, scaled),
+    mirrorRelations: ratio(mirrorRel, mirrors),
+    variantMedian: q(variant, 0.5),
+    variantP10: q(variant, 0.1),
+    variantP90: q(variant, 0.9),
+    editMedian: q(edit, 0.5),
+    unrelatedMedian: q(unrelated, 0.5),
+    unrelatedP99: q(unrelated, 0.99),
+    duplicateMin: dupScores.length ? Math.min(...dupScores) : NaN,
+    familyNN: queries ? nn / queries : NaN,
+    familyMAP: queries ? apSum / queries : NaN,
+    forward90: ratio(fwd, pipN),
+    reverse90: ratio(rev, pipN),
+    geoTop10: ratio(geoHit, geoN),
+    exactPairs: p.exactPairs,
+  };
+}

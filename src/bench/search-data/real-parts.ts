@@ -1,0 +1,134 @@
+// Real third-party parts, made by nobody on the team:
+//  - the CAx-IF test files shipped in the occt-import-js package: the same models written by
+//    several CAD systems (CATIA V5, Pro/E, others) as STEP, IGES and BREP, in mm and inch, plus
+//    mesh exports of them tessellated more coarsely by OpenCascade;
+//  - OpenSCAD's MCAD library (Debian `openscad` + `openscad-mcad`): bolts, nuts, washers,
+//    bearings, gears and stepper motors in several sizes (a size series is a family), each also
+//    rendered with another facet count, turned, and exported as OFF or 3MF.
+// The OpenSCAD packages are installed when missing (root, apt) and renders are cached.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { loadOcct } from '../../geometry/importers/occt';
+import { toObj, toStlBinary } from '../../geometry/fixtures';
+import { randomRigid } from '../../geometry/descriptors/benchmark-dataset';
+import { prng } from '../../geometry/descriptors/sampling';
+import { applyToMesh, mergeMeshes, type Mesh } from '../../geometry/mesh';
+import type { SearchRecord } from './split';
+
+const require = createRequire(import.meta.url);
+const TESTFILES = join(dirname(require.resolve('occt-import-js/package.json')), 'test', 'testfiles');
+const CACHE = join(process.cwd(), 'node_modules', '.cache', 'search-bench');
+
+/** The same model from several systems: [group, files…] (the first is the reference). */
+const CAXIF_GROUPS: [string, ...string[]][] = [
+  ['as1', 'cax-if/as1-oc-214.stp', 'cax-if/as1-tu-203.stp', 'cax-if/as1_pe_203.stp', 'cax-if-brep/as1_pe_203.brep'],
+  ['dm1', 'cax-if/dm1-oc-214.stp', 'cax-if/dm1-pe-214.stp'],
+  ['io1', 'cax-if/io1-cm-214.stp', 'cax-if/io1-tu-203.stp'],
+  ['foot-back', 'cax-if/s1-c5-214/FOOT_BACK_000.stp', 'cax-if/s1-tu-203/footback.stp', 'cax-if/s1_pe_214/foot_back_prt.stp'],
+  ['foot-front', 'cax-if/s1-c5-214/FOOT_FRONT_000.stp', 'cax-if/s1-tu-203/footfront.stp', 'cax-if/s1_pe_214/foot_front_prt.stp'],
+  ['head-back', 'cax-if/s1-c5-214/HEAD_BACK.stp', 'cax-if/s1-tu-203/headback.stp', 'cax-if/s1_pe_214/head_back_prt.stp'],
+  ['head-front', 'cax-if/s1-c5-214/HEAD_FRONT.stp', 'cax-if/s1-tu-203/headfront.stp', 'cax-if/s1_pe_214/head_front_prt.stp'],
+  ['body-back', 'cax-if/s1-c5-214/MAINBODY_BACK.stp', 'cax-if/s1-tu-203/mainbodyback.stp', 'cax-if/s1_pe_214/main_body_back_prt.stp'],
+  ['body-front', 'cax-if/s1-c5-214/MAINBODY_FRONT.stp', 'cax-if/s1-tu-203/mainbodyfront.stp', 'cax-if/s1_pe_214/main_body_front_prt.stp'],
+  ['tail-middle', 'cax-if/s1-c5-214/TAIL_MIDDLE_PART.stp', 'cax-if/s1-tu-203/tailmiddlepart.stp', 'cax-if/s1_pe_214/tail_middle_part_prt.stp'],
+  ['tail-turbine', 'cax-if/s1-c5-214/TAIL_TURBINE.stp', 'cax-if/s1-tu-203/tailturbine.stp', 'cax-if/s1_pe_214/tail_turbine_prt.stp'],
+  ['cube', 'cube-units/cube-mm.step', 'cube-units/cube-in.step', 'cube-units/cube-m.step'],
+  ['sg1', 'cax-if/sg1-c5-214.stp'],
+  ['rounded-cube', 'rounded-cube/rounded-cube.step'],
+];
+
+/** A coarser OpenCascade tessellation of a STEP file, as one mesh (mm). */
+async function meshExport(bytes: Uint8Array): Promise<Mesh | undefined> {
+  const occt = await loadOcct();
+  const r = occt.ReadStepFile(bytes, { linearUnit: 'millimeter', linearDeflectionType: 'bounding_box_ratio', linearDeflection: 0.004, angularDeflection: 0.8 });
+  if (!r.success || !r.meshes?.length) return undefined;
+  return mergeMeshes(r.meshes.map((m) => ({ positions: Float32Array.from(m.attributes.position.array), indices: Uint32Array.from(m.index.array) })));
+}
+
+async function caxif(rand: () => number): Promise<SearchRecord[]> {
+  const out: SearchRecord[] = [];
+  for (const [group, ...files] of CAXIF_GROUPS) {
+    for (const [k, f] of files.entries()) {
+      const bytes = new Uint8Array(readFileSync(join(TESTFILES, f)));
+      const name = f.split('/').pop()!;
+      out.push({ id: `${group}/${name}`, design: `caxif-${group}`, partId: `caxif-${group}`, kind: k === 0 ? 'original' : 'duplicate', how: `${name} (another system or unit)`, chiral: false, file: { name, bytes } });
+    }
+    // Mesh exports of the reference file: another tessellation, turned, STL and OBJ.
+    const reference = files[0]!;
+    if (/\.ste?p$/.test(reference)) {
+      const mesh = await meshExport(new Uint8Array(readFileSync(join(TESTFILES, reference))));
+      if (mesh) {
+        const turned = applyToMesh(mesh, randomRigid(rand, 100));
+        out.push({ id: `${group}/export.stl`, design: `caxif-${group}`, partId: `caxif-${group}`, kind: 'duplicate', how: `coarser OpenCascade mesh (${mesh.indices.length / 3} triangles), STL`, chiral: false, file: { name: 'export.stl', bytes: toStlBinary(turned) } });
+        out.push({ id: `${group}/export.obj`, design: `caxif-${group}`, partId: `caxif-${group}`, kind: 'duplicate', how: 'coarser OpenCascade mesh, OBJ', chiral: false, file: { name: 'export.obj', bytes: toObj(applyToMesh(mesh, randomRigid(rand, 100))) } });
+      }
+    }
+  }
+  return out;
+}
+
+function ensureOpenscad(): boolean {
+  const has = () => existsSync('/usr/share/openscad/libraries/MCAD/metric_fastners.scad') && existsSync('/usr/bin/openscad');
+  if (has()) return true;
+  try {
+    console.log('installing openscad and openscad-mcad (apt)…');
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'openscad', 'openscad-mcad'], { stdio: 'ignore' });
+  } catch {
+    console.log('  could not install openscad: the MCAD parts are left out');
+  }
+  return has();
+}
+
+/** MCAD families: [family, use-file, calls (the first is the family's original)]. */
+const MCAD: [string, string, string[]][] = [
+  ['cap-bolt', 'metric_fastners.scad', ['cap_bolt(5, 20)', 'cap_bolt(4, 20)', 'cap_bolt(6, 25)', 'cap_bolt(5, 30)']],
+  ['csk-bolt', 'metric_fastners.scad', ['csk_bolt(5, 20)', 'csk_bolt(4, 16)', 'csk_bolt(6, 20)', 'csk_bolt(5, 25)']],
+  ['washer', 'metric_fastners.scad', ['washer(8)', 'washer(6)', 'washer(10)', 'washer(12)']],
+  ['flat-nut', 'metric_fastners.scad', ['flat_nut(8)', 'flat_nut(6)', 'flat_nut(10)', 'flat_nut(5)']],
+  ['bearing', 'bearing.scad', ['bearing(model=608)', 'bearing(model=627)', 'bearing(model=688)', 'bearing(model=624)']],
+  ['gear', 'involute_gears.scad', ['gear(number_of_teeth=20, circular_pitch=300, bore_diameter=5)', 'gear(number_of_teeth=24, circular_pitch=300, bore_diameter=5)', 'gear(number_of_teeth=17, circular_pitch=300, bore_diameter=5)', 'gear(number_of_teeth=20, circular_pitch=340, bore_diameter=6)']],
+  ['stepper', 'stepper.scad', ['motor(Nema17, NemaMedium)', 'motor(Nema17, NemaShort)', 'motor(Nema17, NemaLong)', 'motor(Nema14, NemaMedium)']],
+];
+
+function render(useFile: string, call: string, fn: number, format: 'stl' | 'off' | '3mf', turn: [number, number, number]): Uint8Array {
+  mkdirSync(CACHE, { recursive: true });
+  const key = `${useFile}-${call}-${fn}-${turn.join('_')}`.replace(/[^a-zA-Z0-9_.-]+/g, '_');
+  const out = join(CACHE, `${key}.${format}`);
+  if (!existsSync(out)) {
+    const scad = join(CACHE, `${key}.scad`);
+    const includes = useFile === 'stepper.scad' ? `include <MCAD/stepper.scad>` : `use <MCAD/${useFile}>`;
+    writeFileSync(scad, `${includes}\n$fn = ${fn};\nrotate([${turn.join(',')}]) ${call.replace(/\)$/, `${call.endsWith('()') ? '' : ', '}$fn = ${fn})`)};\n`);
+    execFileSync('openscad', ['-o', out, scad], { stdio: 'ignore', timeout: 300_000 });
+  }
+  return new Uint8Array(readFileSync(out));
+}
+
+function mcad(rand: () => number): SearchRecord[] {
+  if (!ensureOpenscad()) return [];
+  const out: SearchRecord[] = [];
+  const angle = () => Math.round(rand() * 360);
+  for (const [family, useFile, calls] of MCAD) {
+    const design = `mcad-${family}`;
+    for (const [k, call] of calls.entries()) {
+      const id = `${design}/${call}`;
+      const partId = k === 0 ? design : id;
+      try {
+        out.push({ id, design, partId, kind: k === 0 ? 'original' : 'variant', how: call, chiral: false, file: { name: `${family}-${k}.stl`, bytes: render(useFile, call, 48, 'stl', [0, 0, 0]) } });
+        if (k === 0) {
+          out.push({ id: `${id} $fn=20 OFF`, design, partId, kind: 'duplicate', how: '$fn 20, turned, OFF', chiral: false, file: { name: `${family}-fn20.off`, bytes: render(useFile, call, 20, 'off', [angle(), angle(), angle()]) } });
+          out.push({ id: `${id} $fn=96 3MF`, design, partId, kind: 'duplicate', how: '$fn 96, turned, 3MF', chiral: false, file: { name: `${family}-fn96.3mf`, bytes: render(useFile, call, 96, '3mf', [angle(), angle(), angle()]) } });
+        }
+      } catch (error) {
+        console.log(`  (skipped) ${id}: openscad failed (${String(error).slice(0, 80)})`);
+      }
+    }
+  }
+  return out;
+}
+
+export async function buildRealParts(): Promise<SearchRecord[]> {
+  const rand = prng(4242);
+  return [...(await caxif(rand)), ...mcad(rand)];
+}

@@ -1,0 +1,85 @@
+// Search quality on three sets, side by side: the dev split (settings are chosen on it), the frozen
+// test split (seeded apart; never tuned on) and real third-party parts. Every pair is scored by the
+// service's own rule (src/service/search/part-to-part-rule.ts) on features computed by the
+// ingestion's code from the files as uploaded.
+import os from 'node:os';
+import { describe, geoScore, partInPart, partToPartMatrix, type Described } from './search-data/evaluate';
+import { figures, type Figures } from './search-data/metrics';
+import { buildRealParts } from './search-data/real-parts';
+import { buildSplit, type SearchRecord } from './search-data/split';
+
+export interface SetResult {
+  name: string;
+  figures: Figures;
+}
+
+export async function evaluateSet(name: string, records: SearchRecord[]): Promise<SetResult> {
+  const t0 = performance.now();
+  const ds: Described[] = await describe(records);
+  const t1 = performance.now();
+  const m = partToPartMatrix(ds);
+  const f = figures(ds, m, (i, j) => partInPart(ds[i]!, ds[j]!, i, j), (i, j) => geoScore(ds[i]!, ds[j]!));
+  console.log(`${name}: ${ds.length} records described in ${((t1 - t0) / 1000).toFixed(0)} s, scored in ${((performance.now() - t1) / 1000).toFixed(0)} s (${m.exactPairs} exact pairs)`);
+  return { name, figures: f };
+}
+
+type Row = [label: string, target: string, pick: (f: Figures) => string, pass?: (f: Figures) => boolean];
+const n2 = (x: number) => (Number.isNaN(x) ? '—' : x.toFixed(2));
+const n1 = (x: number) => (Number.isNaN(x) ? '—' : x.toFixed(1));
+const share = (s: string) => {
+  const m = /^(\d+)\/(\d+)/.exec(s);
+  return m && Number(m[2]) ? Number(m[1]) / Number(m[2]) : NaN;
+};
+
+export const ROWS: Row[] = [
+  ['records / families', '', (f) => `${f.records} / ${f.families}`],
+  ['duplicates ≥ 98: precision', '≥ 0.99', (f) => n2(f.dupPrecision), (f) => f.dupPrecision >= 0.99],
+  ['duplicates ≥ 98: recall', '≥ 0.98', (f) => `${n2(f.dupRecall)} of ${f.dupTrue}`, (f) => f.dupRecall >= 0.98],
+  ['lowest duplicate score', '≥ 98', (f) => n1(f.duplicateMin), (f) => f.duplicateMin >= 98],
+  ['mirrored copies at ≥ 98', '0', (f) => f.mirroredAt98, (f) => f.mirroredAt98.startsWith('0/')],
+  ['mirrored copies with relation "mirrored"', 'all', (f) => f.mirrorRelations, (f) => share(f.mirrorRelations) === 1 || f.mirrorRelations.endsWith('/0')],
+  ['feature edits (1–3 % of size) at ≥ 98', '0', (f) => f.editsAt98, (f) => f.editsAt98.startsWith('0/')],
+  ['scaled copies at ≥ 98', '0', (f) => f.scaledAt98, (f) => f.scaledAt98.startsWith('0/')],
+  ['feature edits: median score', '90–98', (f) => n1(f.editMedian), (f) => f.editMedian >= 90 && f.editMedian < 98],
+  ['family variants: median (p10–p90)', '80–97', (f) => `${n1(f.variantMedian)} (${n1(f.variantP10)}–${n1(f.variantP90)})`, (f) => f.variantMedian >= 80 && f.variantMedian <= 97],
+  ['unrelated designs: median (p99)', '< 50', (f) => `${n1(f.unrelatedMedian)} (${n1(f.unrelatedP99)})`, (f) => f.unrelatedMedian < 50],
+  ['family nearest neighbour', '≥ 0.95', (f) => n2(f.familyNN), (f) => f.familyNN >= 0.95],
+  ['family mAP', '≥ 0.90', (f) => n2(f.familyMAP), (f) => f.familyMAP >= 0.9],
+  ['part → assembly forward ≥ 90', '≥ 0.95', (f) => f.forward90, (f) => share(f.forward90) >= 0.95],
+  ['assembly → part reverse ≥ 90', '≥ 0.95', (f) => f.reverse90, (f) => share(f.reverse90) >= 0.95],
+  ['geo-related partner in top 10', '≥ 0.9', (f) => f.geoTop10, (f) => share(f.geoTop10) >= 0.9],
+];
+
+export function printTable(sets: SetResult[]): void {
+  const head = ['figure', 'target', ...sets.map((s) => s.name)];
+  const rows = ROWS.map(([label, target, pick, pass]) => [label, target, ...sets.map((s) => `${pick(s.figures)}${pass ? (pass(s.figures) ? '' : ' ✗') : ''}`)]);
+  const w = head.map((_, k) => Math.max(head[k]!.length, ...rows.map((r) => r[k]!.length)));
+  const fmt = (r: string[]) => r.map((c, k) => c.padEnd(w[k]!)).join(' | ');
+  console.log(`\n${fmt(head)}\n${w.map((x) => '-'.repeat(x)).join('-|-')}`);
+  for (const r of rows) console.log(fmt(r));
+  console.log('(✗ = target not met)');
+  for (const s of sets) {
+    const f = s.figures;
+    if (f.falseDuplicates.length) console.log(`\n${s.name}: false duplicates (${f.falseDuplicates.length}):\n  ${f.falseDuplicates.slice(0, 25).join('\n  ')}`);
+    if (f.missedDuplicates.length) console.log(`\n${s.name}: missed duplicates (${f.missedDuplicates.length}):\n  ${f.missedDuplicates.slice(0, 25).join('\n  ')}`);
+  }
+}
+
+async function main() {
+  const per = Number(process.env.BENCH_DESIGNS ?? 3);
+  const only = process.env.BENCH_SETS?.split(',') ?? ['dev', 'frozen', 'real'];
+  console.log(`search quality: ${per} designs per archetype; ${os.availableParallelism()} cores`);
+  const sets: SetResult[] = [];
+  for (const name of only) {
+    const records = name === 'real' ? await buildRealParts() : await buildSplit(name as 'dev' | 'frozen', { perArchetype: per });
+    sets.push(await evaluateSet(name, records));
+  }
+  printTable(sets);
+}
+
+if (process.argv[1]?.endsWith('search-quality.ts')) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}
