@@ -2,11 +2,11 @@
 // test split (seeded apart; never tuned on) and real third-party parts. Every pair is scored by the
 // service's own rule (src/service/search/part-to-part-rule.ts) on features computed by the
 // ingestion's code from the files as uploaded.
-import os from 'node:os';
 import { describe, geoScore, partInPart, partToPartMatrix, type Described } from './search-data/evaluate';
 import { figures, type Figures } from './search-data/metrics';
-import { buildRealParts } from './search-data/real-parts';
-import { buildSplit, type SearchRecord } from './search-data/split';
+import { DUPLICATE_RULE } from '../geometry/descriptors/duplicate-rule';
+import { descriptorDistance } from '../geometry/descriptors/global-descriptor';
+import type { SearchRecord } from './search-data/split';
 
 export interface SetResult {
   name: string;
@@ -18,7 +18,7 @@ export async function evaluateSet(name: string, records: SearchRecord[]): Promis
   const ds: Described[] = await describe(records);
   const t1 = performance.now();
   const m = partToPartMatrix(ds);
-  const f = figures(ds, m, (i, j) => partInPart(ds[i]!, ds[j]!, i, j), (i, j) => geoScore(ds[i]!, ds[j]!));
+  const f = figures(ds, m, (i, j) => descriptorDistance(ds[i]!.features.global, ds[j]!.features.global), (i, j) => partInPart(ds[i]!, ds[j]!, i, j), (i, j) => geoScore(ds[i]!, ds[j]!));
   console.log(`${name}: ${ds.length} records described in ${((t1 - t0) / 1000).toFixed(0)} s, scored in ${((performance.now() - t1) / 1000).toFixed(0)} s (${m.exactPairs} exact pairs)`);
   return { name, figures: f };
 }
@@ -58,28 +58,25 @@ export function printTable(sets: SetResult[]): void {
   console.log(`\n${fmt(head)}\n${w.map((x) => '-'.repeat(x)).join('-|-')}`);
   for (const r of rows) console.log(fmt(r));
   console.log('(✗ = target not met)');
+  console.log('\nshare of surface off the other after the best proper alignment (the duplicate rule allows ≤ ' + DUPLICATE_RULE.outliers + '), by pair: p50 / p90 / max, or min for pairs that must fail');
+  for (const s of sets) {
+    for (const [k, xs] of Object.entries(s.figures.offByKind).sort()) {
+      const v = [...xs].sort((a, b) => a - b);
+      const at = (q: number) => v[Math.min(v.length - 1, Math.floor(q * v.length))]!.toFixed(4);
+      console.log(`  ${s.name} ${k.padEnd(14)} n=${String(v.length).padStart(4)}  min ${v[0]!.toFixed(4)}  p10 ${at(0.1)}  p50 ${at(0.5)}  p90 ${at(0.9)}  max ${v[v.length - 1]!.toFixed(4)}`);
+    }
+  }
+  console.log('\npart-to-part descriptor distance against the design\'s original (calibrates the scale below 98): p10 / p50 / p90');
+  for (const s of sets) {
+    for (const [k, xs] of Object.entries(s.figures.distanceByKind).sort()) {
+      const v = [...xs].sort((a, b) => a - b);
+      const at = (q: number) => v[Math.min(v.length - 1, Math.floor(q * v.length))]!.toFixed(2);
+      console.log(`  ${s.name} ${k.padEnd(14)} n=${String(v.length).padStart(5)}  p10 ${at(0.1)}  p50 ${at(0.5)}  p90 ${at(0.9)}`);
+    }
+  }
   for (const s of sets) {
     const f = s.figures;
     if (f.falseDuplicates.length) console.log(`\n${s.name}: false duplicates (${f.falseDuplicates.length}):\n  ${f.falseDuplicates.slice(0, 25).join('\n  ')}`);
     if (f.missedDuplicates.length) console.log(`\n${s.name}: missed duplicates (${f.missedDuplicates.length}):\n  ${f.missedDuplicates.slice(0, 25).join('\n  ')}`);
   }
-}
-
-async function main() {
-  const per = Number(process.env.BENCH_DESIGNS ?? 3);
-  const only = process.env.BENCH_SETS?.split(',') ?? ['dev', 'frozen', 'real'];
-  console.log(`search quality: ${per} designs per archetype; ${os.availableParallelism()} cores`);
-  const sets: SetResult[] = [];
-  for (const name of only) {
-    const records = name === 'real' ? await buildRealParts() : await buildSplit(name as 'dev' | 'frozen', { perArchetype: per });
-    sets.push(await evaluateSet(name, records));
-  }
-  printTable(sets);
-}
-
-if (process.argv[1]?.endsWith('search-quality.ts')) {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
-  });
 }

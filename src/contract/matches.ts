@@ -13,10 +13,20 @@ export function isMatchKind(value: string): value is MatchKind {
 /** Column-major 4x4 that places the query model in the matched model's frame (api-contract.md, Matches). */
 export const transformSchema = z.array(z.number()).length(16);
 
+/**
+ * Part-to-part relations that are not "the same part" (README, How geometric search works): the
+ * matched model is the query's mirror image, or a copy of it scaled by `scale` (matched size ÷
+ * query size), each by the duplicate rule's tolerances. Such matches score below 98.
+ */
+export const matchRelations = ['mirrored', 'scaled'] as const;
+export type MatchRelation = (typeof matchRelations)[number];
+
 export const similarityMatchSchema = z.object({
   matchedModel: modelSchema,
   matchPercentage: z.number().min(0).max(100),
   transform: transformSchema.optional(),
+  relation: z.enum(matchRelations).optional(),
+  scale: z.number().positive().optional(),
 });
 export type SimilarityMatch = z.infer<typeof similarityMatchSchema>;
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildPart, randomRigid } from './descriptors/benchmark-dataset';
 import { containment } from './descriptors/containment';
-import { descriptorDistance, GLOBAL_DESCRIPTOR_LENGTH } from './descriptors/global-descriptor';
-import { partToPartRescore, preparePart } from './descriptors/rescore';
+import { descriptorDistance, GLOBAL_DESCRIPTOR_LENGTH, partToPartScore } from './descriptors/global-descriptor';
+import { partToPartExact } from './descriptors/duplicate-rule';
 import { prng } from './descriptors/sampling';
 import { flange, sphere } from './fixtures';
 import { applyToMesh, mergeMeshes, translation } from './mesh';
@@ -26,11 +26,13 @@ describe('search features', () => {
     expect(back.samples.count).toBe(4096);
     const moved = applyToMesh(mesh, randomRigid(prng(5)));
     const g = features(moved);
-    const r = partToPartRescore(preparedPartFrom(g.prepared, g.global), preparedPartFrom(f.prepared, f.global));
-    const direct = partToPartRescore(preparePart(moved), preparePart(mesh));
+    const a = preparedPartFrom(g.prepared, g.global), b = preparedPartFrom(f.prepared, f.global);
+    const r = partToPartExact(a, b, partToPartScore(a.descriptor, b.descriptor));
     expect(r.score).toBeGreaterThanOrEqual(98);
-    expect(Math.abs(r.score - direct.score)).toBeLessThan(1);
-    expect(r.alignment.transform).toHaveLength(16);
+    expect(r.transform).toHaveLength(16);
+    // Chord errors and bends travel with the stored samples.
+    expect(a.analysis.chord).toHaveLength(4096);
+    expect(a.analysis.bend).toHaveLength(4096);
   });
 
   it('gives an assembly one vector per distinct shell, identical copies counted once, with area shares', async () => {

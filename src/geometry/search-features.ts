@@ -10,13 +10,15 @@ import type { PreparedPart } from './descriptors/rescore';
 import type { Pose } from './descriptors/pose';
 import { coverage, icp, indexSurface, invert, rigidToMat4, subsetIndices, type Rigid } from './descriptors/registration';
 import { poseHypotheses } from './descriptors/rescore';
-import { sampleSurface, type SurfaceSamples } from './descriptors/sampling';
+import { type SurfaceSamples } from './descriptors/sampling';
+import { chordErrors } from './descriptors/chord';
+import { mayHideSurface, outerSurface } from './descriptors/outer-surface';
 import { MM_PER_UNIT, type Mesh, type Vec3 } from './mesh';
 import type { MeshFacts, WeldResult } from './mesh-facts';
 import { shellRoots, weld } from './mesh-facts';
 
 /** Bumped whenever stored search features change meaning (descriptor version included). */
-export const SEARCH_FEATURES_VERSION = 1000 + GLOBAL_DESCRIPTOR_VERSION;
+export const SEARCH_FEATURES_VERSION = 2000 + GLOBAL_DESCRIPTOR_VERSION;
 
 /** At most this many distinct shells get their own vector (the largest by area). */
 export const MAX_COMPONENTS = 12;
@@ -58,19 +60,31 @@ export interface SearchFeatures {
  * shell connectivity for free).
  */
 export function computeSearchFeatures(mesh: Mesh, o: { facts: Pick<MeshFacts, 'genus' | 'shellCount'>; welded?: WeldResult }): SearchFeatures {
-  const analysis = analyseShape(mesh);
+  const welded = (o.welded ?? weld(mesh)).mesh;
+  // Part-to-part compares outer surfaces (internal faces and enclosed bodies dropped), with each
+  // sample's chord error for the duplicate rule.
+  const triangleChord = chordErrors(welded);
+  let surface = welded;
+  let surfaceChord: { chord: ArrayLike<number>; bend: ArrayLike<number> } = triangleChord;
+  if (mayHideSurface(welded, o.facts.shellCount)) {
+    const outer = outerSurface(welded);
+    if (outer.hiddenShare > 0 && outer.mesh.indices.length) {
+      surface = outer.mesh;
+      surfaceChord = { chord: Float32Array.from(outer.source, (t) => triangleChord.chord[t]!), bend: Float32Array.from(outer.source, (t) => triangleChord.bend[t]!) };
+    }
+  }
+  const analysis = analyseShape(surface, { triangleChord: surfaceChord });
   const global = globalDescriptorFromAnalysis(analysis);
   const geo = geoDescriptorFromAnalysis(analysis, o.facts);
-  const area = analysis.moments.area;
-  let components: SearchComponent[];
-  let stored: ShapeAnalysis = analysis;
   if (o.facts.shellCount <= 1) {
-    components = [{ descriptor: global, areaShare: 1, copies: 1, pose: analysis.pose }];
-  } else {
-    components = shellComponents((o.welded ?? weld(mesh)).mesh, mesh.units, area);
-    stored = { ...analysis, samples: sampleSurface(mesh, { count: ASSEMBLY_SAMPLES, seed: 3 }) };
+    const components = [{ descriptor: global, areaShare: 1, copies: 1, pose: analysis.pose }];
+    return { version: SEARCH_FEATURES_VERSION, global, geo, area: analysis.moments.area, shells: o.facts.shellCount, components, prepared: encodePrepared(analysis) };
   }
-  return { version: SEARCH_FEATURES_VERSION, global, geo, area, shells: o.facts.shellCount, components, prepared: encodePrepared(stored) };
+  // Several bodies: part-in-part looks for parts among all of them, so it keeps every body, with
+  // denser samples so that a small part in them is covered.
+  const all = analyseShape(mesh, { samples: ASSEMBLY_SAMPLES, statSamples: ASSEMBLY_SAMPLES, seed: 3 });
+  const components = shellComponents(welded, mesh.units, all.moments.area);
+  return { version: SEARCH_FEATURES_VERSION, global, geo, area: all.moments.area, shells: o.facts.shellCount, components, prepared: encodePrepared(analysis, all) };
 }
 
 /** Connected shells of a welded mesh, identical ones merged, largest first, capped. */
@@ -145,6 +159,8 @@ function subMesh(mesh: Mesh, tris: number[], units: Mesh['units']): Mesh {
 // (37 KB for 4096): 1/65535 of the part's size is far below the tolerances registration uses.
 
 const MAGIC = 0x31465347; // "GSF1" little-endian
+/** Bends are stored as u8 up to this (radians); larger ones are design edges anyway. */
+const BEND_MAX = Math.PI / 2;
 
 interface PreparedHeader {
   moments: ShapeAnalysis['moments'];
@@ -156,9 +172,26 @@ interface PreparedHeader {
   area: number;
   min: Vec3;
   step: Vec3;
+  /** Chord errors follow the normals as u8 × this (mm), then bends as u8 of π/2; absent: neither stored. */
+  chordStep?: number;
 }
 
-export function encodePrepared(a: ShapeAnalysis): Uint8Array {
+/**
+ * The analysis for part-to-part, and for models of several shells the analysis of all their
+ * bodies for part-in-part, appended as a second blob of the same layout (the first blob's end is
+ * known from its header).
+ */
+export function encodePrepared(a: ShapeAnalysis, containment?: ShapeAnalysis): Uint8Array {
+  const first = encodeOne(a);
+  if (!containment) return first;
+  const second = encodeOne(containment);
+  const out = new Uint8Array(align4(first.length) + second.length);
+  out.set(first, 0);
+  out.set(second, align4(first.length));
+  return out;
+}
+
+function encodeOne(a: ShapeAnalysis): Uint8Array {
   const s = a.samples;
   const n = s.count;
   const min: Vec3 = [Infinity, Infinity, Infinity];
@@ -175,10 +208,12 @@ export function encodePrepared(a: ShapeAnalysis): Uint8Array {
     max.fill(0);
   }
   const step = [0, 1, 2].map((k) => Math.max((max[k]! - min[k]!) / 65535, 1e-12)) as Vec3;
-  const header: PreparedHeader = { moments: a.moments, pose: a.pose, extents: a.extents, volume: a.volume, rmsRadius: a.rmsRadius, count: n, area: s.area, min, step };
+  let maxChord = 0;
+  if (a.chord) for (const c of a.chord) maxChord = Math.max(maxChord, c);
+  const header: PreparedHeader = { moments: a.moments, pose: a.pose, extents: a.extents, volume: a.volume, rmsRadius: a.rmsRadius, count: n, area: s.area, min, step, ...(a.chord && maxChord > 0 ? { chordStep: maxChord / 255 } : {}) };
   const json = new TextEncoder().encode(JSON.stringify(header));
   const headerEnd = align4(8 + json.length);
-  const bytes = new Uint8Array(headerEnd + n * 6 + n * 3);
+  const bytes = new Uint8Array(headerEnd + n * 9 + (header.chordStep ? 2 * n : 0));
   const view = new DataView(bytes.buffer);
   view.setUint32(0, MAGIC, true);
   view.setUint32(4, json.length, true);
@@ -195,10 +230,22 @@ export function encodePrepared(a: ShapeAnalysis): Uint8Array {
       nq[i * 3 + k] = Math.round(Math.max(-1, Math.min(1, s.normals[i * 3 + k]!)) * 127);
     }
   }
+  // Rounded up: a tolerance is never narrowed by storing it.
+  if (header.chordStep) {
+    for (let i = 0; i < n; i++) bytes[headerEnd + n * 9 + i] = Math.min(255, Math.ceil(a.chord![i]! / header.chordStep));
+    for (let i = 0; i < n; i++) bytes[headerEnd + n * 10 + i] = Math.min(255, Math.ceil(((a.bend?.[i] ?? 0) / BEND_MAX) * 255));
+  }
   return bytes;
 }
 
-export function decodePrepared(bytes: Uint8Array): ShapeAnalysis {
+/** The part-to-part analysis of a blob, or with `which: 'containment'` its all-bodies analysis (the same one for a single body). */
+export function decodePrepared(bytes: Uint8Array, which: 'part' | 'containment' = 'part'): ShapeAnalysis {
+  const first = decodeOne(bytes);
+  if (which === 'part' || first.end >= bytes.byteLength) return first.analysis;
+  return decodeOne(bytes.subarray(align4(first.end))).analysis;
+}
+
+function decodeOne(bytes: Uint8Array): { analysis: ShapeAnalysis; end: number } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (view.getUint32(0, true) !== MAGIC) throw new Error('not a search-features blob');
   const len = view.getUint32(4, true);
@@ -217,7 +264,15 @@ export function decodePrepared(bytes: Uint8Array): ShapeAnalysis {
     for (let k = 0; k < 3; k++) normals[i * 3 + k] = normals[i * 3 + k]! / l;
   }
   const samples: SurfaceSamples = { points, normals, count: n, area: h.area };
-  return { samples, moments: h.moments, pose: h.pose, extents: h.extents, volume: h.volume, rmsRadius: h.rmsRadius };
+  const analysis: ShapeAnalysis = { samples, moments: h.moments, pose: h.pose, extents: h.extents, volume: h.volume, rmsRadius: h.rmsRadius };
+  let end = headerEnd + n * 9;
+  if (h.chordStep) {
+    const step = h.chordStep;
+    analysis.chord = Float32Array.from(bytes.subarray(end, end + n), (q) => q * step);
+    analysis.bend = Float32Array.from(bytes.subarray(end + n, end + 2 * n), (q) => (q / 255) * BEND_MAX);
+    end += 2 * n;
+  }
+  return { analysis, end };
 }
 
 /** Rebuilds what partToPartRescore needs from the stored blob and vector. */
@@ -228,7 +283,7 @@ export function preparedPartFrom(bytes: Uint8Array, descriptor: Float32Array): P
 
 /** Rebuilds what containment() needs from the stored blob. */
 export function containmentModelFrom(bytes: Uint8Array): ContainmentModel {
-  const analysis = decodePrepared(bytes);
+  const analysis = decodePrepared(bytes, 'containment');
   return { analysis, surface: indexSurface(analysis.samples) };
 }
 

@@ -2,7 +2,7 @@
 // production importers, converted to millimetres as ingestion does, described by the ingestion's
 // search bundle, and every pair is scored by the engine's own part-to-part rule (pairs.ts and
 // the pair worker) — what a query would list if the candidate index returned every model.
-import { comparePartToPart, type PartToPartPair } from '../../service/search/part-to-part-rule';
+import { comparePartToPart } from '../../service/search/part-to-part-rule';
 import comparePair from '../../service/search/pair-worker';
 import { geoRelatedScore } from '../../geometry/descriptors/geo-descriptor';
 import { importFile } from '../../geometry/importers';
@@ -39,21 +39,23 @@ export async function describe(records: readonly SearchRecord[], progress?: (don
 const side = (d: Described, i: number) => ({ key: `${d.record.id}:${i}`, prepared: d.features.prepared, global: d.features.global, components: d.features.components.map((c, idx) => ({ idx, descriptor: c.descriptor, pose: c.pose })) });
 
 /** Part-to-part results of every pair (i < j), by the service's rule. */
-export function partToPartMatrix(ds: readonly Described[]): { score(i: number, j: number): number; relation(i: number, j: number): PartToPartPair['relation']; exactPairs: number } {
+export function partToPartMatrix(ds: readonly Described[]): { score(i: number, j: number): number; relation(i: number, j: number): string | undefined; off(i: number, j: number): number | undefined; exactPairs: number } {
   const n = ds.length;
   const score = new Float64Array(n * n).fill(100);
-  const relation = new Map<number, PartToPartPair['relation']>();
+  const relation = new Map<number, string>();
+  const off = new Map<number, number>();
   let exactPairs = 0;
   const sides = ds.map(side);
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
-      const r = comparePartToPart(sides[i]!, sides[j]!);
+      const r = comparePartToPart(sides[i]!, sides[j]!, ds[i]!.features.geo, ds[j]!.features.geo);
       if (r.exact) exactPairs++;
       score[i * n + j] = score[j * n + i] = r.score;
       if (r.relation) relation.set(i * n + j, r.relation).set(j * n + i, r.relation);
+      if (r.off !== undefined) off.set(i * n + j, r.off).set(j * n + i, r.off);
     }
   }
-  return { score: (i, j) => score[i * n + j]!, relation: (i, j) => relation.get(i * n + j), exactPairs };
+  return { score: (i, j) => score[i * n + j]!, relation: (i, j) => relation.get(i * n + j), off: (i, j) => off.get(i * n + j), exactPairs };
 }
 
 /** Part-in-part of a (the query) against b, as the pair worker computes it. */

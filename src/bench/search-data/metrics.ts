@@ -28,6 +28,10 @@ export interface Figures {
   reverse90: string;
   geoTop10: string;
   exactPairs: number;
+  /** Share of surface off the other after alignment (the duplicate rule's measure), by kind of pair. */
+  offByKind: Record<string, number[]>;
+  /** Descriptor distance against the design's original, by kind; 'unrelated' between originals of other archetypes. */
+  distanceByKind: Record<string, number[]>;
 }
 
 const isSamePart = (a: SearchRecord, b: SearchRecord) => a.partId === b.partId && a.kind !== 'assembly';
@@ -41,13 +45,16 @@ const ratio = (hit: number, n: number) => `${hit}/${n}${n ? ` = ${(hit / n).toFi
 export interface PairScores {
   score(i: number, j: number): number;
   relation(i: number, j: number): string | undefined;
+  off(i: number, j: number): number | undefined;
   exactPairs: number;
 }
 
-export function figures(ds: readonly Described[], p: PairScores, pip: (i: number, j: number) => { forward: number; reverse: number }, geo: (i: number, j: number) => number): Figures {
+export function figures(ds: readonly Described[], p: PairScores, distance: (i: number, j: number) => number, pip: (i: number, j: number) => { forward: number; reverse: number }, geo: (i: number, j: number) => number): Figures {
   const n = ds.length;
   const rec = (i: number) => ds[i]!.record;
   const parts = ds.map((_, i) => i).filter((i) => rec(i).kind !== 'assembly');
+  const offByKind: Record<string, number[]> = {};
+  const distanceByKind: Record<string, number[]> = {};
   let tp = 0, fp = 0, fn = 0;
   const falseDup: string[] = [], missed: string[] = [];
   const variant: number[] = [], edit: number[] = [], unrelated: number[] = [], dupScores: number[] = [];
@@ -58,6 +65,12 @@ export function figures(ds: readonly Described[], p: PairScores, pip: (i: number
       const a = rec(i), b = rec(j);
       const s = p.score(i, j);
       const same = isSamePart(a, b);
+      const off = p.off(i, j);
+      if (off !== undefined) {
+        const other = a.kind === 'original' || a.kind === 'duplicate' ? b : a;
+        const k = same ? 'duplicate' : a.design === b.design ? other.kind : 'other design';
+        (offByKind[k] ??= []).push(off);
+      }
       if (same) dupScores.push(s);
       if (s >= 98) {
         if (same) tp++;
@@ -71,6 +84,8 @@ export function figures(ds: readonly Described[], p: PairScores, pip: (i: number
       }
       // Against the original of the same design.
       const [o, x] = a.kind === 'original' ? [a, b] : b.kind === 'original' ? [b, a] : [undefined, undefined];
+      if (o && x && o.design === x.design) (distanceByKind[x.kind] ??= []).push(distance(i, j));
+      if (a.kind === 'original' && b.kind === 'original') (distanceByKind[a.design.replace(/-\d+$/, '') === b.design.replace(/-\d+$/, '') ? 'same archetype' : 'unrelated'] ??= []).push(distance(i, j));
       if (o && x && o.design === x.design) {
         if (x.kind === 'variant') variant.push(s);
         if (x.kind === 'edit') {
@@ -152,5 +167,7 @@ export function figures(ds: readonly Described[], p: PairScores, pip: (i: number
     reverse90: ratio(rev, pipN),
     geoTop10: ratio(geoHit, geoN),
     exactPairs: p.exactPairs,
+    offByKind,
+    distanceByKind,
   };
 }

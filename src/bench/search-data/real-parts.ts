@@ -14,7 +14,10 @@ import { loadOcct } from '../../geometry/importers/occt';
 import { toObj, toStlBinary } from '../../geometry/fixtures';
 import { randomRigid } from '../../geometry/descriptors/benchmark-dataset';
 import { prng } from '../../geometry/descriptors/sampling';
-import { applyToMesh, mergeMeshes, type Mesh } from '../../geometry/mesh';
+import { applyToMesh, convertUnits, mergeMeshes, type Mesh } from '../../geometry/mesh';
+import { importFile } from '../../geometry/importers';
+import { isImportError } from '../../geometry/importer';
+import { meshFacts } from '../../geometry/mesh-facts';
 import type { SearchRecord } from './split';
 
 const require = createRequire(import.meta.url);
@@ -47,13 +50,36 @@ async function meshExport(bytes: Uint8Array): Promise<Mesh | undefined> {
   return mergeMeshes(r.meshes.map((m) => ({ positions: Float32Array.from(m.attributes.position.array), indices: Uint32Array.from(m.index.array) })));
 }
 
+/** Surface area and |volume| of a file as the importers read it (mm², mm³). */
+async function measure(name: string, bytes: Uint8Array): Promise<{ area: number; volume: number | undefined } | undefined> {
+  const r = await importFile(name, bytes);
+  if (isImportError(r)) return undefined;
+  const mesh = r.units && r.units !== 'unknown' && r.units !== 'mm' ? convertUnits(r, 'mm') : r;
+  const f = meshFacts(mesh);
+  return { area: f.surfaceArea, volume: f.volume === undefined ? undefined : Math.abs(f.volume) };
+}
+
+/** Within 1 % in area and (where both are closed) volume. */
+const agree = (a: { area: number; volume: number | undefined }, b: { area: number; volume: number | undefined }) =>
+  Math.abs(a.area - b.area) <= 0.01 * Math.max(a.area, b.area) && (a.volume === undefined || b.volume === undefined || Math.abs(a.volume - b.volume) <= 0.01 * Math.max(a.volume, b.volume));
+
 async function caxif(rand: () => number): Promise<SearchRecord[]> {
   const out: SearchRecord[] = [];
   for (const [group, ...files] of CAXIF_GROUPS) {
+    // The systems did not always model the same shape (the CATIA head is another design, the
+    // Pro/E assemblies carry datum sheets): a file is a duplicate only of files it agrees with in
+    // area and volume; otherwise it is another member of the design's family.
+    const clusters: { id: string; facts: { area: number; volume: number | undefined } }[] = [];
     for (const [k, f] of files.entries()) {
       const bytes = new Uint8Array(readFileSync(join(TESTFILES, f)));
       const name = f.split('/').pop()!;
-      out.push({ id: `${group}/${name}`, design: `caxif-${group}`, partId: `caxif-${group}`, kind: k === 0 ? 'original' : 'duplicate', how: `${name} (another system or unit)`, chiral: false, file: { name, bytes } });
+      const facts = await measure(name, bytes);
+      if (!facts) continue;
+      let cluster = clusters.find((c) => agree(c.facts, facts));
+      const isNew = !cluster;
+      if (!cluster) clusters.push((cluster = { id: k === 0 ? `caxif-${group}` : `caxif-${group}/${name}`, facts }));
+      const kind = k === 0 ? 'original' : isNew ? 'variant' : 'duplicate';
+      out.push({ id: `${group}/${name}`, design: `caxif-${group}`, partId: cluster.id, kind, how: `${name} (${kind === 'variant' ? 'modelled differently' : 'another system or unit'})`, chiral: false, file: { name, bytes } });
     }
     // Mesh exports of the reference file: another tessellation, turned, STL and OBJ.
     const reference = files[0]!;
@@ -85,12 +111,15 @@ function ensureOpenscad(): boolean {
 const MCAD: [string, string, string[]][] = [
   ['cap-bolt', 'metric_fastners.scad', ['cap_bolt(5, 20)', 'cap_bolt(4, 20)', 'cap_bolt(6, 25)', 'cap_bolt(5, 30)']],
   ['csk-bolt', 'metric_fastners.scad', ['csk_bolt(5, 20)', 'csk_bolt(4, 16)', 'csk_bolt(6, 20)', 'csk_bolt(5, 25)']],
-  ['washer', 'metric_fastners.scad', ['washer(8)', 'washer(6)', 'washer(10)', 'washer(12)']],
-  ['flat-nut', 'metric_fastners.scad', ['flat_nut(8)', 'flat_nut(6)', 'flat_nut(10)', 'flat_nut(5)']],
+  // Every dimension of these follows the diameter: other sizes are scaled copies.
+  ['washer', 'metric_fastners.scad', ['washer(8)', 'washer(6)', 'washer(12)']],
+  ['flat-nut', 'metric_fastners.scad', ['flat_nut(8)', 'flat_nut(6)', 'flat_nut(10)']],
   ['bearing', 'bearing.scad', ['bearing(model=608)', 'bearing(model=627)', 'bearing(model=688)', 'bearing(model=624)']],
   ['gear', 'involute_gears.scad', ['gear(number_of_teeth=20, circular_pitch=300, bore_diameter=5)', 'gear(number_of_teeth=24, circular_pitch=300, bore_diameter=5)', 'gear(number_of_teeth=17, circular_pitch=300, bore_diameter=5)', 'gear(number_of_teeth=20, circular_pitch=340, bore_diameter=6)']],
   ['stepper', 'stepper.scad', ['motor(Nema17, NemaMedium)', 'motor(Nema17, NemaShort)', 'motor(Nema17, NemaLong)', 'motor(Nema14, NemaMedium)']],
 ];
+
+const proportional = new Set(['washer', 'flat-nut']);
 
 function render(useFile: string, call: string, fn: number, format: 'stl' | 'off' | '3mf', turn: [number, number, number]): Uint8Array {
   mkdirSync(CACHE, { recursive: true });
@@ -115,7 +144,9 @@ function mcad(rand: () => number): SearchRecord[] {
       const id = `${design}/${call}`;
       const partId = k === 0 ? design : id;
       try {
-        out.push({ id, design, partId, kind: k === 0 ? 'original' : 'variant', how: call, chiral: false, file: { name: `${family}-${k}.stl`, bytes: render(useFile, call, 48, 'stl', [0, 0, 0]) } });
+        const scale = proportional.has(family) && k > 0 ? Number(/\((\d+)\)/.exec(call)![1]) / Number(/\((\d+)\)/.exec(calls[0]!)![1]) : undefined;
+        const kind = k === 0 ? 'original' : scale ? 'scaled' : 'variant';
+        out.push({ id, design, partId, kind, how: call, chiral: false, ...(scale ? { scale } : {}), file: { name: `${family}-${k}.stl`, bytes: render(useFile, call, 48, 'stl', [0, 0, 0]) } });
         if (k === 0) {
           out.push({ id: `${id} $fn=20 OFF`, design, partId, kind: 'duplicate', how: '$fn 20, turned, OFF', chiral: false, file: { name: `${family}-fn20.off`, bytes: render(useFile, call, 20, 'off', [angle(), angle(), angle()]) } });
           out.push({ id: `${id} $fn=96 3MF`, design, partId, kind: 'duplicate', how: '$fn 96, turned, 3MF', chiral: false, file: { name: `${family}-fn96.3mf`, bytes: render(useFile, call, 96, '3mf', [angle(), angle(), angle()]) } });

@@ -89,7 +89,8 @@ async function makeDesign(m: ManifoldToplevel, a: Archetype, design: string, p: 
   const fine = applyToMesh(meshOf(build(m, a, p, 56)), randomRigid(rand));
   dup(1, 'another tessellation (56 segments), rotated and moved, STL', stl(`${design}-dup1`, fine));
   let coarse: Mesh | undefined;
-  for (const seg of [12, 10, 8, 6]) {
+  // Down to 8 segments (45° facets); a hexagon is no longer a faithful circle.
+  for (const seg of [12, 10, 8]) {
     coarse = meshOf(build(m, a, p, seg));
     if (coarse.indices.length / 3 <= 600) break;
   }
@@ -114,26 +115,37 @@ async function makeDesign(m: ManifoldToplevel, a: Archetype, design: string, p: 
     edits.push([`hole moved ${d.toFixed(2)} mm (${((100 * Math.abs(d)) / size).toFixed(1)} % of ${size.toFixed(0)} mm)`, { ...p, [a.shift]: d }]);
   }
   {
+    // A diameter moves its surface by half its change.
     const k = a.edits[Math.floor(rand() * a.edits.length)]!;
-    const d = between(rand, 0.01, 0.03) * size;
+    const moved = between(rand, 0.01, 0.03) * size;
+    const d = /^d$|^D$/.test(k) ? 2 * moved : moved;
     const v = p[k]!;
     const nv = v - d > v * 0.5 ? v - d : v + d;
-    edits.push([`${k} ${v.toFixed(1)} → ${nv.toFixed(1)} mm (${((100 * d) / size).toFixed(1)} % of the size)`, { ...p, [k]: nv }]);
+    edits.push([`${k} ${v.toFixed(1)} → ${nv.toFixed(1)} mm (surface moved ${moved.toFixed(2)} mm, ${((100 * moved) / size).toFixed(1)} % of the size)`, { ...p, [k]: nv }]);
   }
   edits.forEach(([how, q], i) => {
     const id = `${design}-edit${i + 1}`;
     out.push({ ...common, id, partId: id, kind: 'edit', how, file: stl(id, applyToMesh(meshOf(build(m, a, q, 32)), randomRigid(rand))) });
   });
 
-  // Family variants: 1–3 dimensions by 5–30 %, or a feature added.
+  // Family variants: 1–3 dimensions by 5–30 %, at least one of them moving some surface by 3 % of
+  // the part's size or more (a hole 10 % wider in a large plate is a feature edit, not a variant),
+  // or a feature added.
   for (let v = 1; v <= 2; v++) {
-    const q = { ...p };
-    const n = 1 + Math.floor(rand() * 3);
-    const changed: string[] = [];
-    for (const k of [...a.dims].sort(() => rand() - 0.5).slice(0, n)) {
-      const f = 1 + between(rand, 0.05, 0.3) * (rand() < 0.5 ? -1 : 1);
-      q[k] = p[k]! * f;
-      changed.push(`${k} ×${f.toFixed(2)}`);
+    let q: Params = p;
+    let changed: string[] = [];
+    for (let attempt = 0; attempt < 20; attempt++) {
+      q = { ...p };
+      changed = [];
+      let largest = 0;
+      for (const k of [...a.dims].sort(() => rand() - 0.5).slice(0, 1 + Math.floor(rand() * 3))) {
+        const f = 1 + between(rand, 0.05, 0.3) * (rand() < 0.5 ? -1 : 1);
+        q[k] = p[k]! * f;
+        changed.push(`${k} ×${f.toFixed(2)}`);
+        // Ratios (values below 1) scale a larger dimension: count them against the size itself.
+        largest = Math.max(largest, Math.abs(f - 1) * (p[k]! < 1 ? size * p[k]! : p[k]!));
+      }
+      if (largest >= 0.03 * size) break;
     }
     const id = `${design}-var${v}`;
     out.push({ ...common, id, partId: id, kind: 'variant', how: changed.join(', '), file: stl(id, applyToMesh(meshOf(build(m, a, q, 32)), randomRigid(rand))) });
@@ -191,6 +203,8 @@ function makeAssemblies(records: SearchRecord[], meshes: Map<string, Mesh>, rand
 export interface SplitOptions {
   /** Designs per archetype (default 3: 14 archetypes → 42 families). */
   perArchetype?: number;
+  /** Only these archetypes (by name); default all. */
+  archetypes?: readonly string[];
   assemblies?: number;
 }
 
@@ -203,6 +217,7 @@ export async function buildSplit(split: SplitName, o: SplitOptions = {}): Promis
   const originals = new Map<string, Mesh>();
   let index = 0;
   for (const [ai, a] of ARCHETYPES.entries()) {
+    if (o.archetypes && !o.archetypes.includes(a.name)) continue;
     for (let k = 0; k < per; k++) {
       const rand = prng(seed * 100_003 + ai * 101 + k);
       const design = `${split}-${a.name}-${k}`;

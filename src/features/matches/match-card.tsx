@@ -9,6 +9,14 @@ import { compareHref, modelHref } from './match-links';
 import { ScoreBar } from './score-bar';
 import { safeImageUrl } from '../../app/ui/safe-url';
 
+/** "Mirror image" / "Scaled ×2": a part-to-part relation that is not the same part. */
+export function relationLabel(match: Match): string | undefined {
+  if (!('relation' in match) || !match.relation) return undefined;
+  if (match.relation === 'mirrored') return 'Mirror image';
+  const f = match.scale;
+  return f === undefined ? 'Scaled copy' : `Scaled ×${f >= 1 ? Number(f.toFixed(2)) : `1/${Number((1 / f).toFixed(2))}`}`;
+}
+
 export function MatchScores({ match, direction }: { match: Match; direction: ContainmentDirection }) {
   if ('matchPercentage' in match) return <ScoreBar label="Score" value={match.matchPercentage} emphasis />;
   return (
@@ -56,6 +64,11 @@ export function MatchCard({
     >
       <div className="preview-card__meta">
         <span className="badge">{stateLabel}</span>
+        {relationLabel(match) && (
+          <span className="badge badge--relation" title="The same shape mirrored or scaled: not a duplicate">
+            {relationLabel(match)}
+          </span>
+        )}
         <Link className="button button--small" to={compareHref(queryId, kind, match)}>
           Compare
         </Link>

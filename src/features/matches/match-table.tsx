@@ -1,3 +1,4 @@
+import { relationLabel } from './match-card';
 import { Link } from 'react-router';
 import type { Match, MatchKind } from '../../contract/matches';
 import type { MatchOrderField } from '../../contract/order';
@@ -86,6 +87,7 @@ export function MatchTable({
                 <td>{thumb ? <img src={thumb} alt="" className="match-table__thumb" loading="lazy" /> : null}</td>
                 <td className="table__name">
                   <Link to={modelHref(m.id)}>{m.name}</Link>
+                  {relationLabel(match) && <span className="badge badge--relation">{relationLabel(match)}</span>}
                 </td>
                 <td>{folderPaths.get(m.folderId) ?? `Folder ${m.folderId}`}</td>
                 <td>{stateLabel(m.state)}</td>

@@ -24,7 +24,8 @@ import { PageHeader } from '../../app/ui/page-header';
 
 const kindHints: Record<MatchKind, string> = {
   'part-in-part': 'Models that contain this one, or that it contains (assemblies and their parts). The threshold applies to the larger score.',
-  'part-to-part': 'Models with the same overall shape, whatever their position, rotation or file format.',
+  'part-to-part':
+    'Models with the same shape, whatever their position, rotation, units or file format. 98 or more: the same part (its surfaces agree within 0.4 % of its size after turning and moving it). 90–98: the same part with small changes. 80–90: the same design family. Below 60: unrelated. Mirror images and scaled copies are marked and score below 98.',
   'geo-related': 'Models of similar overall dimensions, proportions and topology, regardless of detail.',
 };
 

@@ -24,6 +24,10 @@ export interface ShapeAnalysis {
   volume: number;
   /** Root-mean-square distance of the surface from its centroid (mm): the scale unit. */
   rmsRadius: number;
+  /** Chord error (mm) of the mesh where each registration sample lies (see chord.ts); absent means 0. */
+  chord?: Float32Array;
+  /** Bend (radians) of the mesh where each registration sample lies: how far its normal may be off the curve's. */
+  bend?: Float32Array;
 }
 
 export interface AnalysisOptions {
@@ -32,6 +36,8 @@ export interface AnalysisOptions {
   /** Samples behind the descriptor's distributions (default 4 × `samples`). */
   statSamples?: number;
   seed?: number;
+  /** Chord error (mesh units) and bend per triangle of `mesh`, carried to the registration samples. */
+  triangleChord?: { chord: ArrayLike<number>; bend: ArrayLike<number> };
 }
 
 /** Default count of registration samples. */
@@ -55,5 +61,11 @@ export function analyseShape(mesh: Mesh, o: AnalysisOptions = {}): ShapeAnalysis
   const volume = Math.abs(signedVolume(mesh)) * s * s * s;
   const cv = moments.covariance;
   const rmsRadius = Math.sqrt(Math.max(cv[0]! + cv[4]! + cv[8]!, 1e-30));
-  return { samples, statSamples, exact, moments, pose, extents, volume, rmsRadius };
+  const out: ShapeAnalysis = { samples, statSamples, exact, moments, pose, extents, volume, rmsRadius };
+  const tc = o.triangleChord;
+  if (tc && samples.triangles) {
+    out.chord = Float32Array.from(samples.triangles, (t) => (tc.chord[t] ?? 0) * s);
+    out.bend = Float32Array.from(samples.triangles, (t) => tc.bend[t] ?? 0);
+  }
+  return out;
 }

@@ -1,11 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { applyToMesh, determinant3, multiply, rotationZ, scaling, translation } from '../mesh';
+import { applyToMesh, determinant3, mergeMeshes, multiply, rotationZ, scaling, translation, type Mesh } from '../mesh';
 import { analyseShape } from './analysis';
 import { buildPart, randomRigid, randomRotation, roundTrip, subdivide } from './benchmark-dataset';
 import { geoDescriptor, geoRelatedScore } from './geo-descriptor';
 import { DUPLICATE_DISTANCE, GLOBAL_DESCRIPTOR_LENGTH, axisNormalHistograms, distanceForScore, globalDescriptor, partToPartScore, rawGlobalFeatures, scoreFromDistance } from './global-descriptor';
-import { alignParts, preparePart, partToPartRescore } from './rescore';
+import { alignParts, preparePart, type PreparedPart } from './rescore';
+import { partToPartExact } from './duplicate-rule';
+import { computeSearchFeatures, preparedPartFrom } from '../search-features';
+import { meshFacts, weld } from '../mesh-facts';
+import { loadManifold, manifoldToMesh } from '../fixtures';
+
 import { prng, sampleSurface } from './sampling';
+
+/** A part as the service prepares it for the duplicate rule: outer surface, chord errors, stored and read back. */
+function ruled(mesh: Mesh): PreparedPart {
+  const welded = weld(mesh);
+  const f = computeSearchFeatures(mesh, { facts: meshFacts(mesh, { welded }), welded });
+  return preparedPartFrom(f.prepared, f.global);
+}
+const exact = (a: PreparedPart, b: PreparedPart) => partToPartExact(a, b, partToPartScore(a.descriptor, b.descriptor));
 
 describe('sampling', () => {
   it('is deterministic per seed and area-weighted', async () => {
@@ -110,22 +123,51 @@ describe('part-to-part descriptor', () => {
     ] as const) expect(partToPartScore(a, globalDescriptor(await buildPart(f, v)))).toBeLessThan(50);
   });
 
-  it('rescoring keeps duplicates ≥ 98 and puts mirrored chiral parts below 98', async () => {
+  it('the duplicate rule keeps duplicates ≥ 98 and calls a mirrored chiral part a mirror image below 98', async () => {
     const rand = prng(8);
     for (const [family, v] of [
       ['bracket', 0],
       ['bracket', 1],
       ['step-block', 3],
     ] as const) {
-      const base = preparePart(await buildPart(family, v));
-      const dup = preparePart(applyToMesh(await buildPart(family, v, { segments: 48 }), randomRigid(rand)));
-      const mirror = preparePart(applyToMesh(await buildPart(family, v), multiply(randomRigid(rand), scaling(-1, 1, 1))));
-      expect(partToPartRescore(dup, base).score).toBeGreaterThanOrEqual(98);
-      expect(partToPartRescore(mirror, base).score).toBeLessThan(98);
+      const base = ruled(await buildPart(family, v));
+      const dup = ruled(applyToMesh(await buildPart(family, v, { segments: 48 }), randomRigid(rand)));
+      const mirror = ruled(applyToMesh(await buildPart(family, v), multiply(randomRigid(rand), scaling(-1, 1, 1))));
+      const d = exact(dup, base);
+      expect(d.score).toBeGreaterThanOrEqual(98);
+      expect(d.relation).toBeUndefined();
+      const m = exact(mirror, base);
+      expect(m.score).toBeLessThan(98);
+      expect(m.relation).toBe('mirrored');
     }
     // A mirror-symmetric part is identical to its mirror image.
     const plate = await buildPart('plate', 0);
-    expect(partToPartRescore(preparePart(applyToMesh(plate, multiply(translation(5, 5, 5), scaling(1, -1, 1)))), preparePart(plate)).score).toBeGreaterThanOrEqual(98);
+    expect(exact(ruled(applyToMesh(plate, multiply(translation(5, 5, 5), scaling(1, -1, 1)))), ruled(plate)).score).toBeGreaterThanOrEqual(98);
+  });
+
+  it('a hole moved by 2 % of the size is another part; the same part cut into two bodies is not', async () => {
+    const { Manifold } = await loadManifold();
+    const plate = (x: number) => {
+      const s = Manifold.cube([100, 60, 8]).subtract(Manifold.cylinder(10, 5, 5, 32).translate(x, 30, -1));
+      const mesh = manifoldToMesh(s);
+      s.delete();
+      return mesh;
+    };
+    const base = ruled(plate(30));
+    expect(exact(ruled(applyToMesh(plate(32.3), randomRigid(prng(3)))), base).score).toBeLessThan(98);
+    const solid = Manifold.cube([100, 60, 8]).subtract(Manifold.cylinder(10, 5, 5, 32).translate(30, 30, -1));
+    const [a, b] = solid.splitByPlane([1, 0.2, 0], 50);
+    const twoBodies = mergeMeshes([manifoldToMesh(a), manifoldToMesh(b)]);
+    for (const m of [solid, a, b]) m.delete();
+    expect(exact(ruled(applyToMesh(twoBodies, randomRigid(prng(4)))), base).score).toBeGreaterThanOrEqual(98);
+  });
+
+  it('relates a scaled copy as scaled, with its factor, below 98', async () => {
+    const base = ruled(await buildPart('bracket', 0));
+    const twice = exact(ruled(applyToMesh(await buildPart('bracket', 0), multiply(randomRigid(prng(5)), scaling(2)))), base);
+    expect(twice.relation).toBe('scaled');
+    expect(twice.scale).toBeCloseTo(0.5, 2);
+    expect(twice.score).toBeLessThan(98);
   });
 });
 
@@ -143,11 +185,11 @@ describe('noise and registration', () => {
 
   it('keeps a coarse re-export ≥ 98 and puts a small added detail (chamfered nut) below 98', async () => {
     const rand = prng(12);
-    const base = preparePart(await buildPart('nut', 0));
-    const coarse = preparePart(await roundTrip(applyToMesh(await buildPart('nut', 0, { segments: 24 }), randomRigid(rand)), 'ply'));
-    const chamfered = preparePart(applyToMesh(await buildPart('nut', 0, { segments: 32 }, true), randomRigid(rand)));
-    expect(partToPartRescore(coarse, base).score).toBeGreaterThanOrEqual(98);
-    expect(partToPartRescore(chamfered, base).score).toBeLessThan(98);
+    const base = ruled(await buildPart('nut', 0));
+    const coarse = ruled(await roundTrip(applyToMesh(await buildPart('nut', 0, { segments: 24 }), randomRigid(rand)), 'ply'));
+    const chamfered = ruled(applyToMesh(await buildPart('nut', 0, { segments: 32 }, true), randomRigid(rand)));
+    expect(exact(coarse, base).score).toBeGreaterThanOrEqual(98);
+    expect(exact(chamfered, base).score).toBeLessThan(98);
   });
 
   it('aligns a small part placed far from the origin (ICP linearised about the part)', async () => {

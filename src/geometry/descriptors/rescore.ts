@@ -1,9 +1,9 @@
-// Exact part-to-part rescoring of index candidates: proper-rotation registration (PCA frame
-// hypotheses + point-to-plane ICP) and symmetric surface agreement. Reflections are never tried,
-// so a mirrored copy of a chiral part cannot align; scaled copies do not align either.
+// Proper-rotation registration of two parts (PCA frame hypotheses + point-to-plane ICP), which the
+// duplicate rule (duplicate-rule.ts) measures after. Reflections are never tried, so a mirrored
+// copy of a chiral part cannot align; scaled copies do not align either.
 import type { Mesh, Vec3 } from '../mesh';
 import { analyseShape, type ShapeAnalysis } from './analysis';
-import { globalDescriptorFromAnalysis, partToPartScore } from './global-descriptor';
+import { globalDescriptorFromAnalysis } from './global-descriptor';
 import { PROPER_SIGN_FLIPS } from './pose';
 import { axisAngle, compose, coverage, icp, indexSurface, rigidToMat4, subsetIndices, type IndexedSurface, type Rigid } from './registration';
 
@@ -78,34 +78,6 @@ export const ALIGN_TOLERANCE = 0.01;
 
 /** Coverage at or above this counts as full agreement (sampling and tessellation leave a little out). */
 export const FULL_COVERAGE = 0.98;
-
-export interface PartToPartResult {
-  /** Final score 0..100 (see {@link partToPartRescore}). */
-  score: number;
-  descriptorScore: number;
-  alignmentScore: number;
-  alignment: Alignment;
-}
-
-/**
- * Exact rescoring of a candidate pair. With c = the lower of the two coverages after the best
- * proper rigid alignment (tolerance 1 % of the larger RMS radius), the alignment score is
- * 98 − 400·(FULL − c) below FULL_COVERAGE (a few percent of surface that will not align — a
- * mirrored hole pattern, a different size — pulls the pair below 98) and
- * 98 + 2·(c − FULL)/(1 − FULL) above it. Default: score = min(descriptor, alignment), which only
- * ever lowers the descriptor score. `confirmDuplicates` also lets full coverage lift a
- * descriptor score that sampling noise put just under 98 (higher recall, but small-detail
- * variants such as a chamfered nut then pass as duplicates; see the report in evaluate.test.ts).
- */
-export function partToPartRescore(a: PreparedPart, b: PreparedPart, o: { confirmDuplicates?: boolean } = {}): PartToPartResult {
-  const descriptorScore = partToPartScore(a.descriptor, b.descriptor);
-  const alignment = alignParts(a, b);
-  const c = Math.min(alignment.coverageAB, alignment.coverageBA);
-  const full = c >= FULL_COVERAGE;
-  const alignmentScore = full ? Math.min(100, 98 + (2 * (c - FULL_COVERAGE)) / (1 - FULL_COVERAGE)) : Math.max(0, 98 - 400 * (FULL_COVERAGE - c));
-  const score = full && o.confirmDuplicates ? Math.max(descriptorScore, alignmentScore) : Math.min(descriptorScore, alignmentScore);
-  return { score, descriptorScore, alignmentScore, alignment };
-}
 
 function invertRigid(m: Rigid): Rigid {
   const R = m.R;

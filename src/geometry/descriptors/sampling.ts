@@ -23,6 +23,8 @@ export interface SurfaceSamples {
   count: number;
   /** Total surface area (mm²) of the sampled mesh. */
   area: number;
+  /** The triangle each sample lies on (from {@link sampleSurface}; not kept by copies). */
+  triangles?: Uint32Array;
 }
 
 export interface SampleOptions {
@@ -93,7 +95,8 @@ export function sampleSurface(mesh: Mesh, options: SampleOptions = {}): SurfaceS
   const nt = cdf.length;
   const points = new Float64Array(n * 3);
   const normals = new Float64Array(n * 3);
-  const out: SurfaceSamples = { points, normals, count: n, area: total * s * s };
+  const triangles = new Uint32Array(n);
+  const out: SurfaceSamples = { points, normals, count: n, area: total * s * s, triangles };
   if (!(total > 0)) {
     out.count = 0;
     out.points = new Float64Array(0);
@@ -122,6 +125,7 @@ export function sampleSurface(mesh: Mesh, options: SampleOptions = {}): SurfaceS
       y = 1 - y;
     }
     const a = idx[t * 3]! * 3, b = idx[t * 3 + 1]! * 3, c = idx[t * 3 + 2]! * 3;
+    triangles[i] = t;
     for (let k = 0; k < 3; k++) {
       const pa = p[a + k]!;
       points[i * 3 + k] = s * (pa + x * (p[b + k]! - pa) + y * (p[c + k]! - pa));

@@ -1,7 +1,8 @@
 // Folder duplicates over HTTP (really started service) against a brute-force computation of the
 // definition: every pair of the folder's searchable models whose part-to-part score reaches the
-// threshold is linked — the exact stored score where the descriptor score is at the duplicate line
-// (EXACT_FLOOR) or above, the descriptor score below it — and clusters are the connected groups.
+// threshold is linked — the exact stored result where there is one (a pair whose descriptor score
+// is 97 or more always has one after the call), else the descriptor score below 98 — mirror
+// images and scaled copies never, and clusters are the connected groups.
 // The folder is generated around real parts' search features (stored through the store's own
 // writer) so scores fall on both sides of every threshold tried, and some models carry another
 // part's geometry under a near-duplicate descriptor, so exact rescoring changes links.
@@ -18,7 +19,8 @@ import { createFolder } from '../store/folders';
 import { startTestService, type TestService, type TestUser } from '../testing/start-test-service';
 import { storeSearchFeatures } from './features-store';
 import { decodeFloat4Array, decodeVector } from './folder-vectors';
-import { EXACT_FLOOR, PAIR_VERSION } from './pairs';
+import { PAIR_VERSION } from './pairs';
+import { provisionalScore } from './part-to-part-rule';
 
 describe('folder duplicates', () => {
   let t: TestService;
@@ -93,9 +95,9 @@ describe('folder duplicates', () => {
     const { rows } = await sql<{ id: string; v: number[] }>`
       select m.id, f.global_desc as v from models m join search_features f on f.model_id = m.id
       where m.tenant_id = ${user.tenantId} and m.folder_id = ${folderId} and m.state in ('finished', 'finished-incomplete')`.execute(t.db);
-    const { rows: pairs } = await sql<{ model_id: string; other_id: string; score: number }>`
-      select model_id, other_id, score from search_pairs where tenant_id = ${user.tenantId} and kind = 'part-to-part' and version = ${PAIR_VERSION}`.execute(t.db);
-    const exact = new Map(pairs.map((p) => [`${p.model_id}:${p.other_id}`, Number(p.score)]));
+    const { rows: pairs } = await sql<{ model_id: string; other_id: string; score: number; relation: string | null }>`
+      select model_id, other_id, score, relation from search_pairs where tenant_id = ${user.tenantId} and kind = 'part-to-part' and version = ${PAIR_VERSION}`.execute(t.db);
+    const exact = new Map(pairs.map((p) => [`${p.model_id}:${p.other_id}`, { score: Number(p.score), related: p.relation !== null }]));
     const vectors = rows.map((r) => ({ id: r.id, v: Float32Array.from(r.v) }));
     const parent = new Map(vectors.map((r) => [r.id, r.id]));
     const find = (x: string): string => (parent.get(x) === x ? x : find(parent.get(x)!));
@@ -104,13 +106,12 @@ describe('folder duplicates', () => {
     for (let i = 0; i < vectors.length; i++) {
       for (let j = i + 1; j < vectors.length; j++) {
         const [a, b] = [vectors[i]!, vectors[j]!].sort((x, y) => (x.id < y.id ? -1 : 1));
-        let score = scoreFromDistance(descriptorDistance(a!.v, b!.v));
-        if (score >= EXACT_FLOOR) {
-          const s = exact.get(`${a!.id}:${b!.id}`);
-          expect(s, 'the exact score of a pair at the duplicate line is stored').toBeDefined();
-          score = s!;
-          exactUsed++;
-        }
+        const descriptor = scoreFromDistance(descriptorDistance(a!.v, b!.v));
+        const s = exact.get(`${a!.id}:${b!.id}`);
+        if (descriptor >= 97 && descriptor >= threshold) expect(s, 'the exact result of a pair near the duplicate line is stored').toBeDefined();
+        if (s) exactUsed++;
+        if (s?.related) continue;
+        const score = s ? s.score : provisionalScore(descriptor);
         if (score < threshold) continue;
         links.push(`${a!.id}:${b!.id}:${Math.min(100, Number(score.toFixed(3)))}`);
         parent.set(find(a!.id), find(b!.id));
@@ -149,7 +150,7 @@ describe('folder duplicates', () => {
 
   it('exact rescoring keeps a look-alike with other geometry out of its design’s cluster', async () => {
     const { rows } = await sql<{ n: number }>`
-      select count(*)::int as n from search_pairs where tenant_id = ${user.tenantId} and kind = 'part-to-part' and score < ${EXACT_FLOOR}`.execute(t.db);
+      select count(*)::int as n from search_pairs where tenant_id = ${user.tenantId} and kind = 'part-to-part' and score < 98`.execute(t.db);
     expect(rows[0]!.n).toBeGreaterThan(0);
   });
 

@@ -3,7 +3,8 @@
 import type { Kysely } from 'kysely';
 import { distanceForScore, scoreFromDistance } from '../../geometry/descriptors/global-descriptor';
 import type { Database } from '../store/schema';
-import { EXACT_FLOOR, exactPairs, storedScoresAmong } from './pairs';
+import { exactPairs, storedScoresAmong } from './pairs';
+import { provisionalScore } from './part-to-part-rule';
 import { folderVectors } from './folder-vectors';
 import { pairsWithin } from './near-pairs';
 
@@ -18,6 +19,18 @@ export interface DuplicateClusters {
  * this the request is refused (near-pairs.ts TooManyPairs) instead of exhausting memory.
  */
 export const MAX_LINKS = 500_000;
+
+/** Links not stored yet get the exact comparison from this descriptor score (the background step has the rest). */
+const EXACT_HINT = 97;
+
+function descriptorDistanceAt(data: Float32Array, dim: number, i: number, j: number): number {
+  let s = 0;
+  for (let k = 0; k < dim; k++) {
+    const d = data[i * dim + k]! - data[j * dim + k]!;
+    s += d * d;
+  }
+  return Math.sqrt(s);
+}
 
 /** Milliseconds spent in each step of a call (benchmarks print them). */
 export type DuplicatePhases = Partial<Record<'read' | 'links' | 'exact' | 'clusters', number>>;
@@ -38,33 +51,50 @@ export async function scopeDuplicates(db: Kysely<Database>, tenantId: number, fo
   const n = ids.length;
   lap('read');
   const radius = distanceForScore(Math.max(threshold, 1e-6));
-  const links = pairsWithin(data, n, dim, radius, MAX_LINKS).map(({ i, j, d2 }) => ({ i, j, score: scoreFromDistance(Math.sqrt(d2)) }));
+  const links = pairsWithin(data, n, dim, radius, MAX_LINKS).map(({ i, j, d2 }) => ({ i, j, score: provisionalScore(scoreFromDistance(Math.sqrt(d2))), related: false }));
   lap('links');
 
-  // Exact scores where the part-to-part endpoint has them (descriptor score at the duplicate line
-  // or above, pairs.ts): read from the stored pairs, which the background step after ingestion
-  // computed; a pair not stored yet is computed now and stored, so the answer never depends on timing.
-  const stored = links.some((l) => l.score >= EXACT_FLOOR) ? await storedScoresAmong(db, tenantId, folderIds) : new Map<string, number>();
+  // Exact results (the duplicate rule decides ≥ 98, and marks mirror images and scaled copies):
+  // read from the stored pairs the background step after ingestion computed. Stored pairs at the
+  // threshold that the descriptor radius missed (a coarse mesh of the same part) are added; a
+  // link that could reach the rule (descriptor ≥ EXACT_HINT) but is not stored yet is computed
+  // now and stored, so the answer does not depend on timing.
+  const stored = await storedScoresAmong(db, tenantId, folderIds);
+  const index = new Map(ids.map((id, i) => [id, i]));
+  const key = (i: number, j: number) => (ids[i]! < ids[j]! ? `${ids[i]!}:${ids[j]!}` : `${ids[j]!}:${ids[i]!}`);
+  const linked = new Set<string>();
   const missing = new Map<number, { other: number; link: (typeof links)[number] }[]>();
   for (const l of links) {
-    if (l.score < EXACT_FLOOR) continue;
-    const [a, b] = ids[l.i]! < ids[l.j]! ? [l.i, l.j] : [l.j, l.i];
-    const s = stored.get(`${ids[a]!}:${ids[b]!}`);
-    if (s !== undefined) l.score = s;
-    else {
+    const k = key(l.i, l.j);
+    linked.add(k);
+    const s = stored.get(k);
+    if (s) {
+      l.score = s.score;
+      l.related = s.related;
+    } else if (scoreFromDistance(descriptorDistanceAt(data, dim, l.i, l.j)) >= EXACT_HINT) {
+      const [a, b] = ids[l.i]! < ids[l.j]! ? [l.i, l.j] : [l.j, l.i];
       let list = missing.get(a);
       if (!list) missing.set(a, (list = []));
       list.push({ other: b, link: l });
     }
   }
+  for (const [k, s] of stored) {
+    if (linked.has(k) || s.score < threshold) continue;
+    const [a, b] = k.split(':');
+    const i = index.get(a!), j = index.get(b!);
+    if (i !== undefined && j !== undefined) links.push({ i, j, score: s.score, related: s.related });
+  }
   for (const [a, list] of missing) {
     const exact = await exactPairs(db, tenantId, 'part-to-part', ids[a]!, list.map((m) => ids[m.other]!));
     for (const m of list) {
-      const s = exact.get(ids[m.other]!)?.score;
-      if (s !== undefined) m.link.score = s;
+      const r = exact.get(ids[m.other]!);
+      if (r?.score === undefined) continue;
+      m.link.score = r.score;
+      m.link.related = r.relation !== undefined;
     }
   }
-  const kept = links.filter((l) => l.score >= threshold);
+  // Mirror images and scaled copies are relations, never members of a duplicate group.
+  const kept = links.filter((l) => l.score >= threshold && !l.related);
   lap('exact');
 
   const parent = Int32Array.from({ length: n }, (_, i) => i);

@@ -4,30 +4,37 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { MatchKind } from '../../contract/matches';
 import { geoRelatedScore } from '../../geometry/descriptors/geo-descriptor';
-import { scoreFromDistance } from '../../geometry/descriptors/global-descriptor';
 import type { Database, ModelRow } from '../store/schema';
 import { Lru, tenantGeneration } from './cache';
 import { loadComponents, loadFeatures } from './features-store';
 import { knownContainment } from './known-containment';
-import { EXACT_FLOOR, exactPairs } from './pairs';
+import { exactPairs } from './pairs';
+import { descriptorScore, needsExact, provisionalScore } from './part-to-part-rule';
 import { SEARCHABLE_STATES } from './tables';
 import { nearest } from './vector-index';
 
 /** Candidates read from the index per query (matchCount counts matches among these). */
 export const CANDIDATE_POOL = 200;
+/** Part-to-part: nearest by size (geo-related index) added to the candidates. */
+const SIZE_CANDIDATES = 24;
+/** Part-to-part: pairs given the exact comparison per query, the most alike first. */
+export const EXACT_MAX = 24;
 /** Part-in-part: shells of the query used as probes, neighbours per probe, geometric checks per query. */
 const PROBE_SHELLS = 8;
 const PROBE_NEIGHBOURS = 24;
 export const CONTAINMENT_MAX = 4;
 /**
- * Part-in-part: a shell must look this much like a shell of the query to be checked by
- * registration (point-pair features + ICP cost 0.1–0.5 s of CPU per pair, so only likely pairs).
+ * Part-in-part: a shell must be this near (descriptor distance) a shell of the query to be
+ * checked by registration (point-pair features + ICP cost 0.1–0.5 s of CPU per pair, so only
+ * likely pairs). Fixed in distance: the part-to-part score's scale is calibrated separately.
  */
-const PROBE_FLOOR = 80;
+const PROBE_DISTANCE = 3.27;
 
 export interface ScoredMatch {
   modelId: string;
   matchPercentage?: number;
+  relation?: 'mirrored' | 'scaled';
+  scale?: number;
   forward?: number;
   reverse?: number;
   transform?: number[];
@@ -73,17 +80,32 @@ async function geoRelated(ctx: SearchContext, query: ModelRow, filter: Expressio
 
 async function partToPart(ctx: SearchContext, query: ModelRow, filter: Expression<SqlBool> | undefined): Promise<ScoredMatch[]> {
   const own = await ownFeatures(ctx, query.id);
-  const found = await nearest(ctx.db, { space: 'global', tenantId: ctx.tenantId, vector: own.global, excludeModelId: query.id, filter, limit: CANDIDATE_POOL, generation: ctx.generation });
-  const out: ScoredMatch[] = found.map((n) => ({ modelId: n.modelId, matchPercentage: scoreFromDistance(n.distance) }));
-  // Exact results where they can change the outcome (pairs.ts EXACT_FLOOR): stored, or computed once.
-  const exact = await exactPairs(ctx.db, ctx.tenantId, 'part-to-part', query.id, out.filter((m) => (m.matchPercentage ?? 0) >= EXACT_FLOOR).map((m) => m.modelId));
-  for (const m of out) {
-    const r = exact.get(m.modelId);
-    if (r?.score === undefined) continue;
-    m.matchPercentage = r.score;
-    m.transform = r.transform;
+  const near = { tenantId: ctx.tenantId, excludeModelId: query.id, filter, generation: ctx.generation };
+  const found = await nearest(ctx.db, { ...near, space: 'global', vector: own.global, limit: CANDIDATE_POOL });
+  // Copies the descriptor ranks low (a coarse mesh, an export with internal faces) have the same
+  // size: the geo-related index, which leads with the extents, finds them.
+  const bySize = await nearest(ctx.db, { ...near, space: 'geo', vector: own.geo, limit: SIZE_CANDIDATES });
+  const ids = [...new Set([...found, ...bySize].map((n) => n.modelId))];
+  const features = await loadFeatures(ctx.db, ids);
+  const out: (ScoredMatch & { descriptor: number })[] = [];
+  for (const id of ids) {
+    const f = features.get(id);
+    if (!f) continue;
+    const descriptor = descriptorScore(own.global, f.global);
+    out.push({ modelId: id, descriptor, matchPercentage: provisionalScore(descriptor) });
   }
-  return out;
+  // The duplicate rule decides ≥ 98 (and mirror images, scaled copies) for pairs of about one
+  // size or proportion: stored, or computed once (pairs.ts).
+  const gated = out
+    .filter((m) => needsExact(own.geo, features.get(m.modelId)!.geo))
+    .sort((a, b) => b.descriptor - a.descriptor || (a.modelId < b.modelId ? -1 : 1))
+    .slice(0, EXACT_MAX);
+  const exact = await exactPairs(ctx.db, ctx.tenantId, 'part-to-part', query.id, gated.map((m) => m.modelId));
+  return out.map(({ descriptor: _, ...m }) => {
+    const r = exact.get(m.modelId);
+    if (r?.score === undefined) return m;
+    return { ...m, matchPercentage: r.score, ...(r.transform.length ? { transform: r.transform } : {}), ...(r.relation ? { relation: r.relation } : {}), ...(r.scale !== undefined ? { scale: r.scale } : {}) };
+  });
 }
 
 async function partInPart(ctx: SearchContext, query: ModelRow, filter: Expression<SqlBool> | undefined): Promise<ScoredMatch[]> {
@@ -105,7 +127,7 @@ async function partInPart(ctx: SearchContext, query: ModelRow, filter: Expressio
     }
   }
   const chosen = [...best]
-    .filter(([, distance]) => scoreFromDistance(distance) >= PROBE_FLOOR)
+    .filter(([, distance]) => distance <= PROBE_DISTANCE)
     .sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, CONTAINMENT_MAX)
     .map(([id]) => id);

@@ -29,6 +29,7 @@ describe('geometric search endpoints', () => {
       ['glbCopy', toGlb(moved)],
       ['objCopy', toObj(applyToMesh(subdivide(bracket), randomRigid(prng(22))))],
       ['mirrored', toStlBinary(applyToMesh(bracket, scaling(-1, 1, 1)))],
+      ['scaled', toStlBinary(applyToMesh(bracket, multiply(randomRigid(prng(23)), scaling(2))))],
       ['flange', toStlBinary(flange)],
       // A multi-shell assembly: the plate, and the bracket placed beside it.
       ['assembly', toStlBinary(mergeMeshes([plate, applyToMesh(bracket, placement)]))],
@@ -38,6 +39,7 @@ describe('geometric search endpoints', () => {
       glbCopy: 'parts/bracket-copy.glb',
       objCopy: 'parts/other/bracket-fine.obj',
       mirrored: 'parts/bracket-mirrored.stl',
+      scaled: 'parts/bracket-twice.stl',
       flange: 'parts/flange.stl',
       assembly: 'assemblies/plate-and-bracket.stl',
     };
@@ -83,6 +85,18 @@ describe('geometric search endpoints', () => {
     expect(scoreOf(r, id.objCopy!)).toBeGreaterThanOrEqual(98);
     expect(scoreOf(r, id.mirrored!) ?? 0).toBeLessThan(98);
     expect(scoreOf(r, id.flange!) ?? 0).toBeLessThan(90);
+    // Mirror images and scaled copies are relations, not duplicates.
+    const mirror = r.matches.find((m) => m.matchedModel.id === id.mirrored)!;
+    expect(mirror.relation).toBe('mirrored');
+    const twice = r.matches.find((m) => m.matchedModel.id === id.scaled)!;
+    expect(twice.relation).toBe('scaled');
+    expect(twice.scale).toBeCloseTo(2, 1);
+    expect(twice.matchPercentage).toBeLessThan(98);
+    expect(r.matches.find((m) => m.matchedModel.id === id.glbCopy)!.relation).toBeUndefined();
+    // The same relation seen from the other side: the original is the scaled copy's half.
+    const back = (await similarity('part-to-part', id.scaled!, '?perPage=100')).matches.find((m) => m.matchedModel.id === id.original)!;
+    expect(back.relation).toBe('scaled');
+    expect(back.scale).toBeCloseTo(0.5, 2);
     // best first by default
     const scores = r.matches.map((m) => m.matchPercentage);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));

@@ -3,10 +3,10 @@
 // away from the service's event loop, so requests keep being answered while pairs are computed
 // (after every ingested model, or by a query that finds a pair not stored yet).
 import { containment, type ContainmentModel } from '../../geometry/descriptors/containment';
-import { descriptorDistance } from '../../geometry/descriptors/global-descriptor';
+import { descriptorDistance, scoreFromDistance } from '../../geometry/descriptors/global-descriptor';
+import { partToPartExact } from '../../geometry/descriptors/duplicate-rule';
 import type { Pose } from '../../geometry/descriptors/pose';
-import { partToPartRescore } from '../../geometry/descriptors/rescore';
-import { containmentModelFrom, placeByShells } from '../../geometry/search-features';
+import { containmentModelFrom, placeByShells, preparedPartFrom } from '../../geometry/search-features';
 
 export interface PairSide {
   /** `${modelId}:${version}`: what the decoded blob is cached under. */
@@ -27,6 +27,10 @@ export interface PairTask {
 
 export interface PairAnswer {
   score?: number;
+  relation?: 'mirrored' | 'scaled';
+  scale?: number;
+  /** Part-to-part: the larger share of either surface off the other after alignment (reports; not stored). */
+  off?: number;
   forward?: number;
   reverse?: number;
   transform: number[];
@@ -45,22 +49,28 @@ const SEED_COVERAGE = 0.7;
 const decoded = new Map<string, ContainmentModel>();
 const DECODED_MAX = 64;
 
-function model(side: PairSide): ContainmentModel {
-  let m = decoded.get(side.key);
-  if (m) decoded.delete(side.key);
-  else m = containmentModelFrom(side.prepared);
-  decoded.set(side.key, m);
+function cached(key: string, make: () => ContainmentModel): ContainmentModel {
+  let m = decoded.get(key);
+  if (m) decoded.delete(key);
+  else m = make();
+  decoded.set(key, m);
   while (decoded.size > DECODED_MAX) decoded.delete(decoded.keys().next().value!);
   return m;
 }
 
+/** The model's outer surface, for part-to-part. */
+const partModel = (side: PairSide) => cached(`${side.key}:part`, () => preparedPartFrom(side.prepared, side.global));
+/** All of the model's bodies, for part-in-part. */
+const model = (side: PairSide) => cached(`${side.key}:all`, () => containmentModelFrom(side.prepared));
+
 /** The comparison of a with b, from these inputs alone (the same numbers whoever asks). */
 export default function comparePair(task: PairTask): PairAnswer {
-  const ma = model(task.a), mb = model(task.b);
   if (task.kind === 'part-to-part') {
-    const r = partToPartRescore({ ...ma, descriptor: task.a.global }, { ...mb, descriptor: task.b.global });
-    return { score: r.score, transform: r.alignment.transform };
+    const pa = partModel(task.a), pb = partModel(task.b);
+    const r = partToPartExact({ ...pa, descriptor: task.a.global }, { ...pb, descriptor: task.b.global }, scoreFromDistance(descriptorDistance(task.a.global, task.b.global)));
+    return { score: r.score, transform: r.transform ?? [], ...(r.relation ? { relation: r.relation } : {}), ...(r.scale !== undefined ? { scale: r.scale } : {}), ...(r.off !== undefined ? { off: r.off } : {}) };
   }
+  const ma = model(task.a), mb = model(task.b);
   // The most alike pair of shells of the two models seeds the placement (ties: lower indices).
   let seed: { x: PairSide['components'][number]; y: PairSide['components'][number]; d: number } | undefined;
   for (const x of task.a.components.slice(0, SEED_SHELLS)) {

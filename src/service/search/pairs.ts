@@ -5,6 +5,7 @@
 // after ingestion and a query that finds a pair not yet stored produce the same numbers, and
 // results never depend on timing.
 import { sql, type Kysely } from 'kysely';
+import { Matrix4 } from 'three';
 import { invert, mat4ToRigid, rigidToMat4 } from '../../geometry/descriptors/registration';
 import { SEARCH_FEATURES_VERSION } from '../../geometry/search-features';
 import type { Database } from '../store/schema';
@@ -14,32 +15,29 @@ import { SEARCHABLE_STATES, searchDb } from './tables';
 
 export type PairKind = 'part-to-part' | 'part-in-part';
 
-/**
- * Part-to-part: a candidate gets exact rescoring when its descriptor score is at or above the
- * duplicate line. The exact score is min(descriptor, alignment) (rescore.ts), so below the line
- * rescoring could only lower a score that is already not a duplicate: it cannot change which
- * pairs are duplicates, and mirrored or scaled copies below the line stay below it.
- */
-export const EXACT_FLOOR = 98;
-
 /** Bumped when the way a pair is computed changes; stored rows of another version are ignored. */
-const PAIR_METHOD_VERSION = 1;
+const PAIR_METHOD_VERSION = 2;
 export const PAIR_VERSION = SEARCH_FEATURES_VERSION * 100 + PAIR_METHOD_VERSION;
 
 export interface PairResult {
   /** Part-to-part: the exact score. */
   score?: number;
+  /** Part-to-part: the first is the second's mirror image, or a scaled copy of it (by `scale`). */
+  relation?: 'mirrored' | 'scaled';
+  scale?: number;
   /** Part-in-part: share of the first model's surface found in the second, and the other way round. */
   forward?: number;
   reverse?: number;
-  /** Column-major 4×4 placing the first model in the second's frame ([] when none). */
+  /** Column-major 4×4 placing the first model in the second's frame ([] when none); a mirror or a scale for those relations. */
   transform: number[];
 }
 
 /** The same result seen from the other model. */
 export function reversePair(kind: PairKind, r: PairResult): PairResult {
-  const transform = r.transform.length === 16 ? rigidToMat4(invert(mat4ToRigid(r.transform))) : [];
-  return kind === 'part-to-part' ? { score: r.score, transform } : { forward: r.reverse, reverse: r.forward, transform };
+  if (kind === 'part-in-part') return { forward: r.reverse, reverse: r.forward, transform: r.transform.length === 16 ? rigidToMat4(invert(mat4ToRigid(r.transform))) : [] };
+  // Mirrors and scales are not rigid: a general inverse.
+  const transform = r.transform.length === 16 ? new Matrix4().fromArray(r.transform).invert().toArray() : [];
+  return { score: r.score, transform, ...(r.relation ? { relation: r.relation } : {}), ...(r.scale !== undefined ? { scale: 1 / r.scale } : {}) };
 }
 
 /** Stored results of `modelId` against `otherIds` (current version only). */
@@ -48,7 +46,7 @@ export async function storedPairs(db: Kysely<Database>, tenantId: number, kind: 
   if (!otherIds.length) return out;
   const rows = await searchDb(db)
     .selectFrom('search_pairs')
-    .select(['other_id', 'score', 'forward', 'reverse', 'transform'])
+    .select(['other_id', 'score', 'forward', 'reverse', 'transform', 'relation', 'scale'])
     .where('tenant_id', '=', tenantId)
     .where('model_id', '=', modelId)
     .where('kind', '=', kind)
@@ -59,18 +57,21 @@ export async function storedPairs(db: Kysely<Database>, tenantId: number, kind: 
   return out;
 }
 
-/** Stored part-to-part scores among a set of models (folder duplicates), keyed `${a}:${b}`. */
-export async function storedScoresAmong(db: Kysely<Database>, tenantId: number, folderIds: readonly number[] | null): Promise<Map<string, number>> {
-  const inScope = folderIds === null ? sql`true` : sql`m.folder_id = any(${[...folderIds]}::int[])`;
-  const { rows } = await sql<{ model_id: string; other_id: string; score: number }>`
-    select p.model_id, p.other_id, p.score from search_pairs p join models m on m.id = p.model_id
-    where p.tenant_id = ${tenantId} and m.tenant_id = ${tenantId} and ${inScope}
+/** Stored part-to-part results among a set of models (folder duplicates), keyed `${a}:${b}` with a < b. */
+export async function storedScoresAmong(db: Kysely<Database>, tenantId: number, folderIds: readonly number[] | null): Promise<Map<string, { score: number; related: boolean }>> {
+  const inScope = (alias: string) => (folderIds === null ? sql`true` : sql`${sql.ref(`${alias}.folder_id`)} = any(${[...folderIds]}::int[])`);
+  const { rows } = await sql<{ model_id: string; other_id: string; score: number; relation: string | null }>`
+    select p.model_id, p.other_id, p.score, p.relation from search_pairs p
+      join models m on m.id = p.model_id join models o on o.id = p.other_id
+    where p.tenant_id = ${tenantId} and m.tenant_id = ${tenantId} and ${inScope('m')} and ${inScope('o')}
       and p.kind = 'part-to-part' and p.version = ${PAIR_VERSION} and p.model_id < p.other_id`.execute(db);
-  return new Map(rows.map((r) => [`${r.model_id}:${r.other_id}`, Number(r.score)]));
+  return new Map(rows.map((r) => [`${r.model_id}:${r.other_id}`, { score: Number(r.score), related: r.relation !== null }]));
 }
 
-function fromRow(r: { score: number | null; forward: number | null; reverse: number | null; transform: number[] }): PairResult {
+function fromRow(r: { score: number | null; forward: number | null; reverse: number | null; transform: number[]; relation: 'mirrored' | 'scaled' | null; scale: number | null }): PairResult {
   const out: PairResult = { transform: (r.transform ?? []).map(Number) };
+  if (r.relation) out.relation = r.relation;
+  if (r.scale !== null) out.scale = Number(r.scale);
   if (r.score !== null) out.score = Number(r.score);
   if (r.forward !== null) out.forward = Number(r.forward);
   if (r.reverse !== null) out.reverse = Number(r.reverse);
@@ -80,11 +81,11 @@ function fromRow(r: { score: number | null; forward: number | null; reverse: num
 async function storePair(db: Kysely<Database>, tenantId: number, kind: PairKind, a: string, b: string, ab: PairResult, [va, vb]: [number, number]) {
   const ba = reversePair(kind, ab);
   const row = (model: string, other: string, r: PairResult) =>
-    sql`(${tenantId}::int, ${model}::uuid, ${kind}::text, ${PAIR_VERSION}::int, ${other}::uuid, ${r.score ?? null}::float8, ${r.forward ?? null}::float8, ${r.reverse ?? null}::float8, ${`{${r.transform.join(',')}}`}::float8[])`;
+    sql`(${tenantId}::int, ${model}::uuid, ${kind}::text, ${PAIR_VERSION}::int, ${other}::uuid, ${r.score ?? null}::float8, ${r.forward ?? null}::float8, ${r.reverse ?? null}::float8, ${`{${r.transform.join(',')}}`}::float8[], ${r.relation ?? null}::text, ${r.scale ?? null}::float8)`;
   // Stored only while both models are still searchable at the version whose features were read:
   // a model reprocessed or deleted meanwhile gets no result computed from its old geometry.
   await sql`
-    insert into search_pairs (tenant_id, model_id, kind, version, other_id, score, forward, reverse, transform)
+    insert into search_pairs (tenant_id, model_id, kind, version, other_id, score, forward, reverse, transform, relation, scale)
     select * from (values ${row(a, b, ab)}, ${row(b, a, ba)}) v
     where (select count(*) from models m
            where m.tenant_id = ${tenantId} and m.state in (${sql.join([...SEARCHABLE_STATES])})

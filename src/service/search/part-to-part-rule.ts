@@ -1,36 +1,32 @@
-// The one owner of how a part-to-part pair is scored: which pairs get the exact geometric
-// comparison and how its outcome and the descriptor's combine. The engine (candidates from the
-// index) and the search benchmark (every pair) both call it, so the benchmark measures the rule
-// the service applies.
+// The one owner of which part-to-part pairs get the exact comparison (duplicate-rule.ts): the
+// engine (candidates from the index) and the search benchmark (every pair) both ask here, so the
+// benchmark measures the rule the service applies.
+import { NOT_SAME_MAX, plausibleRelations } from '../../geometry/descriptors/duplicate-rule';
 import { descriptorDistance, scoreFromDistance } from '../../geometry/descriptors/global-descriptor';
-import comparePair, { type PairSide } from './pair-worker';
-
-/** Part-to-part: candidates at or above this descriptor score get the exact comparison. */
-export const EXACT_FLOOR = 98;
-
-export interface PartToPartPair {
-  score: number;
-  relation?: 'mirrored' | 'scaled';
-  scale?: number;
-  transform?: number[];
-  /** Whether the exact comparison ran. */
-  exact: boolean;
-}
+import comparePair, { type PairAnswer, type PairSide } from './pair-worker';
 
 /** Descriptor score of two part-to-part vectors (what the index ranks by). */
 export function descriptorScore(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return scoreFromDistance(descriptorDistance(a, b));
 }
 
-/** Whether a candidate needs the exact comparison. */
-export function needsExact(score: number): boolean {
-  return score >= EXACT_FLOOR;
+/** Oriented extents (mm, descending) from a geo-related vector (its first entries are 4 · ln extent). */
+export function extentsFromGeo(geo: ArrayLike<number>): [number, number, number] {
+  return [Math.exp(geo[0]! / 4), Math.exp(geo[1]! / 4), Math.exp(geo[2]! / 4)];
 }
 
-/** The pair's result by the rule, computed in this thread (the benchmark; the service uses the pair pool). */
-export function comparePartToPart(a: PairSide, b: PairSide): PartToPartPair {
-  const score = descriptorScore(a.global, b.global);
-  if (!needsExact(score)) return { score, exact: false };
+/** Whether a candidate needs the exact comparison: only pairs of about one size, or of one proportion, can be the same part, a mirror image or a scaled copy. */
+export function needsExact(geoA: ArrayLike<number>, geoB: ArrayLike<number>): boolean {
+  const p = plausibleRelations(extentsFromGeo(geoA), extentsFromGeo(geoB));
+  return p.same || p.scale !== undefined;
+}
+
+/** A candidate's score before (or without) the exact comparison: never a duplicate. */
+export const provisionalScore = (descriptor: number) => Math.min(NOT_SAME_MAX, descriptor);
+
+/** The pair's result by the rule, in this thread (the benchmark; the service uses the pair pool). */
+export function comparePartToPart(a: PairSide, b: PairSide, geoA: ArrayLike<number>, geoB: ArrayLike<number>): PairAnswer & { exact: boolean; score: number } {
+  if (!needsExact(geoA, geoB)) return { score: provisionalScore(descriptorScore(a.global, b.global)), transform: [], exact: false };
   const r = comparePair({ kind: 'part-to-part', a, b });
-  return { score: r.score ?? score, transform: r.transform, exact: true };
+  return { ...r, score: r.score ?? 0, exact: true };
 }

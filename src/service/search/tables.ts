@@ -38,6 +38,9 @@ export type SearchTables = {
     forward: number | null;
     reverse: number | null;
     transform: number[];
+    /** Migration 0009: part-to-part 'mirrored' | 'scaled', and the scale factor of a scaled copy. */
+    relation: 'mirrored' | 'scaled' | null;
+    scale: number | null;
   };
   search_generations: {
     tenant_id: number;

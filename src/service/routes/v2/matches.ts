@@ -123,7 +123,8 @@ export async function matchRoutes(app: FastifyInstance, { db, files }: MatchRout
             ...transform,
           } satisfies ContainmentMatch);
         } else {
-          matches.push({ matchedModel, matchPercentage: pct(m.matchPercentage), ...(kind === 'part-to-part' ? transform : {}) } satisfies SimilarityMatch);
+          const related = kind === 'part-to-part' && m.relation ? { relation: m.relation, ...(m.relation === 'scaled' && m.scale ? { scale: Number(m.scale.toFixed(4)) } : {}) } : {};
+          matches.push({ matchedModel, matchPercentage: pct(m.matchPercentage), ...(kind === 'part-to-part' ? transform : {}), ...related } satisfies SimilarityMatch);
         }
       }
       return { matches, pageData: pageDataFor(sorted.length, query), matchCount: sorted.length, filterData };

@@ -7,6 +7,7 @@ import { searchPairs } from './0005-search-pairs';
 import { throttle } from './0006-throttle';
 import { modelOwner } from './0007-model-owner';
 import { imagePreview } from './0008-image-preview';
+import { pairRelations } from './0009-pair-relations';
 
 /** All migrations, in order. Names sort lexically, which is the order Kysely applies them in. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0006-throttle': throttle,
   '0007-model-owner': modelOwner,
   '0008-image-preview': imagePreview,
+  '0009-pair-relations': pairRelations,
 };
 
 export const migrationProvider: MigrationProvider = {

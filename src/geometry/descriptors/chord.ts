@@ -1,0 +1,67 @@
+// Chord error: how far a mesh's flat triangles can lie from the curved surface they stand for.
+// Two adjacent facets of a tessellated curve meet at an angle θ; a facet of width w across that
+// edge then lies up to about w·θ/8 (its sagitta) off the arc. Edges sharper than FEATURE_ANGLE are
+// designed edges, not tessellation, and say nothing. Pure.
+import type { Mesh } from '../mesh';
+
+/** Dihedral angles above this are edges of the design (a hexagon's 60° stays a hexagon). */
+const FEATURE_ANGLE = (50 * Math.PI) / 180;
+
+export interface ChordErrors {
+  /** Per triangle: how far it may lie off the curve it stands for (mesh units). */
+  chord: Float32Array;
+  /** Per triangle: the largest bend (radians) to a neighbour of the same curve, which its normal may differ by. */
+  bend: Float32Array;
+}
+
+/** Per triangle of a welded mesh (shared vertices), its chord error and bend. */
+export function chordErrors(welded: Mesh): ChordErrors {
+  const p = welded.positions;
+  const idx = welded.indices;
+  const nt = idx.length / 3;
+  const nv = p.length / 3;
+  const normal = new Float64Array(nt * 3);
+  const area2 = new Float64Array(nt);
+  for (let t = 0; t < nt; t++) {
+    const a = idx[t * 3]! * 3, b = idx[t * 3 + 1]! * 3, c = idx[t * 3 + 2]! * 3;
+    const ux = p[b]! - p[a]!, uy = p[b + 1]! - p[a + 1]!, uz = p[b + 2]! - p[a + 2]!;
+    const vx = p[c]! - p[a]!, vy = p[c + 1]! - p[a + 1]!, vz = p[c + 2]! - p[a + 2]!;
+    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const l = Math.hypot(nx, ny, nz);
+    area2[t] = l;
+    if (l > 0) normal.set([nx / l, ny / l, nz / l], t * 3);
+  }
+  const out = new Float32Array(nt);
+  const bend = new Float32Array(nt);
+  const consider = (t: number, u: number, angle: number, edge: number) => {
+    // The narrower facet is what bends: a wide face meeting a narrow chamfer at a shallow angle
+    // must not read as a coarse curve as wide as the face.
+    const w = Math.min(area2[t]!, area2[u]!) / edge;
+    out[t] = Math.max(out[t]!, (w * angle) / 8);
+    bend[t] = Math.max(bend[t]!, angle);
+  };
+  // Edges of exactly two faces: an edge of more (bodies meeting) is not a smooth curve.
+  const onEdge = new Map<number, number[]>();
+  for (let t = 0; t < nt; t++) {
+    for (let k = 0; k < 3; k++) {
+      const a = idx[t * 3 + k]!, b = idx[t * 3 + ((k + 1) % 3)]!;
+      const key = a < b ? a * nv + b : b * nv + a;
+      const list = onEdge.get(key);
+      if (list) list.push(t);
+      else onEdge.set(key, [t]);
+    }
+  }
+  for (const [key, list] of onEdge) {
+    if (list.length !== 2) continue;
+    const [t, u] = list as [number, number];
+    const a = Math.floor(key / nv), b = key % nv;
+    const cos = normal[t * 3]! * normal[u * 3]! + normal[t * 3 + 1]! * normal[u * 3 + 1]! + normal[t * 3 + 2]! * normal[u * 3 + 2]!;
+    const angle = Math.acos(Math.max(-1, Math.min(1, cos)));
+    if (angle <= 1e-6 || angle > FEATURE_ANGLE) continue;
+    const edge = Math.hypot(p[b * 3]! - p[a * 3]!, p[b * 3 + 1]! - p[a * 3 + 1]!, p[b * 3 + 2]! - p[a * 3 + 2]!);
+    if (!(edge > 0)) continue;
+    consider(t, u, angle, edge);
+    consider(u, t, angle, edge);
+  }
+  return { chord: out, bend };
+}

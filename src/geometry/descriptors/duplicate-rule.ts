@@ -1,0 +1,187 @@
+// The duplicate rule, in geometry a designer can check: two models are the same part when, after
+// the best alignment by a proper rigid motion (turning and moving, never mirroring or scaling),
+// almost all of each one's surface lies on the other's within a tolerance. The tolerance is a
+// small share of the part's size plus each mesh's own chord error where the point lies (a flat
+// facet standing in for a curved surface lies off it by up to its sagitta), so a coarse but
+// faithful tessellation still agrees and a hole moved by 1 % of the size does not.
+// The same test after mirroring one model, or after scaling it to the other's size, says whether
+// it is a mirror image or a scaled copy. Pure.
+import type { Vec3 } from '../mesh';
+import { alignParts, type Alignment, type PreparedPart } from './rescore';
+import { indexSurface, invert, type IndexedSurface, type Rigid } from './registration';
+import type { SurfaceSamples } from './sampling';
+
+/** The rule's tolerances (chosen on the dev split only). */
+export const DUPLICATE_RULE = {
+  /** Distance allowed beyond both meshes' chord errors, as a share of the part's diagonal. */
+  tolerance: 0.004,
+  /** Chord errors count this many times: a least-squares alignment of a coarse mesh (inscribed in the curve) against a fine one splits the difference. */
+  chordFactor: 1.5,
+  /** Share of either model's surface allowed outside the tolerance (sampling at sharp edges, tiny slivers). */
+  outliers: 0.001,
+};
+
+export interface RuleOutcome {
+  /** Share of a's surface off b, and of b's off a (after the motion). */
+  offAB: number;
+  offBA: number;
+  /** Whether both are within {@link DUPLICATE_RULE}.outliers. */
+  agrees: boolean;
+  alignment: Alignment;
+}
+
+/** Normals of one surface agree within this beyond the facets' half bends (radians). */
+const NORMAL_ANGLE = (20 * Math.PI) / 180;
+const MAX_ANGLE = Math.PI / 3;
+
+/** Diagonal of the oriented extents (mm). */
+export const diagonal = (p: PreparedPart) => Math.hypot(...p.analysis.extents);
+
+/**
+ * Share of `src` samples (placed by `m`) with no `dst` sample near whose normal agrees and that
+ * lies within the point's tolerance along the bisector of the two normals: base + the chord
+ * errors at both samples (× chordFactor).
+ */
+export function offSurfaceShare(src: SurfaceSamples, srcChord: ArrayLike<number> | undefined, srcBend: ArrayLike<number> | undefined, m: Rigid, dst: IndexedSurface, dstChord: ArrayLike<number> | undefined, dstBend: ArrayLike<number> | undefined, base: number): number {
+  const n = src.count;
+  if (!n) return 1;
+  const P = src.points, N = src.normals, Q = dst.samples.points, QN = dst.samples.normals;
+  const R = m.R;
+  let maxChord = 0;
+  if (dstChord) for (let j = 0; j < dstChord.length; j++) maxChord = Math.max(maxChord, dstChord[j]!);
+  let off = 0;
+  for (let i = 0; i < n; i++) {
+    const x = P[i * 3]!, y = P[i * 3 + 1]!, z = P[i * 3 + 2]!;
+    const px = R[0]! * x + R[1]! * y + R[2]! * z + m.t[0], py = R[3]! * x + R[4]! * y + R[5]! * z + m.t[1], pz = R[6]! * x + R[7]! * y + R[8]! * z + m.t[2];
+    const nx = R[0]! * N[i * 3]! + R[1]! * N[i * 3 + 1]! + R[2]! * N[i * 3 + 2]!;
+    const ny = R[3]! * N[i * 3]! + R[4]! * N[i * 3 + 1]! + R[5]! * N[i * 3 + 2]!;
+    const nz = R[6]! * N[i * 3]! + R[7]! * N[i * 3 + 1]! + R[8]! * N[i * 3 + 2]!;
+    const own = base + DUPLICATE_RULE.chordFactor * (srcChord?.[i] ?? 0);
+    // A dst sample near, whose normal agrees (within NORMAL_ANGLE plus half of both facets'
+    // bends: a facet of a curve tilts from its normal by up to half its bend), within the
+    // tolerance along the bisector of the two normals (exact on a plane; on a circle the chord
+    // between two of its points is orthogonal to it, so curvature does not read as distance).
+    // Up to 2.5 sample spacings away: narrow faces (a gear's tooth tips, a boss) hold few samples.
+    let ok = false;
+    dst.tree.within(px, py, pz, 2.5 * dst.spacing + own + DUPLICATE_RULE.chordFactor * maxChord, (j) => {
+      if (ok) return;
+      const qx = QN[j * 3]!, qy = QN[j * 3 + 1]!, qz = QN[j * 3 + 2]!;
+      const cos = nx * qx + ny * qy + nz * qz;
+      if (cos < Math.cos(Math.min(MAX_ANGLE, NORMAL_ANGLE + ((srcBend?.[i] ?? 0) + (dstBend?.[j] ?? 0)) / 2))) return;
+      const bl = Math.sqrt(2 + 2 * cos);
+      const d = ((px - Q[j * 3]!) * (qx + nx) + (py - Q[j * 3 + 1]!) * (qy + ny) + (pz - Q[j * 3 + 2]!) * (qz + nz)) / bl;
+      if (Math.abs(d) <= own + DUPLICATE_RULE.chordFactor * (dstChord?.[j] ?? 0)) ok = true;
+    });
+    if (!ok) off++;
+  }
+  return off / n;
+}
+
+/** The rule for a against b after their best proper rigid alignment. */
+export function checkDuplicate(a: PreparedPart, b: PreparedPart): RuleOutcome {
+  const alignment = alignParts(a, b);
+  const base = DUPLICATE_RULE.tolerance * Math.max(diagonal(a), diagonal(b));
+  const offAB = offSurfaceShare(a.analysis.samples, a.analysis.chord, a.analysis.bend, alignment.motion, b.surface, b.analysis.chord, b.analysis.bend, base);
+  const offBA = offSurfaceShare(b.analysis.samples, b.analysis.chord, b.analysis.bend, invert(alignment.motion), a.surface, a.analysis.chord, a.analysis.bend, base);
+  return { offAB, offBA, agrees: Math.max(offAB, offBA) <= DUPLICATE_RULE.outliers, alignment };
+}
+
+/** Score 98..100 of a pair that agrees: 100 with nothing off, 98 at the allowed share. */
+export function agreementScore(o: RuleOutcome): number {
+  return 100 - (2 * Math.max(o.offAB, o.offBA)) / DUPLICATE_RULE.outliers;
+}
+
+/** a's mirror image (x negated in a's own frame), prepared like a part. */
+export function mirrored(a: PreparedPart): PreparedPart {
+  const s = a.analysis.samples;
+  const points = Float64Array.from(s.points);
+  const normals = Float64Array.from(s.normals);
+  for (let i = 0; i < s.count; i++) {
+    points[i * 3] = -points[i * 3]!;
+    normals[i * 3] = -normals[i * 3]!;
+  }
+  const samples: SurfaceSamples = { ...s, points, normals };
+  const flip = (v: Vec3): Vec3 => [-v[0], v[1], v[2]];
+  const [e1, e2, e3] = a.analysis.pose.axes;
+  // Mirroring turns the frame left-handed; turning its third axis over makes it proper again.
+  const e3m = flip(e3);
+  const pose = { ...a.analysis.pose, centroid: flip(a.analysis.pose.centroid), axes: [flip(e1), flip(e2), [-e3m[0], -e3m[1], -e3m[2]]] as [Vec3, Vec3, Vec3] };
+  const analysis = { ...a.analysis, samples, pose };
+  return { ...a, analysis, surface: indexSurface(samples) };
+}
+
+/** a scaled by `f` about the origin, prepared like a part. */
+export function scaled(a: PreparedPart, f: number): PreparedPart {
+  const s = a.analysis.samples;
+  const points = s.points.map((v) => v * f);
+  const samples: SurfaceSamples = { ...s, points, area: s.area * f * f };
+  const p = a.analysis.pose;
+  const pose = { ...p, centroid: p.centroid.map((v) => v * f) as Vec3, eigenvalues: p.eigenvalues.map((v) => v * f * f) as Vec3 };
+  const chord = a.analysis.chord?.map((c) => c * f);
+  const analysis = { ...a.analysis, samples, pose, extents: a.analysis.extents.map((e) => e * f) as Vec3, rmsRadius: a.analysis.rmsRadius * f, moments: { ...a.analysis.moments, area: a.analysis.moments.area * f * f }, ...(chord ? { chord } : {}) };
+  return { ...a, analysis, surface: indexSurface(samples) };
+}
+
+export type Relation = 'same' | 'mirrored' | 'scaled';
+
+/** Extents agree within this factor for a pair to be tried as the same part (coarse meshes are a little smaller). */
+export const SAME_SIZE = 1.1;
+/** Extent ratios agree with their mean within this factor for a pair to be tried as scaled copies. */
+const SAME_PROPORTIONS = 1.04;
+
+/** Which relations a pair can have by its extents alone (mm, descending). */
+export function plausibleRelations(ea: ArrayLike<number>, eb: ArrayLike<number>): { same: boolean; scale?: number } {
+  const r = [0, 1, 2].map((k) => Math.max(eb[k]!, 1e-9) / Math.max(ea[k]!, 1e-9));
+  const same = r.every((x) => x <= SAME_SIZE && x >= 1 / SAME_SIZE);
+  if (same) return { same };
+  const g = Math.cbrt(r[0]! * r[1]! * r[2]!);
+  return r.every((x) => x / g <= SAME_PROPORTIONS && g / x <= SAME_PROPORTIONS) ? { same, scale: g } : { same };
+}
+
+/** The highest score of a pair that is not the same part by the rule. */
+export const NOT_SAME_MAX = 97.9;
+
+export interface PartToPartOutcome {
+  score: number;
+  relation?: 'mirrored' | 'scaled';
+  scale?: number;
+  /** Column-major 4×4 placing a in b's frame (with the mirror or the scale for those relations); absent when not aligned. */
+  transform?: number[];
+  /** Shares of surface off the other after alignment, for reports (absent when not tried). */
+  off?: number;
+}
+
+const mirrorX = [-1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+const scaling4 = (f: number) => [f, 0, 0, 0, 0, f, 0, 0, 0, 0, f, 0, 0, 0, 0, 1];
+
+function mul4(a: readonly number[], b: readonly number[]): number[] {
+  const out = new Array<number>(16).fill(0);
+  for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) for (let k = 0; k < 4; k++) out[c * 4 + r]! += a[k * 4 + r]! * b[c * 4 + k]!;
+  return out;
+}
+
+/**
+ * The exact part-to-part outcome of a pair whose descriptor score is `descriptor`: ≥ 98 only when
+ * the rule holds; otherwise the descriptor's score, at most {@link NOT_SAME_MAX}, with the
+ * relation when a's mirror image or a scaled copy of a is b by the same rule.
+ */
+export function partToPartExact(a: PreparedPart, b: PreparedPart, descriptor: number): PartToPartOutcome {
+  const below = Math.min(NOT_SAME_MAX, descriptor);
+  const plausible = plausibleRelations(a.analysis.extents, b.analysis.extents);
+  if (plausible.same) {
+    const same = checkDuplicate(a, b);
+    const off = Math.max(same.offAB, same.offBA);
+    if (same.agrees) return { score: agreementScore(same), transform: same.alignment.transform, off };
+    const mirror = checkDuplicate(mirrored(a), b);
+    if (mirror.agrees) return { score: below, relation: 'mirrored', transform: mul4(mirror.alignment.transform, mirrorX), off };
+    return { score: below, off };
+  }
+  if (plausible.scale !== undefined) {
+    // The RMS radius gives the factor exactly for a true scaled copy; extents only roughly.
+    const byRadius = b.analysis.rmsRadius / Math.max(a.analysis.rmsRadius, 1e-12);
+    const f = Math.abs(byRadius / plausible.scale - 1) < 0.03 ? byRadius : plausible.scale;
+    const copy = checkDuplicate(scaled(a, f), b);
+    if (copy.agrees) return { score: below, relation: 'scaled', scale: f, transform: mul4(copy.alignment.transform, scaling4(f)), off: Math.max(copy.offAB, copy.offBA) };
+  }
+  return { score: below };
+}

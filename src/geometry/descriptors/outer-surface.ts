@@ -1,0 +1,187 @@
+// The outer surface of a mesh: what can be seen from outside. Exports often carry more than the
+// part's skin — bodies cut apart with their shared faces kept, an enclosed body (a die in a
+// package), pins running into a housing — and two files of one part then differ only inside.
+// The mesh is rasterised into a voxel grid, the empty space reachable from the grid's border is
+// flood-filled, and surface that touches none of it is dropped; a triangle partly inside is split
+// until its pieces are about a voxel wide. Pure; used for part-to-part comparison only (part-in-
+// part keeps every body, since a part inside an assembly is what it looks for).
+import type { Mesh } from '../mesh';
+
+/** Cells along the longest side of the grid. */
+const RESOLUTION = 192;
+
+export interface OuterSurface {
+  mesh: Mesh;
+  /** For each output triangle, the input triangle it comes from. */
+  source: Uint32Array;
+  /** Share of the input area dropped as hidden. */
+  hiddenShare: number;
+}
+
+/** Whether a welded mesh can hold hidden surface: an edge shared by more than two faces, or several shells. */
+export function mayHideSurface(welded: Mesh, shells: number): boolean {
+  if (shells > 1) return true;
+  const idx = welded.indices;
+  const n = welded.positions.length / 3;
+  const seen = new Map<number, number>();
+  for (let t = 0; t < idx.length; t += 3) {
+    for (let k = 0; k < 3; k++) {
+      const a = idx[t + k]!, b = idx[t + ((k + 1) % 3)]!;
+      const key = a < b ? a * n + b : b * n + a;
+      const c = (seen.get(key) ?? 0) + 1;
+      if (c > 2) return true;
+      seen.set(key, c);
+    }
+  }
+  return false;
+}
+
+/**
+ * Triangles to drop before looking from outside: both faces of a pair that share their three
+ * vertices with opposite windings (two bodies touching: the face between them is inside), and
+ * all but one of faces repeated with the same winding. Needs welded vertices.
+ */
+function coincidentFaces(idx: Uint32Array): Uint8Array {
+  const drop = new Uint8Array(idx.length / 3);
+  const seen = new Map<string, number[]>();
+  for (let t = 0; t < idx.length / 3; t++) {
+    const v = [idx[t * 3]!, idx[t * 3 + 1]!, idx[t * 3 + 2]!];
+    const key = [...v].sort((x, y) => x - y).join(',');
+    const list = seen.get(key);
+    if (list) list.push(t);
+    else seen.set(key, [t]);
+  }
+  // Winding: a cyclic rotation of the same order is the same orientation.
+  const parity = (t: number) => {
+    const a = idx[t * 3]!, b = idx[t * 3 + 1]!, c = idx[t * 3 + 2]!;
+    return (a < b ? 1 : 0) + (b < c ? 1 : 0) + (c < a ? 1 : 0) === 2 ? 1 : 0;
+  };
+  for (const list of seen.values()) {
+    if (list.length < 2) continue;
+    const up = list.filter((t) => parity(t) === 1), down = list.filter((t) => parity(t) === 0);
+    const pairs = Math.min(up.length, down.length);
+    for (let i = 0; i < pairs; i++) drop[up[i]!] = drop[down[i]!] = 1;
+    for (const rest of [up.slice(pairs), down.slice(pairs)]) for (const t of rest.slice(1)) drop[t] = 1;
+  }
+  return drop;
+}
+
+export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface {
+  const p = mesh.positions;
+  const idx = mesh.indices;
+  const dropped = coincidentFaces(idx);
+  const nt = idx.length / 3;
+  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < idx.length; i++) {
+    const v = idx[i]! * 3;
+    for (let k = 0; k < 3; k++) {
+      min[k] = Math.min(min[k]!, p[v + k]!);
+      max[k] = Math.max(max[k]!, p[v + k]!);
+    }
+  }
+  const h = Math.max(max[0]! - min[0]!, max[1]! - min[1]!, max[2]! - min[2]!) / (resolution - 4) || 1;
+  // Two free cells of margin on every side, so the border is exterior and connected.
+  const dims = [0, 1, 2].map((k) => Math.ceil((max[k]! - min[k]!) / h) + 5) as [number, number, number];
+  const [nx, ny] = dims;
+  const origin = [0, 1, 2].map((k) => min[k]! - 2 * h);
+  const cell = (x: number, y: number, z: number) => {
+    const i = Math.floor((x - origin[0]!) / h), j = Math.floor((y - origin[1]!) / h), k = Math.floor((z - origin[2]!) / h);
+    return i + nx * (j + ny * k);
+  };
+  const grid = new Uint8Array(dims[0] * dims[1] * dims[2]); // 0 free, 1 surface, 2 exterior
+
+  // Rasterise: points on each triangle at most h/2 apart.
+  const tri = (t: number) => [idx[t * 3]! * 3, idx[t * 3 + 1]! * 3, idx[t * 3 + 2]! * 3] as const;
+  for (let t = 0; t < nt; t++) {
+    if (dropped[t]) continue;
+    const [a, b, c] = tri(t);
+    const lab = Math.hypot(p[b]! - p[a]!, p[b + 1]! - p[a + 1]!, p[b + 2]! - p[a + 2]!);
+    const lac = Math.hypot(p[c]! - p[a]!, p[c + 1]! - p[a + 1]!, p[c + 2]! - p[a + 2]!);
+    const lbc = Math.hypot(p[c]! - p[b]!, p[c + 1]! - p[b + 1]!, p[c + 2]! - p[b + 2]!);
+    const steps = Math.max(1, Math.ceil((2 * Math.max(lab, lac, lbc)) / h));
+    for (let i = 0; i <= steps; i++) {
+      for (let j = 0; i + j <= steps; j++) {
+        const u = i / steps, v = j / steps, w = 1 - u - v;
+        grid[cell(w * p[a]! + u * p[b]! + v * p[c]!, w * p[a + 1]! + u * p[b + 1]! + v * p[c + 1]!, w * p[a + 2]! + u * p[b + 2]! + v * p[c + 2]!)] = 1;
+      }
+    }
+  }
+
+  // Flood the free space from a corner cell (6-connected).
+  const stack = new Int32Array(grid.length);
+  let top = 0;
+  grid[0] = 2;
+  stack[top++] = 0;
+  const sx = 1, sy = nx, sz = nx * ny;
+  const nz = dims[2];
+  while (top) {
+    const c = stack[--top]!;
+    const i = c % nx, j = Math.floor(c / nx) % ny, k = Math.floor(c / sz);
+    if (i > 0 && grid[c - sx] === 0) (grid[c - sx] = 2), (stack[top++] = c - sx);
+    if (i < nx - 1 && grid[c + sx] === 0) (grid[c + sx] = 2), (stack[top++] = c + sx);
+    if (j > 0 && grid[c - sy] === 0) (grid[c - sy] = 2), (stack[top++] = c - sy);
+    if (j < ny - 1 && grid[c + sy] === 0) (grid[c + sy] = 2), (stack[top++] = c + sy);
+    if (k > 0 && grid[c - sz] === 0) (grid[c - sz] = 2), (stack[top++] = c - sz);
+    if (k < nz - 1 && grid[c + sz] === 0) (grid[c + sz] = 2), (stack[top++] = c + sz);
+  }
+
+  /**
+   * A surface point is outer when the space just off it, on either side along its normal (the
+   * winding of internal faces means nothing), is exterior. Points on an internal face near the
+   * skin are within about one cell of it, so a finer grid leaves less of them.
+   */
+  const seen = (x: number, y: number, z: number, nx: number, ny: number, nz: number) => {
+    for (const f of [1, -1, 0.6, -0.6]) if (grid[cell(x + f * h * nx, y + f * h * ny, z + f * h * nz)] === 2) return true;
+    return false;
+  };
+
+  const outPos: number[] = [];
+  const source: number[] = [];
+  let hidden = 0, total = 0;
+  const area = (q: number[]) => 0.5 * Math.hypot((q[4]! - q[1]!) * (q[8]! - q[2]!) - (q[5]! - q[2]!) * (q[7]! - q[1]!), (q[5]! - q[2]!) * (q[6]! - q[0]!) - (q[3]! - q[0]!) * (q[8]! - q[2]!), (q[3]! - q[0]!) * (q[7]! - q[1]!) - (q[4]! - q[1]!) * (q[6]! - q[0]!));
+  /** Classifies a triangle (9 coordinates) by its corners, edge midpoints and centroid; splits mixed ones. */
+  const visit = (q: number[], t: number, depth: number) => {
+    const pts: number[][] = [];
+    for (const [u, v] of [[0, 0], [1, 0], [0, 1], [0.5, 0], [0, 0.5], [0.5, 0.5], [1 / 3, 1 / 3]] as const) {
+      // Pulled a little towards the centroid, so a corner on a shared edge reads its own side.
+      const uu = u * 0.96 + 0.0133, vv = v * 0.96 + 0.0133, ww = 1 - uu - vv;
+      pts.push([0, 1, 2].map((k) => ww * q[k]! + uu * q[3 + k]! + vv * q[6 + k]!));
+    }
+    const ux = q[3]! - q[0]!, uy = q[4]! - q[1]!, uz = q[5]! - q[2]!, vx = q[6]! - q[0]!, vy = q[7]! - q[1]!, vz = q[8]! - q[2]!;
+    let nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const nl = Math.hypot(nx, ny, nz) || 1;
+    nx /= nl;
+    ny /= nl;
+    nz /= nl;
+    const flags = pts.map((x) => seen(x[0]!, x[1]!, x[2]!, nx, ny, nz));
+    const all = flags.every(Boolean), none = !flags.some(Boolean);
+    const longest = Math.max(Math.hypot(q[3]! - q[0]!, q[4]! - q[1]!, q[5]! - q[2]!), Math.hypot(q[6]! - q[0]!, q[7]! - q[1]!, q[8]! - q[2]!), Math.hypot(q[6]! - q[3]!, q[7]! - q[4]!, q[8]! - q[5]!));
+    if (all || none || longest < 2 * h || depth > 12) {
+      const keep = all || (!none && flags.filter(Boolean).length * 2 >= flags.length);
+      if (keep) {
+        outPos.push(...q);
+        source.push(t);
+      } else hidden += area(q);
+      return;
+    }
+    // Split at the longest edge's midpoint.
+    const e = [[0, 1, 2], [1, 2, 0], [2, 0, 1]].map(([i, j, k]) => ({ i: i!, j: j!, k: k!, l: Math.hypot(q[j! * 3]! - q[i! * 3]!, q[j! * 3 + 1]! - q[i! * 3 + 1]!, q[j! * 3 + 2]! - q[i! * 3 + 2]!) })).sort((x, y) => y.l - x.l)[0]!;
+    const P = (i: number) => [q[i * 3]!, q[i * 3 + 1]!, q[i * 3 + 2]!];
+    const m = [0, 1, 2].map((k) => (q[e.i * 3 + k]! + q[e.j * 3 + k]!) / 2);
+    visit([...P(e.i), ...m, ...P(e.k)], t, depth + 1);
+    visit([...m, ...P(e.j), ...P(e.k)], t, depth + 1);
+  };
+  for (let t = 0; t < nt; t++) {
+    const [a, b, c] = tri(t);
+    const q = [p[a]!, p[a + 1]!, p[a + 2]!, p[b]!, p[b + 1]!, p[b + 2]!, p[c]!, p[c + 1]!, p[c + 2]!];
+    total += area(q);
+    if (dropped[t]) hidden += area(q);
+    else visit(q, t, 0);
+  }
+  const positions = Float32Array.from(outPos);
+  const indices = new Uint32Array(positions.length / 3);
+  for (let i = 0; i < indices.length; i++) indices[i] = i;
+  const out: Mesh = { positions, indices };
+  if (mesh.units) out.units = mesh.units;
+  return { mesh: out, source: Uint32Array.from(source), hiddenShare: total > 0 ? hidden / total : 0 };
+}
