@@ -15,7 +15,7 @@ import { chordErrors } from './descriptors/chord';
 import { mayHideSurface, outerSurface } from './descriptors/outer-surface';
 import { MM_PER_UNIT, type Mesh, type Vec3 } from './mesh';
 import type { MeshFacts, WeldResult } from './mesh-facts';
-import { shellRoots, weld } from './mesh-facts';
+import { shellRoots, surfaceArea, weld } from './mesh-facts';
 
 /** Bumped whenever stored search features change meaning (descriptor version included). */
 export const SEARCH_FEATURES_VERSION = 2000 + GLOBAL_DESCRIPTOR_VERSION;
@@ -78,7 +78,9 @@ export function computeSearchFeatures(mesh: Mesh, o: { facts: Pick<MeshFacts, 'g
   const geo = geoDescriptorFromAnalysis(analysis, o.facts);
   if (o.facts.shellCount <= 1) {
     const components = [{ descriptor: global, areaShare: 1, copies: 1, pose: analysis.pose }];
-    return { version: SEARCH_FEATURES_VERSION, global, geo, area: analysis.moments.area, shells: o.facts.shellCount, components, prepared: encodePrepared(analysis) };
+    // The area of every face, not only the outer ones: known containment shares are of all of it.
+    const u = MM_PER_UNIT[mesh.units ?? 'unknown'];
+    return { version: SEARCH_FEATURES_VERSION, global, geo, area: surfaceArea(welded) * u * u, shells: o.facts.shellCount, components, prepared: encodePrepared(analysis) };
   }
   // Several bodies: part-in-part looks for parts among all of them, so it keeps every body, with
   // denser samples so that a small part in them is covered.
@@ -155,8 +157,10 @@ function subMesh(mesh: Mesh, tris: number[], units: Mesh['units']): Mesh {
 // --- compact binary of the analysis --------------------------------------------------------
 //
 // Layout: "GSF1" | u32 header length | header JSON (UTF-8) | pad to 4 | i16 points (3n, relative
-// to the samples' box, 65535 steps per axis) | i8 normals (3n, ×127). About 9 bytes per sample
-// (37 KB for 4096): 1/65535 of the part's size is far below the tolerances registration uses.
+// to the samples' box, 65535 steps per axis) | i8 normals (3n, ×127) | u8 chord errors (n, ×
+// chordStep) | u8 bends (n, of π/2). About 11 bytes per sample (46 KB for 4096): 1/65535 of the
+// part's size is far below the tolerances registration uses. Models of several bodies append a
+// second blob of the same layout: all their bodies, for part-in-part.
 
 const MAGIC = 0x31465347; // "GSF1" little-endian
 /** Bends are stored as u8 up to this (radians); larger ones are design edges anyway. */

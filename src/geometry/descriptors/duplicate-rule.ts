@@ -18,7 +18,7 @@ export const DUPLICATE_RULE = {
   /** Chord errors count this many times: a least-squares alignment of a coarse mesh (inscribed in the curve) against a fine one splits the difference. */
   chordFactor: 1.5,
   /** Share of either model's surface allowed outside the tolerance (sampling at sharp edges, tiny slivers). */
-  outliers: 0.001,
+  outliers: 0.0015,
 };
 
 export interface RuleOutcome {
@@ -33,14 +33,16 @@ export interface RuleOutcome {
 /** Normals of one surface agree within this beyond the facets' half bends (radians). */
 const NORMAL_ANGLE = (20 * Math.PI) / 180;
 const MAX_ANGLE = Math.PI / 3;
+/** Normals this close count from any nearby sample (see offSurfaceShare). */
+const COS_CLOSE = Math.cos((10 * Math.PI) / 180);
 
 /** Diagonal of the oriented extents (mm). */
 export const diagonal = (p: PreparedPart) => Math.hypot(...p.analysis.extents);
 
 /**
- * Share of `src` samples (placed by `m`) with no `dst` sample near whose normal agrees and that
- * lies within the point's tolerance along the bisector of the two normals: base + the chord
- * errors at both samples (× chordFactor).
+ * Share of `src` samples (placed by `m`) off `dst`: farther from it than the point's tolerance —
+ * base + the chord errors at both samples (× chordFactor) — measured to the nearest `dst` sample
+ * whose normal agrees, along the bisector of the two normals.
  */
 export function offSurfaceShare(src: SurfaceSamples, srcChord: ArrayLike<number> | undefined, srcBend: ArrayLike<number> | undefined, m: Rigid, dst: IndexedSurface, dstChord: ArrayLike<number> | undefined, dstBend: ArrayLike<number> | undefined, base: number): number {
   const n = src.count;
@@ -57,21 +59,28 @@ export function offSurfaceShare(src: SurfaceSamples, srcChord: ArrayLike<number>
     const ny = R[3]! * N[i * 3]! + R[4]! * N[i * 3 + 1]! + R[5]! * N[i * 3 + 2]!;
     const nz = R[6]! * N[i * 3]! + R[7]! * N[i * 3 + 1]! + R[8]! * N[i * 3 + 2]!;
     const own = base + DUPLICATE_RULE.chordFactor * (srcChord?.[i] ?? 0);
-    // A dst sample near, whose normal agrees (within NORMAL_ANGLE plus half of both facets'
-    // bends: a facet of a curve tilts from its normal by up to half its bend), within the
+    // The nearest dst sample whose normal agrees (within NORMAL_ANGLE plus half of both facets'
+    // bends: a facet of a curve tilts from its normal by up to half its bend) must lie within the
     // tolerance along the bisector of the two normals (exact on a plane; on a circle the chord
     // between two of its points is orthogonal to it, so curvature does not read as distance).
-    // Up to 2.5 sample spacings away: narrow faces (a gear's tooth tips, a boss) hold few samples.
-    let ok = false;
-    dst.tree.within(px, py, pz, 2.5 * dst.spacing + own + DUPLICATE_RULE.chordFactor * maxChord, (j) => {
-      if (ok) return;
+    // Narrow faces (a gear's tooth tips, a boss) hold few samples, so the nearest may sit on a
+    // neighbouring face: any sample up to 2.5 spacings away whose normal agrees within
+    // CLOSE_ANGLE (no bend allowance, so a chamfer never stands in for its faces) also counts.
+    let best = -1, bestD2 = Infinity, bestD = 0, close = false;
+    dst.tree.within(px, py, pz, 2.5 * dst.spacing + own + DUPLICATE_RULE.chordFactor * maxChord, (j, d2) => {
       const qx = QN[j * 3]!, qy = QN[j * 3 + 1]!, qz = QN[j * 3 + 2]!;
       const cos = nx * qx + ny * qy + nz * qz;
       if (cos < Math.cos(Math.min(MAX_ANGLE, NORMAL_ANGLE + ((srcBend?.[i] ?? 0) + (dstBend?.[j] ?? 0)) / 2))) return;
       const bl = Math.sqrt(2 + 2 * cos);
       const d = ((px - Q[j * 3]!) * (qx + nx) + (py - Q[j * 3 + 1]!) * (qy + ny) + (pz - Q[j * 3 + 2]!) * (qz + nz)) / bl;
-      if (Math.abs(d) <= own + DUPLICATE_RULE.chordFactor * (dstChord?.[j] ?? 0)) ok = true;
+      if (!close && cos >= COS_CLOSE && Math.abs(d) <= own + DUPLICATE_RULE.chordFactor * (dstChord?.[j] ?? 0)) close = true;
+      if (d2 < bestD2) {
+        best = j;
+        bestD2 = d2;
+        bestD = d;
+      }
     });
+    const ok = close || (best >= 0 && Math.abs(bestD) <= own + DUPLICATE_RULE.chordFactor * (dstChord?.[best] ?? 0));
     if (!ok) off++;
   }
   return off / n;

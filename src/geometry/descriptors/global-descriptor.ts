@@ -306,33 +306,31 @@ export function descriptorDistance(a: ArrayLike<number>, b: ArrayLike<number>): 
 }
 
 /**
- * Distance at which the part-to-part score is exactly 98. About 1.3× the largest distance
- * between re-exports of one part in the benchmark (coarse re-tessellation, other format, any
- * pose) and 1/1.3 of the smallest between a part and a variant with a small added detail
- * (a chamfered nut): with sampling noise now about 0.25, the line can sit this close.
+ * The descriptor's scale below the duplicate rule: score = 100 · exp(−(d / SCALE_DISTANCE)^p),
+ * fitted on the search benchmark's dev split only (src/bench/search-data, seed 1) so that family
+ * variants' median distance (7.06: 1–3 dimensions changed by 5–30 %, or a feature added) scores 88
+ * and unrelated designs' median (45.0) scores 15. About 97.5 at d = 2.3 (a detail added), 62 at
+ * d = 17 (the variants' 90th percentile), 43 at d = 26 (another design of the same kind of part).
+ * Monotone, so index order is score order. Scores of 98 and more are the duplicate rule's alone
+ * (duplicate-rule.ts); the engine caps this score below it.
  */
-export const DUPLICATE_DISTANCE = 0.66;
+export const SCALE_DISTANCE = 29.0;
+export const SCALE_EXPONENT = 1.456;
 
-/**
- * Part-to-part score in 0..100 from descriptor distance d (the same L2 the index uses):
- * score = 100 · exp(−ln(100/98) · (d / DUPLICATE_DISTANCE)^p) with p = 1.5 — 98 at d = 0.66,
- * ~90 at d ≈ 2.2, ~50 at d ≈ 8.8. Monotone, so index order is score order.
- */
 export function scoreFromDistance(d: number): number {
-  return 100 * Math.exp(-Math.log(100 / 98) * Math.pow(Math.max(0, d) / DUPLICATE_DISTANCE, SCORE_EXPONENT));
+  return 100 * Math.exp(-Math.pow(Math.max(0, d) / SCALE_DISTANCE, SCALE_EXPONENT));
 }
 
-export const SCORE_EXPONENT = 1.5;
+/** Descriptor score of two part-to-part vectors. */
+export function partToPartScore(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  return scoreFromDistance(descriptorDistance(a, b));
+}
 
 /** Inverse of {@link scoreFromDistance}: the index radius that holds every match ≥ `score`. */
 export function distanceForScore(score: number): number {
   if (score >= 100) return 0;
   if (score <= 0) return Infinity;
-  return DUPLICATE_DISTANCE * Math.pow(Math.log(100 / score) / Math.log(100 / 98), 1 / SCORE_EXPONENT);
-}
-
-export function partToPartScore(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  return scoreFromDistance(descriptorDistance(a, b));
+  return SCALE_DISTANCE * Math.pow(Math.log(100 / score), 1 / SCALE_EXPONENT);
 }
 
 /** Half-width (bins) of the normal-radial histogram's kernel. */

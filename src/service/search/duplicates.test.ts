@@ -62,11 +62,11 @@ describe('folder duplicates', () => {
       await storeSearchFeatures(t.db, { id, tenant_id: o.tenantId }, { ...o.blobOf, global: o.global });
       return id;
     };
-    // Designs around each base (descriptor distance between designs ~0.2–1.5: scores from ~99 to
-    // well under 90), each stored as 1–4 copies with duplicate-level noise (scores ~100 to ~97).
+    // Designs around each base (descriptor distance between designs ~0.6–7: scores from ~99 to
+    // under 90), each stored as 1–4 copies with duplicate-level noise.
     for (let d = 0; d < 14; d++) {
       const base = bases[d % bases.length]!;
-      const design = noisy(base.global, 0.01 + 0.09 * rand());
+      const design = noisy(base.global, 0.05 + 0.55 * rand());
       const copies = 1 + Math.floor(rand() * 4);
       for (let c = 0; c < copies; c++) {
         // Every fourth design has a copy whose geometry is another part's: its descriptor says

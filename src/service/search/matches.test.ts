@@ -260,12 +260,14 @@ describe('geometric search endpoints', () => {
     expect(status, JSON.stringify(body)).toBe(200);
     const r = folderDuplicatesResponseSchema.parse(body);
     expect(r.threshold).toBe(98);
-    expect(r.modelCount).toBe(4); // bracket, glb copy, mirrored, flange (the obj copy is in a subfolder)
+    expect(r.modelCount).toBe(5); // bracket, glb copy, mirrored, twice the size, flange (the obj copy is in a subfolder)
     expect(r.clusters).toHaveLength(1);
     expect(r.clusters[0]!.models.map((m) => m.id).sort()).toEqual([id.original, id.glbCopy].sort());
     expect(r.clusters[0]!.links[0]!.matchPercentage).toBeGreaterThanOrEqual(98);
     const loose = folderDuplicatesResponseSchema.parse((await get(`/v2/folders/${folder}/duplicates?threshold=0`)).body);
-    expect(loose.clusters[0]!.models).toHaveLength(4);
+    // At threshold 0 every pair is linked by its descriptor score — the mirror image and the scaled
+    // copy not to the bracket (relations are never links) but through the flange.
+    expect(loose.clusters[0]!.models).toHaveLength(5);
     expect((await get(`/v2/folders/999999/duplicates`)).status).toBe(404);
   });
 
