@@ -1,7 +1,7 @@
 // Search results are kept until a model of the tenant changes. The generation counter lives in
 // the database (migration 0003's trigger bumps it), and is read on every request: any number of
 // service instances may answer, each keeps only what is still valid for the current generation.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../store/schema';
 import { searchDb } from './tables';
 
@@ -11,6 +11,15 @@ export async function tenantGeneration(db: Kysely<Database>, tenantId: number): 
 }
 
 /** A small least-recently-used map (insertion order of a Map is its age). */
+/**
+ * Marks the tenant's cached results stale without a model changing: the background pair step
+ * stored pairs that other models' lists show (part-in-part is listed from both sides).
+ */
+export async function bumpGeneration(db: Kysely<Database>, tenantId: number): Promise<void> {
+  await sql`insert into search_generations (tenant_id, generation) values (${tenantId}, 1)
+    on conflict (tenant_id) do update set generation = search_generations.generation + 1`.execute(db);
+}
+
 export class Lru<V> {
   private readonly map = new Map<string, V>();
   constructor(private readonly max: number) {}

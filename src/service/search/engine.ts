@@ -5,10 +5,10 @@ import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { MatchKind } from '../../contract/matches';
 import { geoRelatedScore } from '../../geometry/descriptors/geo-descriptor';
 import type { Database, ModelRow } from '../store/schema';
-import { Lru, tenantGeneration } from './cache';
+import { bumpGeneration, Lru, tenantGeneration } from './cache';
 import { loadComponents, loadFeatures } from './features-store';
 import { knownContainment } from './known-containment';
-import { exactPairs } from './pairs';
+import { exactPairs, pairCounters, storedPairsOf } from './pairs';
 import { descriptorScore, needsExact, provisionalScore } from './part-to-part-rule';
 import { SEARCHABLE_STATES } from './tables';
 import { nearest } from './vector-index';
@@ -22,7 +22,7 @@ export const EXACT_MAX = 24;
 /** Part-in-part: shells of the query used as probes, neighbours per probe, geometric checks per query. */
 const PROBE_SHELLS = 8;
 const PROBE_NEIGHBOURS = 24;
-export const CONTAINMENT_MAX = 4;
+export const CONTAINMENT_MAX = 6;
 /**
  * Part-in-part: a shell must be this near (descriptor distance) a shell of the query to be
  * checked by registration (point-pair features + ICP cost 0.1–0.5 s of CPU per pair, so only
@@ -133,8 +133,14 @@ async function partInPart(ctx: SearchContext, query: ModelRow, filter: Expressio
     .map(([id]) => id);
   // Containment of each chosen pair: stored, or computed once (pairs.ts) and kept.
   const exact = await exactPairs(ctx.db, ctx.tenantId, 'part-in-part', query.id, chosen);
-  for (const id of chosen) {
-    const r = exact.get(id);
+  // Symmetric: pairs other models' queries found with this one are listed too, with the same
+  // pair of scores seen from this side (an assembly lists a part whose own query found it).
+  const others = await storedPairsOf(ctx.db, ctx.tenantId, 'part-in-part', query.id);
+  const found = new Set(chosen);
+  const extra = [...others.keys()].filter((id) => !found.has(id) && !knownIds.has(id));
+  const extraAllowed = await allowedIds(ctx, query.id, extra, filter);
+  for (const id of [...chosen, ...extra.filter((x) => extraAllowed.has(x))]) {
+    const r = exact.get(id) ?? others.get(id);
     if (r?.forward !== undefined && r.reverse !== undefined) out.push({ modelId: id, forward: r.forward, reverse: r.reverse, transform: r.transform });
   }
   return out;
@@ -151,8 +157,11 @@ export async function settleExactPairs(db: Kysely<Database>, modelId: string): P
   if (!query || !(SEARCHABLE_STATES as readonly string[]).includes(query.state)) return undefined;
   const ctx: SearchContext = { db, tenantId: query.tenant_id, generation: await tenantGeneration(db, query.tenant_id) };
   try {
+    const before = pairCounters.computed;
     const p2p = await partToPart(ctx, query, undefined);
     const pip = await partInPart(ctx, query, undefined);
+    // New pairs show in the partners' lists too (relations, part-in-part both ways).
+    if (pairCounters.computed !== before) await bumpGeneration(db, query.tenant_id);
     return { partToPart: p2p.filter((m) => m.transform).length, partInPart: pip.length };
   } catch (error) {
     if (error instanceof NotIndexed) return undefined;

@@ -159,6 +159,13 @@ describe('geometric search endpoints', () => {
     const fromAssembly = await containmentOf(id.assembly!, '?perPage=100');
     const part = fromAssembly.matches.find((m) => m.matchedModel.id === id.original);
     expect(part?.reverseMatchPercentage).toBeGreaterThanOrEqual(90);
+    // Symmetric: the same pair of scores seen from the other side, for every pair either side lists.
+    for (const m of fromPart.matches) {
+      const back = (await containmentOf(m.matchedModel.id, '?perPage=100')).matches.find((x) => x.matchedModel.id === id.original);
+      expect(back, `${m.matchedModel.name} lists the bracket too`).toBeDefined();
+      expect(back!.forwardMatchPercentage).toBeCloseTo(m.reverseMatchPercentage, 3);
+      expect(back!.reverseMatchPercentage).toBeCloseTo(m.forwardMatchPercentage, 3);
+    }
     // threshold on the larger of the two
     const strict = await containmentOf(id.assembly!, '?threshold=90');
     expect(strict.matches.every((m) => Math.max(m.forwardMatchPercentage, m.reverseMatchPercentage) >= 90)).toBe(true);

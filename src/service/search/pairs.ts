@@ -57,6 +57,19 @@ export async function storedPairs(db: Kysely<Database>, tenantId: number, kind: 
   return out;
 }
 
+/** Every stored result of `modelId` of one kind (current version): what other queries found with it. */
+export async function storedPairsOf(db: Kysely<Database>, tenantId: number, kind: PairKind, modelId: string): Promise<Map<string, PairResult>> {
+  const rows = await searchDb(db)
+    .selectFrom('search_pairs')
+    .select(['other_id', 'score', 'forward', 'reverse', 'transform', 'relation', 'scale'])
+    .where('tenant_id', '=', tenantId)
+    .where('model_id', '=', modelId)
+    .where('kind', '=', kind)
+    .where('version', '=', PAIR_VERSION)
+    .execute();
+  return new Map(rows.map((r) => [r.other_id, fromRow(r)]));
+}
+
 /** Stored part-to-part results among a set of models (folder duplicates), keyed `${a}:${b}` with a < b. */
 export async function storedScoresAmong(db: Kysely<Database>, tenantId: number, folderIds: readonly number[] | null): Promise<Map<string, { score: number; related: boolean }>> {
   const inScope = (alias: string) => (folderIds === null ? sql`true` : sql`${sql.ref(`${alias}.folder_id`)} = any(${[...folderIds]}::int[])`);
