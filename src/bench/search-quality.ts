@@ -52,12 +52,14 @@ export const ROWS: Row[] = [
 
 export function printTable(sets: SetResult[]): void {
   const head = ['figure', 'target', ...sets.map((s) => s.name)];
-  const rows = ROWS.map(([label, target, pick, pass]) => [label, target, ...sets.map((s) => `${pick(s.figures)}${pass ? (pass(s.figures) ? '' : ' ✗') : ''}`)]);
+  // A figure with nothing to count (0/0, —) is not judged.
+  const judged = (shown: string) => !/^0\/0|^—/.test(shown);
+  const rows = ROWS.map(([label, target, pick, pass]) => [label, target, ...sets.map((s) => `${pick(s.figures)}${pass && judged(pick(s.figures)) ? (pass(s.figures) ? '' : ' ✗') : ''}`)]);
   const w = head.map((_, k) => Math.max(head[k]!.length, ...rows.map((r) => r[k]!.length)));
   const fmt = (r: string[]) => r.map((c, k) => c.padEnd(w[k]!)).join(' | ');
   console.log(`\n${fmt(head)}\n${w.map((x) => '-'.repeat(x)).join('-|-')}`);
   for (const r of rows) console.log(fmt(r));
-  console.log('(✗ = target not met)');
+  console.log('(✗ = target not met; 0/0 and — have nothing to count in that set)');
   console.log('\nshare of surface off the other after the best proper alignment (the duplicate rule allows ≤ ' + DUPLICATE_RULE.outliers + '), by pair: p50 / p90 / max, or min for pairs that must fail');
   for (const s of sets) {
     for (const [k, xs] of Object.entries(s.figures.offByKind).sort()) {

@@ -34,7 +34,6 @@ const line = (target: string, figure: string, pass: boolean | undefined) => {
   lines.push({ target, figure, pass });
   console.log(`${pass === undefined ? '  ?? ' : pass ? '  ok ' : 'FAIL '} ${target}: ${figure}`);
 };
-const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
 
 // --- descriptor ingestion CPU ---------------------------------------------------------------

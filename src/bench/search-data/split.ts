@@ -101,7 +101,10 @@ async function makeDesign(m: ManifoldToplevel, a: Archetype, design: string, p: 
     const c = [0, 1, 2].map((k) => (bb.min[k]! + bb.max[k]!) / 2);
     const [x, y] = baseSolid.splitByPlane(n, (n[0] * c[0]! + n[1] * c[1]! + n[2] * c[2]!) / Math.hypot(...n));
     if (!x.isEmpty() && !y.isEmpty()) dup(4, 'two bodies cut apart (internal faces), rotated, PLY', { name: `${design}-dup4.ply`, bytes: toPly(applyToMesh(mergeMeshes([meshOf(x), meshOf(y)]), randomRigid(rand))) });
-    else x.delete(), y.delete();
+    else {
+      x.delete();
+      y.delete();
+    }
   }
   {
     const inner = innerBody(m, baseSolid);

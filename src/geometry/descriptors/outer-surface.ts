@@ -8,7 +8,7 @@
 import type { Mesh } from '../mesh';
 
 /** Cells along the longest side of the grid. */
-const RESOLUTION = 192;
+const RESOLUTION = 128;
 
 export interface OuterSurface {
   mesh: Mesh;
@@ -90,19 +90,31 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
   };
   const grid = new Uint8Array(dims[0] * dims[1] * dims[2]); // 0 free, 1 surface, 2 exterior
 
-  // Rasterise: points on each triangle at most h/2 apart.
+  // Rasterise: rows of points h/2 apart, parallel to each triangle's longest edge and h/2 apart
+  // across it, so a sliver costs what its area does.
   const tri = (t: number) => [idx[t * 3]! * 3, idx[t * 3 + 1]! * 3, idx[t * 3 + 2]! * 3] as const;
+  const P = (v: number, k: number) => p[v + k]!;
+  const len = (a: number, b: number) => Math.hypot(P(b, 0) - P(a, 0), P(b, 1) - P(a, 1), P(b, 2) - P(a, 2));
   for (let t = 0; t < nt; t++) {
     if (dropped[t]) continue;
-    const [a, b, c] = tri(t);
-    const lab = Math.hypot(p[b]! - p[a]!, p[b + 1]! - p[a + 1]!, p[b + 2]! - p[a + 2]!);
-    const lac = Math.hypot(p[c]! - p[a]!, p[c + 1]! - p[a + 1]!, p[c + 2]! - p[a + 2]!);
-    const lbc = Math.hypot(p[c]! - p[b]!, p[c + 1]! - p[b + 1]!, p[c + 2]! - p[b + 2]!);
-    const steps = Math.max(1, Math.ceil((2 * Math.max(lab, lac, lbc)) / h));
-    for (let i = 0; i <= steps; i++) {
-      for (let j = 0; i + j <= steps; j++) {
-        const u = i / steps, v = j / steps, w = 1 - u - v;
-        grid[cell(w * p[a]! + u * p[b]! + v * p[c]!, w * p[a + 1]! + u * p[b + 1]! + v * p[c + 1]!, w * p[a + 2]! + u * p[b + 2]! + v * p[c + 2]!)] = 1;
+    const [v0, v1, v2] = tri(t);
+    // a→b the longest edge, c the apex.
+    const edges: [number, number, number][] = [[v0, v1, v2], [v1, v2, v0], [v2, v0, v1]];
+    const [a, b, c] = edges.sort((x, y) => len(y[0], y[1]) - len(x[0], x[1]))[0]!;
+    const base = len(a, b);
+    const ux = P(b, 0) - P(a, 0), uy = P(b, 1) - P(a, 1), uz = P(b, 2) - P(a, 2);
+    const wx = P(c, 0) - P(a, 0), wy = P(c, 1) - P(a, 1), wz = P(c, 2) - P(a, 2);
+    const cross = Math.hypot(uy * wz - uz * wy, uz * wx - ux * wz, ux * wy - uy * wx);
+    const height = base > 0 ? cross / base : 0;
+    const rows = Math.max(1, Math.ceil((2 * height) / h));
+    for (let r = 0; r <= rows; r++) {
+      const tt = r / rows;
+      // The row from a + tt·(c − a) to b + tt·(c − b).
+      const sx0 = P(a, 0) + tt * wx, sy0 = P(a, 1) + tt * wy, sz0 = P(a, 2) + tt * wz;
+      const steps = Math.max(1, Math.ceil((2 * base * (1 - tt)) / h));
+      for (let i = 0; i <= steps; i++) {
+        const f = ((1 - tt) * i) / steps;
+        grid[cell(sx0 + f * ux, sy0 + f * uy, sz0 + f * uz)] = 1;
       }
     }
   }
@@ -114,26 +126,34 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
   stack[top++] = 0;
   const sx = 1, sy = nx, sz = nx * ny;
   const nz = dims[2];
+  // Defined once: a function made per cell costs more than the fill (tsx names every closure).
+  const fill = (d: number) => {
+    if (grid[d] !== 0) return;
+    grid[d] = 2;
+    stack[top++] = d;
+  };
   while (top) {
     const c = stack[--top]!;
     const i = c % nx, j = Math.floor(c / nx) % ny, k = Math.floor(c / sz);
-    if (i > 0 && grid[c - sx] === 0) (grid[c - sx] = 2), (stack[top++] = c - sx);
-    if (i < nx - 1 && grid[c + sx] === 0) (grid[c + sx] = 2), (stack[top++] = c + sx);
-    if (j > 0 && grid[c - sy] === 0) (grid[c - sy] = 2), (stack[top++] = c - sy);
-    if (j < ny - 1 && grid[c + sy] === 0) (grid[c + sy] = 2), (stack[top++] = c + sy);
-    if (k > 0 && grid[c - sz] === 0) (grid[c - sz] = 2), (stack[top++] = c - sz);
-    if (k < nz - 1 && grid[c + sz] === 0) (grid[c + sz] = 2), (stack[top++] = c + sz);
+    if (i > 0) fill(c - sx);
+    if (i < nx - 1) fill(c + sx);
+    if (j > 0) fill(c - sy);
+    if (j < ny - 1) fill(c + sy);
+    if (k > 0) fill(c - sz);
+    if (k < nz - 1) fill(c + sz);
   }
 
   /**
-   * A surface point is outer when the space just off it, on either side along its normal (the
-   * winding of internal faces means nothing), is exterior. Points on an internal face near the
-   * skin are within about one cell of it, so a finer grid leaves less of them.
+   * A surface point is outer when exterior space is next to the cell just off it, on either side
+   * along its normal (the winding of internal faces means nothing). Points on an internal face
+   * within about two cells of the skin read as outer.
    */
-  const seen = (x: number, y: number, z: number, nx: number, ny: number, nz: number) => {
-    for (const f of [1, -1, 0.6, -0.6]) if (grid[cell(x + f * h * nx, y + f * h * ny, z + f * h * nz)] === 2) return true;
+  const exteriorNear = (c: number) => {
+    for (let dk = -1; dk <= 1; dk++) for (let dj = -1; dj <= 1; dj++) for (let di = -1; di <= 1; di++) if (grid[c + di * sx + dj * sy + dk * sz] === 2) return true;
     return false;
   };
+  const seen = (x: number, y: number, z: number, nx: number, ny: number, nz: number) =>
+    exteriorNear(cell(x + h * nx, y + h * ny, z + h * nz)) || exteriorNear(cell(x - h * nx, y - h * ny, z - h * nz));
 
   const outPos: number[] = [];
   const source: number[] = [];
@@ -156,7 +176,7 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
     const flags = pts.map((x) => seen(x[0]!, x[1]!, x[2]!, nx, ny, nz));
     const all = flags.every(Boolean), none = !flags.some(Boolean);
     const longest = Math.max(Math.hypot(q[3]! - q[0]!, q[4]! - q[1]!, q[5]! - q[2]!), Math.hypot(q[6]! - q[0]!, q[7]! - q[1]!, q[8]! - q[2]!), Math.hypot(q[6]! - q[3]!, q[7]! - q[4]!, q[8]! - q[5]!));
-    if (all || none || longest < 2 * h || depth > 12) {
+    if (all || none || longest < 2 * h || depth > 6) {
       const keep = all || (!none && flags.filter(Boolean).length * 2 >= flags.length);
       if (keep) {
         outPos.push(...q);
