@@ -9,6 +9,8 @@ import type { Mesh } from '../mesh';
 
 /** Cells along the longest side of the grid. */
 const RESOLUTION = 128;
+/** Offsets (cells) along the normal at which a surface point looks for exterior space. */
+const OFFSETS = [1, -1, 0.6, -0.6];
 
 export interface OuterSurface {
   mesh: Mesh;
@@ -144,16 +146,15 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
   }
 
   /**
-   * A surface point is outer when exterior space is next to the cell just off it, on either side
-   * along its normal (the winding of internal faces means nothing). Points on an internal face
-   * within about two cells of the skin read as outer.
+   * A surface point is outer when the space just off it, on either side along its normal (the
+   * winding of internal faces means nothing), is exterior. Points on an internal face within
+   * about a cell of the skin read as outer; a band about a cell wide along concave corners reads
+   * as hidden, which costs nothing: the rest of those faces is there to compare with.
    */
-  const exteriorNear = (c: number) => {
-    for (let dk = -1; dk <= 1; dk++) for (let dj = -1; dj <= 1; dj++) for (let di = -1; di <= 1; di++) if (grid[c + di * sx + dj * sy + dk * sz] === 2) return true;
+  const seen = (x: number, y: number, z: number, nx: number, ny: number, nz: number) => {
+    for (const f of OFFSETS) if (grid[cell(x + f * h * nx, y + f * h * ny, z + f * h * nz)] === 2) return true;
     return false;
   };
-  const seen = (x: number, y: number, z: number, nx: number, ny: number, nz: number) =>
-    exteriorNear(cell(x + h * nx, y + h * ny, z + h * nz)) || exteriorNear(cell(x - h * nx, y - h * ny, z - h * nz));
 
   const outPos: number[] = [];
   const source: number[] = [];
@@ -176,7 +177,7 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
     const flags = pts.map((x) => seen(x[0]!, x[1]!, x[2]!, nx, ny, nz));
     const all = flags.every(Boolean), none = !flags.some(Boolean);
     const longest = Math.max(Math.hypot(q[3]! - q[0]!, q[4]! - q[1]!, q[5]! - q[2]!), Math.hypot(q[6]! - q[0]!, q[7]! - q[1]!, q[8]! - q[2]!), Math.hypot(q[6]! - q[3]!, q[7]! - q[4]!, q[8]! - q[5]!));
-    if (all || none || longest < 2 * h || depth > 6) {
+    if (all || none || longest < 2 * h || depth > 4) {
       const keep = all || (!none && flags.filter(Boolean).length * 2 >= flags.length);
       if (keep) {
         outPos.push(...q);
