@@ -8,7 +8,7 @@ import type { Database, ModelRow } from '../store/schema';
 import { bumpGeneration, Lru, tenantGeneration } from './cache';
 import { loadComponents, loadFeatures } from './features-store';
 import { knownContainment } from './known-containment';
-import { exactPairs, pairCounters, storedPairsOf } from './pairs';
+import { exactPairs, pairCounters, storedPairs } from './pairs';
 import { descriptorScore, needsExact, provisionalScore } from './part-to-part-rule';
 import { SEARCHABLE_STATES } from './tables';
 import { nearest } from './vector-index';
@@ -135,7 +135,7 @@ async function partInPart(ctx: SearchContext, query: ModelRow, filter: Expressio
   const exact = await exactPairs(ctx.db, ctx.tenantId, 'part-in-part', query.id, chosen);
   // Symmetric: pairs other models' queries found with this one are listed too, with the same
   // pair of scores seen from this side (an assembly lists a part whose own query found it).
-  const others = await storedPairsOf(ctx.db, ctx.tenantId, 'part-in-part', query.id);
+  const others = await storedPairs(ctx.db, ctx.tenantId, 'part-in-part', query.id, 'all');
   const found = new Set(chosen);
   const extra = [...others.keys()].filter((id) => !found.has(id) && !knownIds.has(id));
   const extraAllowed = await allowedIds(ctx, query.id, extra, filter);

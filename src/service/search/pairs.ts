@@ -40,34 +40,21 @@ export function reversePair(kind: PairKind, r: PairResult): PairResult {
   return { score: r.score, transform, ...(r.relation ? { relation: r.relation } : {}), ...(r.scale !== undefined ? { scale: 1 / r.scale } : {}) };
 }
 
-/** Stored results of `modelId` against `otherIds` (current version only). */
-export async function storedPairs(db: Kysely<Database>, tenantId: number, kind: PairKind, modelId: string, otherIds: readonly string[]): Promise<Map<string, PairResult>> {
-  const out = new Map<string, PairResult>();
-  if (!otherIds.length) return out;
-  const rows = await searchDb(db)
+/**
+ * Stored results of `modelId` (current version only): against `otherIds`, or with `'all'` every
+ * one stored — what other models' queries found with it.
+ */
+export async function storedPairs(db: Kysely<Database>, tenantId: number, kind: PairKind, modelId: string, otherIds: readonly string[] | 'all'): Promise<Map<string, PairResult>> {
+  if (otherIds !== 'all' && !otherIds.length) return new Map();
+  let q = searchDb(db)
     .selectFrom('search_pairs')
     .select(['other_id', 'score', 'forward', 'reverse', 'transform', 'relation', 'scale'])
     .where('tenant_id', '=', tenantId)
     .where('model_id', '=', modelId)
     .where('kind', '=', kind)
-    .where('version', '=', PAIR_VERSION)
-    .where('other_id', 'in', [...new Set(otherIds)])
-    .execute();
-  for (const r of rows) out.set(r.other_id, fromRow(r));
-  return out;
-}
-
-/** Every stored result of `modelId` of one kind (current version): what other queries found with it. */
-export async function storedPairsOf(db: Kysely<Database>, tenantId: number, kind: PairKind, modelId: string): Promise<Map<string, PairResult>> {
-  const rows = await searchDb(db)
-    .selectFrom('search_pairs')
-    .select(['other_id', 'score', 'forward', 'reverse', 'transform', 'relation', 'scale'])
-    .where('tenant_id', '=', tenantId)
-    .where('model_id', '=', modelId)
-    .where('kind', '=', kind)
-    .where('version', '=', PAIR_VERSION)
-    .execute();
-  return new Map(rows.map((r) => [r.other_id, fromRow(r)]));
+    .where('version', '=', PAIR_VERSION);
+  if (otherIds !== 'all') q = q.where('other_id', 'in', [...new Set(otherIds)]);
+  return new Map((await q.execute()).map((r) => [r.other_id, fromRow(r)]));
 }
 
 /** Stored part-to-part results among a set of models (folder duplicates), keyed `${a}:${b}` with a < b. */
