@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import { BlobNotFoundError, modelBlobPrefix, type BlobStore } from '../files/blob-store';
 import { storeSearchFeatures } from '../search/features-store';
-import { settlePairsInBackground } from '../search/background-pairs';
+import { settleExactPairs } from '../search/engine';
+import { log } from '../log';
 import { storeModelViews } from '../images/model-views-store';
 import type { Database, ModelRow } from '../store/schema';
 import { folderAncestry, folderSubtree, resolveAssembly, type AssemblyTreeNode, type ResolvedAssembly } from './assembly-parts';
@@ -136,6 +137,27 @@ async function finish(deps: IngestDeps, row: ModelRow, version: number, o: Outco
   }
   const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
+  // Search features first, while the model is still processing, then its exact pairs: when the
+  // state below makes it searchable, its first query finds them stored (no cold query).
+  const search = o.geometry?.search;
+  let storedEarly = false;
+  if (search) {
+    storedEarly = await db.transaction().execute(async (trx) => {
+      const current = await trx.selectFrom('models').select(['version', 'state']).where('id', '=', row.id).forUpdate().executeTakeFirst();
+      if (!current || current.version !== version || current.state !== 'processing') return false;
+      await storeSearchFeatures(trx, row, search);
+      return true;
+    });
+    if (storedEarly) {
+      try {
+        await settleExactPairs(db, row.id, version);
+      } catch (error) {
+        // Not fatal: a query that meets a missing pair computes it itself.
+        log.warn({ err: error, modelId: row.id }, 'search pairs of a model could not be settled');
+      }
+    }
+  }
+
   const written = await db.transaction().execute(async (trx) => {
     const current = await trx.selectFrom('models').select(['version', 'viewer_key', 'thumbnail_key']).where('id', '=', row.id).forUpdate().executeTakeFirst();
     if (!current || current.version !== version) return undefined;
@@ -166,8 +188,8 @@ async function finish(deps: IngestDeps, row: ModelRow, version: number, o: Outco
         .onConflict((c) => c.columns(['assembly_id', 'ref_name']).doNothing())
         .execute();
     }
-    // Search descriptors change with the state, in the same transaction (none without geometry).
-    await storeSearchFeatures(trx, row, o.geometry?.search);
+    // Search descriptors change with the state, unless stored above (none without geometry).
+    if (!storedEarly) await storeSearchFeatures(trx, row, search);
     // Image search: the model's view descriptors, likewise.
     await storeModelViews(trx, row.id, version, o.geometry?.views);
     return current;
@@ -181,9 +203,6 @@ async function finish(deps: IngestDeps, row: ModelRow, version: number, o: Outco
   await Promise.all(old.map((k) => blobs.delete(k))).catch(() => {});
 
   await wakeWaitingAssemblies(deps, row, o);
-  // Background pair step: the exact pair results this model's queries need, queued to be computed
-  // once (search/background-pairs.ts) without holding up this job.
-  if (o.geometry?.search) settlePairsInBackground(db, row.id);
   return { kind: 'done', state: o.state, reason: o.reason, fileType: row.file_type, ...(o.cpuMs !== undefined ? { cpuMs: o.cpuMs } : {}), ...(o.geometry ? { timings: o.geometry.timings } : {}) };
 }
 

@@ -3,7 +3,6 @@ import PgBoss from 'pg-boss';
 import type { ServiceConfig } from '../config';
 import type { ServiceMetrics } from '../metrics';
 import type { BlobStore } from '../files/blob-store';
-import { stopBackgroundPairs } from '../search/background-pairs';
 import type { Store } from '../store/database';
 import type { Database } from '../store/schema';
 import { ingestModel, type IngestResult } from './ingest-job';
@@ -270,7 +269,6 @@ export async function startIngestion({ store, blobs, config = {} }: { store: Sto
       await looping;
       await pool.close(); // running tasks reject; their jobs are requeued by runJob
       await Promise.allSettled(running.values());
-      await stopBackgroundPairs(db);
       await boss.stop({ graceful: false, wait: true, close: false });
     },
   };

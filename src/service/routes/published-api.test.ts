@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { box, flange, toStlBinary } from '../../geometry/fixtures';
 import { benchPhoto } from '../images/test-photos';
 import { readTestFile, startIngestTestService, type IngestTestService } from '../ingest/ingest-test-helpers';
-import { backgroundPairsIdle } from '../search/background-pairs';
 
 const documentPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/reference/physna-openapi-2.0.1.json');
 
@@ -68,7 +67,6 @@ beforeAll(async () => {
   ids.flange = await svc.upload('Published/Sub/flange.stl', toStlBinary((await flange()).mesh));
   for (const f of ['HEAD_FRONT.stp', 'HEAD_BACK.stp', 'HEAD.stp']) ids[f] = await svc.upload(`Plane/${f}`, readTestFile('cax-if', 's1-c5-214', f));
   await svc.ingestion.idle();
-  await backgroundPairsIdle(svc.db);
 }, 300_000);
 afterAll(async () => {
   console.log(`published API conformance:\n${results.map((r) => `${r.ok ? '✓' : '✗'} ${r.call}${r.ok ? '' : `  ${r.errors}`}`).join('\n')}`);

@@ -12,8 +12,8 @@ export async function tenantGeneration(db: Kysely<Database>, tenantId: number): 
 
 /** A small least-recently-used map (insertion order of a Map is its age). */
 /**
- * Marks the tenant's cached results stale without a model changing: the background pair step
- * stored pairs that other models' lists show (part-in-part is listed from both sides).
+ * Marks the tenant's cached results stale without a model changing: settling a model stored
+ * pairs that other models' lists show (part-in-part is listed from both sides).
  */
 export async function bumpGeneration(db: Kysely<Database>, tenantId: number): Promise<void> {
   await sql`insert into search_generations (tenant_id, generation) values (${tenantId}, 1)

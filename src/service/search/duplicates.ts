@@ -20,7 +20,7 @@ export interface DuplicateClusters {
  */
 export const MAX_LINKS = 500_000;
 
-/** Links not stored yet get the exact comparison from this descriptor score (the background step has the rest). */
+/** Links not stored yet get the exact comparison from this descriptor score (ingestion settled the rest). */
 const EXACT_HINT = 97;
 
 function descriptorDistanceAt(data: Float32Array, dim: number, i: number, j: number): number {
@@ -55,7 +55,7 @@ export async function scopeDuplicates(db: Kysely<Database>, tenantId: number, fo
   lap('links');
 
   // Exact results (the duplicate rule decides ≥ 98, and marks mirror images and scaled copies):
-  // read from the stored pairs the background step after ingestion computed. Stored pairs at the
+  // read from the stored pairs ingestion settled before the models turned searchable. Stored pairs at the
   // threshold that the descriptor radius missed (a coarse mesh of the same part) are added; a
   // link that could reach the rule (descriptor ≥ EXACT_HINT) but is not stored yet is computed
   // now and stored, so the answer does not depend on timing.

@@ -8,7 +8,7 @@ import type { Database, ModelRow } from '../store/schema';
 import { bumpGeneration, Lru, tenantGeneration } from './cache';
 import { loadComponents, loadFeatures } from './features-store';
 import { knownContainment } from './known-containment';
-import { exactPairs, pairCounters, storedPairs } from './pairs';
+import { exactPairs, pairCounters, storedPairs, type Settling } from './pairs';
 import { descriptorScore, needsExact, provisionalScore } from './part-to-part-rule';
 import { SEARCHABLE_STATES } from './tables';
 import { nearest } from './vector-index';
@@ -46,6 +46,8 @@ export interface SearchContext {
   db: Kysely<Database>;
   tenantId: number;
   generation: string;
+  /** Set while ingestion settles the query model's pairs before it turns searchable. */
+  settling?: Settling;
 }
 
 const results = new Lru<Promise<ScoredMatch[]>>(500);
@@ -100,7 +102,7 @@ async function partToPart(ctx: SearchContext, query: ModelRow, filter: Expressio
     .filter((m) => needsExact(own.geo, features.get(m.modelId)!.geo))
     .sort((a, b) => b.descriptor - a.descriptor || (a.modelId < b.modelId ? -1 : 1))
     .slice(0, EXACT_MAX);
-  const exact = await exactPairs(ctx.db, ctx.tenantId, 'part-to-part', query.id, gated.map((m) => m.modelId));
+  const exact = await exactPairs(ctx.db, ctx.tenantId, 'part-to-part', query.id, gated.map((m) => m.modelId), ctx.settling);
   return out.map(({ descriptor: _, ...m }) => {
     const r = exact.get(m.modelId);
     if (r?.score === undefined) return m;
@@ -132,7 +134,7 @@ async function partInPart(ctx: SearchContext, query: ModelRow, filter: Expressio
     .slice(0, CONTAINMENT_MAX)
     .map(([id]) => id);
   // Containment of each chosen pair: stored, or computed once (pairs.ts) and kept.
-  const exact = await exactPairs(ctx.db, ctx.tenantId, 'part-in-part', query.id, chosen);
+  const exact = await exactPairs(ctx.db, ctx.tenantId, 'part-in-part', query.id, chosen, ctx.settling);
   // Symmetric: pairs other models' queries found with this one are listed too, with the same
   // pair of scores seen from this side (an assembly lists a part whose own query found it).
   const others = await storedPairs(ctx.db, ctx.tenantId, 'part-in-part', query.id, 'all');
@@ -147,15 +149,18 @@ async function partInPart(ctx: SearchContext, query: ModelRow, filter: Expressio
 }
 
 /**
- * The background pair step (after a model's features are stored, see ingest-job.ts): the exact
- * pairs its own unfiltered part-to-part and part-in-part queries would need, computed and stored
- * now, so later queries of it (and of its partners, both directions are stored) only read them.
- * Returns undefined when the model is not searchable (any more).
+ * Settles a model's exact pairs: the pairs its own unfiltered part-to-part and part-in-part
+ * queries need, computed and stored (both directions), so later queries of it and of its partners
+ * only read them. Ingestion runs it after storing the model's features and before writing its
+ * searchable state (`settlingVersion`: the model is still processing at that version), so a
+ * model's first query is never the one that pays; without it, for a searchable model (benchmarks).
+ * Returns undefined when the model is not in the state asked for.
  */
-export async function settleExactPairs(db: Kysely<Database>, modelId: string): Promise<{ partToPart: number; partInPart: number } | undefined> {
+export async function settleExactPairs(db: Kysely<Database>, modelId: string, settlingVersion?: number): Promise<{ partToPart: number; partInPart: number } | undefined> {
   const query = await db.selectFrom('models').selectAll().where('id', '=', modelId).executeTakeFirst();
-  if (!query || !(SEARCHABLE_STATES as readonly string[]).includes(query.state)) return undefined;
-  const ctx: SearchContext = { db, tenantId: query.tenant_id, generation: await tenantGeneration(db, query.tenant_id) };
+  if (!query) return undefined;
+  if (settlingVersion === undefined ? !(SEARCHABLE_STATES as readonly string[]).includes(query.state) : query.state !== 'processing' || query.version !== settlingVersion) return undefined;
+  const ctx: SearchContext = { db, tenantId: query.tenant_id, generation: await tenantGeneration(db, query.tenant_id), ...(settlingVersion !== undefined ? { settling: { modelId, version: settlingVersion } } : {}) };
   try {
     const before = pairCounters.computed;
     const p2p = await partToPart(ctx, query, undefined);

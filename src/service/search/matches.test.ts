@@ -8,7 +8,6 @@ import { prng } from '../../geometry/descriptors/sampling';
 import { toGlb, toObj, toStlBinary } from '../../geometry/fixtures';
 import { applyToMesh, mergeMeshes, multiply, scaling, transformPoint, translation, type Mesh } from '../../geometry/mesh';
 import { readTestFile, startIngestTestService, type IngestTestService } from '../ingest/ingest-test-helpers';
-import { backgroundPairsIdle } from './background-pairs';
 import { PAIR_VERSION } from './pairs';
 
 describe('geometric search endpoints', () => {
@@ -46,7 +45,6 @@ describe('geometric search endpoints', () => {
     for (const [key, bytes] of uploads) id[key] = await svc.upload(paths[key]!, await bytes);
     for (const f of ['HEAD_FRONT.stp', 'HEAD_BACK.stp', 'HEAD.stp']) id[f] = await svc.upload(`plane/${f}`, readTestFile('cax-if', 's1-c5-214', f));
     await svc.ingestion.idle();
-    await backgroundPairsIdle(svc.db);
     for (const [key, model] of Object.entries(id)) expect((await svc.model(model)).state, key).toMatch(/^finished/);
   }, 300_000);
   afterAll(() => svc?.stop());
@@ -188,7 +186,7 @@ describe('geometric search endpoints', () => {
     expect(front!.forwardMatchPercentage + back!.forwardMatchPercentage).toBeLessThan(110);
   });
 
-  it('stored pairs: the background step after ingestion stored both directions; a query reads them, and recomputes a missing one identically', async () => {
+  it('stored pairs: ingestion settled both directions before the model turned searchable; a query reads them, and recomputes a missing one identically', async () => {
     // Background (ingest-job.ts → settleExactPairs): the duplicate pair is stored both ways, the
     // reverse direction being the inverse placement of the same result.
     const ab = await pairRow('part-to-part', id.original!, id.glbCopy!);
@@ -215,7 +213,7 @@ describe('geometric search endpoints', () => {
     expect(restored!.score).toBe(ab!.score);
     near(restored!.transform, ab!.transform);
 
-    // Part-in-part likewise: the bracket in the assembly, stored by the background step.
+    // Part-in-part likewise: the bracket in the assembly, settled by ingestion.
     const pip = await pairRow('part-in-part', id.original!, id.assembly!);
     const pipBack = await pairRow('part-in-part', id.assembly!, id.original!);
     expect(pip!.forward).toBeGreaterThanOrEqual(90);
@@ -244,7 +242,6 @@ describe('geometric search endpoints', () => {
     const target = ((await created.json()) as { models: { model: { id: string }; uploadUrl: string; headers: Record<string, string> }[] }).models[0]!;
     await svc.put(target, toStlBinary(bracket));
     await svc.ingestion.idle();
-    await backgroundPairsIdle(svc.db);
     for (const kind of ['part-to-part', 'geo-related', 'part-in-part']) {
       const ours = await get(`/v2/models/${id.original}/${kind}-matches?perPage=100`);
       expect(JSON.stringify(ours.body)).not.toContain(target.model.id);

@@ -1,9 +1,9 @@
 // Exact pair results (part-to-part rescoring, part-in-part containment), stored in both directions
 // (migration 0005). A pair's result is a property of the two models' geometry, never of the
 // query that asked: it is computed in one canonical direction (the lower model id first) with
-// inputs of the pair alone, and the other direction is derived from it. So the background step
-// after ingestion and a query that finds a pair not yet stored produce the same numbers, and
-// results never depend on timing.
+// inputs of the pair alone, and the other direction is derived from it. So ingestion settling a
+// model and a query that finds a pair not yet stored produce the same numbers, and results never
+// depend on timing.
 import { sql, type Kysely } from 'kysely';
 import { Matrix4 } from 'three';
 import { invert, mat4ToRigid, rigidToMat4 } from '../../geometry/descriptors/registration';
@@ -18,6 +18,21 @@ export type PairKind = 'part-to-part' | 'part-in-part';
 /** Bumped when the way a pair is computed changes; stored rows of another version are ignored. */
 const PAIR_METHOD_VERSION = 2;
 export const PAIR_VERSION = SEARCH_FEATURES_VERSION * 100 + PAIR_METHOD_VERSION;
+
+/**
+ * A model whose exact pairs are computed while ingestion finishes it, before it turns searchable
+ * (ingest-job.ts): it counts as searchable at this version, so its first query finds them stored.
+ */
+export interface Settling {
+  modelId: string;
+  version: number;
+}
+
+/** Searchable models, and the one being settled at its version. */
+function searchableOr(settling: Settling | undefined) {
+  const searchable = sql`m.state in (${sql.join([...SEARCHABLE_STATES])})`;
+  return settling ? sql`(${searchable} or (m.id = ${settling.modelId} and m.version = ${settling.version} and m.state = 'processing'))` : searchable;
+}
 
 export interface PairResult {
   /** Part-to-part: the exact score. */
@@ -78,7 +93,7 @@ function fromRow(r: { score: number | null; forward: number | null; reverse: num
   return out;
 }
 
-async function storePair(db: Kysely<Database>, tenantId: number, kind: PairKind, a: string, b: string, ab: PairResult, [va, vb]: [number, number]) {
+async function storePair(db: Kysely<Database>, tenantId: number, kind: PairKind, a: string, b: string, ab: PairResult, [va, vb]: [number, number], settling: Settling | undefined) {
   const ba = reversePair(kind, ab);
   const row = (model: string, other: string, r: PairResult) =>
     sql`(${tenantId}::int, ${model}::uuid, ${kind}::text, ${PAIR_VERSION}::int, ${other}::uuid, ${r.score ?? null}::float8, ${r.forward ?? null}::float8, ${r.reverse ?? null}::float8, ${`{${r.transform.join(',')}}`}::float8[], ${r.relation ?? null}::text, ${r.scale ?? null}::float8)`;
@@ -88,7 +103,7 @@ async function storePair(db: Kysely<Database>, tenantId: number, kind: PairKind,
     insert into search_pairs (tenant_id, model_id, kind, version, other_id, score, forward, reverse, transform, relation, scale)
     select * from (values ${row(a, b, ab)}, ${row(b, a, ba)}) v
     where (select count(*) from models m
-           where m.tenant_id = ${tenantId} and m.state in (${sql.join([...SEARCHABLE_STATES])})
+           where m.tenant_id = ${tenantId} and ${searchableOr(settling)}
              and ((m.id = ${a} and m.version = ${va}) or (m.id = ${b} and m.version = ${vb}))) = 2
     on conflict (tenant_id, model_id, kind, version, other_id) do nothing`.execute(db);
 }
@@ -96,7 +111,7 @@ async function storePair(db: Kysely<Database>, tenantId: number, kind: PairKind,
 /** Exact pairs computed in this process (benchmarks print how many a phase needed). */
 export const pairCounters = { computed: 0 };
 
-/** Pairs being computed in this process (a background step and a query asking for the same pair share the work). */
+/** Pairs being computed in this process (ingestion settling a model and a query asking for the same pair share the work). */
 const inFlight = new Map<string, Promise<PairResult | undefined>>();
 
 /**
@@ -104,17 +119,17 @@ const inFlight = new Map<string, Promise<PairResult | undefined>>();
  * computed (canonical direction), stored and returned. A pair whose features are gone (a model
  * deleted or reprocessed meanwhile) is left out.
  */
-export async function exactPairs(db: Kysely<Database>, tenantId: number, kind: PairKind, modelId: string, otherIds: readonly string[]): Promise<Map<string, PairResult>> {
+export async function exactPairs(db: Kysely<Database>, tenantId: number, kind: PairKind, modelId: string, otherIds: readonly string[], settling?: Settling): Promise<Map<string, PairResult>> {
   const out = await storedPairs(db, tenantId, kind, modelId, otherIds);
   const missing = [...new Set(otherIds)].filter((id) => id !== modelId && !out.has(id));
   if (!missing.length) return out;
-  const inputs = new PairInputs(db, kind, [modelId, ...missing]);
+  const inputs = new PairInputs(db, kind, [modelId, ...missing], settling);
   for (const other of missing) {
     const [a, b] = modelId < other ? [modelId, other] : [other, modelId];
     const key = `${tenantId}:${kind}:${a}:${b}`;
     let p = inFlight.get(key);
     if (!p) {
-      p = computeAndStore(db, tenantId, kind, a, b, inputs);
+      p = computeAndStore(db, tenantId, kind, a, b, inputs, settling);
       inFlight.set(key, p);
       void p.finally(() => inFlight.delete(key)).catch(() => {});
     }
@@ -124,11 +139,11 @@ export async function exactPairs(db: Kysely<Database>, tenantId: number, kind: P
   return out;
 }
 
-async function computeAndStore(db: Kysely<Database>, tenantId: number, kind: PairKind, a: string, b: string, inputs: PairInputs): Promise<PairResult | undefined> {
+async function computeAndStore(db: Kysely<Database>, tenantId: number, kind: PairKind, a: string, b: string, inputs: PairInputs, settling: Settling | undefined): Promise<PairResult | undefined> {
   pairCounters.computed++;
   const ab = await inputs.compare(a, b);
   const versions = await inputs.versions(a, b);
-  if (ab && versions) await storePair(db, tenantId, kind, a, b, ab, versions);
+  if (ab && versions) await storePair(db, tenantId, kind, a, b, ab, versions, settling);
   return ab;
 }
 
@@ -140,6 +155,7 @@ class PairInputs {
     private readonly db: Kysely<Database>,
     private readonly kind: PairKind,
     private readonly ids: string[],
+    private readonly settling: Settling | undefined,
   ) {}
 
   /** Blob, vector and model version in one read, of searchable models only; shells for part-in-part. */
@@ -148,7 +164,7 @@ class PairInputs {
       const ids = [...new Set(this.ids)];
       const { rows } = await sql<{ id: string; version: number; prepared: Uint8Array; global_desc: number[] }>`
         select m.id, m.version, f.prepared, f.global_desc from models m join search_features f on f.model_id = m.id
-        where m.id in (${sql.join(ids)}) and m.state in (${sql.join([...SEARCHABLE_STATES])})`.execute(this.db);
+        where m.id in (${sql.join(ids)}) and ${searchableOr(this.settling)}`.execute(this.db);
       const shells = new Map<string, PairSide['components']>();
       if (this.kind === 'part-in-part') {
         const comps = await searchDb(this.db).selectFrom('search_components').select(['model_id', 'idx', 'descriptor', 'pose']).where('model_id', 'in', ids).orderBy('model_id').orderBy('idx').execute();
