@@ -65,11 +65,13 @@ const agree = (a: { area: number; volume: number | undefined }, b: { area: numbe
 
 async function caxif(rand: () => number): Promise<SearchRecord[]> {
   const out: SearchRecord[] = [];
+  // The systems did not always model the same shape (the CATIA head is another design, the
+  // Pro/E assemblies carry datum sheets), and one file may hold another group's shape (CATIA's
+  // FOOT_BACK_000 is the front foot): files are the same part when they agree in area and volume,
+  // across groups; a file agreeing with no earlier one is another member of its group's family.
+  const clusters: { partId: string; facts: { area: number; volume: number | undefined } }[] = [];
   for (const [group, ...files] of CAXIF_GROUPS) {
-    // The systems did not always model the same shape (the CATIA head is another design, the
-    // Pro/E assemblies carry datum sheets): a file is a duplicate only of files it agrees with in
-    // area and volume; otherwise it is another member of the design's family.
-    const clusters: { id: string; facts: { area: number; volume: number | undefined } }[] = [];
+    let referencePart: string | undefined;
     for (const [k, f] of files.entries()) {
       const bytes = new Uint8Array(readFileSync(join(TESTFILES, f)));
       const name = f.split('/').pop()!;
@@ -77,18 +79,19 @@ async function caxif(rand: () => number): Promise<SearchRecord[]> {
       if (!facts) continue;
       let cluster = clusters.find((c) => agree(c.facts, facts));
       const isNew = !cluster;
-      if (!cluster) clusters.push((cluster = { id: k === 0 ? `caxif-${group}` : `caxif-${group}/${name}`, facts }));
+      if (!cluster) clusters.push((cluster = { partId: `caxif-${group}/${name}`, facts }));
+      if (k === 0) referencePart = cluster.partId;
       const kind = k === 0 ? 'original' : isNew ? 'variant' : 'duplicate';
-      out.push({ id: `${group}/${name}`, design: `caxif-${group}`, partId: cluster.id, kind, how: `${name} (${kind === 'variant' ? 'modelled differently' : 'another system or unit'})`, chiral: false, file: { name, bytes } });
+      out.push({ id: `${group}/${name}`, design: `caxif-${group}`, partId: cluster.partId, kind, how: `${name} (${kind === 'variant' ? 'modelled differently' : 'another system or unit'})`, chiral: false, file: { name, bytes } });
     }
     // Mesh exports of the reference file: another tessellation, turned, STL and OBJ.
     const reference = files[0]!;
-    if (/\.ste?p$/.test(reference)) {
+    if (referencePart && /\.ste?p$/.test(reference)) {
       const mesh = await meshExport(new Uint8Array(readFileSync(join(TESTFILES, reference))));
       if (mesh) {
-        const turned = applyToMesh(mesh, randomRigid(rand, 100));
-        out.push({ id: `${group}/export.stl`, design: `caxif-${group}`, partId: `caxif-${group}`, kind: 'duplicate', how: `coarser OpenCascade mesh (${mesh.indices.length / 3} triangles), STL`, chiral: false, file: { name: 'export.stl', bytes: toStlBinary(turned) } });
-        out.push({ id: `${group}/export.obj`, design: `caxif-${group}`, partId: `caxif-${group}`, kind: 'duplicate', how: 'coarser OpenCascade mesh, OBJ', chiral: false, file: { name: 'export.obj', bytes: toObj(applyToMesh(mesh, randomRigid(rand, 100))) } });
+        const common = { design: `caxif-${group}`, partId: referencePart, kind: 'duplicate' as const, chiral: false };
+        out.push({ ...common, id: `${group}/export.stl`, how: `coarser OpenCascade mesh (${mesh.indices.length / 3} triangles), STL`, file: { name: 'export.stl', bytes: toStlBinary(applyToMesh(mesh, randomRigid(rand, 100))) } });
+        out.push({ ...common, id: `${group}/export.obj`, how: 'coarser OpenCascade mesh, OBJ', file: { name: 'export.obj', bytes: toObj(applyToMesh(mesh, randomRigid(rand, 100))) } });
       }
     }
   }

@@ -1,7 +1,7 @@
 // The one owner of which part-to-part pairs get the exact comparison (duplicate-rule.ts): the
 // engine (candidates from the index) and the search benchmark (every pair) both ask here, so the
 // benchmark measures the rule the service applies.
-import { NOT_SAME_MAX, plausibleRelations } from '../../geometry/descriptors/duplicate-rule';
+import { NOT_SAME_MAX, plausibleRelations, type Size } from '../../geometry/descriptors/duplicate-rule';
 import { descriptorDistance, scoreFromDistance } from '../../geometry/descriptors/global-descriptor';
 import comparePair, { type PairAnswer, type PairSide } from './pair-worker';
 
@@ -10,14 +10,14 @@ export function descriptorScore(a: ArrayLike<number>, b: ArrayLike<number>): num
   return scoreFromDistance(descriptorDistance(a, b));
 }
 
-/** Oriented extents (mm, descending) from a geo-related vector (its first entries are 4 · ln extent). */
-export function extentsFromGeo(geo: ArrayLike<number>): [number, number, number] {
-  return [Math.exp(geo[0]! / 4), Math.exp(geo[1]! / 4), Math.exp(geo[2]! / 4)];
+/** Oriented extents (mm, descending) and outer area (mm²) from a geo-related vector (4 · ln extent first, ln(area) / 2 last). */
+export function sizeFromGeo(geo: ArrayLike<number>): Size {
+  return { extents: [Math.exp(geo[0]! / 4), Math.exp(geo[1]! / 4), Math.exp(geo[2]! / 4)], area: Math.exp(2 * geo[9]!) };
 }
 
 /** Whether a candidate needs the exact comparison: only pairs of about one size, or of one proportion, can be the same part, a mirror image or a scaled copy. */
 export function needsExact(geoA: ArrayLike<number>, geoB: ArrayLike<number>): boolean {
-  const p = plausibleRelations(extentsFromGeo(geoA), extentsFromGeo(geoB));
+  const p = plausibleRelations(sizeFromGeo(geoA), sizeFromGeo(geoB));
   return p.same || p.scale !== undefined;
 }
 
