@@ -136,10 +136,12 @@ export type Relation = 'same' | 'mirrored' | 'scaled';
 /** Extents agree within this factor for a pair to be tried as the same part (coarse meshes are a little smaller). */
 export const SAME_SIZE = 1.1;
 /**
- * Or outer surface areas agree within this: oriented extents mean nothing where the principal
- * axes are arbitrary (a cube's extents along a tilted frame are up to √3 larger).
+ * Or outer surface areas agree within this and the descriptor says the shapes are alike
+ * (AREA_DESCRIPTOR_FLOOR): oriented extents mean nothing where the principal axes are arbitrary
+ * (a cube's extents along a tilted frame are up to √3 larger).
  */
 const SAME_AREA = 1.15;
+const AREA_DESCRIPTOR_FLOOR = 60;
 /** Extent ratios agree with their mean within this factor for a pair to be tried as scaled copies. */
 const SAME_PROPORTIONS = 1.04;
 
@@ -150,11 +152,11 @@ export interface Size {
   area: number;
 }
 
-/** Which relations a pair can have by its size alone. */
-export function plausibleRelations(a: Size, b: Size): { same: boolean; scale?: number } {
+/** Which relations a pair can have by its size (and, for size by area, its descriptor score). */
+export function plausibleRelations(a: Size, b: Size, descriptor: number): { same: boolean; scale?: number } {
   const r = [0, 1, 2].map((k) => Math.max(b.extents[k]!, 1e-9) / Math.max(a.extents[k]!, 1e-9));
   const areaRatio = Math.max(b.area, 1e-12) / Math.max(a.area, 1e-12);
-  const same = r.every((x) => x <= SAME_SIZE && x >= 1 / SAME_SIZE) || (areaRatio <= SAME_AREA && areaRatio >= 1 / SAME_AREA);
+  const same = r.every((x) => x <= SAME_SIZE && x >= 1 / SAME_SIZE) || (descriptor >= AREA_DESCRIPTOR_FLOOR && areaRatio <= SAME_AREA && areaRatio >= 1 / SAME_AREA);
   if (same) return { same };
   const g = Math.cbrt(r[0]! * r[1]! * r[2]!);
   return r.every((x) => x / g <= SAME_PROPORTIONS && g / x <= SAME_PROPORTIONS) ? { same, scale: g } : { same };
@@ -189,7 +191,7 @@ function mul4(a: readonly number[], b: readonly number[]): number[] {
  */
 export function partToPartExact(a: PreparedPart, b: PreparedPart, descriptor: number): PartToPartOutcome {
   const below = Math.min(NOT_SAME_MAX, descriptor);
-  const plausible = plausibleRelations({ extents: a.analysis.extents, area: a.analysis.moments.area }, { extents: b.analysis.extents, area: b.analysis.moments.area });
+  const plausible = plausibleRelations({ extents: a.analysis.extents, area: a.analysis.moments.area }, { extents: b.analysis.extents, area: b.analysis.moments.area }, descriptor);
   if (plausible.same) {
     const same = checkDuplicate(a, b);
     const off = Math.max(same.offAB, same.offBA);

@@ -99,7 +99,7 @@ async function partToPart(ctx: SearchContext, query: ModelRow, filter: Expressio
   // The duplicate rule decides ≥ 98 (and mirror images, scaled copies) for pairs of about one
   // size or proportion: stored, or computed once (pairs.ts).
   const gated = out
-    .filter((m) => needsExact(own.geo, features.get(m.modelId)!.geo))
+    .filter((m) => needsExact(own.geo, features.get(m.modelId)!.geo, m.descriptor))
     .sort((a, b) => b.descriptor - a.descriptor || (a.modelId < b.modelId ? -1 : 1))
     .slice(0, EXACT_MAX);
   const exact = await exactPairs(ctx.db, ctx.tenantId, 'part-to-part', query.id, gated.map((m) => m.modelId), ctx.settling);

@@ -16,8 +16,8 @@ export function sizeFromGeo(geo: ArrayLike<number>): Size {
 }
 
 /** Whether a candidate needs the exact comparison: only pairs of about one size, or of one proportion, can be the same part, a mirror image or a scaled copy. */
-export function needsExact(geoA: ArrayLike<number>, geoB: ArrayLike<number>): boolean {
-  const p = plausibleRelations(sizeFromGeo(geoA), sizeFromGeo(geoB));
+export function needsExact(geoA: ArrayLike<number>, geoB: ArrayLike<number>, descriptor: number): boolean {
+  const p = plausibleRelations(sizeFromGeo(geoA), sizeFromGeo(geoB), descriptor);
   return p.same || p.scale !== undefined;
 }
 
@@ -26,7 +26,8 @@ export const provisionalScore = (descriptor: number) => Math.min(NOT_SAME_MAX, d
 
 /** The pair's result by the rule, in this thread (the benchmark; the service uses the pair pool). */
 export function comparePartToPart(a: PairSide, b: PairSide, geoA: ArrayLike<number>, geoB: ArrayLike<number>): PairAnswer & { exact: boolean; score: number } {
-  if (!needsExact(geoA, geoB)) return { score: provisionalScore(descriptorScore(a.global, b.global)), transform: [], exact: false };
+  const descriptor = descriptorScore(a.global, b.global);
+  if (!needsExact(geoA, geoB, descriptor)) return { score: provisionalScore(descriptor), transform: [], exact: false };
   const r = comparePair({ kind: 'part-to-part', a, b });
   return { ...r, score: r.score ?? 0, exact: true };
 }
