@@ -75,7 +75,7 @@ function innerBody(m: ManifoldToplevel, solid: Manifold): Mesh | undefined {
   return undefined;
 }
 
-async function makeDesign(m: ManifoldToplevel, a: Archetype, design: string, p: Params, rand: () => number, index: number): Promise<SearchRecord[]> {
+async function makeDesign(m: ManifoldToplevel, a: Archetype, design: string, p: Params, rand: () => number, index: number): Promise<{ records: SearchRecord[]; base: Mesh }> {
   const out: SearchRecord[] = [];
   const baseSolid = build(m, a, p, 32);
   const base = manifoldToMesh(baseSolid);
@@ -172,7 +172,7 @@ async function makeDesign(m: ManifoldToplevel, a: Archetype, design: string, p: 
     out.push({ ...common, id, partId: id, kind: 'scaled', how: `scaled ×${f}`, scale: f, file: stl(id, applyToMesh(base, multiply(randomRigid(rand), scaling(f)))) });
   }
   baseSolid.delete();
-  return out;
+  return { records: out, base };
 }
 
 /** Mesh assemblies of a few originals side by side, one of them used twice. */
@@ -224,10 +224,9 @@ export async function buildSplit(split: SplitName, o: SplitOptions = {}): Promis
     for (let k = 0; k < per; k++) {
       const rand = prng(seed * 100_003 + ai * 101 + k);
       const design = `${split}-${a.name}-${k}`;
-      const rs = await makeDesign(m, a, design, a.draw(rand), rand, index++);
-      records.push(...rs);
-      const solid = build(m, a, a.draw(prng(seed * 100_003 + ai * 101 + k)), 32);
-      originals.set(design, meshOf(solid));
+      const made = await makeDesign(m, a, design, a.draw(rand), rand, index++);
+      records.push(...made.records);
+      originals.set(design, made.base);
     }
   }
   records.push(...makeAssemblies(records, originals, prng(seed * 7 + 3), o.assemblies ?? 8, split));

@@ -23,15 +23,6 @@ export const MAX_LINKS = 500_000;
 /** Links not stored yet get the exact comparison from this descriptor score (ingestion settled the rest). */
 const EXACT_HINT = 97;
 
-function descriptorDistanceAt(data: Float32Array, dim: number, i: number, j: number): number {
-  let s = 0;
-  for (let k = 0; k < dim; k++) {
-    const d = data[i * dim + k]! - data[j * dim + k]!;
-    s += d * d;
-  }
-  return Math.sqrt(s);
-}
-
 /** Milliseconds spent in each step of a call (benchmarks print them). */
 export type DuplicatePhases = Partial<Record<'read' | 'links' | 'exact' | 'clusters', number>>;
 
@@ -51,7 +42,10 @@ export async function scopeDuplicates(db: Kysely<Database>, tenantId: number, fo
   const n = ids.length;
   lap('read');
   const radius = distanceForScore(Math.max(threshold, 1e-6));
-  const links = pairsWithin(data, n, dim, radius, MAX_LINKS).map(({ i, j, d2 }) => ({ i, j, score: provisionalScore(scoreFromDistance(Math.sqrt(d2))), related: false }));
+  const links = pairsWithin(data, n, dim, radius, MAX_LINKS).map(({ i, j, d2 }) => {
+    const descriptor = scoreFromDistance(Math.sqrt(d2));
+    return { i, j, descriptor, score: provisionalScore(descriptor), related: false };
+  });
   lap('links');
 
   // Exact results (the duplicate rule decides ≥ 98, and marks mirror images and scaled copies):
@@ -71,7 +65,7 @@ export async function scopeDuplicates(db: Kysely<Database>, tenantId: number, fo
     if (s) {
       l.score = s.score;
       l.related = s.related;
-    } else if (scoreFromDistance(descriptorDistanceAt(data, dim, l.i, l.j)) >= EXACT_HINT) {
+    } else if (l.descriptor >= EXACT_HINT) {
       const [a, b] = ids[l.i]! < ids[l.j]! ? [l.i, l.j] : [l.j, l.i];
       let list = missing.get(a);
       if (!list) missing.set(a, (list = []));
@@ -82,7 +76,7 @@ export async function scopeDuplicates(db: Kysely<Database>, tenantId: number, fo
     if (linked.has(k) || s.score < threshold) continue;
     const [a, b] = k.split(':');
     const i = index.get(a!), j = index.get(b!);
-    if (i !== undefined && j !== undefined) links.push({ i, j, score: s.score, related: s.related });
+    if (i !== undefined && j !== undefined) links.push({ i, j, descriptor: s.score, score: s.score, related: s.related });
   }
   for (const [a, list] of missing) {
     const exact = await exactPairs(db, tenantId, 'part-to-part', ids[a]!, list.map((m) => ids[m.other]!));
