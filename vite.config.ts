@@ -30,6 +30,20 @@ export default defineConfig({
         },
       },
       {
+        // npm run test:postgres: the service tests again, each service on a fresh database of a real
+        // PostgreSQL server (without pgvector: the exact-scan search path) instead of PGlite.
+        test: {
+          name: 'postgres',
+          environment: 'node',
+          include: ['src/service/**/*.test.ts'],
+          // These open the embedded database themselves (restarts, migrations).
+          exclude: ['src/service/ingest/ingestion-limits.test.ts', 'src/service/store/store.test.ts'],
+          globalSetup: ['src/service/testing/postgres-global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
         // npm run test:reliability: the service as its own process, killed and restarted.
         test: {
           name: 'reliability',
@@ -37,6 +51,16 @@ export default defineConfig({
           include: ['src/reliability/**/*.test.ts'],
           testTimeout: 600_000,
           hookTimeout: 300_000,
+        },
+      },
+      {
+        // npm run test:scale: API and worker processes on PostgreSQL and an S3-compatible server.
+        test: {
+          name: 'scale',
+          environment: 'node',
+          include: ['src/scale/**/*.test.ts'],
+          testTimeout: 900_000,
+          hookTimeout: 400_000,
         },
       },
     ],

@@ -136,7 +136,7 @@ async function main() {
     const cpu = process.cpuUsage();
     const threads = threadCpu();
     const t0 = performance.now();
-    await ingestion.queue.enqueue(id, { reason: 'uploaded' });
+    await ingestion.lifecycle.reprocess(id, { reason: 'uploaded' });
     const result = await done;
     const used = process.cpuUsage(cpu);
     const split = splitThreads(threads, threadCpu());
@@ -236,7 +236,7 @@ async function main() {
     }
     if (!ids.length) return;
     const t0 = performance.now();
-    await Promise.all(ids.map((id) => ingestion.queue.enqueue(id, { reason: 'uploaded' })));
+    await Promise.all(ids.map((id) => ingestion.lifecycle.reprocess(id, { reason: 'uploaded' })));
     await ingestion.idle();
     const minutes = (performance.now() - t0) / 60_000;
     const states = await db.selectFrom('models').select(['state']).where('id', 'in', ids).execute();

@@ -11,6 +11,8 @@ const main = path.join(root, 'src/service/main.ts');
 export interface ServiceProcess {
   readonly baseUrl: string;
   readonly pid: number;
+  /** The exit code once the process ended (null while it runs or when a signal ended it). */
+  exitCode(): number | null;
   /** Everything the process wrote, for failure messages. */
   output(): string;
   alive(): boolean;
@@ -46,21 +48,29 @@ function statusField(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return m ? Number(m[1]) * 1024 : 0;
 }
 
-/** Starts `main.ts start` on `port` with `env` and waits until sign-in answers. */
-export async function startServiceProcess(env: NodeJS.ProcessEnv & { PORT: string }): Promise<ServiceProcess> {
-  const child = run(['start'], env);
+/** Starts `main.ts start` (or `api`) on `port` with `env` and waits until sign-in answers. */
+export async function startServiceProcess(env: NodeJS.ProcessEnv & { PORT: string }, role: 'start' | 'api' = 'start'): Promise<ServiceProcess> {
+  const baseUrl = `http://localhost:${env.PORT}`;
+  return startProcess([role], env, baseUrl, () => fetch(`${baseUrl}/oauth2/default/.well-known/openid-configuration`).then((r) => r.ok, () => false));
+}
+
+/** Starts `main.ts worker` with `env`; `ready` says when it is taking jobs (for example its row in queue_workers). */
+export function startWorkerProcess(env: NodeJS.ProcessEnv, ready: (pid: number) => Promise<boolean>): Promise<ServiceProcess> {
+  return startProcess(['worker'], env, '', ready);
+}
+
+async function startProcess(args: string[], env: NodeJS.ProcessEnv, baseUrl: string, ready: (pid: number) => Promise<boolean>): Promise<ServiceProcess> {
+  const child = run(args, env);
   let log = '';
   let exited = false;
   child.stdout?.on('data', (c: Buffer) => (log += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (log += c.toString()));
   const exit = new Promise<void>((resolve) => child.on('exit', () => ((exited = true), resolve())));
-  const baseUrl = `http://localhost:${env.PORT}`;
   const deadline = Date.now() + 240_000; // the first start builds the app
   for (;;) {
-    if (exited) throw new Error(`the service exited while starting:\n${log}`);
-    const ok = await fetch(`${baseUrl}/oauth2/default/.well-known/openid-configuration`).then((r) => r.ok, () => false);
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error(`the service did not start:\n${log}`);
+    if (exited) throw new Error(`${args[0]} exited while starting:\n${log}`);
+    if (await ready(child.pid ?? 0)) break;
+    if (Date.now() > deadline) throw new Error(`${args[0]} did not start:\n${log}`);
     await new Promise((r) => setTimeout(r, 200));
   }
   const pid = child.pid ?? 0;
@@ -76,6 +86,7 @@ export async function startServiceProcess(env: NodeJS.ProcessEnv & { PORT: strin
     pid,
     output: () => log,
     alive: () => !exited,
+    exitCode: () => child.exitCode,
     async kill9() {
       child.kill('SIGKILL');
       await exit;

@@ -21,6 +21,7 @@ import { signInRoutes } from './identity/signin-routes';
 import { clientCredentialRoutes } from './routes/client-credentials';
 import type { BlobStore } from './files/blob-store';
 import { fileRoutes } from './files/file-routes';
+import { ModelLifecycle } from './store/model-lifecycle';
 import { ModelFiles } from './files/model-files';
 import { createUrlSigner } from './files/signed-urls';
 import type { IngestQueue } from './ingest/ingest-queue';
@@ -143,7 +144,8 @@ export async function buildApp({
   });
 
   const signer = createUrlSigner({ publicUrl, keys: keys.urlSigningKeys });
-  const files = new ModelFiles({ db, blobStore, signer, ingestQueue, uploadMaxBytes, log: app.log });
+  const lifecycle = new ModelLifecycle(db, ingestQueue);
+  const files = new ModelFiles({ db, blobStore, signer, lifecycle, uploadMaxBytes });
   // Signed addresses: outside the API's bearer-token hook, the signature is the authorisation.
   await app.register(fileRoutes, { db, blobStore, signer, files, uploadMaxBytes });
   // Image search (issue 7): query images' signed PUT, same rules as model uploads.
@@ -183,7 +185,7 @@ export async function buildApp({
     await api.register(clientCredentialRoutes, { db, prefix: '/client-credentials' });
     await api.register(clientCredentialRoutes, { db, prefix: '/v2/client-credentials' });
     await api.register(folderRoutes, { db, files, prefix: '/v2/folders' });
-    await api.register(modelRoutes, { db, blobStore, files, prefix: '/v2/models' });
+    await api.register(modelRoutes, { db, blobStore, files, lifecycle, prefix: '/v2/models' });
     await api.register(matchRoutes, { db, files, prefix: '/v2/models' });
     await api.register(modelReportRoutes, { db, files, prefix: '/v2/models' });
     await api.register(folderDuplicateRoutes, { db, files, prefix: '/v2/folders' });

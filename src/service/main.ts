@@ -10,14 +10,17 @@ import { log } from './log';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const usage = `Usage:
-  main.ts start                 build the app if needed, then serve it with the API and sign-in
+  main.ts start                 all in one: build the app if needed, serve it with the API and sign-in, and process uploads
   main.ts dev                   the same with Vite's dev server (hot reload)
+  main.ts api                   serve the app, the API and sign-in; only send jobs (needs DATABASE_URL)
+  main.ts worker                process uploads and every background search step (needs DATABASE_URL)
   main.ts users add --email E --password P [--name N] [--tenant KEY] [--roles viewer,editor,admin]
   main.ts users list`;
 
 
 
-async function start(config: ServiceConfig) {
+/** `start` runs workers in the process; `api` only sends jobs to workers elsewhere. */
+async function start(config: ServiceConfig, role: 'all' | 'api' = 'all') {
   const pglite = config.databaseUrl
     ? undefined
     : import('./store/pglite').then(({ openPglite }) => openPglite(path.join(config.dataDir, 'pglite')));
@@ -35,13 +38,13 @@ async function start(config: ServiceConfig) {
   const { openStore } = await import('./store/database');
   const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pglite });
   store.catch(() => {}); // awaited (and reported) by startService
-  const [{ startService }, { serviceIngestion }] = await Promise.all([import('./server'), import('./ingest/start-ingestion')]);
+  const [{ startService }, { serviceIngestion }, { serviceJobQueue }] = await Promise.all([import('./server'), import('./ingest/start-ingestion'), import('./ingest/job-queue')]);
   const service = await startService({
     config,
     store,
     publicUrlFromEnv: Boolean(process.env.PUBLIC_URL),
     web: { kind: 'dist', distDir: path.join(root, 'dist') },
-    ingestion: serviceIngestion(),
+    ingestion: role === 'api' ? serviceJobQueue() : serviceIngestion({ drainMs: ALL_IN_ONE_DRAIN_MS }),
     logger: log,
   });
   announce(service, config);
@@ -62,7 +65,7 @@ async function dev(config: ServiceConfig) {
       vite = await createViteDevServer(root, server);
       return { kind: 'vite', middlewares: vite.middlewares };
     },
-    ingestion: serviceIngestion(),
+    ingestion: serviceIngestion({ drainMs: ALL_IN_ONE_DRAIN_MS }),
     logger: log,
     onClose: async () => {
       await vite?.close();
@@ -82,10 +85,41 @@ function announce(service: RunningService, config: ServiceConfig) {
   }
 }
 
-function closeOnSignals(service: RunningService) {
+/**
+ * A worker process: takes jobs from the queue in the shared database until it is told to stop.
+ * It serves no HTTP; the API process answers health and metrics for the deployment.
+ */
+async function worker(config: ServiceConfig) {
+  const [{ openStore }, { createBlobStore }, { serviceIngestion }] = await Promise.all([import('./store/database'), import('./files/configured-blob-store'), import('./ingest/start-ingestion')]);
+  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const ingestion = await serviceIngestion({ drainMs: WORKER_DRAIN_MS })({ store, blobStore: createBlobStore(config), config });
+    log.info({ threads: ingestion.pool.size, database: store.location }, 'worker started');
+    return {
+      async close() {
+        await ingestion.stop();
+        await store.close();
+      },
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+/** Running jobs get this long to finish at a stop before they go back to the queue. */
+const WORKER_DRAIN_MS = 20_000;
+const ALL_IN_ONE_DRAIN_MS = 5_000;
+
+function requireSharedDatabase(config: ServiceConfig, role: string) {
+  if (!config.databaseUrl) throw new ConfigError(`The ${role} role shares its database with other processes: set DATABASE_URL to a PostgreSQL server (the embedded database belongs to one process; use \`start\` for that).`);
+}
+
+function closeOnSignals(service: { close(): Promise<void> }) {
   const stop = (signal: string) => {
     console.log(`\n${signal}: shutting down…`);
-    const hardStop = setTimeout(() => process.exit(1), 10_000).unref();
+    // Past the drain of running jobs, within the 30 s a container stop allows.
+    const hardStop = setTimeout(() => process.exit(1), 28_000).unref();
     service.close().then(
       () => {
         clearTimeout(hardStop);
@@ -125,6 +159,14 @@ async function main(argv: string[]) {
     case 'dev':
       closeOnSignals(await dev(config));
       return;
+    case 'api':
+      requireSharedDatabase(config, 'api');
+      closeOnSignals(await start(config, 'api'));
+      return;
+    case 'worker':
+      requireSharedDatabase(config, 'worker');
+      closeOnSignals(await worker(config));
+      return;
     case 'users':
       await users(config, rest);
       return;
@@ -137,5 +179,6 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError) console.error(usage);
   else if (error instanceof ConfigError || (error instanceof Error && error.name === 'CliError')) console.error(error.message);
   else console.error(error);
-  process.exitCode = 1;
+  // A role that failed to start must not linger half-started (worker threads, timers) and look alive.
+  process.exit(1);
 });

@@ -2,12 +2,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Provider } from 'oidc-provider';
-import path from 'node:path';
 import { buildApp, type AppOptions } from './app';
 import { defaultPublicUrl, type ServiceConfig } from './config';
 import type { BlobStore } from './files/blob-store';
-import { LocalBlobStore } from './files/local-blob-store';
-import { S3BlobStore } from './files/s3-blob-store';
+import { createBlobStore } from './files/configured-blob-store';
 import type { IngestQueue } from './ingest/ingest-queue';
 import { pruneExpiredPayloads } from './identity/adapter';
 import { pruneThrottle } from './identity/throttle';
@@ -31,19 +29,13 @@ export interface StartOptions {
   /** A plain ingest queue (absent, and no `ingestion`: uploaded models stay `processing`). */
   ingestQueue?: IngestQueue;
   /**
-   * Starts ingestion once store and blob store exist (e.g. ingest/start-ingestion.ts); its queue
-   * receives the API's enqueues, and it is stopped on close after the server, before the store.
+   * Opens the job queue once store and blob store exist, with workers (ingest/start-ingestion.ts,
+   * all-in-one) or without (ingest/job-queue.ts, the API role); its queue receives the API's jobs,
+   * and it is stopped on close after the server, before the store.
    */
   ingestion?: (deps: { store: Store; blobStore: BlobStore; config: ServiceConfig; metrics: ServiceMetrics }) => Promise<{ queue: IngestQueue; stop(): Promise<void> }>;
   /** Overrides the blob store the configuration names (tests). */
   blobStore?: BlobStore;
-}
-
-/** The blob store the configuration names: DATA_DIR/blobs, or an S3 bucket. */
-export function createBlobStore(config: ServiceConfig): BlobStore {
-  const c = config.blobStore;
-  if (c.kind === 's3') return new S3BlobStore({ bucket: c.bucket, region: c.region, endpoint: c.endpoint, forcePathStyle: c.forcePathStyle });
-  return new LocalBlobStore(path.join(config.dataDir, 'blobs'));
 }
 
 export interface RunningService {
@@ -108,7 +100,8 @@ export async function startService({ config, publicUrlFromEnv = true, web, logge
     ingestionStarting?.catch(() => {}); // awaited (and reported) below
     const queue: IngestQueue | undefined = ingestionStarting
       ? {
-          enqueue: async (modelId, options) => (await ingestionStarting).queue.enqueue(modelId, options),
+          send: async (trx, job) => (await ingestionStarting).queue.send(trx, job),
+          committed: () => void ingestionStarting.then((started) => started.queue.committed?.()).catch(() => {}),
           ready: async () => (await ingestionStarting).queue.ready?.(),
           depth: async () => (await (await ingestionStarting).queue.depth?.()) ?? 0,
         }

@@ -1,8 +1,7 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { UploadInfo } from '../../contract/models';
 import type { Kysely } from 'kysely';
-import type { IngestQueue } from '../ingest/ingest-queue';
-import { findModelById, markUploaded } from '../store/models';
+import type { ModelLifecycle } from '../store/model-lifecycle';
+import { findModelById } from '../store/models';
 import type { Database, ModelRow } from '../store/schema';
 import { claimUpload, openUploads } from '../store/uploads';
 import { isDirectUploadStore, modelBlobKeys, type BlobStore } from './blob-store';
@@ -12,10 +11,9 @@ export interface ModelFilesOptions {
   db: Kysely<Database>;
   blobStore: BlobStore;
   signer: UrlSigner;
-  /** Absent until ingestion is wired in: models then stay `processing`. */
-  ingestQueue?: IngestQueue | undefined;
+  /** Moves models to `processing` and sends their ingestion jobs. */
+  lifecycle: ModelLifecycle;
   uploadMaxBytes: number;
-  log: FastifyBaseLogger;
 }
 
 /**
@@ -62,22 +60,9 @@ export class ModelFiles {
     return row.blob_key ? this.options.signer.fileUrl(row.id, 'source', this.rev(row)) : null;
   }
 
-  /** The file is stored: mark the model `processing` and queue it. */
+  /** The file is stored: the model is `processing` and its job sent. */
   async uploaded(modelId: string, file: { blobKey: string; sizeBytes: number }): Promise<ModelRow> {
-    const row = await markUploaded(this.options.db, modelId, file);
-    await this.enqueue(modelId, 'uploaded');
-    return row;
-  }
-
-  async enqueue(modelId: string, reason: 'uploaded' | 'reprocess'): Promise<void> {
-    const { ingestQueue, log } = this.options;
-    if (!ingestQueue) return;
-    try {
-      await ingestQueue.enqueue(modelId, { reason });
-    } catch (error) {
-      // The file is safe and the state says processing; a reprocess request queues it again.
-      log.error({ err: error, modelId }, 'could not queue model for ingestion');
-    }
+    return this.options.lifecycle.uploaded(modelId, file);
   }
 
   /**
@@ -101,12 +86,7 @@ export class ModelFiles {
           if (!head || !(await claimUpload(db, r.id, new Date()))) return;
           if (head.bytes > uploadMaxBytes) {
             await blobStore.delete(key);
-            const failed = await db
-              .updateTable('models')
-              .set({ state: 'failed', state_reason: `The file is larger than the ${uploadMaxBytes}-byte limit.` })
-              .where('id', '=', r.id)
-              .returningAll()
-              .executeTakeFirst();
+            const failed = await this.options.lifecycle.failUpload(r.id, `The file is larger than the ${uploadMaxBytes}-byte limit.`);
             if (failed) updated.set(r.id, failed);
             return;
           }

@@ -5,6 +5,7 @@ import { settleExactPairs } from '../search/engine';
 import { log } from '../log';
 import { storeModelViews } from '../images/model-views-store';
 import type { Database, ModelRow } from '../store/schema';
+import type { IngestJob, ModelLifecycle } from '../store/model-lifecycle';
 import { folderAncestry, folderSubtree, resolveAssembly, type AssemblyTreeNode, type ResolvedAssembly } from './assembly-parts';
 import type { ProductNode } from '../../geometry/importer';
 import type { ProcessOutput, ScanResult } from './process-model';
@@ -21,8 +22,8 @@ export interface IngestDeps {
   timeoutMs: number;
   maxTriangles?: number;
   unpackedMaxBytes?: number;
-  /** Queues (re)processing of assemblies a finished model may complete. */
-  enqueue(modelId: string, options: { reason: 'part-arrived' }): Promise<void>;
+  /** Writes the outcome; queues assemblies a finished model may complete. */
+  lifecycle: ModelLifecycle;
 }
 
 export type IngestResult =
@@ -38,11 +39,13 @@ export type IngestResult =
  * that were waiting for this file. Throws only for infrastructure failures (database, blob
  * store), which the queue retries; everything about the file itself ends in a state.
  */
-export async function ingestModel(deps: IngestDeps, modelId: string): Promise<IngestResult> {
+export async function ingestModel(deps: IngestDeps, job: Pick<IngestJob, 'modelId'> & Partial<IngestJob>): Promise<IngestResult> {
   const { db, blobs, pool } = deps;
-  const row = await db.selectFrom('models').selectAll().where('id', '=', modelId).executeTakeFirst();
+  const row = await db.selectFrom('models').selectAll().where('id', '=', job.modelId).executeTakeFirst();
   if (!row) return { kind: 'skipped', why: 'deleted' };
   if (row.state !== 'processing') return { kind: 'skipped', why: `state is ${row.state}` };
+  // Jobs sent before versions were carried have none: they process the current one.
+  if (job.version !== undefined && job.version !== row.version) return { kind: 'stale' };
   const version = row.version;
 
   let bytes: Uint8Array | undefined;
@@ -135,7 +138,6 @@ async function finish(deps: IngestDeps, row: ModelRow, version: number, o: Outco
     await blobs.put(keys.viewer, o.geometry.viewerGlb, { contentType: 'model/gltf-binary' });
     await blobs.put(keys.thumbnail, o.geometry.thumbnailPng, { contentType: 'image/png' });
   }
-  const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
   // Search features first, while the model is still processing, then its exact pairs: when the
   // state below makes it searchable, its first query finds them stored (no cold query).
@@ -161,24 +163,23 @@ async function finish(deps: IngestDeps, row: ModelRow, version: number, o: Outco
   const written = await db.transaction().execute(async (trx) => {
     const current = await trx.selectFrom('models').select(['version', 'viewer_key', 'thumbnail_key']).where('id', '=', row.id).forUpdate().executeTakeFirst();
     if (!current || current.version !== version) return undefined;
-    await trx
-      .updateTable('models')
-      .set({
+    await deps.lifecycle.complete(
+      row.id,
+      version,
+      {
         state: o.state,
-        state_reason: o.reason,
-        facts: json(o.geometry?.facts),
-        viewer_key: keys.viewer,
-        thumbnail_key: keys.thumbnail,
-        is_assembly: o.isAssembly ?? false,
-        part_count: o.partCount ?? null,
-        missing_parts: json(o.missing),
-        step_references: json(o.references),
-        assembly_tree: json(o.tree ? { type: 'assemblyTree', modelId: row.id, children: o.tree } : null),
-        processed_at: sql<Date>`now()`,
-        updated_at: sql<Date>`now()`,
-      })
-      .where('id', '=', row.id)
-      .execute();
+        stateReason: o.reason,
+        facts: o.geometry?.facts ?? null,
+        viewerKey: keys.viewer,
+        thumbnailKey: keys.thumbnail,
+        isAssembly: o.isAssembly ?? false,
+        partCount: o.partCount ?? null,
+        missingParts: o.missing ?? null,
+        stepReferences: o.references ?? null,
+        assemblyTree: o.tree ? { type: 'assemblyTree', modelId: row.id, children: o.tree } : null,
+      },
+      trx,
+    );
     await trx.deleteFrom('assembly_links').where('assembly_id', '=', row.id).execute();
     const links = o.links ?? [];
     if (links.length) {
@@ -230,7 +231,7 @@ async function wakeWaitingAssemblies(deps: IngestDeps, row: ModelRow, o: Outcome
             and not exists (select 1 from assembly_links l where l.assembly_id = m.id and lower(l.ref_name) = ${name} and l.part_id = ${row.id})
           )
         )`.execute(db);
-    for (const r of rows) await deps.enqueue(r.id, { reason: 'part-arrived' });
+    for (const r of rows) await deps.lifecycle.reprocess(r.id, { reason: 'part-arrived' });
   }
 
   if (o.missing?.length) {
@@ -246,7 +247,7 @@ async function wakeWaitingAssemblies(deps: IngestDeps, row: ModelRow, o: Outcome
       .where('state', '<>', 'incomplete-upload')
       .where('blob_key', 'is not', null);
     if (unreadable.length) q = q.where('id', 'not in', unreadable);
-    if (subtree.size && (await q.limit(1).executeTakeFirst())) await deps.enqueue(row.id, { reason: 'part-arrived' });
+    if (subtree.size && (await q.limit(1).executeTakeFirst())) await deps.lifecycle.reprocess(row.id, { reason: 'part-arrived' });
   }
 }
 

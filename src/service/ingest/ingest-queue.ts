@@ -1,10 +1,11 @@
+import type { IngestJobSender } from '../store/model-lifecycle';
+
 /**
- * What the API needs from ingestion: a durable request to (re)process a model. The queue lives in
- * the database, so a request survives a restart; workers pick it up in worker threads.
+ * What the API needs from ingestion: a durable request to process a model at a version. The
+ * queue lives in the database, so a request sent in the transaction that moved the model to
+ * `processing` survives a restart; worker processes pick it up.
  */
-export interface IngestQueue {
-  /** Queues processing of `modelId` (after its file was stored, or on reprocess). Idempotent per model. */
-  enqueue(modelId: string, options?: { reason?: 'uploaded' | 'reprocess' | 'part-arrived' }): Promise<void>;
+export interface IngestQueue extends IngestJobSender {
   /** Resolves when the queue can be reached (readiness); rejects with why not. */
   ready?(): Promise<void>;
   /** Jobs waiting or running (metrics). */

@@ -12,7 +12,10 @@ import { createFolder } from '../store/folders';
 import { ensureTenant } from '../store/users';
 import { quietLog, startIngestTestService, type IngestTestService } from './ingest-test-helpers';
 import { modelsWithOutdatedDescriptors } from './outdated-models';
-import { INGEST_QUEUE, startIngestion, type Ingestion } from './start-ingestion';
+import { INGEST_QUEUE, openJobQueue } from './job-queue';
+import { startIngestion, type Ingestion } from './start-ingestion';
+import { registerWorker } from './worker-leases';
+import { ModelLifecycle, type IngestJob } from '../store/model-lifecycle';
 
 /** A tiny 3MF whose components fan out 10× per level: 10^depth placements of one triangle. */
 function componentBomb3mf(depth = 9): Uint8Array {
@@ -71,7 +74,7 @@ describe('restarts', () => {
 
   const open = async () => {
     store = await openStore({ dataDir });
-    ingestion = await startIngestion({ store, blobs, config: { exclusiveDatabase: true, pollIntervalMs: 100, retryDelaySeconds: 1, log: quietLog } });
+    ingestion = await startIngestion({ store, blobs, config: { exclusiveDatabase: true, pollIntervalMs: 500, retryDelaySeconds: 1, drainMs: 0, log: quietLog } });
     return { store, ingestion };
   };
   const close = async () => {
@@ -82,7 +85,7 @@ describe('restarts', () => {
   };
   let blobs: LocalBlobStore;
 
-  it('a job running at shutdown, and one left active by a crash, both end finished after the next start; nothing stays processing', async () => {
+  it('a job running at shutdown is handed back, jobs held by a crashed worker are taken over; both end finished after the next start, nothing stays processing', async () => {
     blobs = new LocalBlobStore(path.join(dataDir, 'blobs'));
     let { store: s, ingestion: ing } = await open();
     const tenant = await ensureTenant(s.db, 'restart', 'Restart Inc.');
@@ -112,30 +115,25 @@ describe('restarts', () => {
     };
     const big = toStlBinary((await sphere({ triangles: 600_000 })).mesh);
     const slow = await insert('big-sphere.stl', big);
-    await ing.queue.enqueue(slow, { reason: 'uploaded' });
-    // wait until the job is running, then shut down in the middle of it
+    await ing.lifecycle.reprocess(slow, { reason: 'uploaded' });
+    // wait until a worker holds the job, then shut down in the middle of it
     for (let i = 0; ; i++) {
-      const { rows } = await sql<{ state: string }>`select state from pgboss.job where name = ${INGEST_QUEUE} and singleton_key = ${slow}`.execute(s.db);
-      if (rows.some((r) => r.state === 'active')) break;
+      if (await s.db.selectFrom('queue_leases').select('job_id').executeTakeFirst()) break;
       if (i > 200) throw new Error('the job never started');
       await new Promise((r) => setTimeout(r, 50));
     }
     await close();
 
-    // A crash: a job left `active` by a process that is gone, and a model `processing` without any job.
+    // A crash: a worker that held jobs (this one, and the one handed back at the shutdown above) is gone.
     ({ store: s } = await reopenWithoutIngestion());
     const crashed = await insert('crashed.stl', toStlBinary((await box()).mesh));
-    const orphan = await insert('orphan.stl', toStlBinary((await box([5, 5, 5])).mesh));
-    const PgBoss = (await import('pg-boss')).default;
-    const { CompiledQuery } = await import('kysely');
-    const db = s.db;
-    const boss = new PgBoss({ db: { executeSql: async (text: string, values: unknown[] = []) => ({ rows: (await db.executeQuery(CompiledQuery.raw(text, values))).rows as unknown[] }) }, supervise: false, schedule: false });
-    await boss.start();
-    await boss.send(INGEST_QUEUE, { modelId: crashed }, { singletonKey: crashed });
-    // taken by the "dead" process: this one, and the one requeued at the shutdown above
-    const taken = await boss.fetch<{ modelId: string }>(INGEST_QUEUE, { batchSize: 10 });
+    const queue = await openJobQueue(s);
+    await new ModelLifecycle(s.db, queue).reprocess(crashed);
+    const dead = await registerWorker(s.db);
+    const taken = await queue.boss.fetch<IngestJob>(INGEST_QUEUE, { batchSize: 10 });
+    for (const job of taken) await dead.hold(INGEST_QUEUE, job.id);
     expect(taken.map((j) => j.data.modelId).sort()).toEqual([crashed, slow].sort());
-    await boss.stop({ graceful: false, close: false });
+    await queue.stop();
     await store!.close();
     store = undefined;
 
@@ -144,7 +142,6 @@ describe('restarts', () => {
     const rows = await s.db.selectFrom('models').select(['id', 'state', 'state_reason']).execute();
     expect(rows.find((r) => r.id === slow)?.state).toBe('finished');
     expect(rows.find((r) => r.id === crashed)?.state).toBe('finished');
-    expect(rows.find((r) => r.id === orphan)?.state).toBe('finished');
     expect(rows.filter((r) => r.state === 'processing')).toEqual([]);
   });
 
@@ -152,12 +149,12 @@ describe('restarts', () => {
     await close();
     store = await openStore({ dataDir });
     const s = store;
-    const model = await s.db.selectFrom('models').select(['id', 'blob_key']).where('file_name', '=', 'orphan.stl').executeTakeFirstOrThrow();
+    const model = await s.db.selectFrom('models').select(['id', 'blob_key']).where('file_name', '=', 'big-sphere.stl').executeTakeFirstOrThrow();
     const broken: LocalBlobStore = Object.assign(Object.create(blobs) as LocalBlobStore, {
       get: async (key: string) => (key === model.blob_key ? Promise.reject(new Error('disk unavailable')) : blobs.get(key)),
     });
-    ingestion = await startIngestion({ store: s, blobs: broken, config: { exclusiveDatabase: true, pollIntervalMs: 100, retryLimit: 1, retryDelaySeconds: 1, log: quietLog } });
-    await ingestion.queue.enqueue(model.id, { reason: 'reprocess' });
+    ingestion = await startIngestion({ store: s, blobs: broken, config: { exclusiveDatabase: true, pollIntervalMs: 500, retryLimit: 1, retryDelaySeconds: 1, log: quietLog } });
+    await ingestion.lifecycle.reprocess(model.id);
     await ingestion.idle();
     const row = await s.db.selectFrom('models').select(['state', 'state_reason']).where('id', '=', model.id).executeTakeFirstOrThrow();
     expect(row.state).toBe('failed');
@@ -170,7 +167,7 @@ describe('restarts', () => {
     const model = await s.db.selectFrom('models').select('id').where('file_name', '=', 'crashed.stl').executeTakeFirstOrThrow();
     await sql`update search_features set version = 1 where model_id = ${model.id}`.execute(s.db);
     await sql`update model_views set method = 'an-older-recipe' where model_id = ${model.id}`.execute(s.db);
-    expect(await modelsWithOutdatedDescriptors(s.db)).toEqual([model.id]);
+    expect((await modelsWithOutdatedDescriptors(s.db)).map((m) => m.id)).toEqual([model.id]);
     await close();
 
     const { store: again, ingestion: ing } = await open();

@@ -5,11 +5,13 @@ import { SEARCH_FEATURES_VERSION } from '../../geometry/search-features';
 import { modelsWithStaleViews } from '../images/model-views-store';
 import type { Database } from '../store/schema';
 
-/** Finished models whose search features or image views come from an older recipe (at most `limit`). */
-export async function modelsWithOutdatedDescriptors(db: Kysely<Database>, limit = 1000): Promise<string[]> {
+/** Settled models whose search features or image views come from an older recipe (at most `limit` of each), with their versions. */
+export async function modelsWithOutdatedDescriptors(db: Kysely<Database>, limit = 1000): Promise<{ id: string; version: number }[]> {
   const { rows } = await sql<{ id: string }>`
     select f.model_id as id from search_features f join models m on m.id = f.model_id
     where f.version <> ${SEARCH_FEATURES_VERSION} and m.state <> 'processing'
     limit ${limit}`.execute(db);
-  return [...new Set([...rows.map((r) => r.id), ...(await modelsWithStaleViews(db, limit))])];
+  const ids = [...new Set([...rows.map((r) => r.id), ...(await modelsWithStaleViews(db, limit))])];
+  if (ids.length === 0) return [];
+  return db.selectFrom('models').select(['id', 'version']).where('id', 'in', ids).where('state', '<>', 'processing').execute();
 }

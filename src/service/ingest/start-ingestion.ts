@@ -1,18 +1,17 @@
-import { CompiledQuery, sql, type Kysely } from 'kysely';
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import type { ServiceConfig } from '../config';
 import type { ServiceMetrics } from '../metrics';
 import type { BlobStore } from '../files/blob-store';
 import type { Store } from '../store/database';
-import type { Database } from '../store/schema';
+import { ModelLifecycle, type IngestJob } from '../store/model-lifecycle';
 import { ingestModel, type IngestResult } from './ingest-job';
-import type { IngestQueue } from './ingest-queue';
+import { INGEST_DEAD_LETTERS, INGEST_QUEUE, openJobQueue, UPGRADE_QUEUE, type JobQueue } from './job-queue';
 import { modelsWithOutdatedDescriptors } from './outdated-models';
 import { createWorkerPool, defaultPoolSize, type WorkerPool } from './worker-pool';
+import { HEARTBEAT_MS, registerWorker } from './worker-leases';
 import { log as serviceLog } from '../log';
 
-export const INGEST_QUEUE = 'model-ingest';
-export const INGEST_DEAD_LETTERS = 'model-ingest-dead';
+export { INGEST_DEAD_LETTERS, INGEST_QUEUE } from './job-queue';
 
 export interface IngestionConfig {
   /** Worker threads and models processed at once (default: cores, at most 2). */
@@ -30,11 +29,13 @@ export interface IngestionConfig {
   retryLimit?: number;
   /** Seconds before such a retry (default 10). */
   retryDelaySeconds?: number;
-  /** How often an idle dispatcher looks for jobs queued by other processes (default 1000 ms). */
+  /** How often an idle worker looks for jobs queued by other processes (default 1000 ms, at least 500). */
   pollIntervalMs?: number;
+  /** How long a stop waits for running jobs before it hands them back to the queue (default 20 s). */
+  drainMs?: number;
   /**
-   * The database belongs to this process alone (embedded PGlite): a job left `active` at start
-   * was interrupted by a crash and is retried at once instead of after its expiry.
+   * The database belongs to this process alone (embedded PGlite): jobs other workers held were
+   * interrupted by a crash of this process and are retried at once.
    */
   exclusiveDatabase?: boolean;
   log?: Pick<Console, 'info' | 'warn' | 'error'>;
@@ -45,57 +46,44 @@ export interface IngestionConfig {
 }
 
 export interface Ingestion {
-  queue: IngestQueue;
+  queue: JobQueue;
+  lifecycle: ModelLifecycle;
   pool: WorkerPool;
   /** Resolves when no job is queued, waiting for a retry or running (tests and benchmarks). */
   idle(): Promise<void>;
   /**
-   * Stops taking jobs and terminates the worker threads; jobs interrupted here are put back in
-   * the queue (without counting as a failed attempt) for the next start.
+   * Stops taking jobs, lets running ones finish for `drainMs`, then terminates the worker threads;
+   * jobs interrupted there go back to the queue (not counted as a failed attempt).
    */
   stop(): Promise<void>;
 }
 
-interface JobData {
-  modelId: string;
-  reason?: string;
-}
-
-type Executor = Pick<Kysely<Database>, 'executeQuery'>;
-
-/** pg-boss runs its SQL through the service's own Kysely connection pool (PGlite or PostgreSQL). */
-function bossDb(db: Executor): PgBoss.Db {
-  return {
-    async executeSql(text: string, values: unknown[] = []) {
-      const result = await db.executeQuery(CompiledQuery.raw(text, values));
-      return { rows: result.rows as unknown[] };
-    },
-  } as PgBoss.Db;
-}
+const GIVEN_UP =
+  'Processing this model failed several times for reasons that have nothing to do with the file (for example the service restarting, or storage being unavailable), so it was given up. Use reprocess to try again; if it keeps failing, contact support.';
 
 /**
- * Durable ingestion: a pg-boss queue in the service's own database, dispatched to a small pool
- * of worker threads. Jobs survive restarts; one queued job per model (singletonKey); results
- * of a run that a newer upload or reprocess overtook are dropped (models.version).
+ * A worker: takes ingestion jobs from the queue (pg-boss workers, one per worker thread), gives up
+ * models whose jobs used up their retries, reprocesses models whose search data is outdated, and
+ * hands back the jobs of worker processes that died. Opens the queue itself unless given one.
  */
-export async function startIngestion({ store, blobs, config = {} }: { store: Store; blobs: BlobStore; config?: IngestionConfig }): Promise<Ingestion> {
+export async function startIngestion({ store, blobs, queue: given, config = {} }: { store: Store; blobs: BlobStore; queue?: JobQueue; config?: IngestionConfig }): Promise<Ingestion> {
   const { db } = store;
   const log = config.log ?? serviceLog;
   const concurrency = config.concurrency ?? defaultPoolSize();
   const timeoutMs = config.timeoutMs ?? 120_000;
-  const retryLimit = config.retryLimit ?? 2;
-  const pollIntervalMs = config.pollIntervalMs ?? 1000;
-  // A job still `active` this long after it started belongs to a process that died: pg-boss's
-  // maintenance fails it into a retry. Processing a model is bounded by the worker timeouts.
-  const expireInSeconds = Math.ceil((timeoutMs * 2 + 60_000) / 1000);
-
-  const boss = new PgBoss({ db: bossDb(db), schedule: false, supervise: true, migrate: true, maintenanceIntervalSeconds: 30 });
-  boss.on('error', (error: unknown) => log.error(`ingest queue: ${error instanceof Error ? error.message : String(error)}`));
-  await boss.start();
-  const queueOptions = { policy: 'short' as const, retryLimit, retryDelay: config.retryDelaySeconds ?? 10, expireInSeconds, deadLetter: INGEST_DEAD_LETTERS };
-  await boss.createQueue(INGEST_DEAD_LETTERS, { name: INGEST_DEAD_LETTERS, retryLimit: 5 });
-  await boss.createQueue(INGEST_QUEUE, { name: INGEST_QUEUE, ...queueOptions });
-  await boss.updateQueue(INGEST_QUEUE, { name: INGEST_QUEUE, ...queueOptions });
+  const pollingIntervalSeconds = Math.max(0.5, (config.pollIntervalMs ?? 1000) / 1000);
+  const queue =
+    given ??
+    (await openJobQueue(store, {
+      supervise: true,
+      timeoutMs,
+      log,
+      ...(config.retryLimit !== undefined ? { retryLimit: config.retryLimit } : {}),
+      ...(config.retryDelaySeconds !== undefined ? { retryDelaySeconds: config.retryDelaySeconds } : {}),
+    }));
+  const { boss } = queue;
+  const lifecycle = new ModelLifecycle(db, queue);
+  const leases = await registerWorker(db);
 
   const pool = createWorkerPool({
     size: concurrency,
@@ -105,171 +93,114 @@ export async function startIngestion({ store, blobs, config = {} }: { store: Sto
   });
 
   let stopping = false;
-  let wake: (() => void) | undefined;
-  const poke = () => wake?.();
-  const running = new Map<string, Promise<void>>();
-  let idleWaiters: (() => void)[] = [];
-
-  const queue: IngestQueue = {
-    async ready() {
-      await boss.getQueueSize(INGEST_QUEUE);
-    },
-    depth: () => boss.getQueueSize(INGEST_QUEUE),
-    async enqueue(modelId, options = {}) {
-      await db.transaction().execute(async (trx) => {
-        const bumped = await trx
-          .updateTable('models')
-          .set({ version: sql<number>`version + 1`, state: 'processing', state_reason: null, updated_at: sql<Date>`now()` })
-          .where('id', '=', modelId)
-          .where('blob_key', 'is not', null)
-          .returning('version')
-          .executeTakeFirst();
-        if (!bumped) return;
-        // In the same transaction: a model never shows `processing` without a job to end it.
-        await boss.send(INGEST_QUEUE, { modelId, reason: options.reason ?? 'uploaded' } satisfies JobData, { singletonKey: modelId, db: bossDb(trx) });
-      });
-      poke();
-    },
-  };
-
+  const running = new Set<Promise<unknown>>();
   const deps = {
     db,
     blobs,
     pool,
+    lifecycle,
     timeoutMs,
     ...(config.maxTriangles ? { maxTriangles: config.maxTriangles } : {}),
     ...(config.unpackedMaxBytes ? { unpackedMaxBytes: config.unpackedMaxBytes } : {}),
-    enqueue: (id: string, o: { reason: 'part-arrived' }) => queue.enqueue(id, o),
   };
 
-  async function runJob(job: PgBoss.JobWithMetadata<JobData>) {
+  async function runJob(job: PgBoss.JobWithMetadata<IngestJob>) {
     const { modelId } = job.data;
     const started = performance.now();
+    await leases.hold(INGEST_QUEUE, job.id);
     try {
-      const result = await ingestModel(deps, modelId);
+      const result = await ingestModel(deps, job.data);
       config.metrics?.ingestJobs.inc({ outcome: result.kind === 'done' ? result.state : result.kind });
       if (result.kind === 'done') config.metrics?.ingestSeconds.observe({ format: result.fileType || 'none' }, (performance.now() - started) / 1000);
       if (result.kind === 'done' && result.state !== 'finished') log.info(`model ${modelId}: ${result.state} — ${result.reason ?? ''}`);
-      await boss.complete(INGEST_QUEUE, job.id);
       config.onResult?.(modelId, result);
     } catch (error) {
       if (stopping) {
         // Interrupted by shutdown, not by the file: back in the queue as a fresh job.
-        await requeueInterrupted(job).catch((e: unknown) => log.warn(`ingest: could not requeue ${modelId} (${String(e)}); it is retried after expiry`));
+        await queue.handBack(job).catch((e: unknown) => log.warn(`ingest: could not requeue ${modelId} (${String(e)}); it is retried after expiry`));
         return;
       }
       config.metrics?.ingestJobs.inc({ outcome: 'error' });
       const message = error instanceof Error ? error.message : String(error);
       log.error(`ingest: model ${modelId} attempt ${job.retryCount + 1} failed: ${message}`);
-      await boss.fail(INGEST_QUEUE, job.id, { message }).catch((e: unknown) => log.error(`ingest: ${String(e)}`));
+      throw error; // pg-boss fails the job: retried, then dead-lettered
+    } finally {
+      await leases.release(job.id).catch(() => {});
     }
   }
 
-  async function requeueInterrupted(job: PgBoss.JobWithMetadata<JobData>) {
-    await db.transaction().execute(async (trx) => {
-      await boss.cancel(INGEST_QUEUE, job.id, { db: bossDb(trx) });
-      await boss.send(INGEST_QUEUE, job.data, { singletonKey: job.data.modelId, db: bossDb(trx) });
-    });
-  }
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    running.add(p);
+    void p.finally(() => running.delete(p)).catch(() => {});
+    return p;
+  };
 
-  /** Jobs that used up their retries: the model ends `failed`, unless a newer job is on its way. */
-  async function drainDeadLetters() {
-    const jobs = await boss.fetch<JobData>(INGEST_DEAD_LETTERS, { batchSize: 20 });
+  // A job that used up its retries: the model ends `failed`, unless a newer version was asked for.
+  async function giveUp(jobs: PgBoss.Job<IngestJob>[]) {
     for (const job of jobs) {
-      await sql`
-        update models set state = 'failed', processed_at = now(), updated_at = now(),
-          state_reason = ${'Processing this model failed several times for reasons that have nothing to do with the file (for example the service restarting, or storage being unavailable), so it was given up. Use reprocess to try again; if it keeps failing, contact support.'}
-        where id = ${job.data.modelId} and state = 'processing'
-          and not exists (select 1 from pgboss.job j where j.name = ${INGEST_QUEUE} and j.singleton_key = ${job.data.modelId} and j.state < 'completed')`.execute(db);
-      await boss.complete(INGEST_DEAD_LETTERS, job.id);
+      const { modelId, version } = job.data;
+      const current = version ?? (await db.selectFrom('models').select('version').where('id', '=', modelId).executeTakeFirst())?.version;
+      if (current !== undefined && (await lifecycle.giveUp(modelId, current, GIVEN_UP))) log.warn(`model ${modelId}: given up after its retries`);
     }
   }
 
-  async function recover() {
-    if (config.exclusiveDatabase) {
-      // Nobody else can be working on these: they were cut off by a crash of this process.
-      const { rows } = await sql<{ id: string }>`select id from pgboss.job where name = ${INGEST_QUEUE} and state = 'active'`.execute(db);
-      if (rows.length) {
-        log.warn(`ingest: ${rows.length} job(s) were interrupted by a restart; retrying`);
-        for (const { id } of rows) await boss.fail(INGEST_QUEUE, id, { message: 'interrupted: the service stopped while processing' });
-      }
-    }
-    // A model left `processing` without any job to end it (e.g. created by an older version).
-    const { rows: stuck } = await sql<{ id: string }>`
-      select m.id from models m where m.state = 'processing' and m.blob_key is not null
-        and not exists (select 1 from pgboss.job j where j.name = ${INGEST_QUEUE} and j.singleton_key = m.id::text and j.state < 'completed')`.execute(db);
-    for (const { id } of stuck) await queue.enqueue(id, { reason: 'reprocess' });
+  // Models whose search data comes from an older recipe, each moved to processing once (whichever worker gets there first).
+  async function upgrade() {
     const outdated = await modelsWithOutdatedDescriptors(db);
-    if (outdated.length) log.info(`ingest: reprocessing ${outdated.length} model(s) whose search descriptors predate this version`);
-    for (const id of outdated) await queue.enqueue(id, { reason: 'reprocess' });
+    let queued = 0;
+    for (const { id, version } of outdated) if (await lifecycle.reprocess(id, { reason: 'upgrade', ifVersion: version })) queued++;
+    if (queued) log.info(`ingest: reprocessing ${queued} model(s) whose search data predates this version`);
+    if (outdated.length >= 1000) await boss.send(UPGRADE_QUEUE, {}, { singletonKey: 'upgrade', startAfter: 30 });
   }
 
-  async function loop() {
-    while (!stopping) {
-      let fetched = 0;
-      try {
-        await drainDeadLetters();
-        const free = concurrency - running.size;
-        if (free > 0) {
-          const jobs = await boss.fetch<JobData>(INGEST_QUEUE, { batchSize: free, includeMetadata: true });
-          fetched = jobs.length;
-          for (const job of jobs) {
-            const p = runJob(job).finally(() => {
-              running.delete(job.id);
-              poke();
-            });
-            running.set(job.id, p);
-          }
-        }
-      } catch (error) {
-        if (stopping) break;
-        log.error(`ingest queue: ${error instanceof Error ? error.message : String(error)}`);
-      }
-      if (running.size === 0 && fetched === 0) {
-        const waiters = idleWaiters;
-        idleWaiters = [];
-        waiters.forEach((w) => w());
-      }
-      if (fetched > 0 && running.size < concurrency) continue;
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(done, pollIntervalMs);
-        function done() {
-          clearTimeout(t);
-          wake = undefined;
-          resolve();
-        }
-        wake = done;
-      });
-    }
+  async function handBack(jobs: { queue: string; jobId: string }[], why: string) {
+    if (jobs.length === 0) return;
+    log.warn(`ingest: ${jobs.length} job(s) ${why}; retrying`);
+    for (const { queue: name, jobId } of jobs) await boss.fail(name, jobId, { message: why });
   }
 
-  await recover();
-  const looping = loop();
+  if (config.exclusiveDatabase) await handBack(await leases.takeOverAll(), 'were interrupted by a restart');
+  const heartbeat = setInterval(() => {
+    leases
+      .beat()
+      .then((jobs) => handBack(jobs, 'were held by a worker that stopped responding'))
+      .catch((error: unknown) => log.warn(`ingest: heartbeat failed: ${error instanceof Error ? error.message : String(error)}`));
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+
+  const options = { batchSize: 1, includeMetadata: true as const, pollingIntervalSeconds };
+  const workerIds: string[] = [];
+  for (let i = 0; i < concurrency; i++) {
+    workerIds.push(await boss.work<IngestJob>(INGEST_QUEUE, options, ([job]) => (job ? track(runJob(job)) : Promise.resolve())));
+  }
+  await boss.work<IngestJob>(INGEST_DEAD_LETTERS, { batchSize: 20, pollingIntervalSeconds }, (jobs) => track(giveUp(jobs)));
+  await boss.work(UPGRADE_QUEUE, { pollingIntervalSeconds: 5 }, () => track(upgrade()));
+  queue.onCommitted(() => workerIds.forEach((id) => boss.notifyWorker(id)));
+  await boss.send(UPGRADE_QUEUE, {}, { singletonKey: 'upgrade' });
 
   return {
     queue,
+    lifecycle,
     pool,
     async idle() {
-      // Idle = nothing running here and nothing live in either queue (retries waiting their delay
+      // Idle = nothing running here and nothing live in any queue (retries waiting their delay
       // count; so do dead letters, whose handling is what marks a given-up model failed).
       for (;;) {
-        await new Promise<void>((resolve) => {
-          idleWaiters.push(resolve);
-          poke();
-        });
-        const { rows } = await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name in (${INGEST_QUEUE}, ${INGEST_DEAD_LETTERS}) and state < 'completed'`.execute(db);
-        if ((rows[0]?.n ?? 0) === 0 && running.size === 0) return;
-        await new Promise((r) => setTimeout(r, pollIntervalMs));
+        if (running.size === 0 && (await queue.pending()) === 0 && running.size === 0) return;
+        await new Promise((r) => setTimeout(r, pollingIntervalSeconds * 500));
       }
     },
     async stop() {
       if (stopping) return;
+      await Promise.all([INGEST_QUEUE, INGEST_DEAD_LETTERS, UPGRADE_QUEUE].map((name) => boss.offWork(name)));
+      clearInterval(heartbeat);
+      const drained = Promise.allSettled([...running]);
+      await Promise.race([drained, new Promise((r) => setTimeout(r, config.drainMs ?? 20_000).unref())]);
       stopping = true;
-      poke();
-      await looping;
       await pool.close(); // running tasks reject; their jobs are requeued by runJob
-      await Promise.allSettled(running.values());
-      await boss.stop({ graceful: false, wait: true, close: false });
+      await Promise.allSettled([...running]);
+      await leases.close().catch(() => {});
+      if (!given) await queue.stop();
     },
   };
 }

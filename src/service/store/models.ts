@@ -186,8 +186,9 @@ export async function deleteModelAndRequeueAssemblies(
   db: Kysely<Database>,
   tenantId: number,
   id: string,
+  requeue: RequeueAssembly,
 ): Promise<{ row: ModelRow; assemblies: string[] } | undefined> {
-  const result = await deleteModelsAndRequeueAssemblies(db, tenantId, [id]);
+  const result = await deleteModelsAndRequeueAssemblies(db, tenantId, [id], requeue);
   return 'missing' in result ? undefined : { row: result.rows[0]!, assemblies: result.assemblies };
 }
 
@@ -197,14 +198,19 @@ class MissingModels extends Error {
   }
 }
 
+/** Asks, inside the delete's transaction, for an assembly that used a deleted part to be processed again (model-lifecycle.ts). */
+export type RequeueAssembly = (trx: Transaction<Database>, assemblyId: string) => Promise<ModelRow | { noFile: true } | undefined>;
+
 /**
  * Deletes several models of the tenant in one transaction, all or nothing: when any id is not a
- * model of the tenant, nothing is deleted and the unknown ids are returned.
+ * model of the tenant, nothing is deleted and the unknown ids are returned. Assemblies that used
+ * them are requeued in the same transaction.
  */
 export async function deleteModelsAndRequeueAssemblies(
   db: Kysely<Database>,
   tenantId: number,
   ids: readonly string[],
+  requeue: RequeueAssembly,
 ): Promise<{ rows: ModelRow[]; assemblies: string[] } | { missing: string[] }> {
   const unknown = ids.filter((id) => !isUuid(id));
   if (unknown.length) return { missing: unknown };
@@ -237,7 +243,7 @@ export async function deleteModelsAndRequeueAssemblies(
       if (missing.length) throw new MissingModels(missing);
       const assemblies: string[] = [];
       for (const u of users) {
-        const again = await requestProcessing(trx, u.id, tenantId);
+        const again = await requeue(trx, u.id);
         if (again && !('noFile' in again)) assemblies.push(again.id);
       }
       return { rows, assemblies };
@@ -246,86 +252,6 @@ export async function deleteModelsAndRequeueAssemblies(
     if (error instanceof MissingModels) return { missing: error.ids };
     throw error;
   }
-}
-
-/**
- * The file of a model was stored: state `processing`, version bumped (returned, with the row).
- * The caller then enqueues ingestion.
- */
-export async function markUploaded(db: Db, modelId: string, file: { blobKey: string; sizeBytes: number }): Promise<ModelRow> {
-  return db
-    .updateTable('models')
-    .set({
-      blob_key: file.blobKey,
-      size_bytes: file.sizeBytes,
-      state: 'processing',
-      state_reason: null,
-      version: sql`version + 1`,
-      updated_at: sql`now()`,
-    })
-    .where('id', '=', modelId)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
-
-/**
- * Asks for (re)processing of a model that has its file: state `processing`, version bumped so a
- * result still being computed for the old version is dropped. Undefined when the model is
- * unknown (or another tenant's); `{noFile: true}` when it has no file yet.
- */
-export async function requestProcessing(db: Db, modelId: string, tenantId?: number): Promise<ModelRow | { noFile: true } | undefined> {
-  if (!isUuid(modelId)) return undefined;
-  let query = db
-    .updateTable('models')
-    .set({ state: 'processing', state_reason: null, version: sql`version + 1`, updated_at: sql`now()` })
-    .where('id', '=', modelId)
-    .where('blob_key', 'is not', null);
-  if (tenantId !== undefined) query = query.where('tenant_id', '=', tenantId);
-  const row = await query.returningAll().executeTakeFirst();
-  if (row) return row;
-  const exists = tenantId === undefined ? await findModelById(db, modelId) : await findModel(db, tenantId, modelId);
-  return exists ? { noFile: true } : undefined;
-}
-
-/** What ingestion learned about a model. Fields left out keep their value. */
-export interface ProcessingOutcome {
-  state: 'finished' | 'finished-incomplete' | 'failed' | 'failed-incomplete' | 'unsupported';
-  /** Words a designer understands, for failed, unsupported and *-incomplete. */
-  stateReason?: string | null;
-  isAssembly?: boolean;
-  viewerKey?: string | null;
-  thumbnailKey?: string | null;
-  facts?: unknown;
-  missingParts?: string[] | null;
-  partCount?: number | null;
-  stepReferences?: string[] | null;
-  /** `{children: AssemblyTreeNode[]}` (contract models.ts); part nodes may leave modelId null and name the referenced file. */
-  assemblyTree?: unknown;
-}
-
-/**
- * Writes a worker's result, but only if the model is still at `version` (a newer upload or
- * reprocess request makes this result stale: false is returned and nothing is written).
- */
-export async function completeProcessing(db: Db, modelId: string, version: number, outcome: ProcessingOutcome): Promise<boolean> {
-  const json = (value: unknown) => (value === undefined ? undefined : value === null ? null : JSON.stringify(value));
-  const set = {
-    state: outcome.state,
-    state_reason: outcome.stateReason ?? null,
-    is_assembly: outcome.isAssembly,
-    viewer_key: outcome.viewerKey,
-    thumbnail_key: outcome.thumbnailKey,
-    facts: json(outcome.facts),
-    missing_parts: json(outcome.missingParts),
-    part_count: outcome.partCount,
-    step_references: json(outcome.stepReferences),
-    assembly_tree: json(outcome.assemblyTree),
-    processed_at: sql<Date>`now()`,
-    updated_at: sql<Date>`now()`,
-  };
-  const defined = Object.fromEntries(Object.entries(set).filter(([, v]) => v !== undefined)) as typeof set;
-  const result = await db.updateTable('models').set(defined).where('id', '=', modelId).where('version', '=', version).executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
 }
 
 /** Replaces an assembly's links (file names it references → the part models found, or null). */

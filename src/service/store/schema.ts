@@ -14,6 +14,24 @@ export interface Database {
   model_metadata: ModelMetadataTable;
   uploads: UploadsTable;
   throttle: ThrottleTable;
+  queue_workers: QueueWorkersTable;
+  queue_leases: QueueLeasesTable;
+}
+
+/** Worker processes and the jobs they hold (ingest/worker-leases.ts). */
+export interface QueueWorkersTable {
+  id: string;
+  host: string;
+  pid: number;
+  started_at: ColumnType<Date, Date | undefined, never>;
+  seen_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface QueueLeasesTable {
+  job_id: string;
+  queue: string;
+  worker_id: string;
+  started_at: ColumnType<Date, Date | undefined, never>;
 }
 
 /** rate-limiter-flexible's counters (identity/throttle.ts); `expire` in epoch milliseconds. */

@@ -12,9 +12,10 @@ import { ensureDemoAccount } from './demo';
 import { parseFilter, modelFilterFields } from '../../contract/filter';
 import { createFolder, deleteFolder, folderPaths, listFolders, renameFolder } from './folders';
 import { createMetadataKey } from './metadata-keys';
-import { completeProcessing, createModels, deleteModel, listModels } from './models';
+import { createModels, deleteModel, listModels } from './models';
 import { loadOrCreateKeys } from './keys';
 import { authenticate, createUser, ensureTenant, findAccount } from './users';
+import { ModelLifecycle } from './model-lifecycle';
 
 /** Everything the store must do the same on PGlite and on PostgreSQL. */
 async function exerciseStore(store: Store) {
@@ -116,7 +117,7 @@ async function exerciseStore(store: Store) {
   const again = await createModels(db, { tenantId: tenant.id, ownerId: 'u', items: [{ filePath: 'PARTS/BOLTS/m8.step', name: 'dup' }], createMissingFolders: true, uploadExpiresAt: expiresAt });
   expect(again).toMatchObject({ ok: false, reason: 'duplicate', paths: ['parts/bolts/M8.STEP'] });
   const [bolt, nut] = made.models.map((m) => m.row);
-  await completeProcessing(db, nut?.id ?? '', 0, { state: 'finished', isAssembly: true });
+  await new ModelLifecycle(db, undefined).complete(nut?.id ?? '', 0, { state: 'finished', isAssembly: true });
   const query = async (filter: string, order = '') => {
     const clauses = parseFilter(filter, { fields: modelFilterFields, allowMetadata: true });
     const { rows } = await listModels(db, tenant.id, { page: 1, perPage: 10, filter: clauses, order: order ? [{ field: 'name', direction: 'desc' }] : [] });

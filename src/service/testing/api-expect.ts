@@ -17,8 +17,8 @@ export async function expectApiError(response: Response, status: number, pattern
 export function recordingQueue() {
   const enqueued: { modelId: string; reason: string | undefined }[] = [];
   const queue: IngestQueue = {
-    async enqueue(modelId, options) {
-      enqueued.push({ modelId, reason: options?.reason });
+    async send(_trx, job) {
+      enqueued.push({ modelId: job.modelId, reason: job.reason });
     },
   };
   return { queue, enqueued, ids: () => enqueued.map((e) => e.modelId) };

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { importJWK, SignJWT, type JWK } from 'jose';
+import pg from 'pg';
 import type { Role } from '../../contract/app-config';
 import { defaultThrottle, type ServiceConfig, type ThrottleConfig } from '../config';
 import { DEFAULT_UNPACKED_MAX_BYTES } from '../../geometry/importer';
@@ -70,6 +71,28 @@ export interface StartTestServiceOptions {
 }
 
 /**
+ * Under the `postgres` test project (postgres-global-setup.ts), a new database on its server, so
+ * the same service tests run on PostgreSQL as on the embedded PGlite; undefined otherwise.
+ */
+async function freshPostgresDatabase(): Promise<string | undefined> {
+  if (!process.env.VITEST) return undefined;
+  const { inject } = await import('vitest');
+  const serverUrl = inject('postgresUrl');
+  if (!serverUrl) return undefined;
+  const name = `gsw_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
  * Starts the real service (store, identity provider, API) on an ephemeral port with a throwaway
  * data directory. Call `stop()` in afterAll; it closes everything and removes the directory.
  */
@@ -79,7 +102,7 @@ export async function startTestService(options: StartTestServiceOptions = {}): P
     port: 0,
     host: '127.0.0.1',
     dataDir,
-    databaseUrl: options.databaseUrl,
+    databaseUrl: options.databaseUrl ?? (await freshPostgresDatabase()),
     publicUrl: '', // follows the bound port
     demo: options.demo,
     uploadMaxBytes: options.uploadMaxBytes ?? 512 * 1024 * 1024,

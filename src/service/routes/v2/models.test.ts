@@ -12,9 +12,10 @@ import {
   viewerFileResponseSchema,
   type Model,
 } from '../../../contract/models';
-import { completeProcessing, setAssemblyLinks } from '../../store/models';
+import { setAssemblyLinks } from '../../store/models';
 import { expectApiError as error, recordingQueue } from '../../testing/api-expect';
 import { startTestService, type TestService } from '../../testing/start-test-service';
+import { ModelLifecycle } from '../../store/model-lifecycle';
 
 let t: TestService;
 let editor: string;
@@ -229,8 +230,8 @@ describe('listing models', () => {
     ]);
     models = entries.map((e) => e.model);
     // give them distinct states and one assembly, as ingestion would
-    await completeProcessing(t.db, models[4]?.id ?? '', 0, { state: 'finished-incomplete', isAssembly: true, missingParts: ['bolt.step'], partCount: 3 });
-    await completeProcessing(t.db, models[2]?.id ?? '', 0, { state: 'failed', stateReason: 'The file is empty.' });
+    await new ModelLifecycle(t.db, undefined).complete(models[4]?.id ?? '', 0, { state: 'finished-incomplete', isAssembly: true, missingParts: ['bolt.step'], partCount: 3 });
+    await new ModelLifecycle(t.db, undefined).complete(models[2]?.id ?? '', 0, { state: 'failed', stateReason: 'The file is empty.' });
   });
 
   it('gets one model; unknown, malformed and foreign ids are 404', async () => {
@@ -342,7 +343,7 @@ describe('model lifecycle', () => {
     const after = await t.db.selectFrom('models').select('version').where('id', '=', id).executeTakeFirstOrThrow();
     expect(after.version).toBe(before.version + 1);
     // a worker result for the old version is dropped
-    expect(await completeProcessing(t.db, id, before.version, { state: 'finished' })).toBe(false);
+    expect(await new ModelLifecycle(t.db, undefined).complete(id, before.version, { state: 'finished' })).toBe(false);
     await error(await t.api(`/v2/models/${id}/reprocess`, { method: 'POST', token: other }), 404);
   });
 
@@ -357,7 +358,7 @@ describe('model lifecycle', () => {
     await t.service.blobStore.put(`${prefix}derived-v1/viewer.glb`, new TextEncoder().encode('glTF-bytes'));
     await t.service.blobStore.put(`${prefix}derived-v1/thumbnail.png`, new TextEncoder().encode('png-bytes'));
     expect(
-      await completeProcessing(t.db, id, row.version, { state: 'finished', viewerKey: `${prefix}derived-v1/viewer.glb`, thumbnailKey: `${prefix}derived-v1/thumbnail.png` }),
+      await new ModelLifecycle(t.db, undefined).complete(id, row.version, { state: 'finished', viewerKey: `${prefix}derived-v1/viewer.glb`, thumbnailKey: `${prefix}derived-v1/thumbnail.png` }),
     ).toBe(true);
 
     const viewerFile = viewerFileResponseSchema.parse(await (await t.api(`/v2/models/${id}/viewer-file`, { token: viewer })).json()).viewerFile;
@@ -394,7 +395,7 @@ describe('model lifecycle', () => {
     expect(empty).toEqual({ type: 'assemblyTree', modelId: partId, children: [] });
 
     const identity = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
-    await completeProcessing(t.db, asmId, 0, {
+    await new ModelLifecycle(t.db, undefined).complete(asmId, 0, {
       state: 'finished-incomplete',
       isAssembly: true,
       assemblyTree: {

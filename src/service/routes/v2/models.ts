@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { z } from 'zod';
 import { filePathProblem } from '../../../contract/file-paths';
 import { modelFilterFields } from '../../../contract/filter';
@@ -39,8 +39,8 @@ import {
   deleteModelsAndRequeueAssemblies,
   findModel,
   listModels,
-  requestProcessing,
 } from '../../store/models';
+import type { ModelLifecycle } from '../../store/model-lifecycle';
 import type { Database, ModelRow } from '../../store/schema';
 import { toModel, toModels } from './model-dto';
 import { listQueryDocs, routeDocs } from '../../http/route-docs';
@@ -60,10 +60,12 @@ export interface ModelRouteOptions {
   db: Kysely<Database>;
   blobStore: BlobStore;
   files: ModelFiles;
+  lifecycle: ModelLifecycle;
 }
 
 /** `/v2/models` (api-contract.md, Models; Metadata keys for the per-model pairs). */
-export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }: ModelRouteOptions) {
+export async function modelRoutes(app: FastifyInstance, { db, blobStore, files, lifecycle }: ModelRouteOptions) {
+  const requeue = (trx: Transaction<Database>, id: string) => lifecycle.reprocess(id, { reason: 'reprocess' }, trx);
   async function modelOr404(tenantId: number, params: unknown): Promise<ModelRow> {
     const { id } = parseInput(idParams, params, 'params');
     const row = await findModel(db, tenantId, id);
@@ -174,10 +176,9 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }
     async (request, reply) => {
       const auth = requireRole(request, 'editor');
       const { id } = parseInput(idParams, request.params, 'params');
-      const deleted = await deleteModelAndRequeueAssemblies(db, auth.tenantId, id);
-      if (!deleted) throw new NotFound(`No model ${id}.`);
       // Assemblies that used this part are processed again and end -incomplete, naming it missing.
-      for (const assemblyId of deleted.assemblies) await files.enqueue(assemblyId, 'reprocess');
+      const deleted = await deleteModelAndRequeueAssemblies(db, auth.tenantId, id, requeue);
+      if (!deleted) throw new NotFound(`No model ${id}.`);
       await removeFiles(request, deleted.row);
       return reply.status(204).send();
     },
@@ -189,10 +190,9 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }
     async (request) => {
       const auth = requireRole(request, 'editor');
       const { id } = parseInput(idParams, request.params, 'params');
-      const result = await requestProcessing(db, id, auth.tenantId);
+      const result = await lifecycle.reprocess(id, { tenantId: auth.tenantId });
       if (!result) throw new NotFound(`No model ${id}.`);
       if ('noFile' in result) throw new Conflict('The model has no file yet; upload it first.');
-      await files.enqueue(result.id, 'reprocess');
       return present(result);
     },
   );
@@ -267,9 +267,8 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files }
       if (ids.length === 0) throw new InvalidInput('ids: give the ids of the models to delete.', { parameter: 'ids' });
       if (ids.length > MAX_MODELS_PER_REQUEST)
         throw new TooLarge(`ids: at most ${MAX_MODELS_PER_REQUEST} models per request (got ${ids.length}); split the list.`);
-      const result = await deleteModelsAndRequeueAssemblies(db, auth.tenantId, ids);
+      const result = await deleteModelsAndRequeueAssemblies(db, auth.tenantId, ids, requeue);
       if ('missing' in result) throw new NotFound(`No model ${result.missing.join(', ')}; nothing was deleted.`);
-      for (const assemblyId of result.assemblies) await files.enqueue(assemblyId, 'reprocess');
       await Promise.all(result.rows.map((row) => removeFiles(request, row)));
       return reply.status(204).send();
     },

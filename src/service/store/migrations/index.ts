@@ -8,6 +8,7 @@ import { throttle } from './0006-throttle';
 import { modelOwner } from './0007-model-owner';
 import { imagePreview } from './0008-image-preview';
 import { pairRelations } from './0009-pair-relations';
+import { queueWorkers } from './0010-queue-workers';
 
 /** All migrations, in order. Names sort lexically, which is the order Kysely applies them in. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0007-model-owner': modelOwner,
   '0008-image-preview': imagePreview,
   '0009-pair-relations': pairRelations,
+  '0010-queue-workers': queueWorkers,
 };
 
 export const migrationProvider: MigrationProvider = {

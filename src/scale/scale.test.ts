@@ -1,0 +1,188 @@
+// The service beyond one machine (npm run test:scale): Debian's PostgreSQL, an S3-compatible server
+// (s3rver from the npm registry), one API process and worker processes, all real and started as
+// an operator would (`main.ts api`, `main.ts worker`). 150 uploads; one worker is killed with
+// SIGKILL in the middle of a job and another started; every model must end finished, with its
+// files in the bucket only; a worker stopped with SIGTERM drains and exits 0.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import pg from 'pg';
+import S3rver from 's3rver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { similarityMatchesResponseSchema } from '../contract/matches';
+import { bracket, box, plateWithHoles, sphere, toStlBinary } from '../geometry/fixtures';
+import { freePort } from '../service/testing/free-port';
+import { signInWithPkce } from '../service/testing/oidc-flows';
+import { startThrowawayPostgres, type ThrowawayPostgres } from '../service/testing/postgres-server';
+import { addUser, startServiceProcess, startWorkerProcess, type ServiceProcess } from '../reliability/service-process';
+import { client } from '../reliability/workbench-client';
+
+const ann = { email: 'ann@acme.example.com', password: 'ann-password-1', tenant: 'acme', roles: 'viewer,editor' };
+const BUCKET = 'models';
+
+let postgres: ThrowawayPostgres;
+let s3: S3rver;
+let s3Root: string;
+let dataDir: string;
+let env: NodeJS.ProcessEnv & { PORT: string };
+let db: pg.Pool;
+let api: ServiceProcess;
+const workers: ServiceProcess[] = [];
+let http: ReturnType<typeof client>;
+let token: string;
+
+const workerRow = async (pid: number) => (await db.query<{ id: string }>('select id from queue_workers where pid = $1', [pid])).rows[0]?.id;
+const startWorker = () => startWorkerProcess({ ...env, WORKER_THREADS: '1' }, async (pid) => (await workerRow(pid).catch(() => undefined)) !== undefined);
+
+beforeAll(async () => {
+  const started = await startThrowawayPostgres();
+  if (!started) throw new Error('the scale test needs PostgreSQL (Debian package postgresql; .ci/run installs it)');
+  postgres = started;
+  db = new pg.Pool({ connectionString: postgres.url, max: 2 });
+  s3Root = await fs.mkdtemp(path.join(os.tmpdir(), 'gsw-scale-s3-'));
+  s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: s3Root, configureBuckets: [{ name: BUCKET, configs: [] }] });
+  const { port: s3Port } = (await s3.run()) as unknown as { port: number };
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gsw-scale-'));
+  env = {
+    DATA_DIR: dataDir,
+    PORT: String(await freePort()),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: postgres.url,
+    BLOB_STORE: 's3',
+    S3_BUCKET: BUCKET,
+    S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+    S3_FORCE_PATH_STYLE: 'true',
+    AWS_ACCESS_KEY_ID: 'S3RVER',
+    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+  };
+  // All three at the same moment on the fresh database: migrations and queue setup must not race.
+  const [apiProcess, ...first] = await Promise.all([startServiceProcess(env, 'api'), startWorker(), startWorker()]);
+  api = apiProcess;
+  workers.push(...first);
+  await addUser(env, ann);
+  token = (await signInWithPkce(api.baseUrl, ann)).tokens.access_token;
+  http = client(api.baseUrl);
+}, 400_000);
+
+afterAll(async () => {
+  await Promise.allSettled([api?.stop(), ...workers.map((w) => w.stop())]);
+  await db?.end();
+  await s3?.close();
+  await postgres?.stop();
+  for (const dir of [s3Root, dataDir]) if (dir) await fs.rm(dir, { recursive: true, force: true });
+});
+
+async function parts(n: number): Promise<{ name: string; bytes: Uint8Array }[]> {
+  const out: { name: string; bytes: Uint8Array }[] = [];
+  for (let i = 0; i < n; i++) {
+    const part = i % 3 === 0 ? await box([10 + i, 20 + (i % 7), 5 + (i % 11)]) : i % 3 === 1 ? await plateWithHoles({ length: 40 + i, width: 30 + (i % 9) }) : await bracket({ size: 20 + (i % 40), depth: 10 + (i % 5) });
+    out.push({ name: `part-${String(i).padStart(3, '0')}.stl`, bytes: toStlBinary(part.mesh) });
+  }
+  return out;
+}
+
+async function bucketKeys(): Promise<string[]> {
+  const s3Client = new S3Client({ region: 'us-east-1', endpoint: env.S3_ENDPOINT, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  const keys: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await s3Client.send(new ListObjectsV2Command({ Bucket: BUCKET, ContinuationToken: token }));
+    keys.push(...(page.Contents ?? []).map((o) => o.Key ?? ''));
+    token = page.NextContinuationToken;
+  } while (token);
+  s3Client.destroy();
+  return keys;
+}
+
+describe('API and worker processes on PostgreSQL and S3', () => {
+  it('150 uploads; a worker killed mid-job is replaced; every model ends finished, files only in the bucket, matches from the API', async () => {
+    const files = await parts(150);
+    files.push({ name: 'copy-of-part-000.stl', bytes: files[0]!.bytes });
+    const entries = await http.createModels(token, files.map((f) => ({ filePath: `Scale/${f.name}` })));
+    expect(entries[0]?.uploadUrl).toMatch(new RegExp(`^${env.S3_ENDPOINT}/${BUCKET}/`));
+    for (const [i, entry] of entries.entries()) {
+      const res = await http.put(entry, files[i]!.bytes);
+      expect(res.status, await res.clone().text()).toBe(200);
+    }
+    const ids = entries.map((e) => e.model.id);
+    // The API learns of a direct upload when the client says so.
+    for (const id of ids) expect((await http.api(token, `/v2/models/${id}/upload-complete`, { method: 'POST' })).status).toBe(200);
+
+    // kill -9 the first worker while it holds a job, then start another.
+    const victim = workers[0]!;
+    const victimId = await workerRow(victim.pid);
+    let held: string[] = [];
+    for (let i = 0; held.length === 0; i++) {
+      held = (await db.query<{ job_id: string }>('select job_id from queue_leases where worker_id = $1', [victimId])).rows.map((r) => r.job_id);
+      if (i > 600) throw new Error('the worker never took a job');
+      if (held.length === 0) await new Promise((r) => setTimeout(r, 50));
+    }
+    await victim.kill9();
+    const killedAt = Date.now();
+    workers.push(await startWorker());
+
+    // The killed worker's job is handed to another worker (lease released and job retried).
+    let takenOverSeconds = NaN;
+    for (;;) {
+      const { rows } = await db.query<{ n: number }>('select count(*)::int as n from queue_leases where job_id = any($1) and worker_id <> $2', [held, victimId]);
+      const released = (await db.query('select 1 from queue_workers where id = $1', [victimId])).rowCount === 0;
+      if (released && (rows[0]?.n ?? 0) > 0) {
+        takenOverSeconds = (Date.now() - killedAt) / 1000;
+        break;
+      }
+      if (released && (await http.models(token, ids)).every((m) => m.state !== 'processing')) {
+        takenOverSeconds = (Date.now() - killedAt) / 1000;
+        break;
+      }
+      if (Date.now() - killedAt > 180_000) throw new Error('the killed worker’s job was never taken over');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    console.log(`scale: the job of the killed worker was taken by another worker ${takenOverSeconds.toFixed(1)} s after kill -9 (budget 60 s)`);
+
+    const settled = await http.waitSettled(token, ids, 600_000);
+    expect(settled.filter((m) => m.state !== 'finished').map((m) => `${m.name}: ${m.state} ${m.stateReason ?? ''}`)).toEqual([]);
+
+    // Files only in the bucket: each model's source, viewer GLB and thumbnail; nothing under DATA_DIR.
+    const keys = await bucketKeys();
+    for (const id of ids) {
+      const own = keys.filter((k) => k.includes(`/models/${id}/`));
+      expect(own.some((k) => k.endsWith('/source'))).toBe(true);
+      expect(own.some((k) => k.endsWith('/viewer.glb'))).toBe(true);
+      expect(own.some((k) => k.endsWith('/thumbnail.png'))).toBe(true);
+    }
+    expect(await fs.readdir(dataDir)).not.toContain('blobs');
+
+    // Matches answered by the API process from what the workers stored.
+    const res = await http.api(token, `/v2/models/${ids[0]}/part-to-part-matches?threshold=98`);
+    expect(res.status).toBe(200);
+    const matches = similarityMatchesResponseSchema.parse(await res.json()).matches;
+    expect(matches.map((m) => m.matchedModel.id)).toContain(ids[ids.length - 1]);
+  });
+
+  it('SIGTERM: a worker stops taking jobs, finishes or hands back what it runs, and exits 0 within 30 s', async () => {
+    const big = toStlBinary((await sphere({ triangles: 150_000 })).mesh);
+    const entries = await http.createModels(token, [0, 1, 2, 3].map((i) => ({ filePath: `Drain/sphere-${i}.stl` })));
+    for (const entry of entries) expect((await http.put(entry, big)).status).toBe(200);
+    const ids = entries.map((e) => e.model.id);
+    for (const id of ids) await http.api(token, `/v2/models/${id}/upload-complete`, { method: 'POST' });
+    const alive = workers.filter((w) => w.alive());
+    const target = alive[0]!;
+    const targetId = await workerRow(target.pid);
+    for (let i = 0; ; i++) {
+      const { rowCount } = await db.query('select 1 from queue_leases where worker_id = $1', [targetId]);
+      if (rowCount) break;
+      if (i > 1200) throw new Error('the worker never took a job');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const t0 = Date.now();
+    await target.stop();
+    const seconds = (Date.now() - t0) / 1000;
+    console.log(`scale: SIGTERM → worker exited with code ${target.exitCode()} after ${seconds.toFixed(1)} s`);
+    expect(target.exitCode()).toBe(0);
+    expect((await db.query('select 1 from queue_workers where id = $1', [targetId])).rowCount).toBe(0);
+    const settled = await http.waitSettled(token, ids, 300_000);
+    expect(settled.map((m) => m.state)).toEqual(['finished', 'finished', 'finished', 'finished']);
+  });
+});

@@ -1,0 +1,112 @@
+// The queue every background step goes through: pg-boss in the service's own database. API
+// processes only send; worker processes (ingest-workers.ts) take jobs. Queue settings live here
+// so that every process creates the queues alike.
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import PgBoss from 'pg-boss';
+import type { Store } from '../store/database';
+import type { IngestJob } from '../store/model-lifecycle';
+import type { Database } from '../store/schema';
+import type { IngestQueue } from './ingest-queue';
+import { log as serviceLog } from '../log';
+
+export const INGEST_QUEUE = 'model-ingest';
+export const INGEST_DEAD_LETTERS = 'model-ingest-dead';
+/** Reprocessing of models whose search data predates the running recipe (one job at a time). */
+export const UPGRADE_QUEUE = 'search-upgrade';
+
+export interface QueueConfig {
+  /** Attempts after the first when processing breaks for reasons outside the file (default 2). */
+  retryLimit?: number;
+  /** Seconds before such a retry (default 10). */
+  retryDelaySeconds?: number;
+  /** Wall-clock limit of processing one model (default 120 s); sets how long a job may stay active. */
+  timeoutMs?: number;
+  /** Whether this process runs pg-boss's maintenance (workers do; API processes need not). */
+  supervise?: boolean;
+  log?: Pick<Console, 'info' | 'warn' | 'error'>;
+}
+
+export interface JobQueue extends IngestQueue {
+  boss: PgBoss;
+  timeoutMs: number;
+  /** Called after a send from this process committed (a local worker looks at once instead of polling). */
+  onCommitted(listener: () => void): void;
+  /** A job interrupted by this process stopping goes back as a fresh job (not a failed attempt). */
+  handBack(job: { id: string; data: IngestJob }): Promise<void>;
+  /** Jobs queued, waiting for a retry or running, dead letters included (tests, benchmarks, readiness). */
+  pending(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+type Executor = Pick<Kysely<Database>, 'executeQuery'>;
+
+/** pg-boss runs its SQL through the service's own Kysely connection pool (PGlite or PostgreSQL). */
+function bossDb(db: Executor): PgBoss.Db {
+  return {
+    async executeSql(text: string, values: unknown[] = []) {
+      const result = await db.executeQuery(CompiledQuery.raw(text, values));
+      return { rows: result.rows as unknown[] };
+    },
+  } as PgBoss.Db;
+}
+
+/** Starts pg-boss on the store's database and creates the queues (idempotent, safe when processes start together). */
+export async function openJobQueue(store: Store, config: QueueConfig = {}): Promise<JobQueue> {
+  const { db } = store;
+  const log = config.log ?? serviceLog;
+  const timeoutMs = config.timeoutMs ?? 120_000;
+  // A job still `active` this long after it started belongs to a process that died without
+  // anyone noticing (worker-leases.ts notices sooner); processing is bounded by the worker timeouts.
+  const expireInSeconds = Math.ceil((timeoutMs * 2 + 60_000) / 1000);
+  const boss = new PgBoss({ db: bossDb(db), schedule: false, supervise: config.supervise ?? false, migrate: true, maintenanceIntervalSeconds: 30 });
+  boss.on('error', (error: unknown) => log.error(`job queue: ${error instanceof Error ? error.message : String(error)}`));
+  await boss.start();
+  const ingest = { policy: 'short' as const, retryLimit: config.retryLimit ?? 2, retryDelay: config.retryDelaySeconds ?? 10, expireInSeconds, deadLetter: INGEST_DEAD_LETTERS };
+  await boss.createQueue(INGEST_DEAD_LETTERS, { name: INGEST_DEAD_LETTERS, retryLimit: 5 });
+  await boss.createQueue(INGEST_QUEUE, { name: INGEST_QUEUE, ...ingest });
+  await boss.updateQueue(INGEST_QUEUE, { name: INGEST_QUEUE, ...ingest });
+  await boss.createQueue(UPGRADE_QUEUE, { name: UPGRADE_QUEUE, policy: 'short', retryLimit: 5, retryDelay: 30, expireInSeconds: 3600 });
+
+  // One job per model version: a job whose version was overtaken finds that out and does nothing.
+  const sendJob = (trx: Transaction<Database>, job: IngestJob) => boss.send(INGEST_QUEUE, job, { singletonKey: `${job.modelId}:${job.version}`, db: bossDb(trx) });
+  const listeners: (() => void)[] = [];
+  const queues = [INGEST_QUEUE, INGEST_DEAD_LETTERS, UPGRADE_QUEUE];
+  return {
+    boss,
+    timeoutMs,
+    async send(trx, job) {
+      await sendJob(trx, job);
+    },
+    async handBack(job) {
+      await db.transaction().execute(async (trx) => {
+        await boss.cancel(INGEST_QUEUE, job.id, { db: bossDb(trx) });
+        await sendJob(trx, job.data);
+      });
+    },
+    committed() {
+      listeners.forEach((l) => l());
+    },
+    onCommitted(listener) {
+      listeners.push(listener);
+    },
+    async ready() {
+      await boss.getQueueSize(INGEST_QUEUE);
+    },
+    depth: () => boss.getQueueSize(INGEST_QUEUE, { before: 'completed' }),
+    async pending() {
+      const sizes = await Promise.all(queues.map((q) => boss.getQueueSize(q, { before: 'completed' })));
+      return sizes.reduce((a, b) => a + b, 0);
+    },
+    async stop() {
+      await boss.stop({ graceful: false, wait: true, close: false });
+    },
+  };
+}
+
+/** The `ingestion` option of `startService` for an API process: it sends jobs and runs none. */
+export function serviceJobQueue(config: QueueConfig = {}) {
+  return async ({ store }: { store: Store }) => {
+    const queue = await openJobQueue(store, config);
+    return { queue, stop: () => queue.stop() };
+  };
+}
