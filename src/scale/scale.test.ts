@@ -153,6 +153,11 @@ describe('API and worker processes on PostgreSQL and S3', () => {
       expect(own.some((k) => k.endsWith('/thumbnail.png'))).toBe(true);
     }
     expect(await fs.readdir(dataDir)).not.toContain('blobs');
+    // Handed out as presigned GETs of the bucket: the API's signed address redirects there.
+    const { viewerFile } = (await (await http.api(token, `/v2/models/${ids[0]}/viewer-file`)).json()) as { viewerFile: string };
+    const glb = await fetch(viewerFile);
+    expect(glb.redirected && glb.url.startsWith(`${env.S3_ENDPOINT}/${BUCKET}/`)).toBe(true);
+    expect(new TextDecoder().decode((await glb.arrayBuffer()).slice(0, 4))).toBe('glTF');
 
     // Matches answered by the API process from what the workers stored.
     const res = await http.api(token, `/v2/models/${ids[0]}/part-to-part-matches?threshold=98`);

@@ -41,10 +41,13 @@ export interface DirectUploadStore {
   presignPut(key: string, options: { expiresInSeconds: number; contentType: string }): Promise<{ url: string; headers: Record<string, string> }>;
   /** Size of the object at `key`, or null when there is none. */
   head(key: string): Promise<{ bytes: number } | null>;
+  /** A presigned GET answered with this content type (and as an attachment named `fileName`, when given). */
+  presignGet(key: string, options: { expiresInSeconds: number; contentType: string; fileName?: string }): Promise<string>;
 }
 
 export function isDirectUploadStore(store: BlobStore): store is BlobStore & DirectUploadStore {
-  return typeof (store as Partial<DirectUploadStore>).presignPut === 'function' && typeof (store as Partial<DirectUploadStore>).head === 'function';
+  const s = store as Partial<DirectUploadStore>;
+  return typeof s.presignPut === 'function' && typeof s.head === 'function' && typeof s.presignGet === 'function';
 }
 
 /** Everything of one model lives under this prefix (deleted with `deletePrefix` when the model goes). */

@@ -7,7 +7,7 @@ import { parseInput } from '../http/validation';
 import { findModelById } from '../store/models';
 import type { Database } from '../store/schema';
 import { claimUpload, findUpload, releaseUpload, renewUploadClaim, UPLOAD_CLAIM_LEASE_MS } from '../store/uploads';
-import { BlobNotFoundError, BlobTooLargeError, modelBlobKeys, type BlobStore } from './blob-store';
+import { BlobNotFoundError, BlobTooLargeError, isDirectUploadStore, modelBlobKeys, type BlobStore } from './blob-store';
 import type { ModelFiles } from './model-files';
 import { modelFileKinds, UPLOAD_TOKEN_HEADER, type ModelFileKind, type UrlSigner } from './signed-urls';
 
@@ -30,6 +30,8 @@ function header(request: FastifyRequest, name: string): string | undefined {
 
 /** Beyond this many unread bytes an early answer closes the connection instead of reading them into the void. */
 const DRAIN_LIMIT = 4 * 1024 * 1024;
+/** Longest life of a bucket's presigned GET behind one of the service's signed file addresses. */
+const PRESIGNED_GET_SECONDS = 300;
 
 /**
  * An answer before the whole body was read. Node reads and drops what is left (so the client,
@@ -132,6 +134,13 @@ export async function fileRoutes(app: FastifyInstance, { db, blobStore, signer, 
     const kind = file as ModelFileKind;
     const key = kind === 'viewer.glb' ? model?.viewer_key : kind === 'thumbnail.png' ? model?.thumbnail_key : model?.blob_key;
     if (!model || !key) throw new NotFound('No such file.');
+    const contentType = kind === 'viewer.glb' ? 'model/gltf-binary' : kind === 'thumbnail.png' ? 'image/png' : 'application/octet-stream';
+    if (isDirectUploadStore(blobStore)) {
+      // Bytes come from the bucket itself; the service's own signed address only decides who may.
+      const expiresInSeconds = Math.max(1, Math.min(signer.secondsLeft(expires), PRESIGNED_GET_SECONDS));
+      const url = await blobStore.presignGet(key, { expiresInSeconds, contentType, ...(kind === 'source' ? { fileName: model.file_name } : {}) });
+      return reply.header('cache-control', 'private, no-store').redirect(url, 302);
+    }
     let stream;
     try {
       stream = await blobStore.stream(key);
@@ -143,7 +152,7 @@ export async function fileRoutes(app: FastifyInstance, { db, blobStore, signer, 
       // The original, saved under its own name; never shown inline (it is the user's file, not ours).
       reply.header('content-type', 'application/octet-stream').header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(model.file_name)}`);
     } else {
-      reply.header('content-type', kind === 'viewer.glb' ? 'model/gltf-binary' : 'image/png');
+      reply.header('content-type', contentType);
     }
     return reply.header('cache-control', `private, max-age=${Math.min(signer.secondsLeft(expires), 600)}`).send(stream);
   });

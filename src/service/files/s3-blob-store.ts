@@ -143,4 +143,19 @@ export class S3BlobStore implements BlobStore, DirectUploadStore {
     });
     return { url, headers: { 'Content-Type': contentType } };
   }
+
+  /** Derived and source files go to clients straight from the bucket, not through the service. */
+  async presignGet(key: string, { expiresInSeconds, contentType, fileName }: { expiresInSeconds: number; contentType: string; fileName?: string }) {
+    assertValidKey(key);
+    return getSignedUrl(
+      this.client,
+      new GetObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        ResponseContentType: contentType,
+        ...(fileName ? { ResponseContentDisposition: `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}` } : {}),
+      }),
+      { expiresIn: expiresInSeconds },
+    );
+  }
 }
