@@ -41,6 +41,13 @@ describe('parseConfig', () => {
     });
   });
 
+  it('signs in at another provider when the service names its issuer; client credentials stay with authUrl', () => {
+    const result = parseConfig({ ...good, issuer: 'https://login.example.com/realms/acme/' }, origin);
+    expect(result.ok && result.config.issuer).toBe('https://login.example.com/realms/acme');
+    expect(result.ok && result.config.tokenUrl).toBe('http://localhost:8080/oauth2/default/v1/token');
+    expect(parseConfig({ ...good, issuer: 'ftp://x' }, origin).ok).toBe(false);
+  });
+
   it('names every missing or wrong field', () => {
     const result = parseConfig({ baseUrl: '/', clientId: 3 }, origin);
     expect(result.ok).toBe(false);

@@ -8,7 +8,7 @@ export interface ResolvedConfig {
   baseUrl: string;
   /** Serves the identity provider under `/oauth2/default`. */
   authUrl: string;
-  /** OIDC issuer: `${authUrl}/oauth2/default`. */
+  /** OIDC issuer the app signs in at: the config's `issuer`, else `${authUrl}/oauth2/default`. */
   issuer: string;
   /** Token endpoint used by the client credentials grant. */
   tokenUrl: string;
@@ -57,9 +57,9 @@ export function parseConfig(raw: unknown, origin: string): { ok: true; config: R
 
 export function resolveConfig(config: AppConfig, origin: string): { ok: true; config: ResolvedConfig } | { ok: false; issues: string[] } {
   const issues: string[] = [];
-  const resolve = (field: 'baseUrl' | 'authUrl'): string => {
+  const resolve = (field: 'baseUrl' | 'authUrl' | 'issuer'): string => {
     try {
-      return resolveUrl(config[field], origin);
+      return resolveUrl(config[field] ?? '', origin);
     } catch (error) {
       issues.push(`${field}: ${error instanceof Error ? error.message : String(error)}`);
       return '';
@@ -67,8 +67,10 @@ export function resolveConfig(config: AppConfig, origin: string): { ok: true; co
   };
   const baseUrl = resolve('baseUrl');
   const authUrl = resolve('authUrl');
+  const external = config.issuer ? resolve('issuer') : undefined;
   if (issues.length > 0) return { ok: false, issues };
-  const issuer = `${authUrl}/oauth2/default`;
+  const embeddedIssuer = `${authUrl}/oauth2/default`;
+  const issuer = external ?? embeddedIssuer;
   return {
     ok: true,
     config: {
@@ -76,7 +78,7 @@ export function resolveConfig(config: AppConfig, origin: string): { ok: true; co
       baseUrl,
       authUrl,
       issuer,
-      tokenUrl: `${issuer}/v1/token`,
+      tokenUrl: `${embeddedIssuer}/v1/token`,
       clientId: config.clientId.trim(),
       scopes: config.scopes.trim(),
       uploadMaxBytes: config.uploadMaxBytes ?? DEFAULT_UPLOAD_MAX_BYTES,

@@ -11,6 +11,11 @@ export const appConfigSchema = z.object({
   clientId: z.string().min(1),
   scopes: z.string().min(1),
   /**
+   * The OIDC issuer the app signs in at, when it is not the embedded provider under `authUrl`
+   * (`${authUrl}/oauth2/default`). Client credentials still come from `authUrl`'s token endpoint.
+   */
+  issuer: z.string().min(1).optional(),
+  /**
    * Largest model file the service accepts, in bytes (the service's UPLOAD_MAX_BYTES). Optional:
    * without it clients assume DEFAULT_UPLOAD_MAX_BYTES, the service's default.
    */

@@ -5,6 +5,7 @@ import type { Connect } from 'vite';
 import rateLimit from '@fastify/rate-limit';
 import { defaultThrottle, type ThrottleConfig } from './config';
 import { createAuthenticator, type Authenticator } from './http/auth';
+import type { ExternalOidcConfig } from './identity/external-issuer';
 import { RateLimited } from './http/errors';
 import { documentationOnly } from './http/route-docs';
 import { createMetrics, type ServiceMetrics } from './metrics';
@@ -61,6 +62,8 @@ export interface AppOptions {
   throttle?: ThrottleConfig;
   /** Where requests are timed and counts read (GET /metrics); a fresh registry by default. */
   metrics?: ServiceMetrics;
+  /** Another OIDC provider the app signs in at and whose tokens the API accepts (OIDC_ISSUER). */
+  oidc?: ExternalOidcConfig | undefined;
 }
 
 export interface BuiltApp {
@@ -87,6 +90,7 @@ export async function buildApp({
   uploadMaxBytes = DEFAULT_UPLOAD_MAX_BYTES,
   throttle = defaultThrottle,
   metrics = createMetrics(),
+  oidc,
 }: AppOptions): Promise<BuiltApp> {
   const { db } = store;
   const app = Fastify({
@@ -159,6 +163,7 @@ export async function buildApp({
     audience: apiAudience,
     appClientId,
     publicKeys: keys.signingKeys.map(publicJwk),
+    external: oidc,
   });
   await app.register(async (api) => {
     // The API speaks JSON only; anything else is a 415 rather than a confusing 400.
@@ -196,7 +201,7 @@ export async function buildApp({
   });
 
   if (web.kind === 'dist') {
-    registerRuntimeConfig(app, web.distDir, { uploadMaxBytes });
+    registerRuntimeConfig(app, web.distDir, { uploadMaxBytes, ...(oidc ? { signIn: { issuer: oidc.issuer, clientId: oidc.clientId, scopes: oidc.scopes } } : {}) });
     await registerBuiltApp(app, web.distDir);
   }
 

@@ -39,6 +39,20 @@ describe('service configuration', () => {
     ).toEqual({ kind: 's3', bucket: 'models', region: 'eu-west-1', endpoint: 'http://minio:9000', forcePathStyle: true });
   });
 
+  it('reads another OIDC provider, whose audience must be named', () => {
+    expect(loadConfig({}, '/repo').oidc).toBeUndefined();
+    expect(() => loadConfig({ OIDC_ISSUER: 'https://login.example.com/realms/acme' })).toThrow(/OIDC_AUDIENCE/);
+    expect(() => loadConfig({ OIDC_ISSUER: 'not a url', OIDC_AUDIENCE: 'api' })).toThrow(/OIDC_ISSUER/);
+    expect(loadConfig({ OIDC_ISSUER: 'https://login.example.com/realms/acme', OIDC_AUDIENCE: 'workbench-api', OIDC_ROLES_CLAIM: 'realm_access.roles' }, '/repo').oidc).toEqual({
+      issuer: 'https://login.example.com/realms/acme',
+      audience: 'workbench-api',
+      clientId: 'workbench-app',
+      scopes: 'openid profile email',
+      tenantClaim: 'tenant',
+      rolesClaim: 'realm_access.roles',
+    });
+  });
+
   it('makes no demo user on other hosts unless a password is given', () => {
     expect(loadConfig({ HOST: '0.0.0.0' }, '/repo').demo).toBeUndefined();
     expect(loadConfig({ HOST: '0.0.0.0', PORT: '9000' }, '/repo').publicUrl).toBe('http://localhost:9000');

@@ -1,3 +1,4 @@
+import type { ExternalOidcConfig } from './identity/external-issuer';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_UNPACKED_MAX_BYTES } from '../geometry/importer';
@@ -45,6 +46,12 @@ const envSchema = z.object({
   S3_REGION: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   S3_ENDPOINT: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).optional()),
   S3_FORCE_PATH_STYLE: z.preprocess(emptyAsUndefined, z.enum(['true', 'false', '1', '0']).optional()),
+  OIDC_ISSUER: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).optional()),
+  OIDC_AUDIENCE: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  OIDC_CLIENT_ID: z.preprocess(emptyAsUndefined, z.string().min(1).default('workbench-app')),
+  OIDC_SCOPES: z.preprocess(emptyAsUndefined, z.string().min(1).default('openid profile email')),
+  OIDC_TENANT_CLAIM: z.preprocess(emptyAsUndefined, z.string().min(1).default('tenant')),
+  OIDC_ROLES_CLAIM: z.preprocess(emptyAsUndefined, z.string().min(1).default('roles')),
 });
 
 /** Where files live: DATA_DIR/blobs, or an S3-compatible bucket (credentials from the standard AWS env). */
@@ -73,6 +80,8 @@ export interface ServiceConfig {
   workerThreads: number | undefined;
   throttle: ThrottleConfig;
   blobStore: BlobStoreConfig;
+  /** Another OIDC provider whose tokens the API accepts and where the app signs in (OIDC_*); undefined = the embedded one only. */
+  oidc?: ExternalOidcConfig | undefined;
 }
 
 
@@ -93,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const loopback = isLoopbackHost(e.HOST);
   // A demo password is never invented for a service reachable from other machines.
   const demoPassword = e.DEMO_PASSWORD ?? (loopback ? 'demo-password' : undefined);
+  if (e.OIDC_ISSUER && !e.OIDC_AUDIENCE) throw new ConfigError('Invalid environment: OIDC_AUDIENCE: required with OIDC_ISSUER (the audience its access tokens carry for this API)');
   if (e.BLOB_STORE === 's3' && !e.S3_BUCKET) throw new ConfigError('Invalid environment: S3_BUCKET: required when BLOB_STORE=s3');
   const blobStore: BlobStoreConfig =
     e.BLOB_STORE === 's3'
@@ -122,6 +132,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       apiRequestsPerMinute: e.API_REQUESTS_PER_MINUTE,
     },
     blobStore,
+    oidc: e.OIDC_ISSUER
+      ? { issuer: e.OIDC_ISSUER, audience: e.OIDC_AUDIENCE ?? '', clientId: e.OIDC_CLIENT_ID, scopes: e.OIDC_SCOPES, tenantClaim: e.OIDC_TENANT_CLAIM, rolesClaim: e.OIDC_ROLES_CLAIM }
+      : undefined,
   };
 }
 

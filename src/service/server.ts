@@ -119,6 +119,7 @@ export async function startService({ config, publicUrlFromEnv = true, web, logge
         uploadMaxBytes: config.uploadMaxBytes,
         throttle: config.throttle,
         metrics,
+        oidc: config.oidc,
         serverFactory: (handler) => {
           fastifyHandler = handler;
           return httpServer;

@@ -1,7 +1,8 @@
-import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWK } from 'jose';
+import { createLocalJWKSet, decodeJwt, errors as joseErrors, jwtVerify, type JWK } from 'jose';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { accessTokenClaimsSchema, roles as knownRoles, type Role } from '../../contract/app-config';
+import { createExternalVerifier, type ExternalOidcConfig } from '../identity/external-issuer';
 import { findCredential, touchCredential } from '../store/client-credentials';
 import type { Database } from '../store/schema';
 import { isUuid } from '../store/users';
@@ -32,12 +33,34 @@ export interface AuthOptions {
   publicKeys: JWK[];
   /** Minimum time between two writes of a credential's last_used_at. */
   touchIntervalMs?: number;
+  /** Another provider whose access tokens are accepted too (OIDC_ISSUER); client credentials stay the embedded provider's. */
+  external?: ExternalOidcConfig | undefined;
+}
+
+/** The `iss` a token claims (unverified: it only picks which issuer's keys must verify it). */
+function claimedIssuer(token: string): string | undefined {
+  try {
+    return decodeJwt(token).iss;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Ours and the published API's name for the same promise (api-contract.md, Tenants). */
+function checkTenantHeaders(request: FastifyRequest, tenantKey: string) {
+  for (const header of ['x-tenant-id', 'x-physna-tenantid']) {
+    const value = request.headers[header];
+    if (value !== undefined && value !== tenantKey) {
+      throw new Forbidden(`${header === 'x-tenant-id' ? 'X-Tenant-Id' : 'X-PHYSNA-TENANTID'} does not match the tenant of the access token.`);
+    }
+  }
 }
 
 export type Authenticator = (request: FastifyRequest) => Promise<RequestAuth>;
 
-export function createAuthenticator({ db, issuer, audience, appClientId, publicKeys, touchIntervalMs = 60_000 }: AuthOptions): Authenticator {
+export function createAuthenticator({ db, issuer, audience, appClientId, publicKeys, touchIntervalMs = 60_000, external }: AuthOptions): Authenticator {
   const keySet = createLocalJWKSet({ keys: publicKeys });
+  const verifyExternal = external ? createExternalVerifier(db, external) : undefined;
   const lastTouched = new Map<string, number>();
 
   async function verify(token: string) {
@@ -69,6 +92,11 @@ export function createAuthenticator({ db, issuer, audience, appClientId, publicK
     if (!header) throw new Unauthorized();
     if (!match?.[1]) throw new Unauthorized('The Authorization header must be "Bearer <access token>".', 'invalid_token');
 
+    if (verifyExternal && external && claimedIssuer(match[1]) === external.issuer) {
+      const caller = await verifyExternal(match[1]);
+      checkTenantHeaders(request, caller.tenantKey);
+      return { userId: caller.userId, tenantId: caller.tenantId, tenantKey: caller.tenantKey, roles: caller.roles, clientId: external.clientId };
+    }
     const payload = await verify(match[1]);
     const claims = accessTokenClaimsSchema.safeParse(payload);
     if (!claims.success || !isUuid(claims.data.sub)) throw new Unauthorized('The access token lacks tenant or roles.', 'invalid_token');
@@ -90,13 +118,7 @@ export function createAuthenticator({ db, issuer, audience, appClientId, publicK
       await touch(clientId);
     }
 
-    // Ours and the published API's name for the same promise (api-contract.md, Tenants).
-    for (const header of ['x-tenant-id', 'x-physna-tenantid']) {
-      const value = request.headers[header];
-      if (value !== undefined && value !== tenantKey) {
-        throw new Forbidden(`${header === 'x-tenant-id' ? 'X-Tenant-Id' : 'X-PHYSNA-TENANTID'} does not match the tenant of the access token.`);
-      }
-    }
+    checkTenantHeaders(request, tenantKey);
 
     return {
       userId: sub,

@@ -31,9 +31,10 @@ export async function registerBuiltApp(app: FastifyInstance, distDir: string) {
 
 /**
  * `/config.json` from the build, with the service's own upload limit added when the file leaves it
- * out: the app must refuse locally exactly what the service would refuse (UPLOAD_MAX_BYTES).
+ * out: the app must refuse locally exactly what the service would refuse (UPLOAD_MAX_BYTES). With
+ * another OIDC provider configured, the app signs in there (issuer, client id, scopes).
  */
-export function registerRuntimeConfig(app: FastifyInstance, distDir: string, facts: { uploadMaxBytes: number }) {
+export function registerRuntimeConfig(app: FastifyInstance, distDir: string, facts: { uploadMaxBytes: number; signIn?: { issuer: string; clientId: string; scopes: string } }) {
   app.get('/config.json', async (_request, reply) => {
     let text: string;
     try {
@@ -50,7 +51,8 @@ export function registerRuntimeConfig(app: FastifyInstance, distDir: string, fac
       return text;
     }
     if (typeof config !== 'object' || config === null || Array.isArray(config)) return text;
-    return { uploadMaxBytes: facts.uploadMaxBytes, ...config };
+    // Another provider (OIDC_ISSUER) is the service's choice, not the build's: it wins.
+    return { uploadMaxBytes: facts.uploadMaxBytes, ...config, ...facts.signIn };
   });
 }
 

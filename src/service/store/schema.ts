@@ -16,6 +16,15 @@ export interface Database {
   throttle: ThrottleTable;
   queue_workers: QueueWorkersTable;
   queue_leases: QueueLeasesTable;
+  external_identities: ExternalIdentitiesTable;
+}
+
+/** Users of another OIDC provider (identity/external-issuer.ts). */
+export interface ExternalIdentitiesTable {
+  issuer: string;
+  subject: string;
+  user_id: string;
+  created_at: CreatedAt;
 }
 
 /** Worker processes and the jobs they hold (ingest/worker-leases.ts). */

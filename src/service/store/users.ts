@@ -1,5 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { createHash, randomUUID } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import { isUniqueViolation } from './pg-errors';
 import type { Role } from '../../contract/app-config';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
 import type { Database, Tenant, User } from './schema';
@@ -43,7 +44,7 @@ export async function createUser(db: Kysely<Database>, input: CreateUserInput): 
     .executeTakeFirstOrThrow();
 }
 
-export async function findUserByEmail(db: Kysely<Database>, email: string): Promise<User | undefined> {
+export async function findUserByEmail(db: Kysely<Database> | Transaction<Database>, email: string): Promise<User | undefined> {
   return db
     .selectFrom('users')
     .selectAll()
@@ -92,4 +93,54 @@ export async function listUsers(db: Kysely<Database>) {
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function isUuid(value: string): boolean {
   return uuidPattern.test(value);
+}
+
+/** Marks a user who signs in elsewhere: no password matches it (verifyPassword wants `scrypt$…`). */
+const NO_PASSWORD = '!external';
+
+/**
+ * The local user of another provider's subject, made on first sight in `tenantKey` (the tenant is
+ * made too). The email is the token's when no other user has it, else one naming the subject.
+ */
+export async function externalUser(
+  db: Kysely<Database>,
+  identity: { issuer: string; subject: string; tenantKey: string; roles: readonly Role[]; email?: string | undefined; name?: string | undefined },
+): Promise<{ userId: string; tenantId: number }> {
+  const find = () =>
+    db
+      .selectFrom('external_identities as e')
+      .innerJoin('users as u', 'u.id', 'e.user_id')
+      .innerJoin('tenants as t', 't.id', 'u.tenant_id')
+      .select(['u.id as userId', 't.id as tenantId', 't.key as tenantKey', 'u.roles'])
+      .where('e.issuer', '=', identity.issuer)
+      .where('e.subject', '=', identity.subject)
+      .executeTakeFirst();
+  const known = await find();
+  if (known && known.tenantKey === identity.tenantKey) {
+    // The roles of the latest token are kept: the user's client credentials get tokens with them.
+    if (known.roles.join(' ') !== identity.roles.join(' ')) await db.updateTable('users').set({ roles: [...identity.roles] }).where('id', '=', known.userId).execute();
+    return { userId: known.userId, tenantId: known.tenantId };
+  }
+  const tenant = await ensureTenant(db, identity.tenantKey);
+  try {
+    return await db.transaction().execute(async (trx) => {
+      // A subject moved to another tenant at its provider starts afresh there: nothing follows it across tenants.
+      if (known) await trx.deleteFrom('external_identities').where('issuer', '=', identity.issuer).where('subject', '=', identity.subject).execute();
+      const synthetic = `${createHash('sha256').update(`${identity.issuer}\n${identity.subject}\n${identity.tenantKey}`).digest('hex').slice(0, 24)}@external.invalid`;
+      const wanted = identity.email?.trim();
+      const free = wanted && !(await findUserByEmail(trx, wanted));
+      const user = await trx
+        .insertInto('users')
+        .values({ id: randomUUID(), tenant_id: tenant.id, email: free ? wanted : synthetic, name: identity.name ?? wanted ?? identity.subject, password_hash: NO_PASSWORD, roles: [...identity.roles] })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx.insertInto('external_identities').values({ issuer: identity.issuer, subject: identity.subject, user_id: user.id }).execute();
+      return { userId: user.id, tenantId: tenant.id };
+    });
+  } catch (error) {
+    // Two first requests at once: the other one made the user.
+    const made = isUniqueViolation(error) ? await find() : undefined;
+    if (made && made.tenantKey === identity.tenantKey) return { userId: made.userId, tenantId: made.tenantId };
+    throw error;
+  }
 }

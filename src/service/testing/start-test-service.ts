@@ -66,6 +66,8 @@ export interface StartTestServiceOptions {
   ingestion?: StartOptions['ingestion'];
   /** Brute-force limits other than the defaults. */
   throttle?: Partial<ThrottleConfig>;
+  /** Another OIDC provider whose tokens the API accepts (OIDC_ISSUER and friends). */
+  oidc?: ServiceConfig['oidc'];
   /** Another blob store than DATA_DIR/blobs (e.g. one that takes direct uploads, as S3 does). */
   blobStore?: StartOptions['blobStore'];
 }
@@ -111,6 +113,7 @@ export async function startTestService(options: StartTestServiceOptions = {}): P
     workerThreads: undefined,
     throttle: { ...defaultThrottle, ...options.throttle },
     blobStore: { kind: 'local' },
+    oidc: options.oidc,
   };
   let service: RunningService;
   try {

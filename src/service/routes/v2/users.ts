@@ -14,7 +14,8 @@ export async function userRoutes(app: FastifyInstance, { db }: { db: Kysely<Data
     const auth = requireAuth(request);
     const account = await findAccount(db, auth.userId);
     if (!account) throw new NotFound('The user of this token no longer exists.');
-    const own = account.user.roles.filter((r): r is Role => (workbenchRoles as readonly string[]).includes(r));
+    // The token's roles: for users of another provider (OIDC_ISSUER) only the token knows them.
+    const own = auth.roles.filter((r): r is Role => (workbenchRoles as readonly string[]).includes(r));
     const body: CurrentUser = {
       id: account.user.id,
       externalId: account.user.id,

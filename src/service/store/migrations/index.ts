@@ -9,6 +9,7 @@ import { modelOwner } from './0007-model-owner';
 import { imagePreview } from './0008-image-preview';
 import { pairRelations } from './0009-pair-relations';
 import { queueWorkers } from './0010-queue-workers';
+import { externalIdentities } from './0011-external-identities';
 
 /** All migrations, in order. Names sort lexically, which is the order Kysely applies them in. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0008-image-preview': imagePreview,
   '0009-pair-relations': pairRelations,
   '0010-queue-workers': queueWorkers,
+  '0011-external-identities': externalIdentities,
 };
 
 export const migrationProvider: MigrationProvider = {
