@@ -4,74 +4,20 @@
 // SIGKILL in the middle of a job and another started; every model must end finished, with its
 // files in the bucket only; a worker stopped with SIGTERM drains and exits 0.
 import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import pg from 'pg';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { similarityMatchesResponseSchema } from '../contract/matches';
 import { bracket, box, plateWithHoles, sphere, toStlBinary } from '../geometry/fixtures';
-import { freePort } from '../service/testing/free-port';
-import { signInWithPkce } from '../service/testing/oidc-flows';
-import { startThrowawayPostgres, type ThrowawayPostgres } from '../service/testing/postgres-server';
-import { addUser, startServiceProcess, startWorkerProcess, type ServiceProcess } from '../reliability/service-process';
-import { client } from '../reliability/workbench-client';
+import { BUCKET, startCluster, type Cluster } from './cluster';
 
-const ann = { email: 'ann@acme.example.com', password: 'ann-password-1', tenant: 'acme', roles: 'viewer,editor' };
-const BUCKET = 'models';
-
-let postgres: ThrowawayPostgres;
-let s3: S3rver;
-let s3Root: string;
-let dataDir: string;
-let env: NodeJS.ProcessEnv & { PORT: string };
-let db: pg.Pool;
-let api: ServiceProcess;
-const workers: ServiceProcess[] = [];
-let http: ReturnType<typeof client>;
-let token: string;
-
-const workerRow = async (pid: number) => (await db.query<{ id: string }>('select id from queue_workers where pid = $1', [pid])).rows[0]?.id;
-const startWorker = () => startWorkerProcess({ ...env, WORKER_THREADS: '1' }, async (pid) => (await workerRow(pid).catch(() => undefined)) !== undefined);
+let cluster: Cluster;
 
 beforeAll(async () => {
-  const started = await startThrowawayPostgres();
-  if (!started) throw new Error('the scale test needs PostgreSQL (Debian package postgresql; .ci/run installs it)');
-  postgres = started;
-  db = new pg.Pool({ connectionString: postgres.url, max: 2 });
-  s3Root = await fs.mkdtemp(path.join(os.tmpdir(), 'gsw-scale-s3-'));
-  s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: s3Root, configureBuckets: [{ name: BUCKET, configs: [] }] });
-  const { port: s3Port } = (await s3.run()) as unknown as { port: number };
-  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gsw-scale-'));
-  env = {
-    DATA_DIR: dataDir,
-    PORT: String(await freePort()),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: postgres.url,
-    BLOB_STORE: 's3',
-    S3_BUCKET: BUCKET,
-    S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
-    S3_FORCE_PATH_STYLE: 'true',
-    AWS_ACCESS_KEY_ID: 'S3RVER',
-    AWS_SECRET_ACCESS_KEY: 'S3RVER',
-  };
-  // All three at the same moment on the fresh database: migrations and queue setup must not race.
-  const [apiProcess, ...first] = await Promise.all([startServiceProcess(env, 'api'), startWorker(), startWorker()]);
-  api = apiProcess;
-  workers.push(...first);
-  await addUser(env, ann);
-  token = (await signInWithPkce(api.baseUrl, ann)).tokens.access_token;
-  http = client(api.baseUrl);
+  cluster = await startCluster({ workers: 2, threads: 1 });
 }, 400_000);
 
 afterAll(async () => {
-  await Promise.allSettled([api?.stop(), ...workers.map((w) => w.stop())]);
-  await db?.end();
-  await s3?.close();
-  await postgres?.stop();
-  for (const dir of [s3Root, dataDir]) if (dir) await fs.rm(dir, { recursive: true, force: true });
+  await cluster?.stop();
 });
 
 async function parts(n: number): Promise<{ name: string; bytes: Uint8Array }[]> {
@@ -84,7 +30,7 @@ async function parts(n: number): Promise<{ name: string; bytes: Uint8Array }[]> 
 }
 
 async function bucketKeys(): Promise<string[]> {
-  const s3Client = new S3Client({ region: 'us-east-1', endpoint: env.S3_ENDPOINT, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  const s3Client = new S3Client({ region: 'us-east-1', endpoint: cluster.env.S3_ENDPOINT, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
   const keys: string[] = [];
   let token: string | undefined;
   do {
@@ -98,6 +44,7 @@ async function bucketKeys(): Promise<string[]> {
 
 describe('API and worker processes on PostgreSQL and S3', () => {
   it('150 uploads; a worker killed mid-job is replaced; every model ends finished, files only in the bucket, matches from the API', async () => {
+    const { http, token, db, env, workers, workerRow, dataDir } = cluster;
     const files = await parts(150);
     files.push({ name: 'copy-of-part-000.stl', bytes: files[0]!.bytes });
     const entries = await http.createModels(token, files.map((f) => ({ filePath: `Scale/${f.name}` })));
@@ -121,7 +68,7 @@ describe('API and worker processes on PostgreSQL and S3', () => {
     }
     await victim.kill9();
     const killedAt = Date.now();
-    workers.push(await startWorker());
+    await cluster.startWorker();
 
     // The killed worker's job is handed to another worker (lease released and job retried).
     let takenOverSeconds = NaN;
@@ -167,6 +114,7 @@ describe('API and worker processes on PostgreSQL and S3', () => {
   });
 
   it('SIGTERM: a worker stops taking jobs, finishes or hands back what it runs, and exits 0 within 30 s', async () => {
+    const { http, token, db, workers, workerRow } = cluster;
     const big = toStlBinary((await sphere({ triangles: 150_000 })).mesh);
     const entries = await http.createModels(token, [0, 1, 2, 3].map((i) => ({ filePath: `Drain/sphere-${i}.stl` })));
     for (const entry of entries) expect((await http.put(entry, big)).status).toBe(200);

@@ -4,12 +4,13 @@
 // from, so a reprocessed or re-uploaded model is read again; deleted models drop out when the
 // cache is pruned against a full candidate list.
 import { sql, type Expression, type SqlBool } from 'kysely';
+import { searchableStates } from '../../contract/models';
 import { VIEW_METHOD } from '../../geometry/views/shape-features';
 import { COARSE_STEP, combinedDistances, ImageOrder, refinedModelDistance, RERANK_MODELS, SmallestK, summedClosestBelow, weighted } from '../../geometry/views/view-index';
 import { decodeViews, type ImageDb } from './image-store';
 
 /** Model states whose views are searched (the interface: models that have completed ingestion). */
-export const IMAGE_SEARCH_STATES = ['finished', 'finished-incomplete'] as const;
+export const IMAGE_SEARCH_STATES = searchableStates;
 
 interface Entry {
   version: number;

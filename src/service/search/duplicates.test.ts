@@ -18,7 +18,7 @@ import { computeSearchFeatures, encodePrepared, type SearchFeatures } from '../.
 import { createFolder } from '../store/folders';
 import { startTestService, type TestService, type TestUser } from '../testing/start-test-service';
 import { storeSearchFeatures } from './features-store';
-import { decodeFloat4Array, decodeVector } from './folder-vectors';
+import { decodeFloat4Array, decodeVector } from './binary-vectors';
 import { PAIR_VERSION } from './pairs';
 import { provisionalScore } from './part-to-part-rule';
 import { vectorIndexAvailable } from './vector-index';

@@ -8,6 +8,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../store/schema';
 import { SEARCHABLE_STATES } from './tables';
+import { decodeFloat4Array, decodeVector } from './binary-vectors';
 import { vectorIndexAvailable } from './vector-index';
 
 export interface FolderVectors {
@@ -19,7 +20,6 @@ export interface FolderVectors {
 }
 
 /** OID of float4, the element type array_send reports for a real[]. */
-const FLOAT4_OID = 700;
 
 /** The searchable models of `folderIds` (every folder of the tenant when null) and their vectors. */
 export async function folderVectors(db: Kysely<Database>, tenantId: number, folderIds: readonly number[] | null): Promise<FolderVectors> {
@@ -35,41 +35,4 @@ export async function folderVectors(db: Kysely<Database>, tenantId: number, fold
   const data = new Float32Array(rows.length * dim);
   arrays.forEach((a, i) => data.set(a.length > dim ? a.subarray(0, dim) : a, i * dim));
   return { ids: rows.map((r) => r.id), dim, data };
-}
-
-/** pgvector's binary format (vector_send, src/vector.c): int16 dimensions, int16 unused, then the float4 values in network byte order. */
-export function decodeVector(bytes: Uint8Array): Float32Array {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const n = view.getInt16(0);
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) out[i] = view.getFloat32(4 + 4 * i);
-  return out;
-}
-
-/**
- * PostgreSQL's binary array format (array_send, src/backend/utils/adt/arrayfuncs.c): int32 number
- * of dimensions, int32 has-nulls flag, int32 element type OID, then (int32 length, int32 lower
- * bound) per dimension, then per element an int32 byte length (-1 for null) and the element in
- * network byte order. A one-dimensional float4 array is all `global_desc` ever holds.
- */
-export function decodeFloat4Array(bytes: Uint8Array): Float32Array {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const ndim = view.getInt32(0);
-  if (ndim === 0) return new Float32Array(0);
-  const elemType = view.getInt32(8);
-  if (ndim !== 1 || elemType !== FLOAT4_OID) throw new Error(`expected a one-dimensional real[] (got ${ndim} dimensions of type ${elemType})`);
-  const n = view.getInt32(12);
-  const out = new Float32Array(n);
-  let o = 20;
-  for (let i = 0; i < n; i++) {
-    const len = view.getInt32(o);
-    o += 4;
-    if (len === -1) {
-      out[i] = 0; // not written by the service; 0, as a null element set into a Float32Array becomes
-      continue;
-    }
-    out[i] = view.getFloat32(o);
-    o += len;
-  }
-  return out;
 }

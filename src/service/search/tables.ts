@@ -1,3 +1,4 @@
+import { searchableStates } from '../../contract/models';
 import type { ColumnType, Kysely, Transaction } from 'kysely';
 import type { Pose } from '../../geometry/descriptors/pose';
 import type { Database } from '../store/schema';
@@ -56,5 +57,5 @@ export function searchDb(db: Kysely<Database> | Transaction<Database>): Kysely<S
   return db.withTables<SearchTables>();
 }
 
-/** Models that take part in search (api-contract.md, Matches). */
-export const SEARCHABLE_STATES = ['finished', 'finished-incomplete'] as const;
+/** The contract's searchable states (one definition, app and service alike). */
+export const SEARCHABLE_STATES = searchableStates;

@@ -5,6 +5,7 @@ import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../store/schema';
 import { SEARCHABLE_STATES } from './tables';
 import { log } from '../log';
+import { decodeFloat4Array } from './binary-vectors';
 
 export type VectorSpace = 'global' | 'geo' | 'component';
 
@@ -82,53 +83,158 @@ async function nearestByIndex(db: Kysely<Database>, q: NearestQuery, limit: numb
   return rows.map((r) => ({ modelId: r.model_id, idx: Number(r.idx), distance: Number(r.distance) })).sort((a, b) => a.distance - b.distance);
 }
 
+/**
+ * One tenant's vectors of one space in memory, kept across changes: a change of the tenant's models
+ * reads only the rows of models updated since the last read (binary, array_send), replaces or
+ * appends them; rows of deleted or no longer searchable models stay until the next full read but
+ * are never returned (the eligible set decides). Memory is bounded over all tenants (LRU).
+ */
 interface Matrix {
+  rows: Map<string, number>;
   ids: string[];
   idx: number[];
   dim: number;
   data: Float32Array;
+  count: number;
+  /** Database time of the last read: the next one asks for models updated since (with a margin). */
+  readAt: Date;
+  generation: string;
+  /** Rows replaced in place or left by deleted models, since the last full read. */
+  stale: number;
+  bytes: number;
 }
 
-/** Per tenant + space + generation: the whole tenant's vectors, loaded once per change of its models. */
-const matrices = new Map<string, Promise<Matrix>>();
+/** The most all exact-scan matrices of this process may hold (least recently used tenants go first). */
+const MATRIX_BUDGET_BYTES = 512 * 1024 * 1024;
+/** Rows of a transaction still open at the last read may carry an older updated_at: read back this far. */
+const READ_MARGIN_MS = 60_000;
 
-function tenantMatrix(db: Kysely<Database>, space: VectorSpace, tenantId: number, generation: string): Promise<Matrix> {
-  const key = `${tenantId}:${space}:${generation}`;
-  let m = matrices.get(key);
-  if (!m) {
-    for (const k of matrices.keys()) if (k.startsWith(`${tenantId}:${space}:`)) matrices.delete(k);
-    const s = SPACES[space];
-    m = sql<{ model_id: string; idx: number; v: number[] }>`select f.model_id, ${sql.raw(s.idx)} as idx, ${sql.ref(`f.${s.arr}`)} as v from ${sql.table(s.table)} f where f.tenant_id = ${tenantId}`
-      .execute(db)
-      .then(({ rows }) => {
-        const dim = rows[0]?.v.length ?? 0;
-        const data = new Float32Array(rows.length * dim);
-        rows.forEach((r, i) => data.set(r.v.slice(0, dim), i * dim));
-        return { ids: rows.map((r) => r.model_id), idx: rows.map((r) => Number(r.idx)), dim, data };
-      });
-    m.catch(() => matrices.delete(key));
-    matrices.set(key, m);
-  }
+const matrices = new Map<string, Promise<Matrix>>();
+/** Eligible ids per tenant and generation (no filter): the common query shares one read per change. */
+const eligibleSets = new Map<string, Promise<Set<string>>>();
+
+function rowKey(modelId: string, idx: number) {
+  return `${modelId}#${idx}`;
+}
+
+async function readRows(db: Kysely<Database>, space: VectorSpace, tenantId: number, since: Date | undefined) {
+  const s = SPACES[space];
+  const { rows } = await sql<{ model_id: string; idx: number; v: Uint8Array; now: Date }>`
+    select f.model_id, ${sql.raw(s.idx)} as idx, array_send(${sql.ref(`f.${s.arr}`)}) as v, now() as now
+    from ${sql.table(s.table)} f join models m on m.id = f.model_id
+    where f.tenant_id = ${tenantId}${since ? sql` and m.updated_at >= ${since}` : sql``}`.execute(db);
+  return rows;
+}
+
+async function fullMatrix(db: Kysely<Database>, space: VectorSpace, tenantId: number, generation: string): Promise<Matrix> {
+  const { rows: now } = await sql<{ now: Date }>`select now() as now`.execute(db);
+  const rows = await readRows(db, space, tenantId, undefined);
+  const arrays = rows.map((r) => decodeFloat4Array(r.v));
+  const dim = arrays[0]?.length ?? 0;
+  const data = new Float32Array(Math.max(16, rows.length) * dim);
+  arrays.forEach((a, i) => data.set(a.subarray(0, dim), i * dim));
+  const m: Matrix = { rows: new Map(), ids: [], idx: [], dim, data, count: rows.length, readAt: now[0]!.now, generation, stale: 0, bytes: data.byteLength };
+  rows.forEach((r, i) => {
+    m.ids.push(r.model_id);
+    m.idx.push(Number(r.idx));
+    m.rows.set(rowKey(r.model_id, Number(r.idx)), i);
+  });
   return m;
 }
 
+async function refreshed(db: Kysely<Database>, m: Matrix, space: VectorSpace, tenantId: number, generation: string): Promise<Matrix> {
+  if (m.generation === generation) return m;
+  if (m.stale > m.count / 4) return fullMatrix(db, space, tenantId, generation);
+  const { rows: now } = await sql<{ now: Date }>`select now() as now`.execute(db);
+  const rows = await readRows(db, space, tenantId, new Date(m.readAt.getTime() - READ_MARGIN_MS));
+  for (const r of rows) {
+    const a = decodeFloat4Array(r.v);
+    if (m.dim === 0) m.dim = a.length;
+    const key = rowKey(r.model_id, Number(r.idx));
+    let i = m.rows.get(key);
+    if (i === undefined) {
+      i = m.count++;
+      if (m.count * m.dim > m.data.length) {
+        const grown = new Float32Array(Math.max(16, m.count * 2) * m.dim);
+        grown.set(m.data);
+        m.data = grown;
+        m.bytes = grown.byteLength;
+      }
+      m.ids.push(r.model_id);
+      m.idx.push(Number(r.idx));
+      m.rows.set(key, i);
+    } else {
+      m.stale++;
+    }
+    m.data.set(a.subarray(0, m.dim), i * m.dim);
+  }
+  m.readAt = now[0]!.now;
+  m.generation = generation;
+  return m;
+}
+
+function tenantMatrix(db: Kysely<Database>, space: VectorSpace, tenantId: number, generation: string): Promise<Matrix> {
+  const key = `${tenantId}:${space}`;
+  const previous = matrices.get(key);
+  const next = previous ? previous.then((m) => refreshed(db, m, space, tenantId, generation)) : fullMatrix(db, space, tenantId, generation);
+  const guarded = next.catch((error: unknown) => {
+    matrices.delete(key);
+    throw error;
+  });
+  // Most recently used last: eviction takes from the front.
+  matrices.delete(key);
+  matrices.set(key, guarded);
+  void guarded.then(() => evict(), () => {});
+  return guarded;
+}
+
+async function evict() {
+  const sizes = await Promise.all([...matrices].map(async ([key, m]) => [key, (await m.catch(() => undefined))?.bytes ?? 0] as const));
+  let total = sizes.reduce((n, [, b]) => n + b, 0);
+  for (const [key, bytes] of sizes) {
+    if (total <= MATRIX_BUDGET_BYTES || matrices.size <= 1) break;
+    matrices.delete(key);
+    total -= bytes;
+  }
+}
+
+function eligibleIds(db: Kysely<Database>, q: NearestQuery): Promise<Set<string>> {
+  const read = () =>
+    sql<{ id: string }>`select models.id from models where ${eligible(q.tenantId, '00000000-0000-0000-0000-000000000000', q.filter)}`.execute(db).then(({ rows }) => new Set(rows.map((r) => r.id)));
+  if (q.filter) return read();
+  const key = `${q.tenantId}:${q.generation}`;
+  let set = eligibleSets.get(key);
+  if (!set) {
+    for (const k of eligibleSets.keys()) if (k.startsWith(`${q.tenantId}:`)) eligibleSets.delete(k);
+    set = read();
+    set.catch(() => eligibleSets.delete(key));
+    eligibleSets.set(key, set);
+  }
+  return set;
+}
+
 async function nearestByScan(db: Kysely<Database>, q: NearestQuery, limit: number): Promise<Neighbour[]> {
-  const [matrix, allowed] = await Promise.all([
-    tenantMatrix(db, q.space, q.tenantId, q.generation),
-    sql<{ id: string }>`select models.id from models where ${eligible(q.tenantId, q.excludeModelId, q.filter)}`.execute(db).then(({ rows }) => new Set(rows.map((r) => r.id))),
-  ]);
+  const [matrix, allowed] = await Promise.all([tenantMatrix(db, q.space, q.tenantId, q.generation), eligibleIds(db, q)]);
   const { dim, data } = matrix;
-  const out: Neighbour[] = [];
-  for (let i = 0; i < matrix.ids.length; i++) {
+  // The `limit` smallest, kept sorted: a bounded insertion list beats sorting every row.
+  const best: Neighbour[] = [];
+  let bound = Infinity;
+  for (let i = 0; i < matrix.count; i++) {
     const id = matrix.ids[i]!;
-    if (!allowed.has(id)) continue;
+    if (id === q.excludeModelId || !allowed.has(id)) continue;
     let s = 0;
     for (let k = 0, o = i * dim; k < dim; k++) {
       const d = data[o + k]! - (q.vector[k] ?? 0);
       s += d * d;
+      if (s >= bound) break;
     }
-    out.push({ modelId: id, idx: matrix.idx[i]!, distance: Math.sqrt(s) });
+    if (s >= bound) continue;
+    const item = { modelId: id, idx: matrix.idx[i]!, distance: Math.sqrt(s) };
+    let at = best.length;
+    while (at > 0 && best[at - 1]!.distance > item.distance) at--;
+    best.splice(at, 0, item);
+    if (best.length > limit) best.pop();
+    if (best.length === limit) bound = best[limit - 1]!.distance ** 2;
   }
-  out.sort((a, b) => a.distance - b.distance);
-  return out.slice(0, limit);
+  return best;
 }

@@ -7,6 +7,8 @@ import { freePort } from './free-port';
 
 export interface ThrowawayPostgres {
   url: string;
+  /** The postmaster's process id (its backends are its children). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -91,7 +93,7 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres | unde
     await client.connect();
     await client.query('CREATE DATABASE gsw_test');
     await client.end();
-    return { url: `postgres://postgres@127.0.0.1:${port}/gsw_test`, stop };
+    return { url: `postgres://postgres@127.0.0.1:${port}/gsw_test`, pid: server.pid ?? 0, stop };
   } catch (error) {
     await stop();
     throw error;

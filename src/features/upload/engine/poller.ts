@@ -2,16 +2,14 @@
 // spaced so the total stays at or below one request a second, backing off while nothing changes.
 import { systemClock, type Clock } from './clock';
 import { fileNameOf, folderOf } from '../../../contract/file-paths';
+import { isSettled } from '../../../contract/models';
 import type { Role } from './roles';
 import { ExternalStore } from './store';
 import { toApiError, type ModelRecord, type Transport } from './transport';
 
-/** The states after which a model changes no more on its own (api-contract.md, States). */
-export const SETTLED_STATES: ReadonlySet<string> = new Set(['finished', 'finished-incomplete', 'failed', 'failed-incomplete', 'unsupported']);
-
-/** Any state not listed (incomplete-upload, processing, anything new) counts as still working. */
+/** The contract's settled states; any other (incomplete-upload, processing, anything new) counts as still working. */
 export function isSettledState(state: string | null | undefined): boolean {
-  return state != null && SETTLED_STATES.has(state);
+  return state != null && isSettled(state);
 }
 
 export interface TrackInfo {
