@@ -6,6 +6,7 @@ import { log } from '../log';
 import { storeModelViews } from '../images/model-views-store';
 import type { Database, ModelRow } from '../store/schema';
 import type { IngestJob, ModelLifecycle } from '../store/model-lifecycle';
+import { findModelById } from '../store/models';
 import { folderAncestry, folderSubtree, resolveAssembly, type AssemblyTreeNode, type ResolvedAssembly } from './assembly-parts';
 import type { ProductNode } from '../../geometry/importer';
 import type { ProcessOutput, ScanResult } from './process-model';
@@ -41,7 +42,7 @@ export type IngestResult =
  */
 export async function ingestModel(deps: IngestDeps, job: Pick<IngestJob, 'modelId'> & Partial<IngestJob>): Promise<IngestResult> {
   const { db, blobs, pool } = deps;
-  const row = await db.selectFrom('models').selectAll().where('id', '=', job.modelId).executeTakeFirst();
+  const row = await findModelById(db, job.modelId);
   if (!row) return { kind: 'skipped', why: 'deleted' };
   if (row.state !== 'processing') return { kind: 'skipped', why: `state is ${row.state}` };
   // Jobs sent before versions were carried have none: they process the current one.

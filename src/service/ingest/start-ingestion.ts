@@ -4,6 +4,7 @@ import type { ServiceMetrics } from '../metrics';
 import type { BlobStore } from '../files/blob-store';
 import type { Store } from '../store/database';
 import { ModelLifecycle, type IngestJob } from '../store/model-lifecycle';
+import { findModelById } from '../store/models';
 import { ingestModel, type IngestResult } from './ingest-job';
 import { INGEST_DEAD_LETTERS, INGEST_QUEUE, openJobQueue, UPGRADE_QUEUE, type JobQueue } from './job-queue';
 import { modelsWithOutdatedDescriptors } from './outdated-models';
@@ -139,7 +140,7 @@ export async function startIngestion({ store, blobs, queue: given, config = {} }
   async function giveUp(jobs: PgBoss.Job<IngestJob>[]) {
     for (const job of jobs) {
       const { modelId, version } = job.data;
-      const current = version ?? (await db.selectFrom('models').select('version').where('id', '=', modelId).executeTakeFirst())?.version;
+      const current = version ?? (await findModelById(db, modelId))?.version;
       if (current !== undefined && (await lifecycle.giveUp(modelId, current, GIVEN_UP))) log.warn(`model ${modelId}: given up after its retries`);
     }
   }

@@ -99,19 +99,28 @@ interface Matrix {
   /** Database time of the last read: the next one asks for models updated since (with a margin). */
   readAt: Date;
   generation: string;
-  /** Rows replaced in place or left by deleted models, since the last full read. */
-  stale: number;
+  /** Set when most rows belong to models no longer searchable (deleted): the next change reads all again. */
+  stale: boolean;
   bytes: number;
 }
 
 /** The most all exact-scan matrices of this process may hold (least recently used tenants go first). */
 const MATRIX_BUDGET_BYTES = 512 * 1024 * 1024;
 /** Rows of a transaction still open at the last read may carry an older updated_at: read back this far. */
-const READ_MARGIN_MS = 60_000;
+const READ_MARGIN_MS = 10_000;
 
 const matrices = new Map<string, Promise<Matrix>>();
-/** Eligible ids per tenant and generation (no filter): the common query shares one read per change. */
-const eligibleSets = new Map<string, Promise<Set<string>>>();
+/**
+ * Searchable ids per tenant (no filter), kept like the matrices: a change reads the models updated
+ * since the last read; a count that then disagrees (a model was deleted) reads them all again.
+ */
+interface Eligible {
+  ids: Set<string>;
+  generation: string;
+  readAt: Date;
+}
+const eligibleSets = new Map<number, Promise<Eligible>>();
+const ELIGIBLE_TENANTS = 64;
 
 function rowKey(modelId: string, idx: number) {
   return `${modelId}#${idx}`;
@@ -133,7 +142,7 @@ async function fullMatrix(db: Kysely<Database>, space: VectorSpace, tenantId: nu
   const dim = arrays[0]?.length ?? 0;
   const data = new Float32Array(Math.max(16, rows.length) * dim);
   arrays.forEach((a, i) => data.set(a.subarray(0, dim), i * dim));
-  const m: Matrix = { rows: new Map(), ids: [], idx: [], dim, data, count: rows.length, readAt: now[0]!.now, generation, stale: 0, bytes: data.byteLength };
+  const m: Matrix = { rows: new Map(), ids: [], idx: [], dim, data, count: rows.length, readAt: now[0]!.now, generation, stale: false, bytes: data.byteLength };
   rows.forEach((r, i) => {
     m.ids.push(r.model_id);
     m.idx.push(Number(r.idx));
@@ -144,7 +153,7 @@ async function fullMatrix(db: Kysely<Database>, space: VectorSpace, tenantId: nu
 
 async function refreshed(db: Kysely<Database>, m: Matrix, space: VectorSpace, tenantId: number, generation: string): Promise<Matrix> {
   if (m.generation === generation) return m;
-  if (m.stale > m.count / 4) return fullMatrix(db, space, tenantId, generation);
+  if (m.stale) return fullMatrix(db, space, tenantId, generation);
   const { rows: now } = await sql<{ now: Date }>`select now() as now`.execute(db);
   const rows = await readRows(db, space, tenantId, new Date(m.readAt.getTime() - READ_MARGIN_MS));
   for (const r of rows) {
@@ -163,8 +172,6 @@ async function refreshed(db: Kysely<Database>, m: Matrix, space: VectorSpace, te
       m.ids.push(r.model_id);
       m.idx.push(Number(r.idx));
       m.rows.set(key, i);
-    } else {
-      m.stale++;
     }
     m.data.set(a.subarray(0, m.dim), i * m.dim);
   }
@@ -198,24 +205,53 @@ async function evict() {
   }
 }
 
-function eligibleIds(db: Kysely<Database>, q: NearestQuery): Promise<Set<string>> {
-  const read = () =>
-    sql<{ id: string }>`select models.id from models where ${eligible(q.tenantId, '00000000-0000-0000-0000-000000000000', q.filter)}`.execute(db).then(({ rows }) => new Set(rows.map((r) => r.id)));
-  if (q.filter) return read();
-  const key = `${q.tenantId}:${q.generation}`;
-  let set = eligibleSets.get(key);
-  if (!set) {
-    for (const k of eligibleSets.keys()) if (k.startsWith(`${q.tenantId}:`)) eligibleSets.delete(k);
-    set = read();
-    set.catch(() => eligibleSets.delete(key));
-    eligibleSets.set(key, set);
+const searchableSql = sql.join([...SEARCHABLE_STATES]);
+
+async function allEligible(db: Kysely<Database>, tenantId: number, generation: string): Promise<Eligible> {
+  const { rows } = await sql<{ id: string; now: Date }>`select models.id, now() as now from models where models.tenant_id = ${tenantId} and models.state in (${searchableSql})`.execute(db);
+  const { rows: now } = rows.length ? { rows } : await sql<{ now: Date }>`select now() as now`.execute(db);
+  return { ids: new Set(rows.map((r) => r.id)), generation, readAt: now[0]!.now };
+}
+
+async function refreshedEligible(db: Kysely<Database>, e: Eligible, tenantId: number, generation: string): Promise<Eligible> {
+  if (e.generation === generation) return e;
+  const since = new Date(e.readAt.getTime() - READ_MARGIN_MS);
+  const [{ rows: changed }, { rows: counted }] = await Promise.all([
+    sql<{ id: string; state: string }>`select id, state from models where tenant_id = ${tenantId} and updated_at >= ${since}`.execute(db),
+    sql<{ n: number; now: Date }>`select count(*)::int as n, now() as now from models where tenant_id = ${tenantId} and state in (${searchableSql})`.execute(db),
+  ]);
+  for (const r of changed) {
+    if ((SEARCHABLE_STATES as readonly string[]).includes(r.state)) e.ids.add(r.id);
+    else e.ids.delete(r.id);
   }
-  return set;
+  if (e.ids.size !== counted[0]!.n) return allEligible(db, tenantId, generation);
+  e.readAt = counted[0]!.now;
+  e.generation = generation;
+  return e;
+}
+
+async function eligibleIds(db: Kysely<Database>, q: NearestQuery): Promise<Set<string>> {
+  if (q.filter) {
+    const { rows } = await sql<{ id: string }>`select models.id from models where ${eligible(q.tenantId, '00000000-0000-0000-0000-000000000000', q.filter)}`.execute(db);
+    return new Set(rows.map((r) => r.id));
+  }
+  const previous = eligibleSets.get(q.tenantId);
+  const next = (previous ? previous.then((e) => refreshedEligible(db, e, q.tenantId, q.generation)) : allEligible(db, q.tenantId, q.generation)).catch((error: unknown) => {
+    eligibleSets.delete(q.tenantId);
+    throw error;
+  });
+  eligibleSets.delete(q.tenantId);
+  eligibleSets.set(q.tenantId, next);
+  // The least recently searched tenants' sets go first.
+  while (eligibleSets.size > ELIGIBLE_TENANTS) eligibleSets.delete(eligibleSets.keys().next().value!);
+  return (await next).ids;
 }
 
 async function nearestByScan(db: Kysely<Database>, q: NearestQuery, limit: number): Promise<Neighbour[]> {
   const [matrix, allowed] = await Promise.all([tenantMatrix(db, q.space, q.tenantId, q.generation), eligibleIds(db, q)]);
   const { dim, data } = matrix;
+  // Rows of deleted models stay until a full read; when they are many, the next change does one.
+  if (!q.filter && q.space !== 'component' && matrix.count > allowed.size * 1.25 + 100) matrix.stale = true;
   // The `limit` smallest, kept sorted: a bounded insertion list beats sorting every row.
   const best: Neighbour[] = [];
   let bound = Infinity;
