@@ -204,6 +204,11 @@ async function finish(deps: IngestDeps, row: ModelRow, version: number, o: Outco
   const old = [written.viewer_key, written.thumbnail_key].filter((k): k is string => k !== null && k !== keys.viewer && k !== keys.thumbnail);
   await Promise.all(old.map((k) => blobs.delete(k))).catch(() => {});
 
+  // Models ingested at the same moment cannot settle their pair while each sees the other still
+  // processing; once searchable, a second pass stores what the first could not (the later of the two finds the other searchable).
+  if (storedEarly && (o.state === 'finished' || o.state === 'finished-incomplete')) {
+    await settleExactPairs(db, row.id).catch((error: unknown) => log.warn({ err: error, modelId: row.id }, 'search pairs of a model could not be settled'));
+  }
   await wakeWaitingAssemblies(deps, row, o);
   return { kind: 'done', state: o.state, reason: o.reason, fileType: row.file_type, ...(o.cpuMs !== undefined ? { cpuMs: o.cpuMs } : {}), ...(o.geometry ? { timings: o.geometry.timings } : {}) };
 }
