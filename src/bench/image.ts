@@ -186,7 +186,7 @@ async function overHttp(parts: BenchPart[]) {
   const { serviceIngestion } = await import('../service/ingest/start-ingestion');
   const { toStlBinary } = await import('../geometry/fixtures');
   const quiet = { info() {}, warn() {}, error: (...a: unknown[]) => console.error(...a) };
-  const t = await startTestService({ ingestion: serviceIngestion({ pollIntervalMs: 200, log: quiet }) });
+  const t = await startTestService({ ingestion: serviceIngestion({ pollIntervalMs: 500, upgradeDelaySeconds: 0, log: quiet }) });
   try {
     const token = await t.editorToken('bench');
     const json = async (res: Response) => {

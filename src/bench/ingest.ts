@@ -100,7 +100,7 @@ async function main() {
   const ingestion = await startIngestion({
     store,
     blobs,
-    config: { exclusiveDatabase: true, pollIntervalMs: 50, log: { info() {}, warn: console.warn, error: console.error }, onResult: (id, r) => waiting.get(id)?.(r) },
+    config: { exclusiveDatabase: true, pollIntervalMs: 500, upgradeDelaySeconds: 0, log: { info() {}, warn: console.warn, error: console.error }, onResult: (id, r) => waiting.get(id)?.(r) },
   });
   const { db } = store;
   const tenant = await ensureTenant(db, 'bench', 'Bench');

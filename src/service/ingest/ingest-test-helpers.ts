@@ -26,7 +26,7 @@ export interface IngestTestService extends TestService {
 
 export async function startIngestTestService(config: IngestionConfig = {}, options: StartTestServiceOptions = {}): Promise<IngestTestService> {
   let ingestion: Ingestion | undefined;
-  const start = serviceIngestion({ pollIntervalMs: 200, log: quietLog, ...config });
+  const start = serviceIngestion({ pollIntervalMs: 500, upgradeDelaySeconds: 0, log: quietLog, ...config });
   const svc = await startTestService({ ...options, ingestion: async (deps) => (ingestion = await start(deps)) });
   if (!ingestion) throw new Error('ingestion did not start');
   const token = await svc.editorToken();

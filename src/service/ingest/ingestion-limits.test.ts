@@ -74,7 +74,7 @@ describe('restarts', () => {
 
   const open = async () => {
     store = await openStore({ dataDir });
-    ingestion = await startIngestion({ store, blobs, config: { exclusiveDatabase: true, pollIntervalMs: 500, retryDelaySeconds: 1, drainMs: 0, log: quietLog } });
+    ingestion = await startIngestion({ store, blobs, config: { exclusiveDatabase: true, pollIntervalMs: 500, retryDelaySeconds: 1, drainMs: 0, upgradeDelaySeconds: 0, log: quietLog } });
     return { store, ingestion };
   };
   const close = async () => {
@@ -153,7 +153,7 @@ describe('restarts', () => {
     const broken: LocalBlobStore = Object.assign(Object.create(blobs) as LocalBlobStore, {
       get: async (key: string) => (key === model.blob_key ? Promise.reject(new Error('disk unavailable')) : blobs.get(key)),
     });
-    ingestion = await startIngestion({ store: s, blobs: broken, config: { exclusiveDatabase: true, pollIntervalMs: 500, retryLimit: 1, retryDelaySeconds: 1, log: quietLog } });
+    ingestion = await startIngestion({ store: s, blobs: broken, config: { exclusiveDatabase: true, pollIntervalMs: 500, retryLimit: 1, retryDelaySeconds: 1, upgradeDelaySeconds: 0, log: quietLog } });
     await ingestion.lifecycle.reprocess(model.id);
     await ingestion.idle();
     const row = await s.db.selectFrom('models').select(['state', 'state_reason']).where('id', '=', model.id).executeTakeFirstOrThrow();

@@ -62,10 +62,19 @@ export async function openJobQueue(store: Store, config: QueueConfig = {}): Prom
   boss.on('error', (error: unknown) => log.error(`job queue: ${error instanceof Error ? error.message : String(error)}`));
   await boss.start();
   const ingest = { policy: 'short' as const, retryLimit: config.retryLimit ?? 2, retryDelay: config.retryDelaySeconds ?? 10, expireInSeconds, deadLetter: INGEST_DEAD_LETTERS };
-  await boss.createQueue(INGEST_DEAD_LETTERS, { name: INGEST_DEAD_LETTERS, retryLimit: 5 });
-  await boss.createQueue(INGEST_QUEUE, { name: INGEST_QUEUE, ...ingest });
-  await boss.updateQueue(INGEST_QUEUE, { name: INGEST_QUEUE, ...ingest });
-  await boss.createQueue(UPGRADE_QUEUE, { name: UPGRADE_QUEUE, policy: 'short', retryLimit: 5, retryDelay: 30, expireInSeconds: 3600 });
+  const wanted: PgBoss.Queue[] = [
+    { name: INGEST_DEAD_LETTERS, retryLimit: 5 },
+    { name: INGEST_QUEUE, ...ingest },
+    { name: UPGRADE_QUEUE, policy: 'short', retryLimit: 5, retryDelay: 30, expireInSeconds: 3600 },
+  ];
+  // Created once; updated only when this version's settings differ (each is a locked transaction,
+  // and on the embedded database they would delay the first page at every start).
+  const existing = new Map((await boss.getQueues()).map((q) => [q.name, q]));
+  for (const q of wanted) {
+    const found = existing.get(q.name);
+    if (!found) await boss.createQueue(q.name, q);
+    else if ((['retryLimit', 'retryDelay', 'expireInSeconds', 'deadLetter'] as const).some((k) => q[k] !== undefined && found[k] !== q[k])) await boss.updateQueue(q.name, q);
+  }
 
   // One job per model version: a job whose version was overtaken finds that out and does nothing.
   const sendJob = (trx: Transaction<Database>, job: IngestJob) => boss.send(INGEST_QUEUE, job, { singletonKey: `${job.modelId}:${job.version}`, db: bossDb(trx) });

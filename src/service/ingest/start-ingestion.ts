@@ -32,6 +32,8 @@ export interface IngestionConfig {
   retryDelaySeconds?: number;
   /** How often an idle worker looks for jobs queued by other processes (default 1000 ms, at least 500). */
   pollIntervalMs?: number;
+  /** Seconds after start before outdated models are looked for (default 10: the first pages and uploads come first). */
+  upgradeDelaySeconds?: number;
   /** How long a stop waits for running jobs before it hands them back to the queue (default 20 s). */
   drainMs?: number;
   /**
@@ -177,7 +179,7 @@ export async function startIngestion({ store, blobs, queue: given, config = {} }
   await boss.work<IngestJob>(INGEST_DEAD_LETTERS, { batchSize: 20, pollingIntervalSeconds }, (jobs) => track(giveUp(jobs)));
   await boss.work(UPGRADE_QUEUE, { pollingIntervalSeconds: 5 }, () => track(upgrade()));
   queue.onCommitted(() => workerIds.forEach((id) => boss.notifyWorker(id)));
-  await boss.send(UPGRADE_QUEUE, {}, { singletonKey: 'upgrade' });
+  await boss.send(UPGRADE_QUEUE, {}, { singletonKey: 'upgrade', startAfter: config.upgradeDelaySeconds ?? 10 });
 
   return {
     queue,
