@@ -205,9 +205,11 @@ async function finish(deps: IngestDeps, row: ModelRow, version: number, o: Outco
   await Promise.all(old.map((k) => blobs.delete(k))).catch(() => {});
 
   // Models ingested at the same moment cannot settle their pair while each sees the other still
-  // processing; once searchable, a second pass stores what the first could not (the later of the two finds the other searchable).
+  // processing; once searchable, a second pass stores what the first could not (the later of the
+  // two finds the other searchable). Part-to-part only: containment pairs cost 0.1–0.5 s each on
+  // the one pair thread, and a batch of similar parts would queue minutes of them.
   if (storedEarly && (o.state === 'finished' || o.state === 'finished-incomplete')) {
-    await settleExactPairs(db, row.id).catch((error: unknown) => log.warn({ err: error, modelId: row.id }, 'search pairs of a model could not be settled'));
+    await settleExactPairs(db, row.id, undefined, { partInPart: false }).catch((error: unknown) => log.warn({ err: error, modelId: row.id }, 'search pairs of a model could not be settled'));
   }
   await wakeWaitingAssemblies(deps, row, o);
   return { kind: 'done', state: o.state, reason: o.reason, fileType: row.file_type, ...(o.cpuMs !== undefined ? { cpuMs: o.cpuMs } : {}), ...(o.geometry ? { timings: o.geometry.timings } : {}) };

@@ -10,6 +10,7 @@ import { INGEST_DEAD_LETTERS, INGEST_QUEUE, openJobQueue, UPGRADE_QUEUE, type Jo
 import { modelsWithOutdatedDescriptors } from './outdated-models';
 import { createWorkerPool, defaultPoolSize, type WorkerPool } from './worker-pool';
 import { HEARTBEAT_MS, registerWorker } from './worker-leases';
+import { setPairThreads } from '../search/pair-pool';
 import { log as serviceLog } from '../log';
 
 export { INGEST_DEAD_LETTERS, INGEST_QUEUE } from './job-queue';
@@ -88,6 +89,7 @@ export async function startIngestion({ store, blobs, queue: given, config = {} }
   const lifecycle = new ModelLifecycle(db, queue);
   const leases = await registerWorker(db);
 
+  setPairThreads(concurrency);
   const pool = createWorkerPool({
     size: concurrency,
     timeoutMs,

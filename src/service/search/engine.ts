@@ -156,7 +156,7 @@ async function partInPart(ctx: SearchContext, query: ModelRow, filter: Expressio
  * model's first query is never the one that pays; without it, for a searchable model (benchmarks).
  * Returns undefined when the model is not in the state asked for.
  */
-export async function settleExactPairs(db: Kysely<Database>, modelId: string, settlingVersion?: number): Promise<{ partToPart: number; partInPart: number } | undefined> {
+export async function settleExactPairs(db: Kysely<Database>, modelId: string, settlingVersion?: number, kinds: { partInPart: boolean } = { partInPart: true }): Promise<{ partToPart: number; partInPart: number } | undefined> {
   const query = await db.selectFrom('models').selectAll().where('id', '=', modelId).executeTakeFirst();
   if (!query) return undefined;
   if (settlingVersion === undefined ? !(SEARCHABLE_STATES as readonly string[]).includes(query.state) : query.state !== 'processing' || query.version !== settlingVersion) return undefined;
@@ -164,7 +164,7 @@ export async function settleExactPairs(db: Kysely<Database>, modelId: string, se
   try {
     const before = pairCounters.computed;
     const p2p = await partToPart(ctx, query, undefined);
-    const pip = await partInPart(ctx, query, undefined);
+    const pip = kinds.partInPart ? await partInPart(ctx, query, undefined) : [];
     // New pairs show in the partners' lists too (relations, part-in-part both ways).
     if (pairCounters.computed !== before) await bumpGeneration(db, query.tenant_id);
     return { partToPart: p2p.filter((m) => m.transform).length, partInPart: pip.length };

@@ -1,5 +1,6 @@
-// One worker thread for exact pair comparisons (pair-worker.ts). One, because the ingestion
-// pool already uses the cores for geometry; started on first use and ended when idle, so a
+// Worker threads for exact pair comparisons (pair-worker.ts): one, or as many as the process runs
+// ingestion jobs (each job waits for its model's pairs, so fewer would queue the jobs behind one
+// thread while the ingestion threads idle). Started on first use and ended when idle, so a
 // process that never compares pairs (or has finished) holds no thread.
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
@@ -7,12 +8,18 @@ import { Piscina } from 'piscina';
 import type { PairAnswer, PairTask } from './pair-worker';
 
 let pool: Piscina | undefined;
+let threads = 1;
+
+/** Called by a process that runs ingestion, before the first comparison. */
+export function setPairThreads(n: number) {
+  threads = Math.max(1, Math.floor(n));
+}
 
 function pairPool(): Piscina {
   pool ??= new Piscina({
     filename: new URL('./pair-worker.ts', import.meta.url).href,
     minThreads: 0,
-    maxThreads: 1,
+    maxThreads: threads,
     idleTimeout: 10_000,
     // The worker is TypeScript: under `tsx` and under vitest alike it needs tsx's loader.
     execArgv: ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href, '--disable-warning=THREE_CJS_DEPRECATED'],
