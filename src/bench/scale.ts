@@ -9,21 +9,10 @@
  * Knobs: BENCH_SCALE_FILES (default 200).
  */
 import { isSettled } from '../contract/models';
-import { bracket, box, flange, plateWithHoles, toStlBinary } from '../geometry/fixtures';
-import { startCluster, type Cluster } from '../scale/cluster';
+import { box, toStlBinary } from '../geometry/fixtures';
+import { scaleParts, startCluster, type Cluster } from '../scale/cluster';
 
 const FILES = Number(process.env.BENCH_SCALE_FILES ?? 200);
-
-async function files(n: number): Promise<{ name: string; bytes: Uint8Array }[]> {
-  const out: { name: string; bytes: Uint8Array }[] = [];
-  for (let i = 0; i < n; i++) {
-    const k = i % 4;
-    const part =
-      k === 0 ? await box([10 + i, 20 + (i % 7), 5 + (i % 11)]) : k === 1 ? await plateWithHoles({ length: 40 + i, width: 30 + (i % 9) }) : k === 2 ? await bracket({ size: 20 + (i % 40), depth: 10 + (i % 5) }) : await flange({ diameter: 40 + (i % 50), bolts: 3 + (i % 6) });
-    out.push({ name: `part-${String(i).padStart(3, '0')}.stl`, bytes: toStlBinary(part.mesh) });
-  }
-  return out;
-}
 
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))] ?? NaN;
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
@@ -95,7 +84,7 @@ async function run(workers: number, set: { name: string; bytes: Uint8Array }[]) 
 }
 
 async function main() {
-  const set = await files(FILES);
+  const set = await scaleParts(FILES);
   console.log(`bench:scale — ${FILES} STL parts, PostgreSQL + s3rver + 1 API process, worker processes with WORKER_THREADS=1 each`);
   const results = [];
   for (const workers of [1, 2]) {

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import S3rver from 's3rver';
+import { bracket, box, flange, plateWithHoles, toStlBinary } from '../geometry/fixtures';
 import { freePort } from '../service/testing/free-port';
 import { signInWithPkce } from '../service/testing/oidc-flows';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../service/testing/postgres-server';
@@ -64,6 +65,18 @@ function postgresCpu(postmaster: number): number {
     // gone
   }
   return total;
+}
+
+/** `n` small STL parts of four kinds, each of its own size (scale test and bench). */
+export async function scaleParts(n: number): Promise<{ name: string; bytes: Uint8Array }[]> {
+  const out: { name: string; bytes: Uint8Array }[] = [];
+  for (let i = 0; i < n; i++) {
+    const k = i % 4;
+    const part =
+      k === 0 ? await box([10 + i, 20 + (i % 7), 5 + (i % 11)]) : k === 1 ? await plateWithHoles({ length: 40 + i, width: 30 + (i % 9) }) : k === 2 ? await bracket({ size: 20 + (i % 40), depth: 10 + (i % 5) }) : await flange({ diameter: 40 + (i % 50), bolts: 3 + (i % 6) });
+    out.push({ name: `part-${String(i).padStart(3, '0')}.stl`, bytes: toStlBinary(part.mesh) });
+  }
+  return out;
 }
 
 export async function startCluster({ workers = 2, threads = 1 }: { workers?: number; threads?: number } = {}): Promise<Cluster> {

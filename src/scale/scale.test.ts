@@ -7,8 +7,8 @@ import fs from 'node:fs/promises';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { similarityMatchesResponseSchema } from '../contract/matches';
-import { bracket, box, plateWithHoles, sphere, toStlBinary } from '../geometry/fixtures';
-import { BUCKET, startCluster, type Cluster } from './cluster';
+import { sphere, toStlBinary } from '../geometry/fixtures';
+import { BUCKET, scaleParts, startCluster, type Cluster } from './cluster';
 
 let cluster: Cluster;
 
@@ -19,15 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await cluster?.stop();
 });
-
-async function parts(n: number): Promise<{ name: string; bytes: Uint8Array }[]> {
-  const out: { name: string; bytes: Uint8Array }[] = [];
-  for (let i = 0; i < n; i++) {
-    const part = i % 3 === 0 ? await box([10 + i, 20 + (i % 7), 5 + (i % 11)]) : i % 3 === 1 ? await plateWithHoles({ length: 40 + i, width: 30 + (i % 9) }) : await bracket({ size: 20 + (i % 40), depth: 10 + (i % 5) });
-    out.push({ name: `part-${String(i).padStart(3, '0')}.stl`, bytes: toStlBinary(part.mesh) });
-  }
-  return out;
-}
 
 async function bucketKeys(): Promise<string[]> {
   const s3Client = new S3Client({ region: 'us-east-1', endpoint: cluster.env.S3_ENDPOINT, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
@@ -45,7 +36,7 @@ async function bucketKeys(): Promise<string[]> {
 describe('API and worker processes on PostgreSQL and S3', () => {
   it('150 uploads; a worker killed mid-job is replaced; every model ends finished, files only in the bucket, matches from the API', async () => {
     const { http, token, db, env, workers, workerRow, dataDir } = cluster;
-    const files = await parts(150);
+    const files = await scaleParts(150);
     files.push({ name: 'copy-of-part-000.stl', bytes: files[0]!.bytes });
     const entries = await http.createModels(token, files.map((f) => ({ filePath: `Scale/${f.name}` })));
     expect(entries[0]?.uploadUrl).toMatch(new RegExp(`^${env.S3_ENDPOINT}/${BUCKET}/`));

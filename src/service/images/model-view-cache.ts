@@ -9,9 +9,6 @@ import { VIEW_METHOD } from '../../geometry/views/shape-features';
 import { COARSE_STEP, combinedDistances, ImageOrder, refinedModelDistance, RERANK_MODELS, SmallestK, summedClosestBelow, weighted } from '../../geometry/views/view-index';
 import { decodeViews, type ImageDb } from './image-store';
 
-/** Model states whose views are searched (the interface: models that have completed ingestion). */
-export const IMAGE_SEARCH_STATES = searchableStates;
-
 interface Entry {
   version: number;
   count: number;
@@ -53,7 +50,7 @@ export class ModelViewCache {
       .innerJoin('model_views', 'model_views.model_id', 'models.id')
       .select(['models.id as id', 'model_views.version as version'])
       .where('models.tenant_id', '=', tenantId)
-      .where('models.state', 'in', [...IMAGE_SEARCH_STATES])
+      .where('models.state', 'in', [...searchableStates])
       .where('model_views.method', '=', VIEW_METHOD)
       .where(sql<SqlBool>`model_views.version = models.version`);
     if (filter) q = q.where(filter);

@@ -1,5 +1,5 @@
 // The queue every background step goes through: pg-boss in the service's own database. API
-// processes only send; worker processes (ingest-workers.ts) take jobs. Queue settings live here
+// processes only send; worker processes (start-ingestion.ts) take jobs. Queue settings live here
 // so that every process creates the queues alike.
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import PgBoss from 'pg-boss';
@@ -28,7 +28,6 @@ export interface QueueConfig {
 
 export interface JobQueue extends IngestQueue {
   boss: PgBoss;
-  timeoutMs: number;
   /** Called after a send from this process committed (a local worker looks at once instead of polling). */
   onCommitted(listener: () => void): void;
   /** A job interrupted by this process stopping goes back as a fresh job (not a failed attempt). */
@@ -82,7 +81,6 @@ export async function openJobQueue(store: Store, config: QueueConfig = {}): Prom
   const queues = [INGEST_QUEUE, INGEST_DEAD_LETTERS, UPGRADE_QUEUE];
   return {
     boss,
-    timeoutMs,
     async send(trx, job) {
       await sendJob(trx, job);
     },

@@ -13,8 +13,6 @@ import { HEARTBEAT_MS, registerWorker } from './worker-leases';
 import { setPairThreads } from '../search/pair-pool';
 import { log as serviceLog } from '../log';
 
-export { INGEST_DEAD_LETTERS, INGEST_QUEUE } from './job-queue';
-
 export interface IngestionConfig {
   /** Worker threads and models processed at once (default: cores, at most 2). */
   concurrency?: number;

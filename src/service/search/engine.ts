@@ -10,8 +10,8 @@ import { loadComponents, loadFeatures } from './features-store';
 import { knownContainment } from './known-containment';
 import { exactPairs, pairCounters, storedPairs, type Settling } from './pairs';
 import { descriptorScore, needsExact, provisionalScore } from './part-to-part-rule';
-import { SEARCHABLE_STATES } from './tables';
 import { nearest } from './vector-index';
+import { searchableStates } from '../../contract/models';
 
 /** Candidates read from the index per query (matchCount counts matches among these). */
 export const CANDIDATE_POOL = 200;
@@ -159,7 +159,7 @@ async function partInPart(ctx: SearchContext, query: ModelRow, filter: Expressio
 export async function settleExactPairs(db: Kysely<Database>, modelId: string, settlingVersion?: number, kinds: { partInPart: boolean } = { partInPart: true }): Promise<{ partToPart: number; partInPart: number } | undefined> {
   const query = await db.selectFrom('models').selectAll().where('id', '=', modelId).executeTakeFirst();
   if (!query) return undefined;
-  if (settlingVersion === undefined ? !(SEARCHABLE_STATES as readonly string[]).includes(query.state) : query.state !== 'processing' || query.version !== settlingVersion) return undefined;
+  if (settlingVersion === undefined ? !(searchableStates as readonly string[]).includes(query.state) : query.state !== 'processing' || query.version !== settlingVersion) return undefined;
   const ctx: SearchContext = { db, tenantId: query.tenant_id, generation: await tenantGeneration(db, query.tenant_id), ...(settlingVersion !== undefined ? { settling: { modelId, version: settlingVersion } } : {}) };
   try {
     const before = pairCounters.computed;
@@ -179,6 +179,6 @@ async function allowedIds(ctx: SearchContext, queryId: string, ids: string[], fi
   const { rows } = await sql<{ id: string }>`
     select models.id from models
     where models.tenant_id = ${ctx.tenantId} and models.id in (${sql.join(ids)}) and models.id <> ${queryId}
-      and models.state in (${sql.join([...SEARCHABLE_STATES])})${filter ? sql` and ${filter}` : sql``}`.execute(ctx.db);
+      and models.state in (${sql.join([...searchableStates])})${filter ? sql` and ${filter}` : sql``}`.execute(ctx.db);
   return new Set(rows.map((r) => r.id));
 }

@@ -7,9 +7,9 @@
 // (8 bytes a value, twice the server's work) where it has not.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../store/schema';
-import { SEARCHABLE_STATES } from './tables';
 import { decodeFloat4Array, decodeVector } from './binary-vectors';
 import { vectorIndexAvailable } from './vector-index';
+import { searchableStates } from '../../contract/models';
 
 export interface FolderVectors {
   ids: string[];
@@ -28,7 +28,7 @@ export async function folderVectors(db: Kysely<Database>, tenantId: number, fold
   const { rows } = await sql<{ id: string; v: Uint8Array }>`
     select models.id, ${vectors ? sql`vector_send(f.global_vec)` : sql`array_send(f.global_desc)`} as v
     from models join search_features f on f.model_id = models.id
-    where models.tenant_id = ${tenantId} and ${inScope} and models.state in (${sql.join([...SEARCHABLE_STATES])})
+    where models.tenant_id = ${tenantId} and ${inScope} and models.state in (${sql.join([...searchableStates])})
     order by models.file_path, models.id`.execute(db);
   const arrays = rows.map((r) => (vectors ? decodeVector(r.v) : decodeFloat4Array(r.v)));
   const dim = arrays[0]?.length ?? 0;

@@ -11,7 +11,8 @@ import { SEARCH_FEATURES_VERSION } from '../../geometry/search-features';
 import type { Database } from '../store/schema';
 import { comparePairOffThread } from './pair-pool';
 import type { PairSide } from './pair-worker';
-import { SEARCHABLE_STATES, searchDb } from './tables';
+import { searchDb } from './tables';
+import { searchableStates } from '../../contract/models';
 
 export type PairKind = 'part-to-part' | 'part-in-part';
 
@@ -30,7 +31,7 @@ export interface Settling {
 
 /** Searchable models, and the one being settled at its version. */
 function searchableOr(settling: Settling | undefined) {
-  const searchable = sql`m.state in (${sql.join([...SEARCHABLE_STATES])})`;
+  const searchable = sql`m.state in (${sql.join([...searchableStates])})`;
   return settling ? sql`(${searchable} or (m.id = ${settling.modelId} and m.version = ${settling.version} and m.state = 'processing'))` : searchable;
 }
 

@@ -1,4 +1,3 @@
-import { searchableStates } from '../../contract/models';
 import type { ColumnType, Kysely, Transaction } from 'kysely';
 import type { Pose } from '../../geometry/descriptors/pose';
 import type { Database } from '../store/schema';
@@ -57,5 +56,3 @@ export function searchDb(db: Kysely<Database> | Transaction<Database>): Kysely<S
   return db.withTables<SearchTables>();
 }
 
-/** The contract's searchable states (one definition, app and service alike). */
-export const SEARCHABLE_STATES = searchableStates;

@@ -3,9 +3,9 @@
 // (a PostgreSQL server without the package). Both answer the same question; the index is faster.
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../store/schema';
-import { SEARCHABLE_STATES } from './tables';
 import { log } from '../log';
 import { decodeFloat4Array } from './binary-vectors';
+import { searchableStates } from '../../contract/models';
 
 export type VectorSpace = 'global' | 'geo' | 'component';
 
@@ -54,8 +54,8 @@ export function vectorIndexAvailable(db: Kysely<Database>, warn: (message: strin
   return known;
 }
 
-const eligible = (tenantId: number, excludeModelId: string, filter: Expression<SqlBool> | undefined) =>
-  sql<SqlBool>`models.tenant_id = ${tenantId} and models.state in (${sql.join([...SEARCHABLE_STATES])}) and models.id <> ${excludeModelId}${filter ? sql` and ${filter}` : sql``}`;
+const eligible = (tenantId: number, excludeModelId: string | undefined, filter: Expression<SqlBool> | undefined) =>
+  sql<SqlBool>`models.tenant_id = ${tenantId} and models.state in (${sql.join([...searchableStates])})${excludeModelId ? sql` and models.id <> ${excludeModelId}` : sql``}${filter ? sql` and ${filter}` : sql``}`;
 
 export async function nearest(db: Kysely<Database>, q: NearestQuery): Promise<Neighbour[]> {
   const limit = Math.max(1, Math.floor(q.limit));
@@ -122,27 +122,33 @@ interface Eligible {
 const eligibleSets = new Map<number, Promise<Eligible>>();
 const ELIGIBLE_TENANTS = 64;
 
+/** The database's clock: read times are compared with `updated_at`, which it wrote. */
+async function databaseNow(db: Kysely<Database>): Promise<Date> {
+  const { rows } = await sql<{ now: Date }>`select now() as now`.execute(db);
+  return rows[0]!.now;
+}
+
 function rowKey(modelId: string, idx: number) {
   return `${modelId}#${idx}`;
 }
 
 async function readRows(db: Kysely<Database>, space: VectorSpace, tenantId: number, since: Date | undefined) {
   const s = SPACES[space];
-  const { rows } = await sql<{ model_id: string; idx: number; v: Uint8Array; now: Date }>`
-    select f.model_id, ${sql.raw(s.idx)} as idx, array_send(${sql.ref(`f.${s.arr}`)}) as v, now() as now
+  const { rows } = await sql<{ model_id: string; idx: number; v: Uint8Array }>`
+    select f.model_id, ${sql.raw(s.idx)} as idx, array_send(${sql.ref(`f.${s.arr}`)}) as v
     from ${sql.table(s.table)} f join models m on m.id = f.model_id
     where f.tenant_id = ${tenantId}${since ? sql` and m.updated_at >= ${since}` : sql``}`.execute(db);
   return rows;
 }
 
 async function fullMatrix(db: Kysely<Database>, space: VectorSpace, tenantId: number, generation: string): Promise<Matrix> {
-  const { rows: now } = await sql<{ now: Date }>`select now() as now`.execute(db);
+  const readAt = await databaseNow(db);
   const rows = await readRows(db, space, tenantId, undefined);
   const arrays = rows.map((r) => decodeFloat4Array(r.v));
   const dim = arrays[0]?.length ?? 0;
   const data = new Float32Array(Math.max(16, rows.length) * dim);
   arrays.forEach((a, i) => data.set(a.subarray(0, dim), i * dim));
-  const m: Matrix = { rows: new Map(), ids: [], idx: [], dim, data, count: rows.length, readAt: now[0]!.now, generation, stale: false, bytes: data.byteLength };
+  const m: Matrix = { rows: new Map(), ids: [], idx: [], dim, data, count: rows.length, readAt, generation, stale: false, bytes: data.byteLength };
   rows.forEach((r, i) => {
     m.ids.push(r.model_id);
     m.idx.push(Number(r.idx));
@@ -154,7 +160,7 @@ async function fullMatrix(db: Kysely<Database>, space: VectorSpace, tenantId: nu
 async function refreshed(db: Kysely<Database>, m: Matrix, space: VectorSpace, tenantId: number, generation: string): Promise<Matrix> {
   if (m.generation === generation) return m;
   if (m.stale) return fullMatrix(db, space, tenantId, generation);
-  const { rows: now } = await sql<{ now: Date }>`select now() as now`.execute(db);
+  const readAt = await databaseNow(db);
   const rows = await readRows(db, space, tenantId, new Date(m.readAt.getTime() - READ_MARGIN_MS));
   for (const r of rows) {
     const a = decodeFloat4Array(r.v);
@@ -175,7 +181,7 @@ async function refreshed(db: Kysely<Database>, m: Matrix, space: VectorSpace, te
     }
     m.data.set(a.subarray(0, m.dim), i * m.dim);
   }
-  m.readAt = now[0]!.now;
+  m.readAt = readAt;
   m.generation = generation;
   return m;
 }
@@ -205,12 +211,10 @@ async function evict() {
   }
 }
 
-const searchableSql = sql.join([...SEARCHABLE_STATES]);
-
 async function allEligible(db: Kysely<Database>, tenantId: number, generation: string): Promise<Eligible> {
-  const { rows } = await sql<{ id: string; now: Date }>`select models.id, now() as now from models where models.tenant_id = ${tenantId} and models.state in (${searchableSql})`.execute(db);
-  const { rows: now } = rows.length ? { rows } : await sql<{ now: Date }>`select now() as now`.execute(db);
-  return { ids: new Set(rows.map((r) => r.id)), generation, readAt: now[0]!.now };
+  const readAt = await databaseNow(db);
+  const { rows } = await sql<{ id: string }>`select models.id from models where ${eligible(tenantId, undefined, undefined)}`.execute(db);
+  return { ids: new Set(rows.map((r) => r.id)), generation, readAt };
 }
 
 async function refreshedEligible(db: Kysely<Database>, e: Eligible, tenantId: number, generation: string): Promise<Eligible> {
@@ -218,10 +222,10 @@ async function refreshedEligible(db: Kysely<Database>, e: Eligible, tenantId: nu
   const since = new Date(e.readAt.getTime() - READ_MARGIN_MS);
   const [{ rows: changed }, { rows: counted }] = await Promise.all([
     sql<{ id: string; state: string }>`select id, state from models where tenant_id = ${tenantId} and updated_at >= ${since}`.execute(db),
-    sql<{ n: number; now: Date }>`select count(*)::int as n, now() as now from models where tenant_id = ${tenantId} and state in (${searchableSql})`.execute(db),
+    sql<{ n: number; now: Date }>`select count(*)::int as n, now() as now from models where ${eligible(tenantId, undefined, undefined)}`.execute(db),
   ]);
   for (const r of changed) {
-    if ((SEARCHABLE_STATES as readonly string[]).includes(r.state)) e.ids.add(r.id);
+    if ((searchableStates as readonly string[]).includes(r.state)) e.ids.add(r.id);
     else e.ids.delete(r.id);
   }
   if (e.ids.size !== counted[0]!.n) return allEligible(db, tenantId, generation);
@@ -232,7 +236,7 @@ async function refreshedEligible(db: Kysely<Database>, e: Eligible, tenantId: nu
 
 async function eligibleIds(db: Kysely<Database>, q: NearestQuery): Promise<Set<string>> {
   if (q.filter) {
-    const { rows } = await sql<{ id: string }>`select models.id from models where ${eligible(q.tenantId, '00000000-0000-0000-0000-000000000000', q.filter)}`.execute(db);
+    const { rows } = await sql<{ id: string }>`select models.id from models where ${eligible(q.tenantId, undefined, q.filter)}`.execute(db);
     return new Set(rows.map((r) => r.id));
   }
   const previous = eligibleSets.get(q.tenantId);

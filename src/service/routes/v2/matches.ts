@@ -20,13 +20,13 @@ import { parseListQuery } from '../../http/list-query';
 import { parseInput } from '../../http/validation';
 import { tenantGeneration } from '../../search/cache';
 import { findMatches, NotIndexed, type ScoredMatch } from '../../search/engine';
-import { SEARCHABLE_STATES } from '../../search/tables';
 import { findModel, modelFilterSchema } from '../../store/models';
 import type { Database } from '../../store/schema';
 import { compileFilter } from '../../store/sql-filter';
 import { matchFilterData } from './match-filter-data';
 import { toModels } from './model-dto';
 import { listQueryDocs, routeDocs } from '../../http/route-docs';
+import { searchableStates } from '../../../contract/models';
 
 const idParams = z.object({ id: z.string() });
 
@@ -64,7 +64,7 @@ export async function matchRoutes(app: FastifyInstance, { db, files }: MatchRout
       checkOrder(kind, query.order);
       const [row, generation] = await Promise.all([findModel(db, auth.tenantId, id), tenantGeneration(db, auth.tenantId)]);
       if (!row) throw new NotFound(`No model ${id}.`);
-      if (!(SEARCHABLE_STATES as readonly string[]).includes(row.state)) {
+      if (!(searchableStates as readonly string[]).includes(row.state)) {
         throw new Conflict(`The model is ${row.state}; it can be matched once it has finished processing.`);
       }
       let all: ScoredMatch[];
