@@ -56,7 +56,7 @@ export async function startServiceProcess(env: NodeJS.ProcessEnv & { PORT: strin
 
 /** Starts `main.ts worker` with `env`; `ready` says when it is taking jobs (for example its row in queue_workers). */
 export function startWorkerProcess(env: NodeJS.ProcessEnv, ready: (pid: number) => Promise<boolean>): Promise<ServiceProcess> {
-  return startProcess(['worker'], env, '', ready);
+  return startProcess(['worker'], env, env.PORT ? `http://127.0.0.1:${env.PORT}` : '', ready);
 }
 
 async function startProcess(args: string[], env: NodeJS.ProcessEnv, baseUrl: string, ready: (pid: number) => Promise<boolean>): Promise<ServiceProcess> {

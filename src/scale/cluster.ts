@@ -101,7 +101,8 @@ export async function startCluster({ workers = 2, threads = 1 }: { workers?: num
     AWS_SECRET_ACCESS_KEY: 'S3RVER',
   };
   const workerRow = async (pid: number) => (await db.query<{ id: string }>('select id from queue_workers where pid = $1', [pid]).catch(() => ({ rows: [] as { id: string }[] }))).rows[0]?.id;
-  const startWorker = () => startWorkerProcess({ ...env, WORKER_THREADS: String(threads) }, async (pid) => (await workerRow(pid)) !== undefined);
+  // Each worker answers health and metrics on a port of its own.
+  const startWorker = async () => startWorkerProcess({ ...env, PORT: String(await freePort()), WORKER_THREADS: String(threads) }, async (pid) => (await workerRow(pid)) !== undefined);
   const running: ServiceProcess[] = [];
   const lastCpu = new Map<number, number>();
   const cluster: Partial<Cluster> = {};

@@ -102,6 +102,19 @@ describe('API and worker processes on PostgreSQL and S3', () => {
     expect(res.status).toBe(200);
     const matches = similarityMatchesResponseSchema.parse(await res.json()).matches;
     expect(matches.map((m) => m.matchedModel.id)).toContain(ids[ids.length - 1]);
+
+    // Each worker answers for itself: alive, its dependencies reachable, and the jobs it ran counted where they ran.
+    const finishedByWorkers = await Promise.all(
+      cluster.workers.filter((w) => w.alive()).map(async (w) => {
+        expect((await fetch(`${w.baseUrl}/healthz`)).status).toBe(200);
+        const ready = await fetch(`${w.baseUrl}/readyz`);
+        expect(ready.status, await ready.clone().text()).toBe(200);
+        const text = await (await fetch(`${w.baseUrl}/metrics`)).text();
+        return Number(/^ingest_jobs_total\{outcome="finished"\} (\d+)/m.exec(text)?.[1] ?? 0);
+      }),
+    );
+    expect(finishedByWorkers.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    expect(await (await fetch(`${cluster.api.baseUrl}/metrics`)).text()).not.toMatch(/^ingest_jobs_total\{/m);
   });
 
   it('SIGTERM: a worker stops taking jobs, finishes or hands back what it runs, and exits 0 within 30 s', async () => {

@@ -87,21 +87,39 @@ function announce(service: RunningService, config: ServiceConfig) {
 
 /**
  * A worker process: takes jobs from the queue in the shared database until it is told to stop.
- * It serves no HTTP; the API process answers health and metrics for the deployment.
+ * On `PORT` it answers only `/healthz`, `/readyz` and `/metrics` (its own jobs and ingestion
+ * seconds: those are counted where the work runs); the API lives in the `api` processes.
  */
 async function worker(config: ServiceConfig) {
-  const [{ openStore }, { createBlobStore }, { serviceIngestion }] = await Promise.all([import('./store/database'), import('./files/configured-blob-store'), import('./ingest/start-ingestion')]);
+  const [{ openStore }, { createBlobStore }, { serviceIngestion }, { createMetrics }, { operationRoutes }, { default: Fastify }] = await Promise.all([
+    import('./store/database'),
+    import('./files/configured-blob-store'),
+    import('./ingest/start-ingestion'),
+    import('./metrics'),
+    import('./routes/operations'),
+    import('fastify'),
+  ]);
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const blobStore = createBlobStore(config);
+  const metrics = createMetrics();
+  const operations = Fastify({ logger: false });
   try {
-    const ingestion = await serviceIngestion({ drainMs: WORKER_DRAIN_MS })({ store, blobStore: createBlobStore(config), config });
-    log.info({ threads: ingestion.pool.size, database: store.location }, 'worker started');
+    const ingestion = await serviceIngestion({ drainMs: WORKER_DRAIN_MS })({ store, blobStore, config, metrics });
+    const { queue } = ingestion;
+    if (queue.depth) metrics.observe({ queueDepth: () => queue.depth!() });
+    await operations.register(operationRoutes, { db: store.db, blobStore, queue, metrics });
+    const address = await operations.listen({ host: config.host, port: config.port });
+    log.info({ threads: ingestion.pool.size, database: store.location, operations: address }, 'worker started');
     return {
       async close() {
+        // Health answers until the jobs are drained: an orchestrator sees the worker stopping, not gone.
         await ingestion.stop();
+        await operations.close();
         await store.close();
       },
     };
   } catch (error) {
+    await operations.close();
     await store.close();
     throw error;
   }

@@ -23,9 +23,9 @@ import { requireRole } from '../http/auth';
 import { InvalidInput, NotFound, UnsupportedMediaType } from '../http/errors';
 import { parseListQuery } from '../http/list-query';
 import { parseInput } from '../http/validation';
-import { matchFilterData } from '../routes/v2/match-filter-data';
+import { matchFilterData } from '../store/match-filter-data';
 import { toModels } from '../routes/v2/model-dto';
-import { modelFilterSchema } from '../store/models';
+import { modelFilterSchema, modelsByIds } from '../store/models';
 import type { Database } from '../store/schema';
 import { compileFilter } from '../store/sql-filter';
 import { newUploadNonce } from '../store/uploads';
@@ -122,18 +122,11 @@ export async function imageRoutes(app: FastifyInstance, { db, files, signer, cac
       // Best first; equal distances by model id, so pages are stable.
       scored.sort((a, b) => a.distance - b.distance || (a.modelId < b.modelId ? -1 : a.modelId > b.modelId ? 1 : 0));
       const page = scored.slice(start, start + query.perPage);
-      const modelRows = page.length
-        ? await db
-            .selectFrom('models')
-            .selectAll()
-            .where('tenant_id', '=', auth.tenantId)
-            .where(
-              'id',
-              'in',
-              page.map((m) => m.modelId),
-            )
-            .execute()
-        : [];
+      const modelRows = await modelsByIds(
+        db,
+        auth.tenantId,
+        page.map((m) => m.modelId),
+      );
       const models = new Map((await toModels(db, modelRows, files)).map((m) => [m.id, m]));
       const matches: ImageMatch[] = [];
       for (const m of page) {

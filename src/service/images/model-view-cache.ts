@@ -4,7 +4,7 @@
 // from, so a reprocessed or re-uploaded model is read again; deleted models drop out when the
 // cache is pruned against a full candidate list.
 import { sql, type Expression, type SqlBool } from 'kysely';
-import { searchableStates } from '../../contract/models';
+import { searchableVersionsSql } from '../store/searchable-models';
 import { VIEW_METHOD } from '../../geometry/views/shape-features';
 import { COARSE_STEP, combinedDistances, ImageOrder, refinedModelDistance, RERANK_MODELS, SmallestK, summedClosestBelow, weighted } from '../../geometry/views/view-index';
 import { decodeViews, type ImageDb } from './image-store';
@@ -45,16 +45,10 @@ export class ModelViewCache {
     filter: Expression<SqlBool> | undefined,
     need: number,
   ): Promise<{ scored: ScoredModel[]; searched: number }> {
-    let q = db
-      .selectFrom('models')
-      .innerJoin('model_views', 'model_views.model_id', 'models.id')
-      .select(['models.id as id', 'model_views.version as version'])
-      .where('models.tenant_id', '=', tenantId)
-      .where('models.state', 'in', [...searchableStates])
-      .where('model_views.method', '=', VIEW_METHOD)
-      .where(sql<SqlBool>`model_views.version = models.version`);
-    if (filter) q = q.where(filter);
-    const candidates = await q.execute();
+    const { rows: candidates } = await sql<{ id: string; version: number }>`
+      select m.id, v.version from (${searchableVersionsSql(tenantId, { filter })}) m
+      join model_views v on v.model_id = m.id and v.version = m.version
+      where v.method = ${VIEW_METHOD}`.execute(db);
     // Now and then drop models deleted since they were loaded (best effort; a failure only keeps memory).
     if (++this.searches % 200 === 0) this.prune(db).catch(() => {});
     await this.load(db, candidates.filter((c) => this.entries.get(c.id)?.version !== c.version).map((c) => c.id));

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { BlobNotFoundError, type BlobStore } from '../files/blob-store';
 import { identity, multiply } from '../../geometry/mesh';
 import { parseStepPlacements, topOccurrences, type StepOccurrence } from '../../geometry/step-placements';
+import { storedFilesNamed } from '../store/models';
 import type { Database } from '../store/schema';
 import type { PartInput } from './process-model';
 import { isStepFileName } from './process-model';
@@ -226,18 +227,9 @@ export async function folderAncestry(db: Kysely<Database>, tenantId: number, fol
 }
 
 async function findPart(db: Kysely<Database>, tenantId: number, folders: Map<number, number>, fileName: string, exclude: Set<string>) {
-  if (folders.size === 0) return undefined;
-  const rows = await db
-    .selectFrom('models')
-    .select(['id', 'tenant_id', 'folder_id', 'file_name', 'blob_key', 'created_at'])
-    .where('tenant_id', '=', tenantId)
-    .where('file_name_lower', '=', fileName.toLowerCase())
-    .where('folder_id', 'in', [...folders.keys()])
-    .where('state', '<>', 'incomplete-upload')
-    .where('blob_key', 'is not', null)
-    .execute();
+  const rows = await storedFilesNamed(db, tenantId, [...folders.keys()], [fileName]);
   const candidates = rows
-    .filter((r): r is typeof r & { blob_key: string } => r.blob_key !== null && !exclude.has(r.id))
+    .filter((r) => !exclude.has(r.id))
     // nearest folder first, then the newest upload
     .sort((a, b) => (folders.get(a.folder_id) ?? 0) - (folders.get(b.folder_id) ?? 0) || b.created_at.getTime() - a.created_at.getTime());
   return candidates[0];

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { BlobNotFoundError, modelBlobPrefix, type BlobStore } from '../files/blob-store';
 import { storeSearchFeatures } from '../search/features-store';
 import { settleExactPairs } from '../search/engine';
@@ -6,7 +6,7 @@ import { log } from '../log';
 import { storeModelViews } from '../images/model-views-store';
 import type { Database, ModelRow } from '../store/schema';
 import type { IngestJob, ModelLifecycle } from '../store/model-lifecycle';
-import { findModelById } from '../store/models';
+import { assembliesWaitingFor, findModelById, lockModel, storedFilesNamed } from '../store/models';
 import { folderAncestry, folderSubtree, resolveAssembly, type AssemblyTreeNode, type ResolvedAssembly } from './assembly-parts';
 import type { ProductNode } from '../../geometry/importer';
 import type { ProcessOutput, ScanResult } from './process-model';
@@ -146,7 +146,7 @@ async function finish(deps: IngestDeps, row: ModelRow, version: number, o: Outco
   let storedEarly = false;
   if (search) {
     storedEarly = await db.transaction().execute(async (trx) => {
-      const current = await trx.selectFrom('models').select(['version', 'state']).where('id', '=', row.id).forUpdate().executeTakeFirst();
+      const current = await lockModel(trx, row.id);
       if (!current || current.version !== version || current.state !== 'processing') return false;
       await storeSearchFeatures(trx, row, search);
       return true;
@@ -162,7 +162,7 @@ async function finish(deps: IngestDeps, row: ModelRow, version: number, o: Outco
   }
 
   const written = await db.transaction().execute(async (trx) => {
-    const current = await trx.selectFrom('models').select(['version', 'viewer_key', 'thumbnail_key']).where('id', '=', row.id).forUpdate().executeTakeFirst();
+    const current = await lockModel(trx, row.id);
     if (!current || current.version !== version) return undefined;
     await deps.lifecycle.complete(
       row.id,
@@ -225,37 +225,13 @@ async function wakeWaitingAssemblies(deps: IngestDeps, row: ModelRow, o: Outcome
   const { db } = deps;
   const name = row.file_name_lower;
   const folders = await folderAncestry(db, row.tenant_id, row.folder_id);
-  if (folders.length) {
-    const { rows } = await sql<{ id: string }>`
-      select m.id from models m
-      where m.tenant_id = ${row.tenant_id}
-        and m.folder_id in (${sql.join(folders)})
-        and m.id <> ${row.id}
-        and m.state <> 'incomplete-upload'
-        and (
-          exists (select 1 from jsonb_array_elements_text(coalesce(m.missing_parts, '[]'::jsonb)) r(v) where lower(r.v) = ${name})
-          or (
-            exists (select 1 from jsonb_array_elements_text(coalesce(m.step_references, '[]'::jsonb)) r(v) where lower(r.v) = ${name})
-            and not exists (select 1 from assembly_links l where l.assembly_id = m.id and lower(l.ref_name) = ${name} and l.part_id = ${row.id})
-          )
-        )`.execute(db);
-    for (const r of rows) await deps.lifecycle.reprocess(r.id, { reason: 'part-arrived' });
-  }
+  for (const id of await assembliesWaitingFor(db, row.tenant_id, folders, name, row.id)) await deps.lifecycle.reprocess(id, { reason: 'part-arrived' });
 
   if (o.missing?.length) {
     const subtree = await folderSubtree(db, row.tenant_id, row.folder_id);
     const unreadable = o.unreadable ?? [];
-    let q = db
-      .selectFrom('models')
-      .select('id')
-      .where('tenant_id', '=', row.tenant_id)
-      .where('folder_id', 'in', [...subtree.keys()])
-      .where('file_name_lower', 'in', o.missing.map((m) => m.toLowerCase()))
-      .where('id', '<>', row.id)
-      .where('state', '<>', 'incomplete-upload')
-      .where('blob_key', 'is not', null);
-    if (unreadable.length) q = q.where('id', 'not in', unreadable);
-    if (subtree.size && (await q.limit(1).executeTakeFirst())) await deps.lifecycle.reprocess(row.id, { reason: 'part-arrived' });
+    const arrived = await storedFilesNamed(db, row.tenant_id, [...subtree.keys()], o.missing, [row.id, ...unreadable]);
+    if (arrived.length) await deps.lifecycle.reprocess(row.id, { reason: 'part-arrived' });
   }
 }
 

@@ -1,14 +1,16 @@
 // The three match kinds: candidates from the vector index, exact pair results where they matter
 // (stored in the database, pairs.ts), whole results cached per tenant generation. Everything
 // returned is before threshold, order and paging (the route's).
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import type { Expression, Kysely, SqlBool } from 'kysely';
 import type { MatchKind } from '../../contract/matches';
 import { geoRelatedScore } from '../../geometry/descriptors/geo-descriptor';
 import type { Database, ModelRow } from '../store/schema';
 import { bumpGeneration, Lru, tenantGeneration } from './cache';
 import { loadComponents, loadFeatures } from './features-store';
 import { knownContainment } from './known-containment';
-import { exactPairs, pairCounters, storedPairs, type Settling } from './pairs';
+import { exactPairs, pairCounters, storedPairs } from './pairs';
+import { searchableIds, type SettlingModel } from '../store/searchable-models';
+import { findModelById } from '../store/models';
 import { descriptorScore, needsExact, provisionalScore } from './part-to-part-rule';
 import { nearest } from './vector-index';
 import { searchableStates } from '../../contract/models';
@@ -47,7 +49,7 @@ export interface SearchContext {
   tenantId: number;
   generation: string;
   /** Set while ingestion settles the query model's pairs before it turns searchable. */
-  settling?: Settling;
+  settling?: SettlingModel;
 }
 
 const results = new Lru<Promise<ScoredMatch[]>>(500);
@@ -157,7 +159,7 @@ async function partInPart(ctx: SearchContext, query: ModelRow, filter: Expressio
  * Returns undefined when the model is not in the state asked for.
  */
 export async function settleExactPairs(db: Kysely<Database>, modelId: string, settlingVersion?: number, kinds: { partInPart: boolean } = { partInPart: true }): Promise<{ partToPart: number; partInPart: number } | undefined> {
-  const query = await db.selectFrom('models').selectAll().where('id', '=', modelId).executeTakeFirst();
+  const query = await findModelById(db, modelId);
   if (!query) return undefined;
   if (settlingVersion === undefined ? !(searchableStates as readonly string[]).includes(query.state) : query.state !== 'processing' || query.version !== settlingVersion) return undefined;
   const ctx: SearchContext = { db, tenantId: query.tenant_id, generation: await tenantGeneration(db, query.tenant_id), ...(settlingVersion !== undefined ? { settling: { modelId, version: settlingVersion } } : {}) };
@@ -176,9 +178,5 @@ export async function settleExactPairs(db: Kysely<Database>, modelId: string, se
 
 async function allowedIds(ctx: SearchContext, queryId: string, ids: string[], filter: Expression<SqlBool> | undefined): Promise<Set<string>> {
   if (!ids.length) return new Set();
-  const { rows } = await sql<{ id: string }>`
-    select models.id from models
-    where models.tenant_id = ${ctx.tenantId} and models.id in (${sql.join(ids)}) and models.id <> ${queryId}
-      and models.state in (${sql.join([...searchableStates])})${filter ? sql` and ${filter}` : sql``}`.execute(ctx.db);
-  return new Set(rows.map((r) => r.id));
+  return new Set(await searchableIds(ctx.db, ctx.tenantId, { ids, exceptId: queryId, filter }));
 }

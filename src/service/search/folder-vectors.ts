@@ -9,7 +9,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../store/schema';
 import { decodeFloat4Array, decodeVector } from './binary-vectors';
 import { vectorIndexAvailable } from './vector-index';
-import { searchableStates } from '../../contract/models';
+import { searchableIdsSql } from '../store/searchable-models';
 
 export interface FolderVectors {
   ids: string[];
@@ -19,17 +19,15 @@ export interface FolderVectors {
   data: Float32Array;
 }
 
-/** OID of float4, the element type array_send reports for a real[]. */
-
 /** The searchable models of `folderIds` (every folder of the tenant when null) and their vectors. */
 export async function folderVectors(db: Kysely<Database>, tenantId: number, folderIds: readonly number[] | null): Promise<FolderVectors> {
   const vectors = await vectorIndexAvailable(db);
-  const inScope = folderIds === null ? sql`true` : sql`models.folder_id = any(${[...folderIds]}::int[])`;
+  const scope = searchableIdsSql(tenantId, folderIds === null ? {} : { folderIds });
   const { rows } = await sql<{ id: string; v: Uint8Array }>`
-    select models.id, ${vectors ? sql`vector_send(f.global_vec)` : sql`array_send(f.global_desc)`} as v
-    from models join search_features f on f.model_id = models.id
-    where models.tenant_id = ${tenantId} and ${inScope} and models.state in (${sql.join([...searchableStates])})
-    order by models.file_path, models.id`.execute(db);
+    select f.model_id as id, ${vectors ? sql`vector_send(f.global_vec)` : sql`array_send(f.global_desc)`} as v
+    from search_features f
+    where f.tenant_id = ${tenantId} and f.model_id in (${scope})
+    order by f.model_id`.execute(db);
   const arrays = rows.map((r) => (vectors ? decodeVector(r.v) : decodeFloat4Array(r.v)));
   const dim = arrays[0]?.length ?? 0;
   const data = new Float32Array(rows.length * dim);

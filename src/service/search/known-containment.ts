@@ -1,11 +1,12 @@
 // Part-in-part that ingestion already knows: an external-reference assembly's tree names the part
 // models it placed and where (assembly-parts.ts). Such a pair needs no geometry: the part is all
 // there (≈ 100 %) and covers its area share of the assembly (copies × part area / assembly area).
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { assemblyTreeNodeSchema, type AssemblyTreeNode } from '../../contract/models';
 import { multiply } from '../../geometry/mesh';
 import { invert, mat4ToRigid, rigidToMat4 } from '../../geometry/descriptors/registration';
+import { assembliesPlacing } from '../store/models';
 import type { Database, ModelRow } from '../store/schema';
 
 export interface Placement {
@@ -52,10 +53,7 @@ export interface KnownContainment {
  */
 export async function knownContainment(db: Kysely<Database>, query: ModelRow, areaOf: (ids: string[]) => Promise<Map<string, number>>): Promise<KnownContainment[]> {
   const own = placementsOf(query.assembly_tree).filter((p) => p.partId !== query.id);
-  const { rows: parents } = await sql<{ id: string; assembly_tree: unknown }>`
-    select id, assembly_tree from models
-    where tenant_id = ${query.tenant_id} and id <> ${query.id} and assembly_tree is not null
-      and assembly_tree::text like ${`%${query.id}%`}`.execute(db);
+  const parents = await assembliesPlacing(db, query.tenant_id, query.id);
   const asPart = parents.flatMap((a) => placementsOf(a.assembly_tree).filter((p) => p.partId === query.id).map((p) => ({ assemblyId: a.id, ...p })));
   const areas = await areaOf([query.id, ...own.map((p) => p.partId), ...asPart.map((p) => p.assemblyId)]);
   const qArea = areas.get(query.id);

@@ -12,7 +12,7 @@ import type { Database } from '../store/schema';
 import { comparePairOffThread } from './pair-pool';
 import type { PairSide } from './pair-worker';
 import { searchDb } from './tables';
-import { searchableStates } from '../../contract/models';
+import { searchableIdsSql, searchableVersionsSql, stillSearchableAt, type SettlingModel } from '../store/searchable-models';
 
 export type PairKind = 'part-to-part' | 'part-in-part';
 
@@ -20,20 +20,6 @@ export type PairKind = 'part-to-part' | 'part-in-part';
 const PAIR_METHOD_VERSION = 2;
 export const PAIR_VERSION = SEARCH_FEATURES_VERSION * 100 + PAIR_METHOD_VERSION;
 
-/**
- * A model whose exact pairs are computed while ingestion finishes it, before it turns searchable
- * (ingest-job.ts): it counts as searchable at this version, so its first query finds them stored.
- */
-export interface Settling {
-  modelId: string;
-  version: number;
-}
-
-/** Searchable models, and the one being settled at its version. */
-function searchableOr(settling: Settling | undefined) {
-  const searchable = sql`m.state in (${sql.join([...searchableStates])})`;
-  return settling ? sql`(${searchable} or (m.id = ${settling.modelId} and m.version = ${settling.version} and m.state = 'processing'))` : searchable;
-}
 
 export interface PairResult {
   /** Part-to-part: the exact score. */
@@ -75,12 +61,10 @@ export async function storedPairs(db: Kysely<Database>, tenantId: number, kind: 
 
 /** Stored part-to-part results among a set of models (folder duplicates), keyed `${a}:${b}` with a < b. */
 export async function storedScoresAmong(db: Kysely<Database>, tenantId: number, folderIds: readonly number[] | null): Promise<Map<string, { score: number; related: boolean }>> {
-  const inScope = (alias: string) => (folderIds === null ? sql`true` : sql`${sql.ref(`${alias}.folder_id`)} = any(${[...folderIds]}::int[])`);
+  const inScope = folderIds === null ? sql`` : sql` and p.model_id in (${searchableIdsSql(tenantId, { folderIds })}) and p.other_id in (${searchableIdsSql(tenantId, { folderIds })})`;
   const { rows } = await sql<{ model_id: string; other_id: string; score: number; relation: string | null }>`
     select p.model_id, p.other_id, p.score, p.relation from search_pairs p
-      join models m on m.id = p.model_id join models o on o.id = p.other_id
-    where p.tenant_id = ${tenantId} and m.tenant_id = ${tenantId} and ${inScope('m')} and ${inScope('o')}
-      and p.kind = 'part-to-part' and p.version = ${PAIR_VERSION} and p.model_id < p.other_id`.execute(db);
+    where p.tenant_id = ${tenantId} and p.kind = 'part-to-part' and p.version = ${PAIR_VERSION} and p.model_id < p.other_id${inScope}`.execute(db);
   return new Map(rows.map((r) => [`${r.model_id}:${r.other_id}`, { score: Number(r.score), related: r.relation !== null }]));
 }
 
@@ -94,7 +78,7 @@ function fromRow(r: { score: number | null; forward: number | null; reverse: num
   return out;
 }
 
-async function storePair(db: Kysely<Database>, tenantId: number, kind: PairKind, a: string, b: string, ab: PairResult, [va, vb]: [number, number], settling: Settling | undefined) {
+async function storePair(db: Kysely<Database>, tenantId: number, kind: PairKind, a: string, b: string, ab: PairResult, [va, vb]: [number, number], settling: SettlingModel | undefined) {
   const ba = reversePair(kind, ab);
   const row = (model: string, other: string, r: PairResult) =>
     sql`(${tenantId}::int, ${model}::uuid, ${kind}::text, ${PAIR_VERSION}::int, ${other}::uuid, ${r.score ?? null}::float8, ${r.forward ?? null}::float8, ${r.reverse ?? null}::float8, ${`{${r.transform.join(',')}}`}::float8[], ${r.relation ?? null}::text, ${r.scale ?? null}::float8)`;
@@ -103,9 +87,7 @@ async function storePair(db: Kysely<Database>, tenantId: number, kind: PairKind,
   await sql`
     insert into search_pairs (tenant_id, model_id, kind, version, other_id, score, forward, reverse, transform, relation, scale)
     select * from (values ${row(a, b, ab)}, ${row(b, a, ba)}) v
-    where (select count(*) from models m
-           where m.tenant_id = ${tenantId} and ${searchableOr(settling)}
-             and ((m.id = ${a} and m.version = ${va}) or (m.id = ${b} and m.version = ${vb}))) = 2
+    where ${stillSearchableAt(tenantId, [[a, va], [b, vb]], settling)}
     on conflict (tenant_id, model_id, kind, version, other_id) do nothing`.execute(db);
 }
 
@@ -120,7 +102,7 @@ const inFlight = new Map<string, Promise<PairResult | undefined>>();
  * computed (canonical direction), stored and returned. A pair whose features are gone (a model
  * deleted or reprocessed meanwhile) is left out.
  */
-export async function exactPairs(db: Kysely<Database>, tenantId: number, kind: PairKind, modelId: string, otherIds: readonly string[], settling?: Settling): Promise<Map<string, PairResult>> {
+export async function exactPairs(db: Kysely<Database>, tenantId: number, kind: PairKind, modelId: string, otherIds: readonly string[], settling?: SettlingModel): Promise<Map<string, PairResult>> {
   const out = await storedPairs(db, tenantId, kind, modelId, otherIds);
   const missing = [...new Set(otherIds)].filter((id) => id !== modelId && !out.has(id));
   if (!missing.length) return out;
@@ -140,7 +122,7 @@ export async function exactPairs(db: Kysely<Database>, tenantId: number, kind: P
   return out;
 }
 
-async function computeAndStore(db: Kysely<Database>, tenantId: number, kind: PairKind, a: string, b: string, inputs: PairInputs, settling: Settling | undefined): Promise<PairResult | undefined> {
+async function computeAndStore(db: Kysely<Database>, tenantId: number, kind: PairKind, a: string, b: string, inputs: PairInputs, settling: SettlingModel | undefined): Promise<PairResult | undefined> {
   pairCounters.computed++;
   const ab = await inputs.compare(a, b);
   const versions = await inputs.versions(a, b);
@@ -156,7 +138,7 @@ class PairInputs {
     private readonly db: Kysely<Database>,
     private readonly kind: PairKind,
     private readonly ids: string[],
-    private readonly settling: Settling | undefined,
+    private readonly settling: SettlingModel | undefined,
   ) {}
 
   /** Blob, vector and model version in one read, of searchable models only; shells for part-in-part. */
@@ -164,8 +146,7 @@ class PairInputs {
     return (this.loaded ??= (async () => {
       const ids = [...new Set(this.ids)];
       const { rows } = await sql<{ id: string; version: number; prepared: Uint8Array; global_desc: number[] }>`
-        select m.id, m.version, f.prepared, f.global_desc from models m join search_features f on f.model_id = m.id
-        where m.id in (${sql.join(ids)}) and ${searchableOr(this.settling)}`.execute(this.db);
+        select m.id, m.version, f.prepared, f.global_desc from (${searchableVersionsSql(undefined, { ids, settling: this.settling })}) m join search_features f on f.model_id = m.id`.execute(this.db);
       const shells = new Map<string, PairSide['components']>();
       if (this.kind === 'part-in-part') {
         const comps = await searchDb(this.db).selectFrom('search_components').select(['model_id', 'idx', 'descriptor', 'pose']).where('model_id', 'in', ids).orderBy('model_id').orderBy('idx').execute();

@@ -5,7 +5,7 @@ import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../store/schema';
 import { log } from '../log';
 import { decodeFloat4Array } from './binary-vectors';
-import { searchableStates } from '../../contract/models';
+import { deletionsOf, searchabilityChangedSince, searchableIds, searchableIdsSql, updatedIdsSql } from '../store/searchable-models';
 
 export type VectorSpace = 'global' | 'geo' | 'component';
 
@@ -54,9 +54,6 @@ export function vectorIndexAvailable(db: Kysely<Database>, warn: (message: strin
   return known;
 }
 
-const eligible = (tenantId: number, excludeModelId: string | undefined, filter: Expression<SqlBool> | undefined) =>
-  sql<SqlBool>`models.tenant_id = ${tenantId} and models.state in (${sql.join([...searchableStates])})${excludeModelId ? sql` and models.id <> ${excludeModelId}` : sql``}${filter ? sql` and ${filter}` : sql``}`;
-
 export async function nearest(db: Kysely<Database>, q: NearestQuery): Promise<Neighbour[]> {
   const limit = Math.max(1, Math.floor(q.limit));
   if (await vectorIndexAvailable(db)) return nearestByIndex(db, q, limit);
@@ -74,8 +71,8 @@ async function nearestByIndex(db: Kysely<Database>, q: NearestQuery, limit: numb
     const vec = sql.ref(`f.${s.vec}`);
     const { rows } = await sql<{ model_id: string; idx: number; distance: number }>`
       select f.model_id, ${sql.raw(s.idx)} as idx, (${vec} <-> ${literal}::vector) as distance
-      from ${sql.table(s.table)} f join models on models.id = f.model_id
-      where f.tenant_id = ${q.tenantId} and ${eligible(q.tenantId, q.excludeModelId, q.filter)}
+      from ${sql.table(s.table)} f
+      where f.tenant_id = ${q.tenantId} and f.model_id in (${searchableIdsSql(q.tenantId, { exceptId: q.excludeModelId, filter: q.filter })})
       order by ${vec} <-> ${literal}::vector
       limit ${limit}`.execute(trx);
     return rows;
@@ -112,11 +109,13 @@ const READ_MARGIN_MS = 10_000;
 const matrices = new Map<string, Promise<Matrix>>();
 /**
  * Searchable ids per tenant (no filter), kept like the matrices: a change reads the models updated
- * since the last read; a count that then disagrees (a model was deleted) reads them all again.
+ * since the last read; when models were deleted since (the tenant's deletion counter moved), it
+ * reads them all again.
  */
 interface Eligible {
   ids: Set<string>;
   generation: string;
+  deletions: string;
   readAt: Date;
 }
 const eligibleSets = new Map<number, Promise<Eligible>>();
@@ -136,8 +135,8 @@ async function readRows(db: Kysely<Database>, space: VectorSpace, tenantId: numb
   const s = SPACES[space];
   const { rows } = await sql<{ model_id: string; idx: number; v: Uint8Array }>`
     select f.model_id, ${sql.raw(s.idx)} as idx, array_send(${sql.ref(`f.${s.arr}`)}) as v
-    from ${sql.table(s.table)} f join models m on m.id = f.model_id
-    where f.tenant_id = ${tenantId}${since ? sql` and m.updated_at >= ${since}` : sql``}`.execute(db);
+    from ${sql.table(s.table)} f
+    where ${since ? sql`f.model_id in (${updatedIdsSql(tenantId, since)})` : sql`f.tenant_id = ${tenantId}`}`.execute(db);
   return rows;
 }
 
@@ -212,32 +211,27 @@ async function evict() {
 }
 
 async function allEligible(db: Kysely<Database>, tenantId: number, generation: string): Promise<Eligible> {
-  const readAt = await databaseNow(db);
-  const { rows } = await sql<{ id: string }>`select models.id from models where ${eligible(tenantId, undefined, undefined)}`.execute(db);
-  return { ids: new Set(rows.map((r) => r.id)), generation, readAt };
+  const { deletions, now } = await deletionsOf(db, tenantId);
+  return { ids: new Set(await searchableIds(db, tenantId)), generation, deletions, readAt: now };
 }
 
 async function refreshedEligible(db: Kysely<Database>, e: Eligible, tenantId: number, generation: string): Promise<Eligible> {
   if (e.generation === generation) return e;
   const since = new Date(e.readAt.getTime() - READ_MARGIN_MS);
-  const [{ rows: changed }, { rows: counted }] = await Promise.all([
-    sql<{ id: string; state: string }>`select id, state from models where tenant_id = ${tenantId} and updated_at >= ${since}`.execute(db),
-    sql<{ n: number; now: Date }>`select count(*)::int as n, now() as now from models where ${eligible(tenantId, undefined, undefined)}`.execute(db),
-  ]);
+  const [changed, { deletions, now }] = await Promise.all([searchabilityChangedSince(db, tenantId, since), deletionsOf(db, tenantId)]);
+  if (deletions !== e.deletions) return allEligible(db, tenantId, generation);
   for (const r of changed) {
-    if ((searchableStates as readonly string[]).includes(r.state)) e.ids.add(r.id);
+    if (r.searchable) e.ids.add(r.id);
     else e.ids.delete(r.id);
   }
-  if (e.ids.size !== counted[0]!.n) return allEligible(db, tenantId, generation);
-  e.readAt = counted[0]!.now;
+  e.readAt = now;
   e.generation = generation;
   return e;
 }
 
 async function eligibleIds(db: Kysely<Database>, q: NearestQuery): Promise<Set<string>> {
   if (q.filter) {
-    const { rows } = await sql<{ id: string }>`select models.id from models where ${eligible(q.tenantId, undefined, q.filter)}`.execute(db);
-    return new Set(rows.map((r) => r.id));
+    return new Set(await searchableIds(db, q.tenantId, { filter: q.filter }));
   }
   const previous = eligibleSets.get(q.tenantId);
   const next = (previous ? previous.then((e) => refreshedEligible(db, e, q.tenantId, q.generation)) : allEligible(db, q.tenantId, q.generation)).catch((error: unknown) => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import { fileNameOf, folderOf } from '../../contract/file-paths';
 import type { FilterClause, ModelFilterField } from '../../contract/filter';
 import type { MetadataPair } from '../../contract/models';
@@ -286,4 +286,83 @@ export async function stateCounts(db: Kysely<Database>, tenantId: number | null,
   if (folderIds !== null) q = folderIds.length ? q.where('folder_id', 'in', [...folderIds]) : q.where(sql<boolean>`false`);
   const rows = await q.groupBy('state').orderBy('state').execute();
   return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
+}
+
+/** The assemblies of the tenant whose assembly tree places `partId` (not the part itself), with their trees. */
+export async function assembliesPlacing(db: Kysely<Database>, tenantId: number, partId: string): Promise<{ id: string; assembly_tree: unknown }[]> {
+  const { rows } = await sql<{ id: string; assembly_tree: unknown }>`
+    select id, assembly_tree from models
+    where tenant_id = ${tenantId} and id <> ${partId} and assembly_tree is not null
+      and assembly_tree::text like ${`%${partId}%`}`.execute(db);
+  return rows;
+}
+
+/** SQL: the ids of models no job is processing (any tenant). */
+export function idleIdsSql(): RawBuilder<{ id: string }> {
+  return sql`select models.id from models where models.state <> 'processing'`;
+}
+
+/** The versions of the models among `ids` that no job is processing. */
+export async function idleVersions(db: Kysely<Database>, ids: readonly string[]): Promise<{ id: string; version: number }[]> {
+  if (!ids.length) return [];
+  return db.selectFrom('models').select(['id', 'version']).where('id', 'in', [...ids]).where('state', '<>', 'processing').execute();
+}
+
+/** The tenant's models of `ids` (any order; unknown ids and other tenants' models left out). */
+export async function modelsByIds(db: Db, tenantId: number, ids: readonly string[]): Promise<ModelRow[]> {
+  if (!ids.length) return [];
+  return db.selectFrom('models').selectAll().where('tenant_id', '=', tenantId).where(sql<boolean>`id = any(${[...ids]}::uuid[])`).execute();
+}
+
+/** Name, creation time and state of the models of `ids`, for ordering match lists. */
+export async function orderingFacts(db: Kysely<Database>, ids: readonly string[]): Promise<Map<string, { name: string; createdAt: number; state: string }>> {
+  if (!ids.length) return new Map();
+  const rows = await db.selectFrom('models').select(['id', 'name', 'created_at', 'state']).where(sql<boolean>`id = any(${[...ids]}::uuid[])`).execute();
+  return new Map(rows.map((r) => [r.id, { name: r.name, createdAt: r.created_at.getTime(), state: r.state }]));
+}
+
+/**
+ * The tenant's models in `folderIds` whose file is stored and named one of `fileNames` (case
+ * insensitive), other than `exceptIds`: what an assembly's external references may resolve to.
+ */
+export async function storedFilesNamed(db: Kysely<Database>, tenantId: number, folderIds: readonly number[], fileNames: readonly string[], exceptIds: readonly string[] = []) {
+  if (!folderIds.length || !fileNames.length) return [];
+  let q = db
+    .selectFrom('models')
+    .select(['id', 'tenant_id', 'folder_id', 'file_name', 'blob_key', 'created_at'])
+    .where('tenant_id', '=', tenantId)
+    .where('file_name_lower', 'in', fileNames.map((n) => n.toLowerCase()))
+    .where('folder_id', 'in', [...folderIds])
+    .where('state', '<>', 'incomplete-upload')
+    .where('blob_key', 'is not', null);
+  if (exceptIds.length) q = q.where('id', 'not in', [...exceptIds]);
+  const rows = await q.execute();
+  return rows.filter((r): r is typeof r & { blob_key: string } => r.blob_key !== null);
+}
+
+/**
+ * Assemblies in `folderIds` (other than `partId`) that wait for a part file named `fileNameLower`:
+ * they list it as missing, or reference it without a link to `partId` yet.
+ */
+export async function assembliesWaitingFor(db: Kysely<Database>, tenantId: number, folderIds: readonly number[], fileNameLower: string, partId: string): Promise<string[]> {
+  if (!folderIds.length) return [];
+  const { rows } = await sql<{ id: string }>`
+    select m.id from models m
+    where m.tenant_id = ${tenantId}
+      and m.folder_id in (${sql.join([...folderIds])})
+      and m.id <> ${partId}
+      and m.state <> 'incomplete-upload'
+      and (
+        exists (select 1 from jsonb_array_elements_text(coalesce(m.missing_parts, '[]'::jsonb)) r(v) where lower(r.v) = ${fileNameLower})
+        or (
+          exists (select 1 from jsonb_array_elements_text(coalesce(m.step_references, '[]'::jsonb)) r(v) where lower(r.v) = ${fileNameLower})
+          and not exists (select 1 from assembly_links l where l.assembly_id = m.id and lower(l.ref_name) = ${fileNameLower} and l.part_id = ${partId})
+        )
+      )`.execute(db);
+  return rows.map((r) => r.id);
+}
+
+/** Locks a model's row for the rest of the transaction and reads what ingestion checks before it writes. */
+export async function lockModel(trx: Transaction<Database>, id: string) {
+  return trx.selectFrom('models').select(['version', 'state', 'viewer_key', 'thumbnail_key']).where('id', '=', id).forUpdate().executeTakeFirst();
 }

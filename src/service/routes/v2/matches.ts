@@ -20,10 +20,10 @@ import { parseListQuery } from '../../http/list-query';
 import { parseInput } from '../../http/validation';
 import { tenantGeneration } from '../../search/cache';
 import { findMatches, NotIndexed, type ScoredMatch } from '../../search/engine';
-import { findModel, modelFilterSchema } from '../../store/models';
+import { findModel, modelFilterSchema, modelsByIds, orderingFacts } from '../../store/models';
 import type { Database } from '../../store/schema';
 import { compileFilter } from '../../store/sql-filter';
-import { matchFilterData } from './match-filter-data';
+import { matchFilterData } from '../../store/match-filter-data';
 import { toModels } from './model-dto';
 import { listQueryDocs, routeDocs } from '../../http/route-docs';
 import { searchableStates } from '../../../contract/models';
@@ -85,18 +85,11 @@ export async function matchRoutes(app: FastifyInstance, { db, files }: MatchRout
       const start = (query.page - 1) * query.perPage;
       const page = sorted.slice(start, start + query.perPage);
       const [rows, filterData] = await Promise.all([
-        page.length
-          ? db
-              .selectFrom('models')
-              .selectAll()
-              .where('tenant_id', '=', auth.tenantId)
-              .where(
-                'id',
-                'in',
-                page.map((m) => m.modelId),
-              )
-              .execute()
-          : [],
+        modelsByIds(
+          db,
+          auth.tenantId,
+          page.map((m) => m.modelId),
+        ),
         matchFilterData(
           db,
           auth.tenantId,
@@ -149,19 +142,12 @@ function checkOrder(kind: MatchKind, order: OrderTerm<MatchOrderField>[]) {
 async function sortMatches(db: Kysely<Database>, matches: ScoredMatch[], order: OrderTerm<MatchOrderField>[]): Promise<ScoredMatch[]> {
   const terms: OrderTerm<MatchOrderField>[] = order.length ? order : [{ field: 'matchPercentage', direction: 'desc' }];
   const needsRows = terms.some((t) => t.field === 'name' || t.field === 'createdAt' || t.field === 'state');
-  const info = new Map<string, { name: string; createdAt: number; state: string }>();
-  if (needsRows && matches.length) {
-    const rows = await db
-      .selectFrom('models')
-      .select(['id', 'name', 'created_at', 'state'])
-      .where(
-        'id',
-        'in',
+  const info = needsRows
+    ? await orderingFacts(
+        db,
         matches.map((m) => m.modelId),
       )
-      .execute();
-    for (const r of rows) info.set(r.id, { name: r.name, createdAt: r.created_at.getTime(), state: r.state });
-  }
+    : new Map<string, { name: string; createdAt: number; state: string }>();
   const key = (m: ScoredMatch, field: MatchOrderField): number | string => {
     switch (field) {
       case 'matchPercentage':

@@ -1,7 +1,8 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { meshFactsSchema, type Model } from '../../../contract/models';
 import type { ModelFiles } from '../../files/model-files';
 import { metadataOf } from '../../store/metadata-keys';
+import { modelsByIds } from '../../store/models';
 import type { Database, ModelRow } from '../../store/schema';
 
 function stringList(value: unknown): string[] | null {
@@ -53,7 +54,5 @@ export async function toModels(db: Kysely<Database>, rows: ModelRow[], files: Mo
  * thousands of parameters.
  */
 export async function toModelsByIds(db: Kysely<Database>, tenantId: number, ids: readonly string[], files: ModelFiles): Promise<Model[]> {
-  if (!ids.length) return [];
-  const rows = await db.selectFrom('models').selectAll().where('tenant_id', '=', tenantId).where(sql<boolean>`id = any(${[...ids]}::uuid[])`).execute();
-  return toModels(db, rows, files);
+  return toModels(db, await modelsByIds(db, tenantId, ids), files);
 }

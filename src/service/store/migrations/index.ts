@@ -10,6 +10,7 @@ import { imagePreview } from './0008-image-preview';
 import { pairRelations } from './0009-pair-relations';
 import { queueWorkers } from './0010-queue-workers';
 import { externalIdentities } from './0011-external-identities';
+import { modelsUpdated } from './0012-models-updated';
 
 /** All migrations, in order. Names sort lexically, which is the order Kysely applies them in. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0009-pair-relations': pairRelations,
   '0010-queue-workers': queueWorkers,
   '0011-external-identities': externalIdentities,
+  '0012-models-updated': modelsUpdated,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import type { MatchFilterData } from '../../../contract/matches';
-import type { Database } from '../../store/schema';
+import type { MatchFilterData } from '../../contract/matches';
+import type { Database } from './schema';
 
 /**
  * The published API's `filterData` of a match list: the values the matches' folders, metadata,
