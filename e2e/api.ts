@@ -14,6 +14,12 @@ export async function accessTokenOf(page: Page): Promise<string> {
   return token;
 }
 
+type Upload = { uploadUrl: string; headers: Record<string, string> };
+/** A created record's upload address, in either shape a deployment may answer (api-contract.md, Models): ours, or the published `uploadInfo`. */
+export function uploadAddressOf(entry: { uploadInfo?: Upload } & Partial<Upload>): Upload {
+  return entry.uploadInfo ?? (entry as Upload);
+}
+
 /** Creates models through the interface's two steps: records, then a PUT of each file. */
 export async function uploadModels(
   request: APIRequestContext,
@@ -25,9 +31,10 @@ export async function uploadModels(
     data: { models: files.map(({ filePath, name }) => ({ filePath, name })) },
   });
   expect(created.status(), await created.text()).toBe(201);
-  const entries = (await created.json()).models as { model: Model; uploadUrl: string; headers: Record<string, string> }[];
+  const entries = (await created.json()).models as ({ model: Model; uploadInfo?: Upload } & Partial<Upload>)[];
   for (const [i, entry] of entries.entries()) {
-    const put = await request.put(entry.uploadUrl, { headers: entry.headers, data: Buffer.from(files[i]!.bytes) });
+    const upload = uploadAddressOf(entry);
+    const put = await request.put(upload.uploadUrl, { headers: upload.headers, data: Buffer.from(files[i]!.bytes) });
     expect(put.status(), await put.text()).toBeLessThan(300);
   }
   return entries.map((e) => e.model);

@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 
 export const demoUser = {
   email: process.env.DEMO_USER ?? 'demo@example.com',
@@ -14,4 +14,13 @@ export async function signIn(page: Page, path = '/', user = demoUser): Promise<v
   await page.getByLabel('Password').fill(user.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('button', { name: new RegExp(user.name) })).toBeVisible();
+}
+
+/**
+ * Whether this run's service sends our fields beside the published ones: false in the
+ * `published-fields-only` project, whose service answers as a deployment of the published API
+ * (no failure reasons, no missing-part lists, no credential names).
+ */
+export function servesOurFields(): boolean {
+  return test.info().project.name !== 'published-fields-only';
 }

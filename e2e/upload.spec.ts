@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { accessTokenOf } from './api';
-import { signIn } from './support';
+import { servesOurFields, signIn } from './support';
 import { assemblyFolder, CAXIF_DIR, leafParts, partsFolder, stepFiles, stlFolder, SUBS, tempDir, TOP, UploadTraffic } from './upload-support';
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, 'screenshots');
@@ -51,7 +51,7 @@ test('a dropped folder: parts before the assembly, every file ends in its state,
   await expect(reviewRow('Plane/housing.sldprt')).toContainText(/native CAD/i);
   await expect(page.getByRole('status').filter({ hasText: /files into/ })).toContainText('11 parts, 4 sub-assemblies, 1 assembly');
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: path.join(SCREENSHOTS, 'upload-review.png'), fullPage: true });
+  if (servesOurFields()) await page.screenshot({ path: path.join(SCREENSHOTS, 'upload-review.png'), fullPage: true });
 
   const started = Date.now();
   await page.getByRole('button', { name: 'Start upload' }).click();
@@ -61,7 +61,7 @@ test('a dropped folder: parts before the assembly, every file ends in its state,
   // Mid-way: some files finished while others are still sent or processed.
   await expect(page.locator('[data-testid=upload-row][data-status=finished]').first()).toBeVisible({ timeout: 120_000 });
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: path.join(SCREENSHOTS, 'upload-progress.png'), fullPage: true });
+  if (servesOurFields()) await page.screenshot({ path: path.join(SCREENSHOTS, 'upload-progress.png'), fullPage: true });
 
   await waitAllSettled(page, stepFiles.length + 3, 300_000);
   const elapsedMs = Date.now() - started;
@@ -71,11 +71,12 @@ test('a dropped folder: parts before the assembly, every file ends in its state,
   await expect(row(page, `Plane/plate.stl`)).toHaveAttribute('data-status', 'finished');
   const broken = row(page, `Plane/broken.stl`);
   await expect(broken).toHaveAttribute('data-status', 'failed');
-  await expect(broken).toContainText(/cut off/i); // the service's reason, shown on the row
+  // The service's reason, shown on the row (the published API sends no reasons).
+  if (servesOurFields()) await expect(broken).toContainText(/cut off/i);
   await expect(broken.getByRole('button', { name: /Reprocess/ })).toBeVisible();
   const native = row(page, `Plane/housing.sldprt`);
   await expect(native).toHaveAttribute('data-status', 'unsupported');
-  await expect(native).toContainText(/SolidWorks/);
+  if (servesOurFields()) await expect(native).toContainText(/SolidWorks/);
   await expect(page.getByTestId('upload-summary')).toHaveText(/14 finished, 1 failed, 1 unsupported/);
   // Finished rows link to their model page.
   await expect(row(page, `Plane/${TOP}`).getByRole('link')).toHaveAttribute('href', /^\/models\//);
@@ -129,7 +130,8 @@ test('assembly first, parts later: it ends with parts missing, then finished onc
   await page.getByRole('button', { name: 'Start upload' }).click();
   const top = row(page, TOP);
   await expect(top).toHaveAttribute('data-status', 'failed-incomplete', { timeout: 120_000 });
-  await expect(top).toContainText(/Missing parts: TAIL\.stp, HEAD\.stp, MAINBODY\.stp, FOOT\.stp/);
+  // The missing files, listed (the published API sends no list).
+  if (servesOurFields()) await expect(top).toContainText(/Missing parts: TAIL\.stp, HEAD\.stp, MAINBODY\.stp, FOOT\.stp/);
 
   // Then its sub-assemblies and parts, in a subfolder of the assembly's folder, as a second batch.
   await page.getByRole('button', { name: 'Upload more files' }).click();

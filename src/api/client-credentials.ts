@@ -5,17 +5,18 @@ import {
   type CreateClientCredentialRequest,
 } from '../contract/client-credentials';
 import { apiClient } from './client';
+import { completeCreatedCredential, completeCredentialList } from './published-answers';
 
 const path = '/client-credentials';
 
 export async function fetchClientCredentials(signal?: AbortSignal) {
-  const data = await apiClient().request(path, { schema: clientCredentialListResponseSchema, signal });
+  const data = await apiClient().request(path, { schema: clientCredentialListResponseSchema, prepare: completeCredentialList, signal });
   return data.clientCredentials;
 }
 
 /** The only answer that carries a secret: callers keep it in component state, never in a cache. */
 export async function createClientCredential(body: CreateClientCredentialRequest) {
-  const data = await apiClient().request(path, { method: 'POST', body, schema: createdClientCredentialSchema });
+  const data = await apiClient().request(path, { method: 'POST', body, schema: createdClientCredentialSchema, prepare: (answer) => completeCreatedCredential(answer, body.name) });
   return data.clientCredentials;
 }
 

@@ -45,6 +45,8 @@ export interface RequestOptions<S extends z.ZodType | undefined> {
   body?: unknown;
   /** Response schema; omit for answers without a body (204). */
   schema?: S;
+  /** Completes an answer before `schema` checks it (published-answers.ts: deployments that send only the published fields). */
+  prepare?: (body: unknown) => unknown;
   signal?: AbortSignal;
 }
 
@@ -79,6 +81,9 @@ export async function errorFromResponse(response: Response): Promise<ApiError> {
     return new ApiError(response.status, parsed.data.error.code, parsed.data.error.message);
   }
   const status = response.status;
+  // The published API's errors carry a message without a code.
+  const published = apiErrorBodySchema.shape.error.pick({ message: true }).safeParse((body as { error?: unknown } | undefined)?.error);
+  if (published.success) return new ApiError(status, codeForStatus(status), published.data.message);
   let message = statusMessages[status];
   if (!message) {
     message =
@@ -165,7 +170,7 @@ export function createApiClient({ baseUrl, auth }: ApiClientOptions): ApiClient 
     } catch {
       throw new ApiError(response.status, clientErrorCodes.invalidResponse, 'The service sent an answer this app cannot read.');
     }
-    const parsed = options.schema.safeParse(json);
+    const parsed = options.schema.safeParse(options.prepare ? await options.prepare(json) : json);
     if (!parsed.success) {
       console.error(`Unexpected answer from ${path}`, parsed.error.issues);
       throw new ApiError(response.status, clientErrorCodes.invalidResponse, 'The service sent an answer this app does not understand.');

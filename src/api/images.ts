@@ -1,7 +1,8 @@
-import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, type QueryClient } from '@tanstack/react-query';
 import { apiErrorBodySchema, errorCodeForStatus, errorCodes } from '../contract/errors';
 import { createImageResponseSchema, imageMatchesResponseSchema, type CreateImageRequest, type ImageMatchesResponse } from '../contract/images';
 import { ApiError, apiClient, clientErrorCodes } from './client';
+import { completingModels } from './folders';
 
 const path = '/v2/images';
 
@@ -101,10 +102,11 @@ export async function uploadImage({ file, filename, onProgress, signal }: Upload
   return image.id;
 }
 
-export async function fetchImageMatches(params: ImageMatchParams, signal?: AbortSignal): Promise<ImageMatchesResponse> {
+export async function fetchImageMatches(params: ImageMatchParams, signal?: AbortSignal, client?: QueryClient): Promise<ImageMatchesResponse> {
   return apiClient().request(`${path}/model-matches`, {
     query: { id: params.ids, page: params.page, perPage: params.perPage, filter: params.filter },
     schema: imageMatchesResponseSchema,
+    prepare: completingModels(client),
     signal,
   });
 }
@@ -117,7 +119,7 @@ export const imageQueries = {
     const key = { ...params, ids: [...params.ids].sort() };
     return queryOptions({
       queryKey: [...imageQueries.matches(), key] as const,
-      queryFn: ({ signal }) => fetchImageMatches(key, signal),
+      queryFn: ({ signal, client }) => fetchImageMatches(key, signal, client),
       // Results of a search do not change unless models are added; no need to refetch on focus.
       staleTime: 60_000,
     });

@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions, useQueries, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQueries, useQuery, type QueryClient } from '@tanstack/react-query';
 import {
   clustersFromReport,
   groupedMatchReportSchema,
@@ -10,6 +10,7 @@ import {
   type SimilarityMatchesResponse,
 } from '../contract/matches';
 import { ApiError, apiClient } from './client';
+import { completingModels } from './folders';
 
 export interface MatchListParams {
   /** 0..100; the service's default is 0, the app's 80. */
@@ -29,19 +30,21 @@ export const matchesNotReadyPollMs = 3000;
 
 const matchesPath = (modelId: string, kind: MatchKind) => `/v2/models/${encodeURIComponent(modelId)}/${kind}-matches`;
 
-export async function fetchMatches(modelId: string, kind: MatchKind, params: MatchListParams, signal?: AbortSignal): Promise<MatchesResponse> {
+export async function fetchMatches(modelId: string, kind: MatchKind, params: MatchListParams, signal?: AbortSignal, client?: QueryClient): Promise<MatchesResponse> {
   return apiClient().request(matchesPath(modelId, kind), {
     query: { threshold: params.threshold, page: params.page, perPage: params.perPage, filter: params.filter, order: params.order },
     schema: matchesResponseSchemaFor(kind),
+    prepare: completingModels(client),
     signal,
   });
 }
 
 /** A folder's own duplicates, through the published grouped match report. */
-export async function fetchFolderDuplicates(folderId: number, threshold: number, signal?: AbortSignal): Promise<FolderDuplicatesResponse> {
+export async function fetchFolderDuplicates(folderId: number, threshold: number, signal?: AbortSignal, client?: QueryClient): Promise<FolderDuplicatesResponse> {
   const report = await apiClient().request('/v2/models/grouped-match-report', {
     query: { threshold, folderIds: folderId, includeSubfolders: 'false' },
     schema: groupedMatchReportSchema,
+    prepare: completingModels(client),
     signal,
   });
   return clustersFromReport(report, threshold);
@@ -66,7 +69,7 @@ export const matchQueries = {
   list: (modelId: string, kind: MatchKind, params: MatchListParams) =>
     queryOptions({
       queryKey: [...matchQueries.lists(modelId, kind), 'list', params] as const,
-      queryFn: ({ signal }) => fetchMatches(modelId, kind, params, signal),
+      queryFn: ({ signal, client }) => fetchMatches(modelId, kind, params, signal, client),
       retry: retryUnlessNotReady,
       // A model that is not finished yet: keep asking until the service accepts the query.
       refetchInterval: (query) => (isNotReady(query.state.error) ? matchesNotReadyPollMs : false),
@@ -82,7 +85,7 @@ export const matchQueries = {
   folderDuplicates: (folderId: number, threshold: number) =>
     queryOptions({
       queryKey: [...matchQueries.all(), 'folder-duplicates', folderId, threshold] as const,
-      queryFn: ({ signal }) => fetchFolderDuplicates(folderId, threshold, signal),
+      queryFn: ({ signal, client }) => fetchFolderDuplicates(folderId, threshold, signal, client),
     }),
 };
 

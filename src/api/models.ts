@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   assemblyTreeResponseSchema,
   isSettled,
@@ -12,7 +12,7 @@ import {
   type ModelListResponse,
 } from '../contract/models';
 import { apiClient } from './client';
-import { folderQueries } from './folders';
+import { completingModels, folderQueries } from './folders';
 
 export interface ModelListParams {
   page?: number;
@@ -54,16 +54,17 @@ export function modelListRefetchInterval(data: ModelListResponse | undefined): n
   return data.models.some((m) => !isSettled(m.state)) ? modelListPollMs : false;
 }
 
-export async function fetchModels(params: ModelListParams, signal?: AbortSignal): Promise<ModelListResponse> {
+export async function fetchModels(params: ModelListParams, signal?: AbortSignal, client?: QueryClient): Promise<ModelListResponse> {
   return apiClient().request(path, {
     query: { page: params.page, perPage: params.perPage, search: params.search, filter: params.filter, order: params.order },
     schema: modelListResponseSchema,
+    prepare: completingModels(client),
     signal,
   });
 }
 
-export async function fetchModel(id: string, signal?: AbortSignal): Promise<Model> {
-  const data = await apiClient().request(modelPath(id), { schema: modelResponseSchema, signal });
+export async function fetchModel(id: string, signal?: AbortSignal, client?: QueryClient): Promise<Model> {
+  const data = await apiClient().request(modelPath(id), { schema: modelResponseSchema, prepare: completingModels(client), signal });
   return data.model;
 }
 
@@ -72,7 +73,7 @@ export async function deleteModel(id: string): Promise<void> {
 }
 
 export async function reprocessModel(id: string): Promise<Model> {
-  const data = await apiClient().request(`${modelPath(id)}/reprocess`, { method: 'POST', schema: modelResponseSchema });
+  const data = await apiClient().request(`${modelPath(id)}/reprocess`, { method: 'POST', schema: modelResponseSchema, prepare: completingModels() });
   return data.model;
 }
 
@@ -117,14 +118,14 @@ export const modelQueries = {
   list: (params: ModelListParams = {}) =>
     queryOptions({
       queryKey: [...modelQueries.lists(), params] as const,
-      queryFn: ({ signal }) => fetchModels(params, signal),
+      queryFn: ({ signal, client }) => fetchModels(params, signal, client),
       refetchInterval: (query) => modelListRefetchInterval(query.state.data),
     }),
   details: () => [...modelQueries.all(), 'detail'] as const,
   detail: (id: string) =>
     queryOptions({
       queryKey: [...modelQueries.details(), id] as const,
-      queryFn: ({ signal }) => fetchModel(id, signal),
+      queryFn: ({ signal, client }) => fetchModel(id, signal, client),
       refetchInterval: (query) => modelRefetchInterval(query.state.data),
     }),
   /** Below the model's detail key, so invalidating the model (e.g. after reprocessing) renews it too. */

@@ -11,7 +11,8 @@ export type CreateClientCredentialRequest = z.infer<typeof createClientCredentia
 export const clientCredentialSchema = z.object({
   clientId: z.string(),
   name: z.string(),
-  createdAt: z.string(),
+  /** Null where the deployment does not say (the published API lists only the client id). */
+  createdAt: z.string().nullable(),
   lastUsedAt: z.string().nullable(),
 });
 export type ClientCredential = z.infer<typeof clientCredentialSchema>;

@@ -9,7 +9,8 @@ export const folderSchema = z.object({
   parentFolderId: z.number().int().nullish(),
   path: z.string(),
   createdAt: z.string(),
-  modelCount: z.number().int().nonnegative(),
+  /** How many models the folder holds itself; not sent by deployments of the published API. */
+  modelCount: z.number().int().nonnegative().optional(),
 });
 export type Folder = z.infer<typeof folderSchema>;
 

@@ -18,7 +18,8 @@ export type CreateImageResponse = z.infer<typeof createImageResponseSchema>;
 
 export const imageMatchSchema = z.object({
   matchedModel: modelSchema,
-  matchPercentage: z.number().min(0).max(100),
+  /** Ours; the published API ranks image matches without a score. */
+  matchPercentage: z.number().min(0).max(100).optional(),
 });
 export type ImageMatch = z.infer<typeof imageMatchSchema>;
 

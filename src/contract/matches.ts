@@ -51,17 +51,19 @@ export type Match = SimilarityMatch | ContainmentMatch;
 
 /**
  * The values the matches take (published API `filterData`): both its older shape (`folders`,
- * `properties`) and its newer one (`MatchFilterData`). Optional: other deployments may omit it.
+ * `properties`, what the published match operations declare) and its newer one (`MatchFilterData`,
+ * image matches): a deployment may send either, so only `folders` is common to both. Optional as a
+ * whole: other deployments may omit it.
  */
 export const matchFilterDataSchema = z.object({
   folders: z.array(z.object({ id: z.number(), name: z.string() })),
-  properties: z.array(z.object({ id: z.number(), name: z.string(), values: z.array(z.string()) })),
-  metadata: z.array(z.object({ metadataKeyId: z.number(), name: z.string(), values: z.array(z.string()) })),
-  createdAt: z.array(z.string()),
-  isAssembly: z.array(z.boolean()),
-  fileType: z.array(z.string()),
-  units: z.array(z.string()),
-  collections: z.object({ names: z.array(z.string()), tags: z.array(z.string()), metadata: z.array(z.unknown()) }),
+  properties: z.array(z.object({ id: z.number(), name: z.string(), values: z.array(z.string()) })).optional(),
+  metadata: z.array(z.object({ metadataKeyId: z.number(), name: z.string(), values: z.array(z.string()) })).optional(),
+  createdAt: z.array(z.string()).optional(),
+  isAssembly: z.array(z.boolean()).optional(),
+  fileType: z.array(z.string()).optional(),
+  units: z.array(z.string()).optional(),
+  collections: z.object({ names: z.array(z.string()), tags: z.array(z.string()), metadata: z.array(z.unknown()) }).optional(),
 });
 export type MatchFilterData = z.infer<typeof matchFilterDataSchema>;
 

@@ -20,6 +20,7 @@ import { hasBuiltApp, registerBuiltApp, registerRuntimeConfig, spaNotFoundHandle
 import { apiAudience, appClientId, createProvider, identityMountPath, issuerFor } from './identity/provider';
 import { signInRoutes } from './identity/signin-routes';
 import { clientCredentialRoutes } from './routes/client-credentials';
+import { publishedFieldsOnly } from './routes/published-fields';
 import type { BlobStore } from './files/blob-store';
 import { fileRoutes } from './files/file-routes';
 import { ModelLifecycle } from './store/model-lifecycle';
@@ -64,6 +65,8 @@ export interface AppOptions {
   metrics?: ServiceMetrics;
   /** Another OIDC provider the app signs in at and whose tokens the API accepts (OIDC_ISSUER). */
   oidc?: ExternalOidcConfig | undefined;
+  /** Answer only the fields of this OpenAPI document's response schemas (PUBLISHED_FIELDS_ONLY). */
+  publishedFieldsOnly?: string | undefined;
 }
 
 export interface BuiltApp {
@@ -91,6 +94,7 @@ export async function buildApp({
   throttle = defaultThrottle,
   metrics = createMetrics(),
   oidc,
+  publishedFieldsOnly: publishedDocument,
 }: AppOptions): Promise<BuiltApp> {
   const { db } = store;
   const app = Fastify({
@@ -187,6 +191,7 @@ export async function buildApp({
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
       return payload;
     });
+    if (publishedDocument) publishedFieldsOnly(api, publishedDocument);
     await api.register(clientCredentialRoutes, { db, prefix: '/client-credentials' });
     await api.register(clientCredentialRoutes, { db, prefix: '/v2/client-credentials' });
     await api.register(folderRoutes, { db, files, prefix: '/v2/folders' });

@@ -52,6 +52,7 @@ const envSchema = z.object({
   OIDC_SCOPES: z.preprocess(emptyAsUndefined, z.string().min(1).default('openid profile email')),
   OIDC_TENANT_CLAIM: z.preprocess(emptyAsUndefined, z.string().min(1).default('tenant')),
   OIDC_ROLES_CLAIM: z.preprocess(emptyAsUndefined, z.string().min(1).default('roles')),
+  PUBLISHED_FIELDS_ONLY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
 });
 
 /** Where files live: DATA_DIR/blobs, or an S3-compatible bucket (credentials from the standard AWS env). */
@@ -82,6 +83,8 @@ export interface ServiceConfig {
   blobStore: BlobStoreConfig;
   /** Another OIDC provider whose tokens the API accepts and where the app signs in (OIDC_*); undefined = the embedded one only. */
   oidc?: ExternalOidcConfig | undefined;
+  /** An OpenAPI document (the published API's): answers carry only the fields it defines (a strict deployment, for testing clients). */
+  publishedFieldsOnly?: string | undefined;
 }
 
 
@@ -132,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       apiRequestsPerMinute: e.API_REQUESTS_PER_MINUTE,
     },
     blobStore,
+    publishedFieldsOnly: e.PUBLISHED_FIELDS_ONLY ? path.resolve(cwd, e.PUBLISHED_FIELDS_ONLY) : undefined,
     oidc: e.OIDC_ISSUER
       ? { issuer: e.OIDC_ISSUER, audience: e.OIDC_AUDIENCE ?? '', clientId: e.OIDC_CLIENT_ID, scopes: e.OIDC_SCOPES, tenantClaim: e.OIDC_TENANT_CLAIM, rolesClaim: e.OIDC_ROLES_CLAIM }
       : undefined,

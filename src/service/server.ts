@@ -120,6 +120,7 @@ export async function startService({ config, publicUrlFromEnv = true, web, logge
         throttle: config.throttle,
         metrics,
         oidc: config.oidc,
+        publishedFieldsOnly: config.publishedFieldsOnly,
         serverFactory: (handler) => {
           fastifyHandler = handler;
           return httpServer;

@@ -21,7 +21,7 @@ export function CredentialsPage() {
   const selectId = useId();
 
   const sorted = useMemo(
-    () => [...(credentials.data ?? [])].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt)),
+    () => [...(credentials.data ?? [])].sort((a, b) => (Date.parse(b.createdAt ?? '') || 0) - (Date.parse(a.createdAt ?? '') || 0)),
     [credentials.data],
   );
   const known = exampleClientId && (sorted.some((c) => c.clientId === exampleClientId) || created?.clientId === exampleClientId);

@@ -14,7 +14,7 @@ export function CredentialsTable({ credentials, onDelete }: { credentials: Clien
             <code className="client-id">{credential.clientId}</code>
           </td>
           <td data-label="Created">
-            <RelativeTime value={credential.createdAt} />
+            <RelativeTime value={credential.createdAt} fallback="—" />
           </td>
           <td data-label="Last used">
             <RelativeTime value={credential.lastUsedAt} fallback="Never" />

@@ -95,7 +95,9 @@ export function DeleteFolderDialog({
   onDeleted: (folder: Folder) => void;
 }) {
   const remove = useDeleteFolder();
-  const blocked = hasSubfolders || folder.modelCount > 0;
+  // Without a count (deployments of the published API) the service decides, and says why.
+  const models = folder.modelCount ?? 0;
+  const blocked = hasSubfolders || models > 0;
 
   return (
     <ConfirmDeleteDialog
@@ -109,7 +111,7 @@ export function DeleteFolderDialog({
       {blocked ? (
         <p>
           <strong>{folder.name}</strong> is not empty:{' '}
-          {folder.modelCount > 0 ? `it holds ${folder.modelCount} ${folder.modelCount === 1 ? 'model' : 'models'}` : 'it has subfolders'}. Only
+          {models > 0 ? `it holds ${models} ${models === 1 ? 'model' : 'models'}` : 'it has subfolders'}. Only
           empty folders can be deleted — move or delete what is inside first.
         </p>
       ) : (

@@ -117,9 +117,11 @@ export function FolderTree({ folders, selectedId, onActivate, label = 'Folders' 
             </span>
             <span className="tree__icon" aria-hidden="true" />
             <span className="tree__name">{row.folder.name}</span>
-            <span className="tree__count" aria-hidden="true" title={`${row.folder.modelCount} models`}>
-              {row.folder.modelCount}
-            </span>
+            {row.folder.modelCount !== undefined && (
+              <span className="tree__count" aria-hidden="true" title={`${row.folder.modelCount} models`}>
+                {row.folder.modelCount}
+              </span>
+            )}
           </li>
         );
       })}

@@ -77,7 +77,7 @@ export function stubService(service: FakeService) {
       const folder = service.folders.find((f) => f.id === Number(folderMatch[1]));
       if (!folder) return notFound();
       if (method === 'DELETE') {
-        if (folder.modelCount > 0) return json({ error: { message: 'The folder is not empty.', code: 'conflict' } }, 409);
+        if ((folder.modelCount ?? 0) > 0) return json({ error: { message: 'The folder is not empty.', code: 'conflict' } }, 409);
         service.folders = service.folders.filter((f) => f !== folder);
         return new Response(null, { status: 204 });
       }

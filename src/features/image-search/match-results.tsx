@@ -22,7 +22,7 @@ const stateWords: Record<string, { label: string; tone: string }> = {
 /** One result: 3D preview on the page's shared canvas (its viewer file asked for only once the card is near the window), score, name, folder, state. */
 function MatchCard({ match, rank, folderPath }: { match: ImageMatch; rank: number; folderPath: string }) {
   const model = match.matchedModel;
-  const score = Math.round(match.matchPercentage);
+  const score = match.matchPercentage === undefined ? undefined : Math.round(match.matchPercentage);
   const state = stateWords[model.state] ?? { label: model.state, tone: 'neutral' };
   const [near, setNear] = useState(false);
   const viewerFile = useViewerFile(model, near);
@@ -51,16 +51,20 @@ function MatchCard({ match, rank, folderPath }: { match: ImageMatch; rank: numbe
         }
       >
         <div className="image-match__score">
-          <span className="visually-hidden">{`Rank ${rank}, ${score}% match`}</span>
+          <span className="visually-hidden">{score === undefined ? `Rank ${rank}` : `Rank ${rank}, ${score}% match`}</span>
           <span className="image-match__rank" aria-hidden="true">
             #{rank}
           </span>
-          <span className="image-match__bar" aria-hidden="true">
-            <span style={{ width: `${Math.max(2, Math.min(100, match.matchPercentage))}%` }} />
-          </span>
-          <span className="image-match__percent" data-testid="match-score" aria-hidden="true">
-            {score}%
-          </span>
+          {score !== undefined && (
+            <>
+              <span className="image-match__bar" aria-hidden="true">
+                <span style={{ width: `${Math.max(2, Math.min(100, score))}%` }} />
+              </span>
+              <span className="image-match__percent" data-testid="match-score" aria-hidden="true">
+                {score}%
+              </span>
+            </>
+          )}
         </div>
         <span className={`image-match__state image-match__state--${state.tone}`}>{state.label}</span>
       </ModelPreviewCard>

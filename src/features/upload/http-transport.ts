@@ -4,6 +4,7 @@ import { errorCodes } from '../../contract/errors';
 import { createModelsResponseSchema, type CreateModelsRequest } from '../../contract/models';
 import { deleteModel, fetchModels } from '../../api/models';
 import { ApiError, apiClient, clientErrorCodes } from '../../api/client';
+import { withAskedPaths } from '../../api/published-answers';
 import { parseRetryAfter, TransportError, type CreatedModel, type ModelRecord, type PutOptions, type Transport } from './engine/transport';
 
 const putMessages: Record<number, string> = {
@@ -79,6 +80,8 @@ export async function createModels(models: CreateModelsRequest['models'], create
     query: { createMissingFolders: createMissingFolders ? 'true' : undefined },
     body: { models } satisfies CreateModelsRequest,
     schema: createModelsResponseSchema,
+    // A deployment of the published API does not answer paths: they are the ones asked for, in order.
+    prepare: (body) => withAskedPaths(body, models),
   });
   return data.models;
 }
@@ -113,6 +116,7 @@ export function createHttpTransport(put: Transport['put'] = putWithXhr): Transpo
     put,
     async listModelsById(ids) {
       if (ids.length === 0) return [];
+      // Without a query client: a path the deployment does not send stays the file name (records are matched by id).
       const data = await fetchModels({ filter: idInFilter(ids), perPage: 100 });
       return data.models.map(toRecord);
     },

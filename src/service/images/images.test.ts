@@ -118,7 +118,7 @@ describe('GET /v2/images/model-matches', () => {
     const body = imageMatchesResponseSchema.parse(await res.json());
     expect(body.matchCount).toBe(3);
     expect(body.matches[0]?.matchedModel.id).toBe(parts.gear);
-    const pct = body.matches.map((m) => m.matchPercentage);
+    const pct = body.matches.map((m) => m.matchPercentage ?? NaN);
     expect([...pct].sort((a, b) => b - a)).toEqual(pct);
 
     const mesh = await buildPart('bracket', 1);

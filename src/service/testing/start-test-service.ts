@@ -70,6 +70,8 @@ export interface StartTestServiceOptions {
   oidc?: ServiceConfig['oidc'];
   /** Another blob store than DATA_DIR/blobs (e.g. one that takes direct uploads, as S3 does). */
   blobStore?: StartOptions['blobStore'];
+  /** Answer only the published document's fields (PUBLISHED_FIELDS_ONLY). */
+  publishedFieldsOnly?: string;
 }
 
 /**
@@ -114,6 +116,7 @@ export async function startTestService(options: StartTestServiceOptions = {}): P
     throttle: { ...defaultThrottle, ...options.throttle },
     blobStore: { kind: 'local' },
     oidc: options.oidc,
+    publishedFieldsOnly: options.publishedFieldsOnly,
   };
   let service: RunningService;
   try {
