@@ -37,14 +37,29 @@ export interface JobQueue extends IngestQueue {
   stop(): Promise<void>;
 }
 
-type Executor = Pick<Kysely<Database>, 'executeQuery'>;
-
-/** pg-boss runs its SQL through the service's own Kysely connection pool (PGlite or PostgreSQL). */
-function bossDb(db: Executor): PgBoss.Db {
+/**
+ * pg-boss runs its SQL through the service's own Kysely connection pool (PGlite or PostgreSQL).
+ * Its schema commands are one string of `BEGIN; …; COMMIT;`: when one statement fails, PostgreSQL
+ * skips the rest and leaves that connection inside the aborted transaction. pg-boss expects some
+ * such failures — two processes installing its schema at the same moment, where it swallows the
+ * loser's "already exists" — so the connection is rolled back before it returns to the pool;
+ * otherwise the next query that draws it (queue creation, a job) fails with "current transaction
+ * is aborted" and the process does not start. Inside a caller's transaction (`send` with `db`) the
+ * caller's transaction decides.
+ */
+function bossDb(db: Kysely<Database> | Transaction<Database>): PgBoss.Db {
   return {
     async executeSql(text: string, values: unknown[] = []) {
-      const result = await db.executeQuery(CompiledQuery.raw(text, values));
-      return { rows: result.rows as unknown[] };
+      const query = CompiledQuery.raw(text, values);
+      if (db.isTransaction) return { rows: (await db.executeQuery(query)).rows as unknown[] };
+      return db.connection().execute(async (connection) => {
+        try {
+          return { rows: (await connection.executeQuery(query)).rows as unknown[] };
+        } catch (error) {
+          if (/^\s*BEGIN\b/i.test(text)) await connection.executeQuery(CompiledQuery.raw('ROLLBACK')).catch(() => undefined);
+          throw error;
+        }
+      });
     },
   } as PgBoss.Db;
 }
@@ -59,21 +74,35 @@ export async function openJobQueue(store: Store, config: QueueConfig = {}): Prom
   const expireInSeconds = Math.ceil((timeoutMs * 2 + 60_000) / 1000);
   const boss = new PgBoss({ db: bossDb(db), schedule: false, supervise: config.supervise ?? false, migrate: true, maintenanceIntervalSeconds: 30 });
   boss.on('error', (error: unknown) => log.error(`job queue: ${error instanceof Error ? error.message : String(error)}`));
-  await boss.start();
   const ingest = { policy: 'short' as const, retryLimit: config.retryLimit ?? 2, retryDelay: config.retryDelaySeconds ?? 10, expireInSeconds, deadLetter: INGEST_DEAD_LETTERS };
   const wanted: PgBoss.Queue[] = [
     { name: INGEST_DEAD_LETTERS, retryLimit: 5 },
     { name: INGEST_QUEUE, ...ingest },
     { name: UPGRADE_QUEUE, policy: 'short', retryLimit: 5, retryDelay: 30, expireInSeconds: 3600 },
   ];
-  // Created once; updated only when this version's settings differ (each is a locked transaction,
-  // and on the embedded database they would delay the first page at every start).
-  const existing = new Map((await boss.getQueues()).map((q) => [q.name, q]));
-  for (const q of wanted) {
-    const found = existing.get(q.name);
-    if (!found) await boss.createQueue(q.name, q);
-    else if ((['retryLimit', 'retryDelay', 'expireInSeconds', 'deadLetter'] as const).some((k) => q[k] !== undefined && found[k] !== q[k])) await boss.updateQueue(q.name, q);
-  }
+  const setUp = async () => {
+    await boss.start();
+    // Created once; updated only when this version's settings differ (each is a locked transaction,
+    // and on the embedded database they would delay the first page at every start).
+    const existing = new Map((await boss.getQueues()).map((q) => [q.name, q]));
+    for (const q of wanted) {
+      const found = existing.get(q.name);
+      if (!found) await boss.createQueue(q.name, q);
+      else if ((['retryLimit', 'retryDelay', 'expireInSeconds', 'deadLetter'] as const).some((k) => q[k] !== undefined && found[k] !== q[k])) await boss.updateQueue(q.name, q);
+    }
+  };
+  // pg-boss's queue creation attaches partitions to its job table: two processes creating queues
+  // at once deadlock. On a shared server the set-up runs under a session lock held on one pooled
+  // connection, one process at a time; pg-boss's own statements use the others.
+  if (store.shared) await db.connection().execute(async (held) => {
+    await held.executeQuery(CompiledQuery.raw(`select pg_advisory_lock(hashtext('gsw:job-queue-setup'))`));
+    try {
+      await setUp();
+    } finally {
+      await held.executeQuery(CompiledQuery.raw(`select pg_advisory_unlock(hashtext('gsw:job-queue-setup'))`));
+    }
+  });
+  else await setUp();
 
   // One job per model version: a job whose version was overtaken finds that out and does nothing.
   const sendJob = (trx: Transaction<Database>, job: IngestJob) => boss.send(INGEST_QUEUE, job, { singletonKey: `${job.modelId}:${job.version}`, db: bossDb(trx) });

@@ -11,6 +11,8 @@ export interface Store {
   db: Kysely<Database>;
   /** Human-readable description of where the data lives (for logs). */
   location: string;
+  /** A PostgreSQL server other processes may use at the same time (not the embedded PGlite). */
+  shared: boolean;
   close(): Promise<void>;
 }
 
@@ -39,6 +41,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const store: Store = {
     db,
     location,
+    shared: Boolean(options.databaseUrl),
     async close() {
       await db.destroy();
       await closeBackend();
