@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { NavLink, Outlet, useNavigation } from 'react-router';
+import { NavLink, Outlet, ScrollRestoration, useNavigation } from 'react-router';
 import { UserMenu } from './user-menu';
 import { Toaster } from './toast';
 
@@ -44,6 +44,8 @@ export function AppShell() {
         <Outlet />
       </main>
       <Toaster />
+      {/* New pages open at the top; Back and Forward return to where the reader was. */}
+      <ScrollRestoration />
     </div>
   );
 }

@@ -86,6 +86,12 @@ export function matchesResponseSchemaFor(kind: MatchKind) {
   return kind === 'part-in-part' ? containmentMatchesResponseSchema : similarityMatchesResponseSchema;
 }
 
+/**
+ * The threshold a list opens at: 80 is where the calibrated scale's "same design family" band
+ * starts (README, How geometric search works), so similar parts are listed, not only duplicates.
+ */
+export const defaultMatchThreshold = 80;
+
 /** The score a threshold applies to: part-in-part uses the larger of its two (api-contract.md, Matches). */
 export function headlineScore(match: Match): number {
   return 'matchPercentage' in match ? match.matchPercentage : Math.max(match.forwardMatchPercentage, match.reverseMatchPercentage);

@@ -59,7 +59,8 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
 
   const update = useCallback(
     (change: Partial<BrowseState>, replace = false) => {
-      setSearchParams(formatBrowseState(updateBrowseState(view, change)), { replace });
+      // A new page of models starts at the top; a changed filter keeps the reader where they are.
+      setSearchParams(formatBrowseState(updateBrowseState(view, change)), { replace, preventScrollReset: change.page === undefined });
     },
     [setSearchParams, view],
   );

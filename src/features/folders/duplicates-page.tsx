@@ -44,7 +44,11 @@ function DuplicateCard({ model, anchor, score }: { model: Model; anchor: Model; 
         ) : (
           <>
             <span>{score !== null ? `${Math.round(score * 10) / 10}% like the first` : 'Linked through another member'}</span>
-            <Link className="button button--small" to={`/models/${encodeURIComponent(anchor.id)}/compare/${encodeURIComponent(model.id)}?kind=part-to-part`}>
+            <Link
+              className="button button--small"
+              to={`/models/${encodeURIComponent(anchor.id)}/compare/${encodeURIComponent(model.id)}?kind=part-to-part`}
+              aria-label={`Compare ${model.name} with ${anchor.name}`}
+            >
               Compare
             </Link>
           </>
@@ -89,7 +93,7 @@ export function DuplicatesPage() {
   }
   useEffect(() => {
     if (local === threshold) return;
-    const timer = setTimeout(() => setSearch({ threshold: String(local) }, { replace: true }), debounceMs);
+    const timer = setTimeout(() => setSearch({ threshold: String(local) }, { replace: true, preventScrollReset: true }), debounceMs);
     return () => clearTimeout(timer);
   }, [local, threshold, setSearch]);
 

@@ -63,7 +63,7 @@ describe('<FolderTree>', () => {
       </>,
     );
     expect(screen.getByRole('tree', { name: 'Folders' })).toBeTruthy();
-    expect(screen.getAllByRole('treeitem').map((i) => i.getAttribute('aria-label'))).toEqual(['Brackets', 'Gears']);
+    expect(screen.getAllByRole('treeitem').map((i) => i.querySelector('.tree__name')?.textContent)).toEqual(['Brackets', 'Gears']);
 
     await user.click(screen.getByRole('button', { name: 'before' }));
     await user.tab();

@@ -89,7 +89,6 @@ export function FolderTree({ folders, selectedId, onActivate, label = 'Folders' 
             aria-posinset={row.posInSet}
             aria-expanded={row.hasChildren ? row.expanded : undefined}
             aria-selected={selected}
-            aria-label={row.folder.name}
             tabIndex={id === tabStop ? 0 : -1}
             className={`tree__item${selected ? ' tree__item--selected' : ''}`}
             style={{ paddingInlineStart: `${0.25 + (row.level - 1) * 1.1}rem` }}

@@ -36,8 +36,8 @@ afterEach(() => {
 });
 
 describe('ModelPage', () => {
-  it('shows the model, its facts with units and a placeholder for matches', async () => {
-    stubService(service());
+  it('shows the model, its facts with units and its match counts near the top', async () => {
+    stubService(service({ matchCounts: { 'part-to-part': 3, 'geo-related': 12 } }));
     renderRoutes(routes, '/models/m1');
     expect(await screen.findByRole('heading', { level: 1, name: 'Bracket' })).toBeTruthy();
     expect(screen.getByText('Brackets/bracket.stl')).toBeTruthy();
@@ -45,7 +45,13 @@ describe('ModelPage', () => {
     expect(screen.getByText('10 × 20 × 5 mm')).toBeTruthy();
     expect(screen.getByText('1,000 mm³')).toBeTruthy();
     expect(screen.getByText('File size').nextElementSibling?.textContent).toBe('4.7 MB');
-    expect(screen.getByRole('heading', { name: 'Matches' })).toBeTruthy();
+    const summary = screen.getByRole('navigation', { name: 'Matches at 80% or more' });
+    await waitFor(() => expect(within(summary).getAllByRole('link').map((l) => l.textContent)).toEqual([
+      '3 Part-to-part matches the same part, however it is placed or exported',
+      '0 Part-in-part matches assemblies containing it, parts it contains',
+      '12 Geo-related models similar size, proportions and holes',
+    ]));
+    expect(within(summary).getByRole('link', { name: /^12 Geo-related/ }).getAttribute('href')).toBe('/models/m1/matches/geo-related');
     expect(await screen.findByText('Material')).toBeTruthy();
   });
 

@@ -2,11 +2,13 @@ import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useFolder } from '../../api/folders';
+import { useMatchCounts } from '../../api/matches';
 import { useAssemblyTree, useDeleteModel, useModel, useReprocessModel, useSourceFile, useViewerFile } from '../../api/models';
 import { ConfirmDeleteDialog } from '../../app/ui/confirm-delete-dialog';
 import { formatDateTime } from '../../app/ui/format';
 import { RelativeTime } from '../../app/ui/relative-time';
 import { ErrorState, LoadingState, MissingPage, RecordPageState } from '../../app/ui/states';
+import { defaultMatchThreshold } from '../../contract/matches';
 import { isSettled, searchableStates, type AssemblyTreeNode, type Model } from '../../contract/models';
 import { factRows, formatFileSize } from './model-facts';
 import { fileTypeLabel, StateBadge, stateInfo } from '../../app/ui/model-state';
@@ -28,6 +30,33 @@ const matchLinks = [
 
 function hasGeometry(state: string): boolean {
   return (searchableStates as readonly string[]).includes(state);
+}
+
+/** How many matches of each kind pass the lists' opening threshold, each a link to its list. */
+function MatchSummary({ model, working }: { model: Model; working: boolean }) {
+  const searchable = hasGeometry(model.state);
+  const thresholds = { 'part-to-part': defaultMatchThreshold, 'part-in-part': defaultMatchThreshold, 'geo-related': defaultMatchThreshold };
+  const counts = useMatchCounts(model.id, thresholds, undefined, { enabled: searchable });
+  if (!searchable) {
+    return <p className="muted model__no-matches">{working ? 'Matches can be searched once processing has finished.' : 'This model cannot be matched: its geometry could not be read.'}</p>;
+  }
+  return (
+    <nav className="match-summary" aria-label={`Matches at ${defaultMatchThreshold}% or more`}>
+      {matchLinks.map((link) => {
+        const count = counts[link.kind];
+        const text = count.data !== undefined ? String(count.data) : count.isError ? '–' : '…';
+        return (
+          <Link key={link.kind} className="match-summary__link" to={`/models/${encodeURIComponent(model.id)}/matches/${link.kind}`}>
+            <span className="match-summary__count" aria-busy={count.data === undefined && !count.isError}>
+              {text}
+            </span>{' '}
+            <span className="match-summary__label">{link.label}</span>{' '}
+            <span className="match-summary__hint">{link.hint}</span>
+          </Link>
+        );
+      })}
+    </nav>
+  );
 }
 
 function PreviewSection({ model }: { model: Model }) {
@@ -277,6 +306,8 @@ function ModelView({ model }: { model: Model }) {
         )
       )}
 
+      <MatchSummary model={model} working={working} />
+
       <div className="model__grid">
         <PreviewSection model={model} />
         <section className="card" aria-labelledby="details-heading">
@@ -298,25 +329,6 @@ function ModelView({ model }: { model: Model }) {
       <MetadataSection model={model} editable={editable} />
       {model.isAssembly && <AssemblySection model={model} />}
 
-      <section className="card" aria-labelledby="matches-heading">
-        <h2 id="matches-heading" className="card__title">
-          Matches
-        </h2>
-        {hasGeometry(model.state) ? (
-          <ul className="folder-list">
-            {matchLinks.map((link) => (
-              <li key={link.kind}>
-                <Link className="folder-list__link" to={`/models/${encodeURIComponent(model.id)}/matches/${link.kind}`}>
-                  <span className="folder-list__name">{link.label}</span>
-                  <span className="muted">{link.hint}</span>
-                </Link>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="muted">{working ? 'Matches can be searched once processing has finished.' : 'This model cannot be matched: its geometry could not be read.'}</p>
-        )}
-      </section>
 
       {confirmDelete && (
         <DeleteModelDialog

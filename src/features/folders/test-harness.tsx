@@ -34,6 +34,8 @@ export interface FakeService {
   listFails?: boolean;
   /** Answer of GET /v2/models/{id}/viewer-file; default 404. */
   viewerFile?: string;
+  /** How many matches each kind's list counts (`part-to-part`, …); default 0. */
+  matchCounts?: Record<string, number>;
 }
 
 const notFound = () => json({ error: { message: 'Not found.', code: 'not_found' } }, 404);
@@ -118,6 +120,11 @@ export function stubService(service: FakeService) {
         return new Response(null, { status: 204 });
       }
       if (rest === '/viewer-file') return service.viewerFile ? json({ viewerFile: service.viewerFile }) : notFound();
+      const kind = /^\/(part-to-part|part-in-part|geo-related)-matches$/.exec(rest)?.[1];
+      if (kind) {
+        const total = service.matchCounts?.[kind] ?? 0;
+        return json({ matches: [], matchCount: total, pageData: { total, perPage: 1, currentPage: 1, lastPage: Math.max(1, total), startIndex: 0, endIndex: 0 } });
+      }
       if (rest === '/assembly-tree') return json({ type: 'assemblyTree', modelId: id, children: [] });
     }
     return notFound();

@@ -97,7 +97,7 @@ function Legend({ tolerance, max, units, withinShare }: { tolerance: number; max
 function Comparison({ query, match }: { query: Model; match: Model }) {
   const [search, setSearch] = useSearchParams();
   const state = useMemo(() => parseCompareState(search), [search]);
-  const update = (patch: Partial<CompareState>) => setSearch(formatCompareState({ ...state, ...patch }), { replace: true });
+  const update = (patch: Partial<CompareState>) => setSearch(formatCompareState({ ...state, ...patch }), { replace: true, preventScrollReset: true });
   const queryFile = useViewerFile(query, true);
   const matchFile = useViewerFile(match, true);
   const diagonal = Math.max(diagonalOf(query), diagonalOf(match));

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useViewerFile } from '../../api/models';
 import type { Match, MatchKind } from '../../contract/matches';
-import { searchableStates } from '../../contract/models';
+import { searchableStates, type Model } from '../../contract/models';
 import { ModelPreviewCard } from '../../viewer/model-preview-card';
 import type { ContainmentDirection } from './match-state';
 import { compareHref, modelHref } from './match-links';
@@ -69,11 +69,32 @@ export function MatchCard({
             {relationLabel(match)}
           </span>
         )}
-        <Link className="button button--small" to={compareHref(queryId, kind, match)}>
+        <Link className="button button--small" to={compareHref(queryId, kind, match)} aria-label={`Compare with ${model.name}`}>
           Compare
         </Link>
       </div>
       <MatchScores match={match} direction={direction} />
+    </ModelPreviewCard>
+  );
+}
+
+/** The model whose matches are listed, shown beside them so each result can be judged against it. */
+export function QueryModelCard({ model, folderPath }: { model: Model; folderPath: string }) {
+  const hasGeometry = (searchableStates as readonly string[]).includes(model.state);
+  const viewerFile = useViewerFile(model, hasGeometry);
+  const [firstUrl, setFirstUrl] = useState<string | undefined>(undefined);
+  if (viewerFile.data && !firstUrl) setFirstUrl(viewerFile.data);
+  return (
+    <ModelPreviewCard
+      testId="query-card"
+      cardClassName="query-card"
+      url={!hasGeometry || viewerFile.isError ? null : firstUrl}
+      label={`3D preview of ${model.name}`}
+      thumbnailUrl={safeImageUrl(model.thumbnail)}
+      title={<Link to={modelHref(model.id)}>{model.name}</Link>}
+      subtitle={<span title={model.filePath}>{folderPath}</span>}
+    >
+      <p className="query-card__label">This model</p>
     </ModelPreviewCard>
   );
 }

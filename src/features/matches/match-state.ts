@@ -2,7 +2,7 @@
 // query string, so a link reproduces exactly what was on screen; and the request that view asks for.
 import type { MatchListParams } from '../../api/matches';
 import { filterBuilder, formatFilter, type FilterClause, type ModelFilterField } from '../../contract/filter';
-import { matchKinds, type MatchKind } from '../../contract/matches';
+import { defaultMatchThreshold, matchKinds, type MatchKind } from '../../contract/matches';
 import { formatOrder, type MatchOrderField } from '../../contract/order';
 
 export type MatchView = 'grid' | 'table';
@@ -10,7 +10,7 @@ export type MatchView = 'grid' | 'table';
 export type ContainmentDirection = 'contains' | 'contained';
 export type SortDirection = 'asc' | 'desc';
 
-export const defaultThreshold = 80;
+export const defaultThreshold = defaultMatchThreshold;
 export const matchesPerPage = 24;
 
 export interface MatchPageState {

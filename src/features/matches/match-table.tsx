@@ -110,7 +110,9 @@ export function MatchTable({
                 ))}
                 <td>{new Date(m.createdAt).toLocaleDateString()}</td>
                 <td>
-                  <Link to={compareHref(queryId, kind, match)}>Compare</Link>
+                  <Link to={compareHref(queryId, kind, match)} aria-label={`Compare with ${match.matchedModel.name}`}>
+                    Compare
+                  </Link>
                 </td>
               </tr>
             );

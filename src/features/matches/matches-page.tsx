@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
-import { useFolderTree } from '../../api/folders';
+import { useFolder, useFolderTree } from '../../api/folders';
 import { fetchAllMatches, isNotReady, useMatchCounts, useMatches } from '../../api/matches';
 import { useMetadataKeys } from '../../api/metadata-keys';
 import { useModel } from '../../api/models';
@@ -11,7 +11,7 @@ import type { MatchOrderField } from '../../contract/order';
 import { ErrorState, LoadingState, RecordPageState } from '../../app/ui/states';
 import { PreviewGrid } from '../../viewer/model-preview-card';
 import { SharedCanvasProvider } from '../../viewer/shared-canvas';
-import { MatchCard } from './match-card';
+import { MatchCard, QueryModelCard } from './match-card';
 import { MatchTable } from './match-table';
 import { csvFileName, matchesCsv, metadataColumns } from './matches-csv';
 import { formatMatchState, matchListParams, parseMatchState, searchForKind, type MatchPageState } from './match-state';
@@ -84,7 +84,8 @@ function MatchResults({ model, kind }: { model: Model; kind: MatchKind }) {
   const state = useMemo(() => parseMatchState(kind, search), [kind, search]);
   const update = (patch: Partial<MatchPageState>, options: { resetPage?: boolean } = {}) => {
     const next = { ...state, ...patch, ...(options.resetPage ? { page: 1 } : {}) };
-    setSearch(formatMatchState(kind, next), { replace: true });
+    // A new page of results starts at the top; a changed setting keeps the reader where they are.
+    setSearch(formatMatchState(kind, next), { replace: true, preventScrollReset: patch.page === undefined });
   };
   const params = matchListParams(kind, state);
   const matches = useMatches(model.id, kind, params);
@@ -328,11 +329,13 @@ function MetadataFilter({
 export function MatchesPage() {
   const { modelId = '', kind: kindParam = '' } = useParams();
   const model = useModel(modelId);
+  const folder = useFolder(model.data?.folderId ?? null);
   if (!isMatchKind(kindParam)) return null; // the route's loader answers 404 first
   const kind = kindParam;
 
   if (!model.data) return <RecordPageState query={model} noun="model" />;
   const m = model.data;
+  const folderPath = folder.data?.path ?? `Folder ${m.folderId}`;
   const searchable = (searchableStates as readonly string[]).includes(m.state);
   return (
     // The canvas starts (and compiles its shaders) while the matches are still being asked for.
@@ -341,11 +344,17 @@ export function MatchesPage() {
         <PageHeader
           trail={[
             { label: 'All folders', to: '/folders' },
+            { label: folderPath, to: `/folders/${m.folderId}` },
             { label: m.name, to: `/models/${encodeURIComponent(m.id)}` },
           ]}
           title={<>Matches of {m.name}</>}
         />
-        {searchable ? <MatchResults model={m} kind={kind} /> : <NotReady model={m} />}
+        <div className="matches-layout">
+          <aside className="matches-layout__query" aria-label="The model these matches are of">
+            <QueryModelCard model={m} folderPath={folderPath} />
+          </aside>
+          <div className="matches-layout__results">{searchable ? <MatchResults model={m} kind={kind} /> : <NotReady model={m} />}</div>
+        </div>
       </div>
     </SharedCanvasProvider>
   );

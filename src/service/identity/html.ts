@@ -54,6 +54,7 @@ export function page(title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${escapeHtml(title)} · ${productName}</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <style>${styles}</style>
 </head>
 <body>
