@@ -13,6 +13,8 @@ export interface ImageMatchParams {
   perPage?: number;
   /** A filter expression (contract/filter.ts `formatFilter`). */
   filter?: string;
+  /** Only models scoring at least this much (0–100); `matchCount` counts those. */
+  threshold?: number;
 }
 
 export interface UploadImageInput {
@@ -104,7 +106,7 @@ export async function uploadImage({ file, filename, onProgress, signal }: Upload
 
 export async function fetchImageMatches(params: ImageMatchParams, signal?: AbortSignal, client?: QueryClient): Promise<ImageMatchesResponse> {
   return apiClient().request(`${path}/model-matches`, {
-    query: { id: params.ids, page: params.page, perPage: params.perPage, filter: params.filter },
+    query: { id: params.ids, page: params.page, perPage: params.perPage, filter: params.filter, threshold: params.threshold },
     schema: imageMatchesResponseSchema,
     prepare: completingModels(client),
     signal,

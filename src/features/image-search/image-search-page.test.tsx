@@ -132,6 +132,7 @@ describe('image search page', () => {
     expect(puts).toEqual(['front.png', 'side.png']);
     const search = fetchMock.mock.calls.map(([u]) => new URL(String(u))).find((u) => u.pathname === '/v2/images/model-matches')!;
     expect(search.searchParams.getAll('id').sort()).toEqual(['img-1', 'img-2']);
+    expect(search.searchParams.get('threshold')).toBe('50');
     expect(cards).toHaveLength(2);
     expect(within(cards[0]!).getByTestId('match-score').textContent).toBe('92%');
     expect(within(cards[0]!).getByTestId('match-name').textContent).toBe('Pump housing');

@@ -142,8 +142,10 @@ export function ImageSearchWorkspace({ store }: { store: SelectionStore }) {
           ids={state.searchedIds}
           page={state.page}
           folderId={state.folderId}
+          threshold={state.threshold}
           onPage={(page) => store.dispatch({ type: 'page', page })}
           onFolder={(folderId) => store.dispatch({ type: 'folder', folderId })}
+          onThreshold={(threshold) => store.dispatch({ type: 'threshold', threshold })}
         />
       ) : (
         <section className="image-search__intro" aria-label="How it works">

@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useFolderTree } from '../../api/folders';
@@ -11,6 +11,7 @@ import { ModelPreviewCard } from '../../viewer/model-preview-card';
 import { SharedCanvasProvider } from '../../viewer/shared-canvas';
 import { folderFilter, folderPathOf } from './result-filter';
 import { safeImageUrl } from '../../app/ui/safe-url';
+import { ThresholdSlider } from '../../app/ui/threshold-slider';
 
 export const RESULTS_PER_PAGE = 24;
 
@@ -92,21 +93,32 @@ export interface MatchResultsProps {
   ids: readonly string[];
   page: number;
   folderId: number | null;
+  threshold: number;
   onPage: (page: number) => void;
   onFolder: (folderId: number | null) => void;
+  onThreshold: (threshold: number) => void;
 }
 
 /** The search's matches: folder filter, a grid of cards (score, name, folder, state) and paging. */
-export function MatchResults({ ids, page, folderId, onPage, onFolder }: MatchResultsProps) {
+export function MatchResults({ ids, page, folderId, threshold, onPage, onFolder, onThreshold }: MatchResultsProps) {
   const folderSelectId = useId();
   const headingId = useId();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const searchKey = ids.join(',');
+  // A new search brings its results into view: they start below the images on most screens.
+  useEffect(() => {
+    const heading = headingRef.current;
+    if (!heading) return;
+    heading.scrollIntoView?.({ block: 'start' });
+    heading.focus({ preventScroll: true });
+  }, [searchKey]);
   const tree = useFolderTree();
   const folders = useMemo(() => tree.data ?? [], [tree.data]);
   const byId = useMemo(() => new Map<number, Folder>(folders.map((folder) => [folder.id, folder])), [folders]);
   const options = useMemo(() => [...folders].sort((a, b) => a.path.localeCompare(b.path)), [folders]);
   // Until the tree is read, a chosen folder filters on itself only.
   const filter = folderFilter(folders, folderId);
-  const matches = useImageMatches({ ids, page, perPage: RESULTS_PER_PAGE, filter });
+  const matches = useImageMatches({ ids, page, perPage: RESULTS_PER_PAGE, filter, threshold });
   const data = matches.data;
   const pageData = data?.pageData;
 
@@ -114,17 +126,18 @@ export function MatchResults({ ids, page, folderId, onPage, onFolder }: MatchRes
     <section className="card image-results" aria-labelledby={headingId} aria-busy={matches.isFetching}>
       <div className="image-results__header">
         <div>
-          <h2 id={headingId} className="image-results__title">
+          <h2 id={headingId} className="image-results__title" ref={headingRef} tabIndex={-1}>
             Matching models
           </h2>
           <p className="muted image-results__summary" role="status">
             {matches.isPending
               ? 'Searching…'
               : data
-                ? `${data.matchCount} ${data.matchCount === 1 ? 'model matches' : 'models match'} ${ids.length === 1 ? 'this image' : `these ${ids.length} images`}, best first.`
+                ? `${data.matchCount} ${data.matchCount === 1 ? 'model scores' : 'models score'} ${threshold}% or more for ${ids.length === 1 ? 'this image' : `these ${ids.length} images`}, best first.`
                 : ''}
           </p>
         </div>
+        <ThresholdSlider label="Threshold" value={threshold} onCommit={onThreshold} hint="Only models scoring at least this much are listed." />
         <div className="control">
           <label htmlFor={folderSelectId}>Folder</label>
           <select id={folderSelectId} value={folderId ?? ''} onChange={(event) => onFolder(event.target.value ? Number(event.target.value) : null)}>
@@ -143,11 +156,11 @@ export function MatchResults({ ids, page, folderId, onPage, onFolder }: MatchRes
         <ErrorState title="The search did not work" message={errorMessage(matches.error)} onRetry={() => void matches.refetch()} />
       )}
       {data && data.matches.length === 0 && (
-        <EmptyState title={folderId === null ? 'No model matches these images' : 'No match in this folder'}>
+        <EmptyState title={folderId === null ? `No model scores ${threshold}% or more` : `No match of ${threshold}% or more in this folder`}>
           <p className="muted">
             {folderId === null
-              ? 'Only models that have finished processing are searched. Try a photo that follows the guidance above, or add photos from other sides.'
-              : 'Choose "All folders" to search every folder.'}
+              ? 'Only models that have finished processing are searched. Lower the threshold, try a photo that follows the guidance above, or add photos from other sides.'
+              : 'Lower the threshold, or choose "All folders" to search every folder.'}
           </p>
         </EmptyState>
       )}

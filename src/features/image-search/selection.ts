@@ -32,6 +32,8 @@ export interface SelectionState {
   page: number;
   /** Results only from this folder (and its subfolders); null for all. */
   folderId: number | null;
+  /** Results scoring at least this much (0–100). */
+  threshold: number;
 }
 
 export type NewImage = Pick<PickedImage, 'key' | 'file' | 'name' | 'type' | 'size' | 'previewUrl'>;
@@ -45,9 +47,13 @@ export type SelectionAction =
   | { type: 'failed'; key: string; message: string; retryable: boolean }
   | { type: 'searched'; ids: string[] }
   | { type: 'page'; page: number }
-  | { type: 'folder'; folderId: number | null };
+  | { type: 'folder'; folderId: number | null }
+  | { type: 'threshold'; threshold: number };
 
-export const initialSelection: SelectionState = { images: [], notAdded: 0, searchedIds: null, page: 1, folderId: null };
+/** Where an image search's list starts: half the best possible likeness (README, Image search). */
+export const defaultImageThreshold = 50;
+
+export const initialSelection: SelectionState = { images: [], notAdded: 0, searchedIds: null, page: 1, folderId: null, threshold: defaultImageThreshold };
 
 function updateImage(state: SelectionState, key: string, upload: UploadStatus): SelectionState {
   if (!state.images.some((image) => image.key === key)) return state;
@@ -64,7 +70,7 @@ export function selectionReducer(state: SelectionState, action: SelectionAction)
     case 'remove':
       return { ...state, images: state.images.filter((image) => image.key !== action.key), notAdded: 0 };
     case 'clear':
-      return { ...initialSelection, folderId: state.folderId };
+      return { ...initialSelection, folderId: state.folderId, threshold: state.threshold };
     case 'sending':
       return updateImage(state, action.key, { kind: 'sending', loaded: action.loaded, total: action.total });
     case 'sent':
@@ -77,6 +83,8 @@ export function selectionReducer(state: SelectionState, action: SelectionAction)
       return { ...state, page: Math.max(1, Math.floor(action.page)) };
     case 'folder':
       return { ...state, folderId: action.folderId, page: 1 };
+    case 'threshold':
+      return { ...state, threshold: Math.min(100, Math.max(0, Math.round(action.threshold))), page: 1 };
   }
 }
 

@@ -17,7 +17,7 @@ import { csvFileName, matchesCsv, metadataColumns } from './matches-csv';
 import { formatMatchState, matchListParams, parseMatchState, searchForKind, type MatchPageState } from './match-state';
 import { kindTitles } from './kind-titles';
 import { stateLabel } from './state-words';
-import { ThresholdSlider } from './threshold-slider';
+import { ThresholdSlider } from '../../app/ui/threshold-slider';
 import './matches.css';
 import { PageHeader } from '../../app/ui/page-header';
 

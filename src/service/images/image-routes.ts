@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { modelFilterFields } from '../../contract/filter';
+import { matchQuerySchema } from '../../contract/matches';
 import {
   createImageRequestSchema,
   createImageResponseSchema,
@@ -40,6 +41,12 @@ export interface ImageRouteOptions {
   signer: ImageUrlSigner;
   cache: ModelViewCache;
 }
+
+/**
+ * With a threshold, this many best models are scored exactly, so `matchCount` is exact while fewer
+ * pass it (a broad threshold over a large tenant counts at least this many).
+ */
+const THRESHOLD_COUNT_LIMIT = 500;
 
 const idsQuery = z.object({ id: z.union([z.string(), z.array(z.string())]).optional() });
 
@@ -88,13 +95,14 @@ export async function imageRoutes(app: FastifyInstance, { db, files, signer, cac
       schema: routeDocs({
         tag: 'Images',
         summary: 'Models that look like the uploaded images',
-        querystring: listQueryDocs.extend(idsQuery.shape),
+        querystring: listQueryDocs.extend(idsQuery.shape).extend(matchQuerySchema.shape),
         response: { 200: imageMatchesResponseSchema },
       }),
     },
     async (request) => {
       const auth = requireRole(request, 'viewer');
       const { id } = parseInput(idsQuery, request.query, 'query');
+      const { threshold } = parseInput(matchQuerySchema, request.query, 'query');
       const ids = [...new Set(id === undefined ? [] : Array.isArray(id) ? id : [id])];
       if (ids.length === 0)
         throw new InvalidInput('id: give the id of at least one uploaded image (repeat id for several images of one object).', { parameter: 'id' });
@@ -117,8 +125,12 @@ export async function imageRoutes(app: FastifyInstance, { db, files, signer, cac
       }
 
       const start = (query.page - 1) * query.perPage;
-      // Only the models up to this page must be ranked exactly (the cache abandons the rest early).
-      const { scored, searched } = await cache.search(idb, auth.tenantId, queries, compileFilter(query.filter, modelFilterSchema), start + query.perPage);
+      // Only the models up to this page must be ranked exactly (the cache abandons the rest early);
+      // with a threshold, enough more to count those that pass it.
+      const need = threshold > 0 ? Math.max(start + query.perPage, THRESHOLD_COUNT_LIMIT) : start + query.perPage;
+      const search = await cache.search(idb, auth.tenantId, queries, compileFilter(query.filter, modelFilterSchema), need);
+      const scored = threshold > 0 ? search.scored.filter((m) => matchPercentage(m.distance / queries.length) >= threshold) : search.scored;
+      const searched = threshold > 0 ? scored.length : search.searched;
       // Best first; equal distances by model id, so pages are stable.
       scored.sort((a, b) => a.distance - b.distance || (a.modelId < b.modelId ? -1 : a.modelId > b.modelId ? 1 : 0));
       const page = scored.slice(start, start + query.perPage);

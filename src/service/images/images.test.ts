@@ -143,6 +143,23 @@ describe('GET /v2/images/model-matches', () => {
     expect((await t.api(`/v2/images/model-matches?id=${photo}&filter=${encodeURIComponent('nope(eq(1))')}`, { token: t.token })).status).toBe(400);
   });
 
+  it('lists and counts only the models at or above a threshold', async () => {
+    const photo = await uploadPhoto(t.token, pngBytes);
+    const all = imageMatchesResponseSchema.parse(await (await t.api(`/v2/images/model-matches?id=${photo}`, { token: t.token })).json());
+    const scores = all.matches.map((m) => m.matchPercentage ?? NaN);
+    // Between the best and the second best: exactly one model passes.
+    const cut = Math.floor((scores[0]! + scores[1]!) / 2 * 1000) / 1000;
+    expect(scores[0]!).toBeGreaterThan(cut);
+    const passed = imageMatchesResponseSchema.parse(await (await t.api(`/v2/images/model-matches?id=${photo}&threshold=${cut}`, { token: t.token })).json());
+    expect(passed.matches.map((m) => m.matchedModel.id)).toEqual([all.matches[0]?.matchedModel.id]);
+    expect(passed.matchCount).toBe(1);
+    expect(passed.pageData.total).toBe(1);
+    const none = imageMatchesResponseSchema.parse(await (await t.api(`/v2/images/model-matches?id=${photo}&threshold=100`, { token: t.token })).json());
+    expect(none.matches.every((m) => (m.matchPercentage ?? 0) >= 100)).toBe(true);
+    expect(none.matchCount).toBe(none.matches.length);
+    expect((await t.api(`/v2/images/model-matches?id=${photo}&threshold=101`, { token: t.token })).status).toBe(400);
+  });
+
   it('answers 400 without ids or with more than 10, 404 for unknown ids', async () => {
     expect((await t.api('/v2/images/model-matches', { token: t.token })).status).toBe(400);
     const eleven = Array.from({ length: 11 }, () => `id=${crypto.randomUUID()}`).join('&');
