@@ -39,10 +39,16 @@ export async function fetchMatches(modelId: string, kind: MatchKind, params: Mat
   });
 }
 
-/** A folder's own duplicates, through the published grouped match report. */
-export async function fetchFolderDuplicates(folderId: number, threshold: number, signal?: AbortSignal, client?: QueryClient): Promise<FolderDuplicatesResponse> {
+/** A folder's duplicates (its own models, or with its subfolders'), through the published grouped match report. */
+export async function fetchFolderDuplicates(
+  folderId: number,
+  threshold: number,
+  withSubfolders: boolean,
+  signal?: AbortSignal,
+  client?: QueryClient,
+): Promise<FolderDuplicatesResponse> {
   const report = await apiClient().request('/v2/models/grouped-match-report', {
-    query: { threshold, folderIds: folderId, includeSubfolders: 'false' },
+    query: { threshold, folderIds: folderId, includeSubfolders: String(withSubfolders) },
     schema: groupedMatchReportSchema,
     prepare: completingModels(client),
     signal,
@@ -82,10 +88,10 @@ export const matchQueries = {
       retry: retryUnlessNotReady,
       refetchInterval: (query) => (isNotReady(query.state.error) ? matchesNotReadyPollMs : false),
     }),
-  folderDuplicates: (folderId: number, threshold: number) =>
+  folderDuplicates: (folderId: number, threshold: number, withSubfolders: boolean) =>
     queryOptions({
-      queryKey: [...matchQueries.all(), 'folder-duplicates', folderId, threshold] as const,
-      queryFn: ({ signal, client }) => fetchFolderDuplicates(folderId, threshold, signal, client),
+      queryKey: [...matchQueries.all(), 'folder-duplicates', folderId, threshold, withSubfolders] as const,
+      queryFn: ({ signal, client }) => fetchFolderDuplicates(folderId, threshold, withSubfolders, signal, client),
     }),
 };
 
@@ -106,8 +112,8 @@ export function useMatchCounts(modelId: string, thresholds: Record<MatchKind, nu
   return Object.fromEntries(matchKinds.map((kind, i) => [kind, results[i]!])) as Record<MatchKind, (typeof results)[number]>;
 }
 
-export function useFolderDuplicates(folderId: number, threshold: number) {
-  return useQuery({ ...matchQueries.folderDuplicates(folderId, threshold), placeholderData: keepPreviousData });
+export function useFolderDuplicates(folderId: number, threshold: number, withSubfolders: boolean) {
+  return useQuery({ ...matchQueries.folderDuplicates(folderId, threshold, withSubfolders), placeholderData: keepPreviousData });
 }
 
 /** Most rows a CSV export gathers (10 pages of the largest size the contract allows). */

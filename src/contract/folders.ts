@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { filterBuilder, filterLimits, formatFilter, type FilterClause, type ModelFilterField } from './filter';
 import { modelSchema } from './models';
 import { pageDataSchema } from './paging';
 
@@ -39,3 +40,36 @@ export const createFolderRequestSchema = z.object({
 });
 export type CreateFolderRequest = z.infer<typeof createFolderRequestSchema>;
 export const renameFolderRequestSchema = z.object({ name: z.string() });
+
+/** The folder and every folder below it (by path), so "in this folder" includes its subfolders. */
+export function folderAndBelow(folders: readonly Folder[], folderId: number): number[] {
+  const root = folders.find((folder) => folder.id === folderId);
+  if (!root) return [folderId];
+  const prefix = `${root.path}/`;
+  return folders.filter((folder) => folder.id === folderId || folder.path.startsWith(prefix)).map((folder) => folder.id);
+}
+
+/** The filter clause "in this folder or below it" (the folder alone while `folders` lacks it). */
+export function folderAndBelowClause(folders: readonly Folder[], folderId: number): FilterClause<ModelFilterField> {
+  const ids = folderAndBelow(folders, folderId).slice(0, filterLimits.maxInValues);
+  return ids.length === 1 ? filterBuilder.eq('folderId', folderId) : filterBuilder.in('folderId', ids);
+}
+
+/** The matches' `filter` for a folder choice; undefined for all folders. */
+export function folderFilter(folders: readonly Folder[], folderId: number | null): string | undefined {
+  return folderId === null ? undefined : formatFilter([folderAndBelowClause(folders, folderId)]);
+}
+
+/** Each folder's models with those of all its subfolders (folders whose count is not known add 0). */
+export function modelCountsWithSubfolders(folders: readonly Folder[]): Map<number, number> {
+  const totals = new Map<number, number>();
+  // Deepest first: a folder's total is complete before its parent adds it.
+  const depth = (f: Folder) => f.path.split('/').length;
+  const byId = new Map(folders.map((f) => [f.id, f]));
+  for (const f of [...folders].sort((a, b) => depth(b) - depth(a))) {
+    const total = (totals.get(f.id) ?? 0) + (f.modelCount ?? 0);
+    totals.set(f.id, total);
+    if (f.parentFolderId != null && byId.has(f.parentFolderId)) totals.set(f.parentFolderId, (totals.get(f.parentFolderId) ?? 0) + total);
+  }
+  return totals;
+}

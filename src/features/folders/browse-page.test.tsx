@@ -99,6 +99,20 @@ describe('folder browsing', () => {
     expect(screen.getByRole('link', { name: 'Upload models' }).getAttribute('href')).toBe('/upload');
   });
 
+  it('lists subfolders before models, and their models on request', async () => {
+    const folders = [makeFolder(1, 'Pumps', null, 0), { ...makeFolder(2, 'Housings', 1, 2), path: 'Pumps/Housings' }, { ...makeFolder(3, 'Old', 2, 1), path: 'Pumps/Housings/Old' }];
+    const fetchMock = stubService(service({ folders, models: [] }));
+    const user = userEvent.setup();
+    renderRoutes(routes, '/folders/1');
+    const subfolders = await screen.findByRole('navigation', { name: 'Subfolders' });
+    expect(within(subfolders).getByRole('link').textContent).toBe('Housings 2 models, 3 with subfolders');
+    expect(await screen.findByText('No models directly in Pumps')).toBeTruthy();
+
+    await user.click(screen.getByRole('checkbox', { name: 'Include subfolders' }));
+    await waitFor(() => expect(modelRequests(fetchMock).at(-1)?.searchParams.get('filter')).toBe('folderId(in(1,2,3))'));
+    expect(screen.getByRole('heading', { name: 'Models in Pumps and its subfolders' })).toBeTruthy();
+  });
+
   it('offers to clear filters when nothing matches', async () => {
     stubService(service({ models: [] }));
     const { router } = renderRoutes(routes, '/folders/3?state=failed');

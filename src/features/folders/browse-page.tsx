@@ -4,7 +4,7 @@ import { ApiError, errorMessage } from '../../api/client';
 import { useFolder, useFolderTree } from '../../api/folders';
 import { useModels } from '../../api/models';
 import { EmptyState, ErrorState, LoadingState } from '../../app/ui/states';
-import type { Folder } from '../../contract/folders';
+import { modelCountsWithSubfolders, type Folder } from '../../contract/folders';
 import { browseListParams, formatBrowseState, parseBrowseState, updateBrowseState, type BrowseState } from './browse-state';
 import { BrowseToolbar, Pager } from './browse-toolbar';
 import { DeleteFolderDialog, FolderNameDialog } from './folder-dialogs';
@@ -41,6 +41,44 @@ function FolderEditActions({ folder, onAction }: { folder: Folder; onAction: (di
   );
 }
 
+/** The folders directly inside the one shown, before its models: name, own and total model counts. */
+function SubfolderList({ folders, totals, onOpen }: { folders: Folder[]; totals: ReadonlyMap<number, number>; onOpen: (folder: Folder) => void }) {
+  return (
+    <nav className="subfolders" aria-label="Subfolders">
+      <ul className="subfolders__list">
+        {folders.map((f) => {
+          const own = f.modelCount;
+          const total = totals.get(f.id);
+          return (
+            <li key={f.id}>
+              <Link
+                to={`/folders/${f.id}`}
+                className="subfolders__link"
+                onClick={(event) => {
+                  event.preventDefault();
+                  onOpen(f);
+                }}
+              >
+                <span className="tree__icon" aria-hidden="true" />
+                <span className="subfolders__name">{f.name}</span>{' '}
+                {own !== undefined && (
+                  <span className="subfolders__count muted">
+                    {own === total || total === undefined ? countWords(own) : `${countWords(own)}, ${total.toLocaleString('en-US')} with subfolders`}
+                  </span>
+                )}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
+
+function countWords(n: number): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? 'model' : 'models'}`;
+}
+
 export function BrowsePage({ folderId }: { folderId: number | null }) {
   const [searchParams, setSearchParams] = useSearchParams();
   const view = useMemo(() => parseBrowseState(searchParams), [searchParams]);
@@ -54,8 +92,9 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
   const folderMissing = folderId !== null && detail.error instanceof ApiError && detail.error.status === 404;
   const hasFolders = (tree.data?.length ?? 0) > 0;
 
-  const listParams = useMemo(() => browseListParams(folderId, view), [folderId, view]);
-  const models = useModels(listParams, { enabled: folderId !== null ? !folderMissing : hasFolders });
+  const listParams = useMemo(() => browseListParams(folderId, view, tree.data), [folderId, view, tree.data]);
+  const waitsForTree = view.subfolders && folderId !== null && !tree.isSuccess;
+  const models = useModels(listParams, { enabled: (folderId !== null ? !folderMissing : hasFolders) && !waitsForTree });
 
   const update = useCallback(
     (change: Partial<BrowseState>, replace = false) => {
@@ -71,7 +110,12 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
     void navigate({ pathname: `/folders/${target.id}`, search: next ? `?${next}` : '' });
   };
 
-  const hasSubfolders = folder ? (tree.data ?? []).some((f) => f.parentFolderId === folder.id) : false;
+  const subfolders = useMemo(
+    () => (folderId === null ? [] : (tree.data ?? []).filter((f) => f.parentFolderId === folderId).sort((a, b) => a.name.localeCompare(b.name))),
+    [folderId, tree.data],
+  );
+  const hasSubfolders = subfolders.length > 0;
+  const totals = useMemo(() => modelCountsWithSubfolders(tree.data ?? []), [tree.data]);
   const filtered = view.search !== '' || view.states.length > 0 || view.types.length > 0;
   const title = folderId === null ? 'Folders' : (folder?.name ?? (folderMissing ? 'Folder not found' : 'Folder'));
 
@@ -116,13 +160,21 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
         </EmptyState>
       );
     } else {
-      results = (
-        <EmptyState title={folderId === null ? 'No models yet' : 'This folder is empty'}>
-          <p>
-            <Link to="/upload">Upload models</Link> to see them here.
-          </p>
-        </EmptyState>
-      );
+      results =
+        hasSubfolders && !view.subfolders ? (
+          <EmptyState title={`No models directly in ${folder?.name ?? 'this folder'}`}>
+            <p>Its models are in the subfolders above.</p>
+            <button type="button" className="button" onClick={() => update({ subfolders: true })}>
+              Show the models of its subfolders
+            </button>
+          </EmptyState>
+        ) : (
+          <EmptyState title={folderId === null ? 'No models yet' : 'This folder is empty'}>
+            <p>
+              <Link to="/upload">Upload models</Link> to see them here.
+            </p>
+          </EmptyState>
+        );
     }
   } else {
     results = (
@@ -185,7 +237,7 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
 
         <section className="card browse__models" aria-labelledby="models-heading">
           <h2 id="models-heading" className="card__title">
-            {folderId === null ? 'All models' : folder ? `Models in ${folder.name}` : 'Models'}
+            {folderId === null ? 'All models' : folder ? `Models in ${folder.name}${view.subfolders && hasSubfolders ? ' and its subfolders' : ''}` : 'Models'}
           </h2>
           {folderMissing ? (
             <EmptyState title="Folder not found">
@@ -196,7 +248,8 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
             <ErrorState title="The folder could not be loaded" message={errorMessage(detail.error)} onRetry={() => void detail.refetch()} />
           ) : (
             <>
-              <BrowseToolbar state={view} onChange={(change) => update(change)} onSearch={onSearch} />
+              {hasSubfolders && <SubfolderList folders={subfolders} totals={totals} onOpen={openFolder} />}
+              <BrowseToolbar state={view} onChange={(change) => update(change)} onSearch={onSearch} offerSubfolders={hasSubfolders} />
               {results}
               {models.data && models.data.pageData.total > 0 && (
                 <Pager

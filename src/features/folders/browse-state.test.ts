@@ -28,9 +28,10 @@ describe('browse view <-> query string', () => {
       page: 3,
       perPage: 48,
       view: 'table',
+      subfolders: true,
     };
     const query = formatBrowseState(state).toString();
-    expect(query).toBe('search=bracket+v2&state=processing%2Cfailed&type=step%2Cstl&order=-createdAt&page=3&perPage=48&view=table');
+    expect(query).toBe('search=bracket+v2&state=processing%2Cfailed&type=step%2Cstl&order=-createdAt&page=3&perPage=48&subfolders=1&view=table');
     expect(parse(query)).toEqual(state);
   });
 
@@ -53,6 +54,7 @@ describe('browse view <-> query string', () => {
     expect(updateBrowseState(onPage4, { search: 'x' }).page).toBe(1);
     expect(updateBrowseState(onPage4, { states: ['finished'] }).page).toBe(1);
     expect(updateBrowseState(onPage4, { order: 'name' }).page).toBe(1);
+    expect(updateBrowseState(onPage4, { subfolders: true }).page).toBe(1);
     expect(updateBrowseState(onPage4, { view: 'table' }).page).toBe(4);
     expect(updateBrowseState(onPage4, { page: 5 }).page).toBe(5);
   });
@@ -60,15 +62,23 @@ describe('browse view <-> query string', () => {
 
 describe('browse filter', () => {
   it('builds folderId, state and fileType clauses the contract parser reads back', () => {
-    const filter = browseFilter(12, { states: ['finished', 'finished-incomplete'], types: ['step', 'stl'] });
+    const filter = browseFilter(12, { states: ['finished', 'finished-incomplete'], types: ['step', 'stl'], subfolders: false });
     expect(filter).toBe('folderId(eq(12)),state(in(finished,finished-incomplete)),fileType(in(step,stp,stl))');
     const clauses = parseFilter(filter ?? '', { fields: modelFilterFields, allowMetadata: true });
     expect(clauses.map((c) => c.field)).toEqual(['folderId', 'state', 'fileType']);
   });
 
   it('has no filter at all for all models without filters', () => {
-    expect(browseFilter(null, { states: [], types: [] })).toBeUndefined();
-    expect(browseFilter(7, { states: [], types: [] })).toBe('folderId(eq(7))');
+    expect(browseFilter(null, { states: [], types: [], subfolders: false })).toBeUndefined();
+    expect(browseFilter(7, { states: [], types: [], subfolders: false })).toBe('folderId(eq(7))');
+  });
+
+  it('covers the folders below with subfolders', () => {
+    const folder = (id: number, path: string, parentFolderId: number | null) => ({ id, name: path, path, parentFolderId, createdAt: '2026-01-01T00:00:00.000Z' });
+    const folders = [folder(7, 'A', null), folder(8, 'A/B', 7), folder(9, 'A/B/C', 8), folder(10, 'AB', null)];
+    expect(browseFilter(7, { states: ['failed'], types: [], subfolders: true }, folders)).toBe('folderId(in(7,8,9)),state(in(failed))');
+    // Until the folder list is known: the folder alone.
+    expect(browseFilter(7, { states: [], types: [], subfolders: true })).toBe('folderId(eq(7))');
   });
 
   it('turns a view into one list request', () => {

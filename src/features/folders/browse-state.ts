@@ -2,6 +2,7 @@
 // link reproduces exactly what was on screen; and the model-list request that view asks for.
 import type { ModelListParams } from '../../api/models';
 import { filterBuilder, formatFilter, type FilterClause, type ModelFilterField } from '../../contract/filter';
+import { folderAndBelowClause, type Folder } from '../../contract/folders';
 import { modelStates } from '../../contract/models';
 import { formatOrder, type ListOrderField } from '../../contract/order';
 
@@ -60,6 +61,8 @@ export interface BrowseState {
   page: number;
   perPage: number;
   view: ViewMode;
+  /** A folder's view lists the models of its subfolders too. */
+  subfolders: boolean;
 }
 
 export const defaultBrowseState: BrowseState = {
@@ -70,6 +73,7 @@ export const defaultBrowseState: BrowseState = {
   page: 1,
   perPage: perPageChoices[0],
   view: 'grid',
+  subfolders: false,
 };
 
 const knownStates = new Set<string>(modelStates);
@@ -105,6 +109,7 @@ export function parseBrowseState(params: URLSearchParams): BrowseState {
     page: readPositiveInt(params.get('page')) ?? 1,
     perPage: perPage && (perPageChoices as readonly number[]).includes(perPage) ? perPage : defaultBrowseState.perPage,
     view: params.get('view') === 'table' ? 'table' : 'grid',
+    subfolders: params.get('subfolders') === '1',
   };
 }
 
@@ -118,6 +123,7 @@ export function formatBrowseState(state: BrowseState): URLSearchParams {
   if (state.order !== defaultBrowseState.order) params.set('order', state.order);
   if (state.page > 1) params.set('page', String(state.page));
   if (state.perPage !== defaultBrowseState.perPage) params.set('perPage', String(state.perPage));
+  if (state.subfolders) params.set('subfolders', '1');
   if (state.view !== defaultBrowseState.view) params.set('view', state.view);
   return params;
 }
@@ -127,14 +133,17 @@ export function formatBrowseState(state: BrowseState): URLSearchParams {
  * page number would point into a different result set.
  */
 export function updateBrowseState(state: BrowseState, change: Partial<BrowseState>): BrowseState {
-  const resetsPage = (['search', 'states', 'types', 'order', 'perPage'] as const).some((k) => k in change);
+  const resetsPage = (['search', 'states', 'types', 'order', 'perPage', 'subfolders'] as const).some((k) => k in change);
   return { ...state, ...(resetsPage ? { page: 1 } : {}), ...change };
 }
 
-/** The model-list filter of a view: `folderId(eq(N)),state(in(...)),fileType(in(...))`. */
-export function browseFilter(folderId: number | null, state: Pick<BrowseState, 'states' | 'types'>): string | undefined {
+/**
+ * The model-list filter of a view: `folderId(eq(N)),state(in(...)),fileType(in(...))`; with
+ * subfolders, `folderId(in(...))` over the folder and those below it in `folders`.
+ */
+export function browseFilter(folderId: number | null, state: Pick<BrowseState, 'states' | 'types' | 'subfolders'>, folders: readonly Folder[] = []): string | undefined {
   const clauses: FilterClause<ModelFilterField>[] = [];
-  if (folderId !== null) clauses.push(filterBuilder.eq('folderId', folderId));
+  if (folderId !== null) clauses.push(state.subfolders ? folderAndBelowClause(folders, folderId) : filterBuilder.eq('folderId', folderId));
   if (state.states.length) clauses.push(filterBuilder.in('state', state.states));
   const types = fileTypeGroups.filter((g) => state.types.includes(g.id)).flatMap((g) => g.types);
   if (types.length) clauses.push(filterBuilder.in('fileType', types));
@@ -147,12 +156,12 @@ export function browseOrder(orderId: string): string {
 }
 
 /** The one model-list request a view makes (used by the page and by the route's loader). */
-export function browseListParams(folderId: number | null, state: BrowseState): ModelListParams {
+export function browseListParams(folderId: number | null, state: BrowseState, folders: readonly Folder[] = []): ModelListParams {
   return {
     page: state.page,
     perPage: state.perPage,
     search: state.search || undefined,
-    filter: browseFilter(folderId, state),
+    filter: browseFilter(folderId, state, folders),
     order: browseOrder(state.order),
   };
 }

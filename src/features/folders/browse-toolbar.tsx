@@ -94,10 +94,13 @@ export function BrowseToolbar({
   state,
   onChange,
   onSearch,
+  offerSubfolders = false,
 }: {
   state: BrowseState;
   onChange: (change: Partial<BrowseState>) => void;
   onSearch: (search: string) => void;
+  /** The folder has subfolders: offer to list their models too. */
+  offerSubfolders?: boolean;
 }) {
   const orderId = useId();
   const setView = (view: ViewMode) => onChange({ view });
@@ -116,6 +119,12 @@ export function BrowseToolbar({
           ))}
         </select>
       </div>
+      {offerSubfolders && (
+        <label className="check">
+          <input type="checkbox" checked={state.subfolders} onChange={(event) => onChange({ subfolders: event.target.checked })} />
+          Include subfolders
+        </label>
+      )}
       <div className="segmented" role="group" aria-label="Layout">
         <button type="button" className="segmented__button" aria-pressed={state.view === 'grid'} onClick={() => setView('grid')}>
           Grid

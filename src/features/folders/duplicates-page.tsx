@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useFolder } from '../../api/folders';
@@ -12,9 +12,9 @@ import { SharedCanvasProvider } from '../../viewer/shared-canvas';
 import { safeImageUrl } from '../../app/ui/safe-url';
 import './folders.css';
 import { PageHeader } from '../../app/ui/page-header';
+import { ThresholdSlider } from '../../app/ui/threshold-slider';
 
 export const defaultDuplicateThreshold = 98;
-const debounceMs = 300;
 
 export function readThreshold(raw: string | null): number {
   const n = Number(raw);
@@ -83,19 +83,18 @@ export function DuplicatesPage() {
   const folderId = Number(useParams().folderId);
   const [search, setSearch] = useSearchParams();
   const threshold = readThreshold(search.get('threshold'));
+  const withSubfolders = search.get('subfolders') === '1';
   const folder = useFolder(Number.isInteger(folderId) ? folderId : null);
-  const duplicates = useFolderDuplicates(folderId, threshold);
-  const [local, setLocal] = useState(threshold);
-  const [shown, setShown] = useState(threshold);
-  if (shown !== threshold) {
-    setShown(threshold);
-    setLocal(threshold);
-  }
-  useEffect(() => {
-    if (local === threshold) return;
-    const timer = setTimeout(() => setSearch({ threshold: String(local) }, { replace: true, preventScrollReset: true }), debounceMs);
-    return () => clearTimeout(timer);
-  }, [local, threshold, setSearch]);
+  const duplicates = useFolderDuplicates(folderId, threshold, withSubfolders);
+  const setView = (change: { threshold?: number; subfolders?: boolean }) => {
+    const next = new URLSearchParams(search);
+    if (change.threshold !== undefined) next.set('threshold', String(change.threshold));
+    if (change.subfolders !== undefined) {
+      if (change.subfolders) next.set('subfolders', '1');
+      else next.delete('subfolders');
+    }
+    setSearch(next, { replace: true, preventScrollReset: true });
+  };
 
   const data = duplicates.data;
   return (
@@ -106,18 +105,21 @@ export function DuplicatesPage() {
             { label: 'All folders', to: '/folders' },
             { label: folder.data?.path ?? `Folder ${folderId}`, to: `/folders/${folderId}` },
           ]}
-          title={<>Duplicates in {folder.data?.name ?? 'this folder'}</>}
+          title={
+            <>
+              Duplicates in {folder.data?.name ?? 'this folder'}
+              {withSubfolders ? ' and its subfolders' : ''}
+            </>
+          }
         >
           <p className="lead">Models whose whole shape matches at or above the threshold, grouped. Open “Compare” to see exactly where two differ.</p>
         </PageHeader>
-        <div className="threshold">
-          <label htmlFor="duplicate-threshold" className="threshold__label">
-            Part-to-part threshold
+        <div className="duplicates__controls">
+          <ThresholdSlider label="Part-to-part threshold" value={threshold} onCommit={(value) => setView({ threshold: value })} />
+          <label className="check">
+            <input type="checkbox" checked={withSubfolders} onChange={(event) => setView({ subfolders: event.target.checked })} />
+            Include subfolders
           </label>
-          <input id="duplicate-threshold" type="range" min={0} max={100} value={local} aria-valuetext={`${local} percent`} onChange={(e) => setLocal(Number(e.target.value))} />
-          <output htmlFor="duplicate-threshold" className="threshold__value" data-testid="threshold-value">
-            {local}%
-          </output>
         </div>
         {data && (
           <p data-testid="duplicate-summary" aria-live="polite">

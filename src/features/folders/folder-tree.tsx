@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { Folder } from '../../contract/folders';
+import { modelCountsWithSubfolders, type Folder } from '../../contract/folders';
 import { ancestorIds, buildFolderTree, treeKeyAction, visibleRows } from './folder-tree-model';
 
 export interface FolderTreeProps {
@@ -13,6 +13,7 @@ export interface FolderTreeProps {
 /** A WAI-ARIA tree of folders: one tab stop, arrow keys to move, open and close, Enter to open a folder. */
 export function FolderTree({ folders, selectedId, onActivate, label = 'Folders' }: FolderTreeProps) {
   const roots = useMemo(() => buildFolderTree(folders), [folders]);
+  const totals = useMemo(() => modelCountsWithSubfolders(folders), [folders]);
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(() => new Set(selectedId === null ? [] : ancestorIds(folders, selectedId)));
   const [revealed, setRevealed] = useState<{ id: number | null; count: number }>({ id: selectedId, count: folders.length });
   // Opening a folder by link (or folders arriving later) reveals it: expand its ancestors once.
@@ -116,14 +117,20 @@ export function FolderTree({ folders, selectedId, onActivate, label = 'Folders' 
             </span>
             <span className="tree__icon" aria-hidden="true" />
             <span className="tree__name">{row.folder.name}</span>
-            {row.folder.modelCount !== undefined && (
-              <span className="tree__count" aria-hidden="true" title={`${row.folder.modelCount} models`}>
-                {row.folder.modelCount}
-              </span>
-            )}
+            {row.folder.modelCount !== undefined && <TreeCount own={row.folder.modelCount} total={totals.get(id) ?? row.folder.modelCount} />}
           </li>
         );
       })}
     </ul>
+  );
+}
+
+/** "3" for a folder's own models; "3 / 12" when its subfolders hold more. */
+function TreeCount({ own, total }: { own: number; total: number }) {
+  const title = total === own ? `${own} models` : `${own} models here, ${total} with subfolders`;
+  return (
+    <span className="tree__count" aria-hidden="true" title={title}>
+      {total === own ? own : `${own} / ${total}`}
+    </span>
   );
 }

@@ -14,7 +14,10 @@ export function prefetchBrowse(queryClient: QueryClient, url: URL, folderParam?:
   const folderId = parseFolderId(folderParam);
   if (folderId === null) return;
   queryClient.ensureQueryData(folderQueries.detail(folderId)).catch(ignore);
-  queryClient.ensureQueryData(modelQueries.list(browseListParams(folderId, parseBrowseState(url.searchParams)))).catch(ignore);
+  const view = parseBrowseState(url.searchParams);
+  // With subfolders, the list's filter names the folders below: it waits for the folder list.
+  const folders = view.subfolders ? queryClient.ensureQueryData(folderQueries.tree()) : Promise.resolve([]);
+  folders.then((list) => queryClient.ensureQueryData(modelQueries.list(browseListParams(folderId, view, list)))).catch(ignore);
 }
 
 /** /models/:modelId: the model record (the page asks for its viewer file once it is processed). */

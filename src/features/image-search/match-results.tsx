@@ -9,7 +9,8 @@ import type { Folder } from '../../contract/folders';
 import type { ImageMatch } from '../../contract/images';
 import { ModelPreviewCard } from '../../viewer/model-preview-card';
 import { SharedCanvasProvider } from '../../viewer/shared-canvas';
-import { folderFilter, folderPathOf } from './result-filter';
+import { folderFilter } from '../../contract/folders';
+import { folderPathOf } from './result-filter';
 import { safeImageUrl } from '../../app/ui/safe-url';
 import { ThresholdSlider } from '../../app/ui/threshold-slider';
 

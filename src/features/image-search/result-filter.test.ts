@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Folder } from '../../contract/folders';
-import { folderAndBelow, folderFilter, folderPathOf } from './result-filter';
+import { folderPathOf } from './result-filter';
 
 const folder = (id: number, path: string): Folder => ({
   id,
@@ -13,15 +13,6 @@ const folder = (id: number, path: string): Folder => ({
 const folders = [folder(1, 'Pumps'), folder(2, 'Pumps/Housings'), folder(3, 'Pumps/Housings/Old'), folder(4, 'Pumps2'), folder(5, 'Valves')];
 
 describe('result filter', () => {
-  it('covers a folder and its subfolders, not folders that only share a prefix', () => {
-    expect(folderAndBelow(folders, 1)).toEqual([1, 2, 3]);
-    expect(folderFilter(folders, 1)).toBe('folderId(in(1,2,3))');
-    expect(folderFilter(folders, 5)).toBe('folderId(eq(5))');
-    expect(folderFilter(folders, null)).toBeUndefined();
-    // Before the folder list has arrived: the chosen folder alone.
-    expect(folderFilter([], 9)).toBe('folderId(eq(9))');
-  });
-
   it("shows a model's folder path from the list, else from its filePath", () => {
     const byId = new Map(folders.map((f) => [f.id, f]));
     expect(folderPathOf(byId, { folderId: 2, filePath: 'x/y.stl' })).toBe('Pumps/Housings');
