@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { NavLink, Outlet, ScrollRestoration, useNavigation } from 'react-router';
+import { NavLink, Outlet, ScrollRestoration, useMatch, useNavigation } from 'react-router';
 import { UserMenu } from './user-menu';
 import { Toaster } from './toast';
 
@@ -15,6 +15,9 @@ const links = [
 
 export function AppShell() {
   const navigation = useNavigation();
+  // Upload from a folder's page: files go into that folder unless another target is chosen.
+  const browsed = useMatch('/folders/:folderId')?.params.folderId;
+  const hrefOf = (to: string) => (to === '/upload' && browsed && /^\d+$/.test(browsed) ? `/upload?into=${browsed}` : to);
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -28,7 +31,7 @@ export function AppShell() {
           </NavLink>
           <nav aria-label="Main" className="nav">
             {links.map((link) => (
-              <NavLink key={link.to} to={link.to} className="nav__link">
+              <NavLink key={link.to} to={hrefOf(link.to)} className="nav__link">
                 {link.label}
               </NavLink>
             ))}

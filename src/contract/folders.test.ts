@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { folderAndBelow, folderFilter, modelCountsWithSubfolders, type Folder } from './folders';
+import { folderAndBelow, folderFilter, modelCountsWithSubfolders, parseFolderId, type Folder } from './folders';
 
 const folder = (id: number, path: string, parentFolderId: number | null = null, modelCount = 0): Folder => ({
   id,
@@ -24,5 +24,12 @@ describe('folders with their subfolders', () => {
   it('counts a folder\'s models with those of every folder below it', () => {
     const totals = modelCountsWithSubfolders(folders);
     expect(Object.fromEntries(totals)).toEqual({ 1: 9, 2: 7, 3: 4, 4: 1, 5: 0 });
+  });
+
+  it('accepts only numeric folder ids from the route', () => {
+    expect(parseFolderId('42')).toBe(42);
+    expect(parseFolderId('abc')).toBeNull();
+    expect(parseFolderId('4e2')).toBeNull();
+    expect(parseFolderId(undefined)).toBeNull();
   });
 });

@@ -73,3 +73,10 @@ export function modelCountsWithSubfolders(folders: readonly Folder[]): Map<numbe
   }
   return totals;
 }
+
+/** A folder id written in a URL (`:folderId`, `?into=`), or null when it is not one. */
+export function parseFolderId(value: string | undefined): number | null {
+  if (value === undefined || !/^\d{1,15}$/.test(value)) return null;
+  const id = Number(value);
+  return Number.isSafeInteger(id) ? id : null;
+}

@@ -199,6 +199,11 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
         </div>
         {folder && (
           <div className="actions browse__actions">
+            {editable && (
+              <Link className="button button--small" to={`/upload?into=${folder.id}`}>
+                Upload here
+              </Link>
+            )}
             <Link className="button button--small" to={`/folders/${folder.id}/duplicates`}>
               Find duplicates
             </Link>

@@ -6,7 +6,6 @@ import {
   defaultBrowseState,
   formatBrowseState,
   parseBrowseState,
-  parseFolderId,
   updateBrowseState,
   type BrowseState,
 } from './browse-state';
@@ -92,10 +91,4 @@ describe('browse filter', () => {
     expect(browseListParams(null, defaultBrowseState)).toEqual({ page: 1, perPage: 24, search: undefined, filter: undefined, order: 'name' });
   });
 
-  it('accepts only numeric folder ids from the route', () => {
-    expect(parseFolderId('42')).toBe(42);
-    expect(parseFolderId('abc')).toBeNull();
-    expect(parseFolderId('4e2')).toBeNull();
-    expect(parseFolderId(undefined)).toBeNull();
-  });
 });

@@ -165,10 +165,3 @@ export function browseListParams(folderId: number | null, state: BrowseState, fo
     order: browseOrder(state.order),
   };
 }
-
-/** `:folderId` of the route as a folder id, or null when it is not one. */
-export function parseFolderId(value: string | undefined): number | null {
-  if (value === undefined || !/^\d{1,15}$/.test(value)) return null;
-  const id = Number(value);
-  return Number.isSafeInteger(id) ? id : null;
-}

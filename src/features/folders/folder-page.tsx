@@ -1,7 +1,7 @@
 import { useParams } from 'react-router';
 import { NotFoundPage } from '../../app/not-found-page';
 import { BrowsePage } from './browse-page';
-import { parseFolderId } from './browse-state';
+import { parseFolderId } from '../../contract/folders';
 
 /** /folders/:folderId: one folder's models, with search, filters, order and page in the URL. */
 export function FolderPage() {

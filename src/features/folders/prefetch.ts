@@ -3,7 +3,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { folderQueries } from '../../api/folders';
 import { modelQueries } from '../../api/models';
-import { browseListParams, parseBrowseState, parseFolderId } from './browse-state';
+import { parseFolderId } from '../../contract/folders';
+import { browseListParams, parseBrowseState } from './browse-state';
 
 const ignore = () => undefined;
 

@@ -17,18 +17,22 @@ function file(relativePath: string, content: string | Uint8Array) {
   return f;
 }
 
-function setup() {
-  stubFetch(() =>
-    json({
-      folders: [{ id: 1, name: 'Projects', path: 'Projects', parentFolderId: null, modelCount: 0, folderCount: 0, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' }],
-      pageData: { total: 1, perPage: 100, currentPage: 1, lastPage: 1, startIndex: 0, endIndex: 1 },
-    }),
+const projects = { id: 1, name: 'Projects', path: 'Projects', parentFolderId: null, modelCount: 0, folderCount: 0, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' };
+
+function setup(entry = '/upload') {
+  stubFetch((url) =>
+    url.pathname === '/v2/folders/1'
+      ? json({ folder: projects })
+      : json({
+          folders: [projects],
+          pageData: { total: 1, perPage: 100, currentPage: 1, lastPage: 1, startIndex: 0, endIndex: 1 },
+        }),
   );
   const service = new FakeService({ createLatencyMs: 1, putLatencyMs: 5, listLatencyMs: 1, processingMs: 1 });
   const session = new UploadSession({ transport: service, store: memoryBatchStore(), window: null, notifyIntervalMs: 0 });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const router = createMemoryRouter([{ path: '/upload', element: <UploadWorkspace session={session} /> }, { path: '/models/:id', element: <p>model page</p> }], {
-    initialEntries: ['/upload'],
+    initialEntries: [entry],
   });
   render(
     <QueryClientProvider client={queryClient}>
@@ -45,6 +49,17 @@ afterEach(() => {
 });
 
 describe('UploadPage', () => {
+  it('opened from a folder, uploads into it unless another target is typed', async () => {
+    const user = userEvent.setup();
+    const { service, session } = setup('/upload?into=1');
+    await waitFor(() => expect((screen.getByLabelText('Target folder') as HTMLInputElement).value).toBe('Projects'));
+    await user.upload(document.querySelector<HTMLInputElement>('[data-testid=upload-file-input]')!, [file('a.stl', 'solid a')]);
+    await waitFor(() => expect(screen.getAllByTestId('upload-review-row')).toHaveLength(1));
+    await user.click(screen.getByRole('button', { name: 'Start upload' }));
+    await waitFor(() => expect(service.calls.create.flat().map((m) => m.filePath)).toEqual(['Projects/a.stl']));
+    await session.clear();
+  });
+
   it('reviews a dropped folder, drops the problem files, sends the rest and follows their states', async () => {
     const user = userEvent.setup();
     const { session } = setup();
@@ -117,7 +132,7 @@ describe('UploadPage', () => {
     await waitFor(() => expect(screen.getAllByTestId('upload-review-row')).toHaveLength(1));
     // No target folder yet.
     await user.click(screen.getByRole('button', { name: 'Start upload' }));
-    expect(screen.getByRole('alert').textContent).toMatch(/Choose a folder/);
+    expect(screen.getByRole('alert').textContent).toMatch(/Type the folder to put the file/);
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByTestId('upload-review-row')).toBeNull();
     expect(session.getState().phase).toBe('empty');

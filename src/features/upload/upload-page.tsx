@@ -1,6 +1,8 @@
-import { useCallback, useEffect, useId, useMemo, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
-import { useFolderTree } from '../../api/folders';
+import { useFolder, useFolderTree } from '../../api/folders';
+import { parseFolderId } from '../../contract/folders';
 import { useAppConfig } from '../../app/config-context';
 import { showToast } from '../../app/toast';
 import type { EngineSnapshot, UploadEngine } from './engine/engine';
@@ -35,6 +37,13 @@ export function UploadWorkspace({ session }: { session: UploadSession }) {
   useEffect(() => {
     void session.restore();
   }, [session]);
+  // Opened from a folder (?into=<folderId>): files go there unless a target was already chosen.
+  const [params] = useSearchParams();
+  const into = useFolder(parseFolderId(params.get('into') ?? undefined));
+  const intoPath = into.data?.path;
+  useEffect(() => {
+    if (intoPath) void session.offerTargetFolder(intoPath);
+  }, [intoPath, session]);
 
   const onFiles = useCallback((files: SourceFile[]) => void session.addFiles(files), [session]);
   const running = state.phase === 'running';
@@ -85,6 +94,17 @@ function TargetFolderField({ session, value, problem }: { session: UploadSession
   const hintId = useId();
   const errorId = useId();
   const [text, setText] = useState(value);
+  // A target set from elsewhere (the folder being browsed) replaces the text; the field's own does not.
+  const [seen, setSeen] = useState(value);
+  const sent = useRef(value);
+  if (seen !== value) {
+    setSeen(value);
+    if (value !== sent.current) setText(value);
+  }
+  const send = (next: string) => {
+    sent.current = next;
+    void session.setTargetFolder(next);
+  };
   const paths = useMemo(() => [...new Set((folders.data ?? []).map((f) => f.path))].sort((a, b) => a.localeCompare(b)), [folders.data]);
   // An existing target: what it already holds (and how far its models got), from the state report.
   const existing = useMemo(() => {
@@ -94,7 +114,10 @@ function TargetFolderField({ session, value, problem }: { session: UploadSession
 
   useEffect(() => {
     if (text === value) return;
-    const timer = setTimeout(() => void session.setTargetFolder(text), 300);
+    const timer = setTimeout(() => {
+      sent.current = text;
+      void session.setTargetFolder(text);
+    }, 300);
     return () => clearTimeout(timer);
   }, [text, value, session]);
 
@@ -112,7 +135,7 @@ function TargetFolderField({ session, value, problem }: { session: UploadSession
         aria-describedby={problem ? `${hintId} ${errorId}` : hintId}
         onChange={(event) => setText(event.target.value)}
         onBlur={() => {
-          if (text !== value) void session.setTargetFolder(text);
+          if (text !== value) send(text);
         }}
       />
       <datalist id={listId}>
@@ -122,7 +145,7 @@ function TargetFolderField({ session, value, problem }: { session: UploadSession
       </datalist>
       <p id={hintId} className="field__hint">
         An existing folder{folders.isError ? '' : ' (suggested as you type)'} or a new path; missing folders are created. The
-        dropped folders go inside it.
+        dropped folders go inside it; left empty, they go to the top level by their own names.
       </p>
       {existing && <StateSummary folderId={existing.id} />}
       {problem && (

@@ -159,11 +159,35 @@ describe('UploadSession persistence', () => {
 });
 
 describe('UploadSession start', () => {
+  it('sends a dropped folder to the top level by its own name without a target', async () => {
+    const service = new FakeService();
+    const s = session(service);
+    await s.addFiles(files());
+    expect(s.getState()).toMatchObject({ phase: 'review', folderProblem: null });
+    s.start();
+    await runUntil(() => stageOf(s) === 'done', 1000);
+    expect(service.calls.create.flat().map((m) => m.filePath)).toEqual(['pump/a.stl', 'pump/b.stl', 'pump/c.stl']);
+    await s.clear();
+  });
+
+  it('asks for a target for loose files, on the target field and not on every row', async () => {
+    const service = new FakeService();
+    const s = session(service);
+    await s.addFiles([dropped('a.stl', 10), dropped('/pump/b.stl', 20)]);
+    expect(s.getState()).toMatchObject({ phase: 'review', folderProblem: 'Type the folder to put the file that is not in a dropped folder into.' });
+    expect(s.getState().engine?.getSnapshot().files.filter((f) => f.status === 'problem')).toEqual([]);
+    await s.setTargetFolder('Projects');
+    s.start();
+    await runUntil(() => stageOf(s) === 'done', 1000);
+    expect(service.calls.create.flat().map((m) => m.filePath).sort()).toEqual(['Projects/a.stl', 'Projects/pump/b.stl']);
+    await s.clear();
+  });
+
   it('asked while the review is re-read (target folder changed by the same click), starts once the new review is ready', async () => {
     const service = new FakeService();
     const s = session(service);
     await s.addFiles(files());
-    expect(s.getState()).toMatchObject({ phase: 'review', folderProblem: 'Choose a folder to upload into.' });
+    expect(s.getState()).toMatchObject({ phase: 'review', folderProblem: null });
     const replanned = s.setTargetFolder('Projects');
     expect(s.getState().phase).toBe('planning');
     s.start();
@@ -177,9 +201,9 @@ describe('UploadSession start', () => {
   it('says why when it cannot start, also for a start wanted during a replan', async () => {
     const service = new FakeService();
     const s = session(service);
-    await s.addFiles(files());
+    await s.addFiles([dropped('a.stl', 10)]);
     s.start();
-    expect(s.getState()).toMatchObject({ phase: 'review', startError: 'Choose a folder to upload into.' });
+    expect(s.getState()).toMatchObject({ phase: 'review', startError: 'Type the folder to put the file that is not in a dropped folder into.' });
 
     const replanned = s.setTargetFolder('Bad:name');
     s.start();

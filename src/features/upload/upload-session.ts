@@ -2,9 +2,8 @@
 // in the app. One per page load (module singleton); the header indicator reads its status.
 import { reprocessModel } from '../../api/models';
 import { DEFAULT_UPLOAD_MAX_BYTES } from '../../contract/app-config';
-import { folderPathProblem } from '../../contract/file-paths';
 import { UploadEngine, type AttachResult, type EngineSnapshot } from './engine/engine';
-import type { SourceFile } from './engine/planner';
+import { targetFolderProblem, type SourceFile } from './engine/planner';
 import type { Transport } from './engine/transport';
 import { createHttpTransport } from './http-transport';
 import { indexedDbBatchStore, throttledSaver, type BatchStore } from './persistence';
@@ -171,6 +170,12 @@ export class UploadSession {
     await this.plan();
   }
 
+  /** The folder being browsed, as the target when none has been chosen yet. */
+  async offerTargetFolder(folder: string): Promise<void> {
+    if (this.state.phase === 'running' || this.state.targetFolder !== '') return;
+    await this.setTargetFolder(folder);
+  }
+
   /** Drops the files with problems from the review. */
   async removeProblemFiles(): Promise<void> {
     const engine = this.state.engine;
@@ -316,7 +321,11 @@ export class UploadSession {
       previous?.dispose();
       const any = this.files.length > 0;
       if (!any) engine.dispose();
-      this.set({ phase: any ? 'review' : 'empty', engine: any ? engine : null, folderProblem: folderPathProblem(engine.targetFolder) });
+      this.set({ phase: any ? 'review' : 'empty', engine: any ? engine : null, folderProblem: targetFolderProblem(
+          engine.targetFolder,
+          this.files.map((f) => f.path),
+        ),
+      });
       if (this.startWanted) this.start();
     } catch (error) {
       if (token !== this.planToken) return;

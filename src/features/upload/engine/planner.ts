@@ -115,12 +115,26 @@ function isInSubtree(folder: string, candidateFilePath: string): boolean {
 }
 
 /**
+ * What is wrong with the target folder for these dropped paths, or null. No target is fine when
+ * every file came in a dropped folder: that folder goes to the top level by its own name.
+ */
+export function targetFolderProblem(targetFolder: string, droppedPaths: readonly string[]): string | null {
+  if (targetFolder !== '') return folderPathProblem(targetFolder);
+  const loose = droppedPaths.filter((p) => !normalizeDroppedPath(p).includes('/')).length;
+  if (loose === 0) return null;
+  return `Type the folder to put ${loose === 1 ? 'the file' : `the ${loose} files`} that ${loose === 1 ? 'is' : 'are'} not in a dropped folder into.`;
+}
+
+/**
  * Builds the review list and the sending plan: parts, then sub-assemblies, then top assemblies,
  * assemblies after the files they reference (cycles are broken and noted).
  */
 export async function planUpload(files: readonly SourceFile[], options: PlanOptions): Promise<PlanResult> {
   const targetFolder = normalizeFolderPath(options.targetFolder);
-  const folderProblem = folderPathProblem(targetFolder);
+  const folderProblem = targetFolderProblem(
+    targetFolder,
+    files.map((f) => f.path),
+  );
   const maxScanChars = options.maxScanChars ?? DEFAULT_MAX_SCAN_CHARS;
 
   const rows: ReviewRow[] = files.map((file, index) => {
@@ -138,7 +152,9 @@ export async function planUpload(files: readonly SourceFile[], options: PlanOpti
           : `The file has no extension, so its type is unknown. Supported: ${SUPPORTED_EXTENSIONS_TEXT}.`,
       );
     }
-    const pathProblem = filePathProblem(filePath);
+    // A loose file without a target: the target field says what to do, not every row. Its own
+    // name is still checked, as if it were in a folder.
+    const pathProblem = filePathProblem(targetFolder === '' && !relative.includes('/') ? joinFilePath('folder', relative) : filePath);
     if (pathProblem) problems.push(pathProblem);
     if (file.size === 0) problems.push('The file is empty.');
     else if (file.size > options.maxFileBytes) {
