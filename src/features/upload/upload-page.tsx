@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState, useSyncExternalStore } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useFolder, useFolderTree } from '../../api/folders';
@@ -96,13 +96,13 @@ function TargetFolderField({ session, value, problem }: { session: UploadSession
   const [text, setText] = useState(value);
   // A target set from elsewhere (the folder being browsed) replaces the text; the field's own does not.
   const [seen, setSeen] = useState(value);
-  const sent = useRef(value);
+  const [sent, setSent] = useState(value);
   if (seen !== value) {
     setSeen(value);
-    if (value !== sent.current) setText(value);
+    if (value !== sent) setText(value);
   }
   const send = (next: string) => {
-    sent.current = next;
+    setSent(next);
     void session.setTargetFolder(next);
   };
   const paths = useMemo(() => [...new Set((folders.data ?? []).map((f) => f.path))].sort((a, b) => a.localeCompare(b)), [folders.data]);
@@ -115,7 +115,7 @@ function TargetFolderField({ session, value, problem }: { session: UploadSession
   useEffect(() => {
     if (text === value) return;
     const timer = setTimeout(() => {
-      sent.current = text;
+      setSent(text);
       void session.setTargetFolder(text);
     }, 300);
     return () => clearTimeout(timer);
