@@ -72,6 +72,28 @@ describe('signed upload addresses', () => {
     expect(await t.service.blobStore.get(row.blob_key ?? '')).toEqual(new TextEncoder().encode(content));
   });
 
+  it('creating a path again while its model waits for its file gives the same record a fresh address; the old one stops working', async () => {
+    const first = await newModel();
+    const again = await t.api('/v2/models?createMissingFolders=true', {
+      method: 'POST',
+      token: editor,
+      json: { models: [{ filePath: first.model.filePath, name: 'dropped again' }, { filePath: `Uploads/new-${counter}.stl`, name: 'new' }] },
+    });
+    expect(again.status, await again.clone().text()).toBe(201);
+    const [reused, added] = createModelsResponseSchema.parse(await again.json()).models;
+    expect(reused?.model.id).toBe(first.model.id);
+    expect(added?.model.filePath).toBe(`Uploads/new-${counter}.stl`);
+    expect(reused?.uploadUrl).not.toBe(first.uploadUrl);
+    await expectError(await put(first.uploadUrl, first.headers, 'solid old\n'), 403);
+    await expectNothingStored(first.model.id);
+    expect((await put(reused!.uploadUrl, reused!.headers, 'solid cube\n')).status).toBe(200);
+    expect(await stateOf(first.model.id)).toBe('processing');
+
+    // Once it has its file, the path is taken.
+    const taken = await t.api('/v2/models?createMissingFolders=true', { method: 'POST', token: editor, json: { models: [{ filePath: first.model.filePath, name: 'x' }] } });
+    await expectError(taken, 409, /already exists/);
+  });
+
   it('refuses missing or changed headers with 403 and stores nothing', async () => {
     const entry = await newModel();
     const token = entry.headers['X-Upload-Token'] ?? '';

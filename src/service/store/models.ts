@@ -56,17 +56,18 @@ export async function createModels(
       if (unknown.length > 0) throw new Rejected({ ok: false, reason: 'unknown-metadata-keys', ids: unknown });
 
       const lowerPaths = items.map((i) => foldNameCase(i.filePath));
-      const taken = await trx
-        .selectFrom('models')
-        .select('file_path')
-        .where('tenant_id', '=', tenantId)
-        .where('file_path_lower', 'in', lowerPaths)
-        .execute();
-      if (taken.length > 0) throw new Rejected({ ok: false, reason: 'duplicate', paths: taken.map((t) => t.file_path) });
+      const taken = await trx.selectFrom('models').selectAll().where('tenant_id', '=', tenantId).where('file_path_lower', 'in', lowerPaths).forUpdate().execute();
+      // A record still waiting for its file is taken over with a fresh address (a batch left by a
+      // closed tab, dropped again); a path with a file is a conflict.
+      const blocking = taken.filter((t) => t.state !== 'incomplete-upload');
+      if (blocking.length > 0) throw new Rejected({ ok: false, reason: 'duplicate', paths: blocking.map((t) => t.file_path) });
+      const waiting = new Map(taken.map((t) => [t.file_path_lower, t]));
+      const fresh = items.filter((i) => !waiting.has(foldNameCase(i.filePath)));
 
       const folderIds = new Map<string, number>();
       let foldersCreated = 0;
       for (const [index, item] of items.entries()) {
+        if (waiting.has(foldNameCase(item.filePath))) continue;
         const folder = folderOf(item.filePath);
         const key = foldNameCase(folder);
         if (folderIds.has(key)) continue;
@@ -76,7 +77,7 @@ export async function createModels(
         foldersCreated += resolved.created;
       }
 
-      const values = items.map((item) => {
+      const values = fresh.map((item) => {
         const fileName = fileNameOf(item.filePath);
         return {
           id: randomUUID(),
@@ -91,11 +92,11 @@ export async function createModels(
           file_type: fileTypeOf(fileName),
         };
       });
-      const rows = await trx.insertInto('models').values(values).returningAll().execute();
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      const ordered = values.map((v) => byId.get(v.id)).filter((r): r is ModelRow => r !== undefined);
+      const rows = values.length > 0 ? await trx.insertInto('models').values(values).returningAll().execute() : [];
+      const byPath = new Map<string, ModelRow>([...waiting, ...rows.map((r) => [r.file_path_lower, r] as const)]);
+      const ordered = items.map((i) => byPath.get(foldNameCase(i.filePath))).filter((r): r is ModelRow => r !== undefined);
 
-      const pairs = items.flatMap((item, i) => {
+      const pairs = fresh.flatMap((item, i) => {
         const modelId = values[i]?.id ?? '';
         // the last value given for a key wins
         const byKey = new Map((item.metadata ?? []).map((m) => [m.metadataKeyId, m.value]));

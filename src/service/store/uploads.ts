@@ -9,11 +9,16 @@ export function newUploadNonce(): string {
   return randomBytes(24).toString('base64url');
 }
 
+/**
+ * New upload addresses (nonce and expiry). A model that had one gets a new one and the old stops
+ * working; an upload in progress keeps its claim, so the new address waits until it ends.
+ */
 export async function createUploads(db: Db, entries: { modelId: string; nonce: string; expiresAt: Date }[]): Promise<void> {
   if (entries.length === 0) return;
   await db
     .insertInto('uploads')
     .values(entries.map((e) => ({ model_id: e.modelId, nonce: e.nonce, expires_at: e.expiresAt })))
+    .onConflict((oc) => oc.column('model_id').doUpdateSet((eb) => ({ nonce: eb.ref('excluded.nonce'), expires_at: eb.ref('excluded.expires_at') })))
     .execute();
 }
 

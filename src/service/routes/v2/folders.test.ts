@@ -80,9 +80,10 @@ describe('folders', () => {
     expect(folderResponseSchema.parse(await (await t.api(`/v2/folders/${sub.id}`, { token: editor })).json()).folder.path).toBe('Renames/Alpha/Sub');
     const model = (await (await t.api(`/v2/models/${entry?.model.id}`, { token: editor })).json()) as { model: { filePath: string } };
     expect(model.model.filePath).toBe('Renames/Alpha/Sub/p.step');
-    // the old path is free again, the new one taken
+    // the new path is the model's: created again while it waits for its file, it is the same record
     const again = await t.api('/v2/models?createMissingFolders=true', { method: 'POST', token: editor, json: { models: [{ filePath: 'Renames/alpha/sub/P.STEP', name: 'p' }] } });
-    expect(again.status).toBe(409);
+    expect(again.status).toBe(201);
+    expect(createModelsResponseSchema.parse(await again.json()).models[0]?.model.id).toBe(entry?.model.id);
   });
 
   it('deletes only empty folders', async () => {

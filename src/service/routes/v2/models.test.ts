@@ -124,7 +124,9 @@ describe('creating models', () => {
   });
 
   it('refuses duplicate paths in the batch and in the tenant (409 naming the path), any case', async () => {
-    await createModels([{ filePath: 'Dup/a.stl', name: 'a' }]);
+    const [a] = await createModels([{ filePath: 'Dup/a.stl', name: 'a' }]);
+    // With its file: a record still waiting for one would be taken over (next test).
+    expect((await fetch(a!.uploadUrl, { method: 'PUT', headers: a!.headers, body: 'solid a\nendsolid a\n' })).status).toBe(200);
     const inBatch = await error(await post([{ filePath: 'Dup/b.stl', name: 'b' }, { filePath: 'DUP/B.stl', name: 'b' }], { createMissingFolders: true }), 409);
     expect(inBatch.message).toContain('DUP/B.stl');
     const existing = await error(await post([{ filePath: 'Dup/c.stl', name: 'c' }, { filePath: 'dup/A.STL', name: 'a' }]), 409);
