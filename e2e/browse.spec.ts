@@ -46,3 +46,25 @@ test('browse folders, open a model and see its 3D preview really drawn', async (
   expect(share).toBeGreaterThan(0.03);
   await page.screenshot({ path: test.info().outputPath('model-page.png') });
 });
+
+test('a model left waiting for its file (a closed tab) gets it from its page', async ({ page, request }) => {
+  await signIn(page, '/folders');
+  const token = await accessTokenOf(page);
+  const folder = `E2E Attach ${Date.now()}`;
+  const created = await request.post('/v2/models?createMissingFolders=true', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { models: [{ filePath: `${folder}/plate.stl`, name: 'Waiting plate' }] },
+  });
+  expect(created.status()).toBe(201);
+  const id = ((await created.json()) as { models: { model: { id: string } }[] }).models[0]!.model.id;
+  const plate = await plateWithHoles();
+
+  await page.goto(`/models/${id}`);
+  await expect(page.getByText('Waiting for the file to arrive', { exact: false })).toBeVisible();
+  // A file of another type is refused before anything is sent.
+  await page.getByLabel('Attach file').setInputFiles({ name: 'plate.obj', mimeType: 'text/plain', buffer: Buffer.from(toObj(plate.mesh)) });
+  await expect(page.getByRole('alert')).toContainText('choose a .stl file');
+  await page.getByLabel('Attach file').setInputFiles({ name: 'plate.stl', mimeType: 'application/octet-stream', buffer: Buffer.from(toStlBinary(plate.mesh)) });
+  await expect(page.getByText('Ready', { exact: true }).first()).toBeVisible({ timeout: 60_000 });
+  await waitSettled(request, token, [id]);
+});

@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient }
 import {
   assemblyTreeResponseSchema,
   isSettled,
+  MAX_MODELS_PER_REQUEST,
   modelListResponseSchema,
   modelResponseSchema,
   sourceFileResponseSchema,
@@ -11,7 +12,7 @@ import {
   type Model,
   type ModelListResponse,
 } from '../contract/models';
-import { apiClient } from './client';
+import { ApiError, apiClient } from './client';
 import { completingModels, folderQueries } from './folders';
 
 export interface ModelListParams {
@@ -70,6 +71,22 @@ export async function fetchModel(id: string, signal?: AbortSignal, client?: Quer
 
 export async function deleteModel(id: string): Promise<void> {
   await apiClient().request(modelPath(id), { method: 'DELETE' });
+}
+
+/**
+ * Deletes models, one request per {@link MAX_MODELS_PER_REQUEST} (each all or nothing). Reports
+ * how many are gone as it goes; a failed request stops there, and the error says how many went.
+ */
+export async function deleteModels(ids: readonly string[], onProgress?: (deleted: number) => void): Promise<void> {
+  for (let start = 0; start < ids.length; start += MAX_MODELS_PER_REQUEST) {
+    try {
+      await apiClient().request('/v2/models', { method: 'DELETE', query: { ids: ids.slice(start, start + MAX_MODELS_PER_REQUEST) } });
+    } catch (error) {
+      if (start === 0 || !(error instanceof ApiError)) throw error;
+      throw new ApiError(error.status, error.code, `${start} of ${ids.length} were deleted; the rest were not: ${error.message}`);
+    }
+    onProgress?.(Math.min(ids.length, start + MAX_MODELS_PER_REQUEST));
+  }
 }
 
 export async function reprocessModel(id: string): Promise<Model> {
@@ -205,6 +222,16 @@ export function useDeleteModel() {
         queryClient.invalidateQueries({ queryKey: folderQueries.all() }),
       ]);
     },
+  });
+}
+
+/** Deletes the selected models; the lists and folder counts are read again whatever happened. */
+export function useDeleteModels() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ ids, onProgress }: { ids: readonly string[]; onProgress?: (deleted: number) => void }) => deleteModels(ids, onProgress),
+    onSettled: () =>
+      Promise.all([queryClient.invalidateQueries({ queryKey: modelQueries.lists() }), queryClient.invalidateQueries({ queryKey: folderQueries.all() })]),
   });
 }
 

@@ -170,3 +170,6 @@ export const assemblyTreeResponseSchema = z.object({
   children: z.array(assemblyTreeNodeSchema),
 });
 export type AssemblyTree = z.infer<typeof assemblyTreeResponseSchema>;
+
+/** Models one create or bulk-delete request takes at most. */
+export const MAX_MODELS_PER_REQUEST = 100;

@@ -164,10 +164,30 @@ describe('folder browsing', () => {
     expect((await within(tree).findByRole('treeitem', { name: 'Brass' })).getAttribute('aria-selected')).toBe('true');
   });
 
+  it('deletes selected models in one request after a confirmation naming them', async () => {
+    const state = service();
+    const fetchMock = stubService(state);
+    const user = userEvent.setup();
+    renderRoutes(routes, '/folders/1', ['viewer', 'editor']);
+    await user.click(await screen.findByRole('checkbox', { name: 'Select Bracket A' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select Bracket B' }));
+    expect(screen.getByText('2 selected')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Delete selected' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete 2 models?' });
+    expect(within(dialog).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Bracket A', 'Bracket B']);
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const deletes = fetchMock.mock.calls.filter(([, init]) => init?.method === 'DELETE').map(([u]) => new URL(String(u)));
+    expect(deletes.map((u) => u.searchParams.getAll('ids'))).toEqual([['m1', 'm2']]);
+    expect(state.models).toEqual([]);
+    expect(await screen.findByText('No models directly in Brackets')).toBeTruthy(); // its subfolder remains
+  });
+
   it('hides folder changes from viewers', async () => {
     stubService(service());
     renderRoutes(routes, '/folders/1', ['viewer']);
     await screen.findByRole('heading', { level: 1, name: 'Brackets' });
+    expect(screen.queryByRole('checkbox', { name: /^Select / })).toBeNull();
     expect(screen.queryByRole('button', { name: 'New subfolder' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'New folder' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();

@@ -12,6 +12,7 @@ import { ancestorIds } from './folder-tree-model';
 import { FolderTree } from './folder-tree';
 import { ModelGrid, ModelGridSkeleton, ModelTable, ModelTableSkeleton } from './model-views';
 import { useCanEdit } from './permissions';
+import { SelectionBar } from './selection-bar';
 import { StateSummary } from '../../app/ui/state-summary';
 import './folders.css';
 import { Breadcrumbs } from '../../app/ui/breadcrumbs';
@@ -79,6 +80,8 @@ function countWords(n: number): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? 'model' : 'models'}`;
 }
 
+const noneSelected: ReadonlySet<string> = new Set();
+
 export function BrowsePage({ folderId }: { folderId: number | null }) {
   const [searchParams, setSearchParams] = useSearchParams();
   const view = useMemo(() => parseBrowseState(searchParams), [searchParams]);
@@ -95,6 +98,22 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
   const listParams = useMemo(() => browseListParams(folderId, view, tree.data), [folderId, view, tree.data]);
   const waitsForTree = view.subfolders && folderId !== null && !tree.isSuccess;
   const models = useModels(listParams, { enabled: (folderId !== null ? !folderMissing : hasFolders) && !waitsForTree });
+
+  // Models picked for a bulk action: per list, forgotten when the list changes.
+  const listKey = JSON.stringify(listParams);
+  const [selection, setSelection] = useState<{ key: string; ids: ReadonlySet<string> }>({ key: listKey, ids: new Set() });
+  const selected = selection.key === listKey ? selection.ids : noneSelected;
+  const select = useCallback((ids: ReadonlySet<string>) => setSelection({ key: listKey, ids }), [listKey]);
+  const modelSelection = editable
+    ? {
+        selected,
+        toggle: (id: string) => {
+          const next = new Set(selected);
+          if (!next.delete(id)) next.add(id);
+          select(next);
+        },
+      }
+    : undefined;
 
   const update = useCallback(
     (change: Partial<BrowseState>, replace = false) => {
@@ -179,7 +198,8 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
   } else {
     results = (
       <div aria-busy={models.isPlaceholderData || undefined} className={models.isPlaceholderData ? 'is-refreshing' : undefined}>
-        {view.view === 'grid' ? <ModelGrid models={models.data.models} /> : <ModelTable models={models.data.models} />}
+        {editable && <SelectionBar models={models.data.models} selected={selected} onSelect={select} />}
+        {view.view === 'grid' ? <ModelGrid models={models.data.models} selection={modelSelection} /> : <ModelTable models={models.data.models} selection={modelSelection} />}
       </div>
     );
   }

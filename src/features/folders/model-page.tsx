@@ -1,7 +1,8 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useFolder } from '../../api/folders';
+import { useAttachFile } from '../../api/attach-file';
 import { useMatchCounts } from '../../api/matches';
 import { useAssemblyTree, useDeleteModel, useModel, useReprocessModel, useSourceFile, useViewerFile } from '../../api/models';
 import { ConfirmDeleteDialog } from '../../app/ui/confirm-delete-dialog';
@@ -30,6 +31,46 @@ const matchLinks = [
 
 function hasGeometry(state: string): boolean {
   return (searchableStates as readonly string[]).includes(state);
+}
+
+/** Sends the file of a model still waiting for it: the same record, a fresh upload address. */
+function AttachFile({ model }: { model: Model }) {
+  const attach = useAttachFile();
+  const inputId = useId();
+  const extension = model.filePath.slice(model.filePath.lastIndexOf('.')).toLowerCase();
+  const [problem, setProblem] = useState<string | null>(null);
+  const onFile = (file: File | undefined) => {
+    if (!file) return;
+    if (!file.name.toLowerCase().endsWith(extension)) {
+      setProblem(`This model is a ${extension} file; choose a ${extension} file (you chose “${file.name}”).`);
+      return;
+    }
+    setProblem(null);
+    attach.mutate({ model, file });
+  };
+  return (
+    <div className="attach-file">
+      <label htmlFor={inputId} className={`button button--small${attach.isPending ? ' is-disabled' : ''}`}>
+        {attach.isPending ? 'Sending the file…' : 'Attach file'}
+      </label>
+      <input
+        id={inputId}
+        type="file"
+        className="visually-hidden"
+        accept={extension}
+        disabled={attach.isPending}
+        onChange={(event) => {
+          onFile(event.target.files?.[0]);
+          event.target.value = '';
+        }}
+      />
+      {(problem ?? (attach.isError ? errorMessage(attach.error) : null)) && (
+        <p className="form-error" role="alert">
+          {problem ?? errorMessage(attach.error)}
+        </p>
+      )}
+    </div>
+  );
 }
 
 /** How many matches of each kind pass the lists' opening threshold, each a link to its list. */
@@ -295,6 +336,7 @@ function ModelView({ model }: { model: Model }) {
             <p className="state__title">{info.label}</p>
             <p>{info.progress}</p>
             <p className="muted">This page updates by itself.</p>
+            {!hasFile && editable && <AttachFile model={model} />}
           </div>
         </div>
       ) : (

@@ -20,11 +20,30 @@ export function Thumbnail({ model, className = 'thumb' }: { model: Model; classN
   return <img className={className} src={url} alt="" loading="lazy" decoding="async" onError={() => setFailed(url)} />;
 }
 
-export function ModelGrid({ models }: { models: readonly Model[] }) {
+/** Models picked for an action on several at once (editors only). */
+export interface ModelSelection {
+  selected: ReadonlySet<string>;
+  toggle: (id: string) => void;
+}
+
+function SelectBox({ model, selection }: { model: Model; selection: ModelSelection }) {
+  return (
+    <input
+      type="checkbox"
+      className="select-box"
+      aria-label={`Select ${model.name}`}
+      checked={selection.selected.has(model.id)}
+      onChange={() => selection.toggle(model.id)}
+    />
+  );
+}
+
+export function ModelGrid({ models, selection }: { models: readonly Model[]; selection?: ModelSelection }) {
   return (
     <ul className="model-grid" aria-label="Models">
       {models.map((model) => (
-        <li key={model.id} data-testid="model-card">
+        <li key={model.id} data-testid="model-card" className={selection?.selected.has(model.id) ? 'is-selected' : undefined}>
+          {selection && <SelectBox model={model} selection={selection} />}
           <Link to={`/models/${encodeURIComponent(model.id)}`} className="model-card">
             <Thumbnail model={model} />
             <span className="model-card__name">{model.name}</span>
@@ -40,11 +59,16 @@ export function ModelGrid({ models }: { models: readonly Model[] }) {
   );
 }
 
-export function ModelTable({ models }: { models: readonly Model[] }) {
+export function ModelTable({ models, selection }: { models: readonly Model[]; selection?: ModelSelection }) {
   return (
-    <DataTable caption="Models" columns={['Name', 'Type', 'State', 'Created']}>
+    <DataTable caption="Models" columns={selection ? ['Select', 'Name', 'Type', 'State', 'Created'] : ['Name', 'Type', 'State', 'Created']}>
       {models.map((model) => (
         <tr key={model.id} data-testid="model-row">
+          {selection && (
+            <td data-label="Select">
+              <SelectBox model={model} selection={selection} />
+            </td>
+          )}
           <td data-label="Name" className="table__name">
             <Link to={`/models/${encodeURIComponent(model.id)}`}>{model.name}</Link>
           </td>

@@ -90,6 +90,12 @@ export function stubService(service: FakeService) {
       const { items, pageData } = page(service.models, url);
       return json({ models: items, pageData });
     }
+    if (p === '/v2/models' && method === 'DELETE') {
+      const ids = url.searchParams.getAll('ids').flatMap((v) => v.split(','));
+      if (ids.some((id) => !service.models.some((m) => m.id === id))) return notFound();
+      service.models = service.models.filter((m) => !ids.includes(m.id));
+      return new Response(null, { status: 204 });
+    }
     if (p === '/v2/metadata-keys' && method === 'GET') {
       const { items, pageData } = page(service.metadataKeys, url);
       return json({ metadataKeys: items, pageData });

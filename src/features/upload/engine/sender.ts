@@ -1,5 +1,6 @@
 // The send loop (issue 4, deliverable 2): records created just in time in batches of at most
 // 100, at most 6 PUTs in flight, retries with backoff, expired addresses replaced, cancel.
+import { MAX_MODELS_PER_REQUEST } from '../../../contract/models';
 import { systemClock, sleep, type Clock, type Random } from './clock';
 import type { Role } from './roles';
 import { ExternalStore } from './store';
@@ -128,7 +129,7 @@ export interface SenderOptions {
 
 export const DEFAULT_SENDER_OPTIONS: SenderOptions = {
   concurrency: 6,
-  batchSize: 100,
+  batchSize: MAX_MODELS_PER_REQUEST,
   lowWater: 12,
   createMissingFolders: true,
   refreshAfterMs: 12 * 60_000,

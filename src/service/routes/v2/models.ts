@@ -11,6 +11,7 @@ import {
   createModelsRequestSchema,
   createModelsResponseSchema,
   deletedResponseSchema,
+  MAX_MODELS_PER_REQUEST,
   metadataValueListResponseSchema,
   modelListResponseSchema,
   modelResponseSchema,
@@ -45,7 +46,6 @@ import type { Database, ModelRow } from '../../store/schema';
 import { toModel, toModels } from './model-dto';
 import { listQueryDocs, routeDocs } from '../../http/route-docs';
 
-export const MAX_MODELS_PER_REQUEST = 100;
 
 const idParams = z.object({ id: z.string() });
 const bulkIdsQuery = z.object({ ids: listParam.transform((v) => v ?? []) });

@@ -1,0 +1,69 @@
+import { useState } from 'react';
+import { useDeleteModels } from '../../api/models';
+import { ConfirmDeleteDialog } from '../../app/ui/confirm-delete-dialog';
+import type { Model } from '../../contract/models';
+
+/** "3 selected · Select all on this page · Clear · Delete selected", with the confirmation. */
+export function SelectionBar({ models, selected, onSelect }: { models: readonly Model[]; selected: ReadonlySet<string>; onSelect: (ids: ReadonlySet<string>) => void }) {
+  const [confirming, setConfirming] = useState(false);
+  const [deleted, setDeleted] = useState(0);
+  const remove = useDeleteModels();
+  if (selected.size === 0) return null;
+  const names = models.filter((m) => selected.has(m.id)).map((m) => m.name);
+  const everyOnPage = models.every((m) => selected.has(m.id));
+  const close = () => {
+    setConfirming(false);
+    remove.reset();
+  };
+  return (
+    <div className="selection-bar" role="region" aria-label="Selected models">
+      <p className="selection-bar__count" aria-live="polite">
+        {selected.size} selected
+      </p>
+      {!everyOnPage && (
+        <button type="button" className="button button--small" onClick={() => onSelect(new Set([...selected, ...models.map((m) => m.id)]))}>
+          Select all on this page
+        </button>
+      )}
+      <button type="button" className="button button--small" onClick={() => onSelect(new Set())}>
+        Clear selection
+      </button>
+      <button type="button" className="button button--small button--danger-quiet" onClick={() => setConfirming(true)}>
+        Delete selected
+      </button>
+      {confirming && (
+        <ConfirmDeleteDialog
+          title={`Delete ${selected.size} ${selected.size === 1 ? 'model' : 'models'}?`}
+          onClose={close}
+          pending={remove.isPending}
+          error={remove.error}
+          onConfirm={() => {
+            setDeleted(0);
+            remove.mutate(
+              { ids: [...selected], onProgress: setDeleted },
+              {
+                onSuccess: () => {
+                  onSelect(new Set());
+                  close();
+                },
+              },
+            );
+          }}
+        >
+          <p>These models are deleted with their files, 3D previews and matches. Assemblies that use them are processed again.</p>
+          <ul className="selection-bar__names">
+            {names.slice(0, 10).map((name, i) => (
+              <li key={i}>{name}</li>
+            ))}
+            {names.length > 10 && <li className="muted">and {names.length - 10} more</li>}
+          </ul>
+          {remove.isPending && selected.size > 100 && (
+            <p role="status">
+              {deleted} of {selected.size} deleted…
+            </p>
+          )}
+        </ConfirmDeleteDialog>
+      )}
+    </div>
+  );
+}
