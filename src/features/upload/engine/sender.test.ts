@@ -36,6 +36,21 @@ afterEach(() => {
 });
 
 describe('UploadSender: batching and concurrency', () => {
+  it('leaves the app connections: at most 3 PUTs in flight to its own origin, 6 elsewhere', async () => {
+    const onApp = new FakeService({ putLatencyMs: 100 });
+    const a = sender(onApp, items(30), { appOrigin: 'https://files.example' });
+    a.s.start();
+    await runUntil(a.idle);
+    expect(a.count('uploaded')).toBe(30);
+    expect(a.s.getStats().maxInFlight).toBe(3);
+
+    const elsewhere = new FakeService({ putLatencyMs: 100 });
+    const b = sender(elsewhere, items(30), { appOrigin: 'https://workbench.example' });
+    b.s.start();
+    await runUntil(b.idle);
+    expect(b.s.getStats().maxInFlight).toBe(6);
+  });
+
   it('sends 500 files with 5 creation requests of 100, never more than 6 PUTs in flight', async () => {
     const service = new FakeService({ putLatencyMs: (p) => 50 + ((Number(/\d+/.exec(p)?.[0]) * 37) % 200) });
     const createdWhenUploaded: number[] = [];

@@ -1,5 +1,5 @@
 // The send loop (issue 4, deliverable 2): records created just in time in batches of at most
-// 100, at most 6 PUTs in flight, retries with backoff, expired addresses replaced, cancel.
+// 100, at most 6 PUTs in flight (3 to the app's own origin), retries with backoff, expired addresses replaced, cancel.
 import { MAX_MODELS_PER_REQUEST } from '../../../contract/models';
 import { systemClock, sleep, type Clock, type Random } from './clock';
 import type { Role } from './roles';
@@ -105,6 +105,13 @@ export interface SenderEvents extends Record<string, unknown> {
 export interface SenderOptions {
   /** PUTs in flight at once. */
   concurrency: number;
+  /**
+   * PUTs in flight at once to addresses on the app's own origin (`appOrigin`). A browser opens 6
+   * HTTP/1.1 connections per origin; uploads that hold all of them stall every page of the app.
+   */
+  appOriginConcurrency: number;
+  /** The app's origin (window.location.origin); null where there is none (tests, workers). */
+  appOrigin: string | null;
   /** Models per creation request (the service's limit is 100). */
   batchSize: number;
   /** The next batch is created when files in flight + files holding an address drop below this. */
@@ -129,6 +136,8 @@ export interface SenderOptions {
 
 export const DEFAULT_SENDER_OPTIONS: SenderOptions = {
   concurrency: 6,
+  appOriginConcurrency: 3,
+  appOrigin: typeof window === 'undefined' ? null : window.location.origin,
   batchSize: MAX_MODELS_PER_REQUEST,
   lowWater: 12,
   createMissingFolders: true,
@@ -207,6 +216,7 @@ export class UploadSender {
   private readonly entries: Entry[];
   private readonly byKey = new Map<string, Entry>();
   private readonly store: ExternalStore<SenderSnapshot, SenderEvents>;
+  private appOriginInFlight = 0;
   private readonly stats: SenderStats = { createRequests: 0, putRequests: 0, deleteRequests: 0, inFlight: 0, maxInFlight: 0, bytesSent: 0 };
   private readonly pendingDeletes = new Set<Promise<void>>();
   private idleWaiters: (() => void)[] = [];
@@ -395,9 +405,20 @@ export class UploadSender {
     }
 
     while (this.stats.inFlight < this.options.concurrency) {
-      const entry = this.entries.find((e) => e.phase === 'ready' && this.depsDone(e));
+      const appOriginFull = this.appOriginInFlight >= this.options.appOriginConcurrency;
+      const entry = this.entries.find((e) => e.phase === 'ready' && this.depsDone(e) && !(appOriginFull && this.onAppOrigin(e)));
       if (!entry) break;
       void this.runPut(entry);
+    }
+  }
+
+  private onAppOrigin(entry: Entry): boolean {
+    const { appOrigin } = this.options;
+    if (!appOrigin || !entry.address) return false;
+    try {
+      return new URL(entry.address.url, appOrigin).origin === appOrigin;
+    } catch {
+      return false;
     }
   }
 
@@ -591,6 +612,8 @@ export class UploadSender {
     entry.triedUrl = address.url;
     this.stats.putRequests++;
     this.stats.inFlight++;
+    const appOrigin = this.onAppOrigin(entry);
+    if (appOrigin) this.appOriginInFlight++;
     this.stats.maxInFlight = Math.max(this.stats.maxInFlight, this.stats.inFlight);
     if (this.busySince === null) this.busySince = clock.now();
     this.touch(entry);
@@ -613,6 +636,7 @@ export class UploadSender {
     } finally {
       entry.controller = null;
       this.stats.inFlight--;
+      if (appOrigin) this.appOriginInFlight--;
       if (this.stats.inFlight === 0 && this.busySince !== null) {
         this.busyMs += clock.now() - this.busySince;
         this.busySince = null;
