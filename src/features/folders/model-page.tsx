@@ -1,4 +1,4 @@
-import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useId, useMemo, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useFolder } from '../../api/folders';
@@ -14,6 +14,7 @@ import { isSettled, searchableStates, type AssemblyTreeNode, type Model } from '
 import { factRows, formatFileSize } from './model-facts';
 import { fileTypeLabel, StateBadge, stateInfo } from '../../app/ui/model-state';
 import { safeImageUrl } from '../../app/ui/safe-url';
+import { withQuantities } from './assembly-rows';
 import { MetadataSection } from './metadata-section';
 import { useCanEdit } from './permissions';
 import './folders.css';
@@ -149,21 +150,49 @@ function PreviewSection({ model }: { model: Model }) {
   );
 }
 
-function AssemblyNodes({ nodes }: { nodes: readonly AssemblyTreeNode[] }) {
+function AssemblyNodeLabel({ node }: { node: AssemblyTreeNode }) {
+  const count = node.occurrences ?? 1;
+  return (
+    <span className="assembly__row">
+      <span className="assembly__kind">{node.type === 'subAssembly' ? 'Sub-assembly' : 'Part'}</span>{' '}
+      {node.modelId ? (
+        <Link className="assembly__name" to={`/models/${encodeURIComponent(node.modelId)}`}>
+          {node.name}
+        </Link>
+      ) : (
+        <>
+          <span className="assembly__name">{node.name}</span> <span className="badge badge--failed">Missing</span>
+        </>
+      )}
+      {count > 1 && (
+        <>
+          {' '}
+          <span className="assembly__count" title={`Used ${count} times`}>
+            ×{count}
+          </span>
+        </>
+      )}
+    </span>
+  );
+}
+
+/** Parts and sub-assemblies, repeated parts as one row with a quantity, sub-assemblies folding. */
+function AssemblyNodes({ nodes, level = 1 }: { nodes: readonly AssemblyTreeNode[]; level?: number }) {
+  const rows = useMemo(() => withQuantities(nodes), [nodes]);
   return (
     <ul className="assembly">
-      {nodes.map((node, index) => (
-        <li key={`${node.modelId ?? 'missing'}-${index}`} className="assembly__node">
-          <span className="assembly__kind">{node.type === 'subAssembly' ? 'Sub-assembly' : 'Part'}</span>{' '}
-          {node.modelId ? (
-            <Link to={`/models/${encodeURIComponent(node.modelId)}`}>{node.name}</Link>
+      {rows.map((node, index) => (
+        <li key={`${node.modelId ?? node.name}-${index}`} className="assembly__node">
+          {node.children && node.children.length > 0 ? (
+            <details open={level < 2}>
+              <summary>
+                <AssemblyNodeLabel node={node} />
+              </summary>
+              <AssemblyNodes nodes={node.children} level={level + 1} />
+            </details>
           ) : (
-            <>
-              <span>{node.name}</span> <span className="badge badge--failed">Missing</span>
-            </>
+            <AssemblyNodeLabel node={node} />
           )}
-          {(node.occurrences ?? 1) > 1 && <span className="assembly__count"> ×{node.occurrences}</span>}
-          {node.children && node.children.length > 0 && <AssemblyNodes nodes={node.children} />}
         </li>
       ))}
     </ul>
