@@ -45,6 +45,17 @@ test('browse folders, open a model and see its 3D preview really drawn', async (
   const share = drawn / (info.width * info.height);
   expect(share).toBeGreaterThan(0.03);
   await page.screenshot({ path: test.info().outputPath('model-page.png') });
+
+  // The view turns from the keyboard and shows the standard views.
+  const view = page.getByRole('application', { name: '3D preview of Plate with holes' });
+  const canvas = page.locator('[data-viewer-ready="true"] canvas');
+  await view.focus();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowLeft');
+  await expect.poll(async () => Buffer.compare(await canvas.screenshot(), png)).not.toBe(0);
+  const turned = await canvas.screenshot();
+  await page.getByRole('group', { name: 'View' }).getByRole('button', { name: 'Top' }).click();
+  await expect(page.getByRole('button', { name: 'Top' })).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(async () => Buffer.compare(await canvas.screenshot(), turned)).not.toBe(0);
 });
 
 test('a model left waiting for its file (a closed tab) gets it from its page', async ({ page, request }) => {

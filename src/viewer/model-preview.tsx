@@ -1,10 +1,12 @@
-import { Suspense, useCallback, useRef, useState } from 'react';
+import { Suspense, useCallback, useId, useRef, useState, type RefObject } from 'react';
 import { OrbitControls } from '@react-three/drei';
 import type { Group } from 'three';
 import { forgetViewerGltf, useViewerGltf } from './gltf';
 import { LeanCanvas } from './lean-canvas';
 import { describe, ViewerBoundary } from './viewer-boundary';
-import { FitToView, FrameProbe, StudioLights } from './scene-parts';
+import { FitToView, FrameProbe, KeyboardOrbit, standardViews, StudioLights, type StandardView } from './scene-parts';
+
+const viewNames: Record<StandardView, string> = { front: 'Front', top: 'Top', right: 'Right', iso: 'Iso' };
 import { webglAvailable } from './webgl';
 import './viewer.css';
 
@@ -27,7 +29,19 @@ function Model({ url }: { url: string }) {
   return <primitive object={gltf.scene} />;
 }
 
-function Scene({ url, fitRequest, onDrawn }: { url: string; fitRequest: number; onDrawn: () => void }) {
+function Scene({
+  url,
+  fitRequest,
+  view,
+  keys,
+  onDrawn,
+}: {
+  url: string;
+  fitRequest: number;
+  view: StandardView;
+  keys: RefObject<((key: string) => boolean) | null>;
+  onDrawn: () => void;
+}) {
   const group = useRef<Group>(null);
   return (
     <>
@@ -38,9 +52,10 @@ function Scene({ url, fitRequest, onDrawn }: { url: string; fitRequest: number; 
         <group ref={group}>
           <Model url={url} />
         </group>
-        <FitToView target={group} request={fitRequest} />
+        <FitToView target={group} request={fitRequest} direction={standardViews[view]} />
         <FrameProbe onDrawn={onDrawn} />
       </Suspense>
+      <KeyboardOrbit handle={keys} />
     </>
   );
 }
@@ -56,6 +71,9 @@ export function ModelPreview({ url, label, fallbackImageUrl, onReady, onError, c
   const [error, setError] = useState<Error | null>(() => (webgl ? null : new Error('WebGL is not available in this browser.')));
   const [attempt, setAttempt] = useState(0);
   const [fitRequest, setFitRequest] = useState(0);
+  const [view, setView] = useState<StandardView>('iso');
+  const keys = useRef<((key: string) => boolean) | null>(null);
+  const helpId = useId();
   const [shownUrl, setShownUrl] = useState(url);
   if (shownUrl !== url) {
     setShownUrl(url);
@@ -102,7 +120,23 @@ export function ModelPreview({ url, label, fallbackImageUrl, onReady, onError, c
         </div>
       ) : (
         <>
-          <div className="viewer__canvas" role="img" aria-label={label}>
+          <div
+            className="viewer__canvas"
+            role="application"
+            aria-roledescription="3D view"
+            aria-label={label}
+            aria-describedby={helpId}
+            tabIndex={0}
+            onKeyDown={(event) => {
+              if (event.key === 'f' || event.key === 'Home') {
+                setFitRequest((n) => n + 1);
+                event.preventDefault();
+              } else if (keys.current?.(event.key)) event.preventDefault();
+            }}
+          >
+            <span id={helpId} className="visually-hidden">
+              Arrow keys turn the model, plus and minus zoom, F fits it in the view.
+            </span>
             <ViewerBoundary key={`${url}#${attempt}`} onError={fail}>
               <LeanCanvas
                 frameloop="demand"
@@ -121,7 +155,7 @@ export function ModelPreview({ url, label, fallbackImageUrl, onReady, onError, c
                   );
                 }}
               >
-                <Scene url={url} fitRequest={fitRequest} onDrawn={onDrawn} />
+                <Scene url={url} fitRequest={fitRequest} view={view} keys={keys} onDrawn={onDrawn} />
               </LeanCanvas>
             </ViewerBoundary>
           </div>
@@ -131,7 +165,22 @@ export function ModelPreview({ url, label, fallbackImageUrl, onReady, onError, c
               Loading 3D preview…
             </div>
           )}
-          <div className="viewer__tools">
+          <div className="viewer__tools" role="group" aria-label="View">
+            {(['front', 'top', 'right', 'iso'] as const).map((v) => (
+              <button
+                key={v}
+                type="button"
+                className="button button--small"
+                aria-pressed={view === v}
+                disabled={!ready}
+                onClick={() => {
+                  setView(v);
+                  setFitRequest((n) => n + 1);
+                }}
+              >
+                {viewNames[v]}
+              </button>
+            ))}
             <button type="button" className="button button--small" onClick={() => setFitRequest((n) => n + 1)} disabled={!ready}>
               Fit
             </button>

@@ -1,9 +1,18 @@
 import { useLayoutEffect, useRef, type RefObject } from 'react';
 import { useFrame, useThree } from '@react-three/fiber';
-import { Box3, DirectionalLight, DoubleSide, HemisphereLight, Mesh, MeshStandardMaterial, PerspectiveCamera, Scene, Sphere, SphereGeometry, Vector3, type Camera, type Object3D, type WebGLRenderer } from 'three';
+import { Box3, DirectionalLight, DoubleSide, HemisphereLight, Mesh, MeshStandardMaterial, PerspectiveCamera, Scene, Sphere, SphereGeometry, Spherical, Vector3, type Camera, type Object3D, type WebGLRenderer } from 'three';
 
 /** Seen from the front-right and above: shows three faces of most parts. */
 export const viewDirection = new Vector3(1, 0.75, 1.25).normalize();
+
+/** The standard views: where the camera looks from (glTF is Y up, so "top" is +Y). */
+export const standardViews = {
+  iso: viewDirection,
+  front: new Vector3(0, 0, 1),
+  top: new Vector3(0, 1, 0),
+  right: new Vector3(1, 0, 0),
+} as const;
+export type StandardView = keyof typeof standardViews;
 
 const hemisphere = { sky: '#ffffff', ground: '#7d879a', intensity: 1.4 };
 const directional: { position: [number, number, number]; intensity: number }[] = [
@@ -51,7 +60,9 @@ export function fitCamera(camera: PerspectiveCamera, sphere: Sphere, aspect: num
   camera.position.copy(sphere.center).addScaledVector(direction, distance);
   camera.near = Math.max(distance / 1000, (distance - radius) / 10);
   camera.far = distance + radius * 10;
-  camera.up.set(0, 1, 0);
+  // Looking straight down, "up" on the screen is the model's back (-Z).
+  if (Math.abs(direction.y) > 0.999) camera.up.set(0, 0, -1);
+  else camera.up.set(0, 1, 0);
   camera.lookAt(sphere.center);
   camera.updateProjectionMatrix();
 }
@@ -60,7 +71,7 @@ export function fitCamera(camera: PerspectiveCamera, sphere: Sphere, aspect: num
  * Puts the camera where the whole object fits the view, at once (no animation, so a pixel
  * check right after "ready" sees the final picture), and orbits around the object's centre.
  */
-export function FitToView({ target, request }: { target: RefObject<Object3D | null>; request: number }) {
+export function FitToView({ target, request, direction = viewDirection }: { target: RefObject<Object3D | null>; request: number; direction?: Vector3 }) {
   const get = useThree((s) => s.get);
   const size = useThree((s) => s.size);
   const camera = useThree((s) => s.camera);
@@ -77,13 +88,66 @@ export function FitToView({ target, request }: { target: RefObject<Object3D | nu
     object.updateWorldMatrix(true, true);
     const box = new Box3().setFromObject(object);
     if (box.isEmpty()) return;
-    fitCamera(camera, box.getBoundingSphere(new Sphere()), size.width / Math.max(1, size.height));
+    fitCamera(camera, box.getBoundingSphere(new Sphere()), size.width / Math.max(1, size.height), direction);
     if (controls) {
       controls.target.copy(box.getCenter(new Vector3()));
       controls.update();
     }
     invalidate();
-  }, [target, request, get, size, camera, controlsInstance]);
+  }, [target, request, direction, get, size, camera, controlsInstance]);
+  return null;
+}
+
+/** What a key press asks of the view: turn (radians), zoom (distance factor), or nothing. */
+export function keyboardMove(key: string): { azimuth: number; polar: number; zoom: number } | null {
+  const step = Math.PI / 12;
+  switch (key) {
+    case 'ArrowLeft':
+      return { azimuth: -step, polar: 0, zoom: 1 };
+    case 'ArrowRight':
+      return { azimuth: step, polar: 0, zoom: 1 };
+    case 'ArrowUp':
+      return { azimuth: 0, polar: -step, zoom: 1 };
+    case 'ArrowDown':
+      return { azimuth: 0, polar: step, zoom: 1 };
+    case '+':
+    case '=':
+      return { azimuth: 0, polar: 0, zoom: 0.8 };
+    case '-':
+    case '_':
+      return { azimuth: 0, polar: 0, zoom: 1.25 };
+    default:
+      return null;
+  }
+}
+
+/**
+ * Turns and zooms the view from the keyboard: `handle` is filled in with a function the page's
+ * key handler calls (the canvas itself cannot take focus).
+ */
+export function KeyboardOrbit({ handle }: { handle: RefObject<((key: string) => boolean) | null> }) {
+  const get = useThree((s) => s.get);
+  useLayoutEffect(() => {
+    handle.current = (key: string) => {
+      const move = keyboardMove(key);
+      const { camera, controls, invalidate } = get();
+      const orbit = controls as unknown as { target: Vector3; update: () => void } | null;
+      if (!move || !orbit) return false;
+      const offset = camera.position.clone().sub(orbit.target);
+      const spherical = new Spherical().setFromVector3(offset);
+      spherical.theta += move.azimuth;
+      spherical.phi = Math.min(Math.PI - 0.01, Math.max(0.01, spherical.phi + move.polar));
+      spherical.radius *= move.zoom;
+      camera.up.set(0, 1, 0);
+      camera.position.copy(orbit.target).add(new Vector3().setFromSpherical(spherical));
+      orbit.update();
+      invalidate();
+      return true;
+    };
+    return () => {
+      handle.current = null;
+    };
+  }, [get, handle]);
   return null;
 }
 
