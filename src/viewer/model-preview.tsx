@@ -33,13 +33,13 @@ function Scene({
   url,
   fitRequest,
   view,
-  keys,
+  keysRef,
   onDrawn,
 }: {
   url: string;
   fitRequest: number;
   view: StandardView;
-  keys: RefObject<((key: string) => boolean) | null>;
+  keysRef: RefObject<((key: string) => boolean) | null>;
   onDrawn: () => void;
 }) {
   const group = useRef<Group>(null);
@@ -55,7 +55,7 @@ function Scene({
         <FitToView target={group} request={fitRequest} direction={standardViews[view]} />
         <FrameProbe onDrawn={onDrawn} />
       </Suspense>
-      <KeyboardOrbit handle={keys} />
+      <KeyboardOrbit handleRef={keysRef} />
     </>
   );
 }
@@ -72,7 +72,7 @@ export function ModelPreview({ url, label, fallbackImageUrl, onReady, onError, c
   const [attempt, setAttempt] = useState(0);
   const [fitRequest, setFitRequest] = useState(0);
   const [view, setView] = useState<StandardView>('iso');
-  const keys = useRef<((key: string) => boolean) | null>(null);
+  const keysRef = useRef<((key: string) => boolean) | null>(null);
   const helpId = useId();
   const [shownUrl, setShownUrl] = useState(url);
   if (shownUrl !== url) {
@@ -131,7 +131,7 @@ export function ModelPreview({ url, label, fallbackImageUrl, onReady, onError, c
               if (event.key === 'f' || event.key === 'Home') {
                 setFitRequest((n) => n + 1);
                 event.preventDefault();
-              } else if (keys.current?.(event.key)) event.preventDefault();
+              } else if (keysRef.current?.(event.key)) event.preventDefault();
             }}
           >
             <span id={helpId} className="visually-hidden">
@@ -155,7 +155,7 @@ export function ModelPreview({ url, label, fallbackImageUrl, onReady, onError, c
                   );
                 }}
               >
-                <Scene url={url} fitRequest={fitRequest} view={view} keys={keys} onDrawn={onDrawn} />
+                <Scene url={url} fitRequest={fitRequest} view={view} keysRef={keysRef} onDrawn={onDrawn} />
               </LeanCanvas>
             </ViewerBoundary>
           </div>

@@ -125,10 +125,10 @@ export function keyboardMove(key: string): { azimuth: number; polar: number; zoo
  * Turns and zooms the view from the keyboard: `handle` is filled in with a function the page's
  * key handler calls (the canvas itself cannot take focus).
  */
-export function KeyboardOrbit({ handle }: { handle: RefObject<((key: string) => boolean) | null> }) {
+export function KeyboardOrbit({ handleRef }: { handleRef: RefObject<((key: string) => boolean) | null> }) {
   const get = useThree((s) => s.get);
   useLayoutEffect(() => {
-    handle.current = (key: string) => {
+    handleRef.current = (key: string) => {
       const move = keyboardMove(key);
       const { camera, controls, invalidate } = get();
       const orbit = controls as unknown as { target: Vector3; update: () => void } | null;
@@ -145,9 +145,9 @@ export function KeyboardOrbit({ handle }: { handle: RefObject<((key: string) => 
       return true;
     };
     return () => {
-      handle.current = null;
+      handleRef.current = null;
     };
-  }, [get, handle]);
+  }, [get, handleRef]);
   return null;
 }
 
