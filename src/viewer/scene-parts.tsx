@@ -122,7 +122,7 @@ export function keyboardMove(key: string): { azimuth: number; polar: number; zoo
 }
 
 /**
- * Turns and zooms the view from the keyboard: `handle` is filled in with a function the page's
+ * Turns and zooms the view from the keyboard: `handleRef` is filled in with a function the page's
  * key handler calls (the canvas itself cannot take focus).
  */
 export function KeyboardOrbit({ handleRef }: { handleRef: RefObject<((key: string) => boolean) | null> }) {
