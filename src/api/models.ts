@@ -11,6 +11,7 @@ import {
   viewerFileResponseSchema,
   type Model,
   type ModelListResponse,
+  type MoveModelRequest,
 } from '../contract/models';
 import { ApiError, apiClient } from './client';
 import { completingModels, folderQueries } from './folders';
@@ -221,6 +222,28 @@ export function useDeleteModel() {
         queryClient.invalidateQueries({ queryKey: modelQueries.lists() }),
         queryClient.invalidateQueries({ queryKey: folderQueries.all() }),
       ]);
+    },
+  });
+}
+
+export async function moveModel(id: string, folderId: number): Promise<Model> {
+  const data = await apiClient().request(modelPath(id), {
+    method: 'PATCH',
+    body: { folderId } satisfies MoveModelRequest,
+    schema: modelResponseSchema,
+    prepare: completingModels(),
+  });
+  return data.model;
+}
+
+/** Moves a model to another folder; its record, the lists and the folder counts are read again. */
+export function useMoveModel() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, folderId }: { id: string; folderId: number }) => moveModel(id, folderId),
+    onSuccess: (model) => {
+      queryClient.setQueryData(modelQueries.detail(model.id).queryKey, model);
+      return Promise.all([queryClient.invalidateQueries({ queryKey: modelQueries.lists() }), queryClient.invalidateQueries({ queryKey: folderQueries.all() })]);
     },
   });
 }

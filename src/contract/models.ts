@@ -173,3 +173,7 @@ export type AssemblyTree = z.infer<typeof assemblyTreeResponseSchema>;
 
 /** Models one create or bulk-delete request takes at most. */
 export const MAX_MODELS_PER_REQUEST = 100;
+
+/** `PATCH /v2/models/{id}` (this service's addition): the folder to move the model into. */
+export const moveModelRequestSchema = z.object({ folderId: z.number().int().positive() });
+export type MoveModelRequest = z.infer<typeof moveModelRequestSchema>;

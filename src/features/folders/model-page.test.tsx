@@ -55,6 +55,22 @@ describe('ModelPage', () => {
     expect(await screen.findByText('Material')).toBeTruthy();
   });
 
+  it('moves the model to another folder', async () => {
+    const state = service({ folders: [makeFolder(1, 'Brackets'), makeFolder(2, 'Gears')] });
+    const fetchMock = stubService(state);
+    const user = userEvent.setup();
+    renderRoutes(routes, '/models/m1', ['viewer', 'editor']);
+    await user.click(await screen.findByRole('button', { name: 'Move to folder' }));
+    const dialog = screen.getByRole('dialog', { name: 'Move Bracket' });
+    await user.selectOptions(within(dialog).getByLabelText('Folder'), 'Gears');
+    expect(within(dialog).getByText('Gears/bracket.stl')).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Move' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const patch = fetchMock.mock.calls.find(([, init]) => init?.method === 'PATCH');
+    expect(JSON.parse(String(patch?.[1]?.body))).toEqual({ folderId: 2 });
+    expect(await screen.findByText('Gears/bracket.stl')).toBeTruthy();
+  });
+
   it('lets editors add, edit and remove metadata', async () => {
     const state = service();
     const fetchMock = stubService(state);

@@ -16,6 +16,7 @@ import { fileTypeLabel, StateBadge, stateInfo } from '../../app/ui/model-state';
 import { safeImageUrl } from '../../app/ui/safe-url';
 import { withQuantities } from './assembly-rows';
 import { MetadataSection } from './metadata-section';
+import { MoveModelDialog } from './move-model-dialog';
 import { useCanEdit } from './permissions';
 import './folders.css';
 import { Breadcrumbs } from '../../app/ui/breadcrumbs';
@@ -269,6 +270,7 @@ function ModelView({ model }: { model: Model }) {
   const reprocess = useReprocessModel();
   const download = useSourceFile();
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [moving, setMoving] = useState(false);
   const hasFile = model.state !== 'incomplete-upload';
   const info = stateInfo(model.state);
   const working = !isSettled(model.state);
@@ -341,6 +343,11 @@ function ModelView({ model }: { model: Model }) {
             </button>
           )}
           {editable && (
+            <button type="button" className="button" onClick={() => setMoving(true)}>
+              Move to folder
+            </button>
+          )}
+          {editable && (
             <button type="button" className="button button--danger-quiet" onClick={() => setConfirmDelete(true)}>
               Delete
             </button>
@@ -401,6 +408,7 @@ function ModelView({ model }: { model: Model }) {
       {model.isAssembly && <AssemblySection model={model} />}
 
 
+      {moving && <MoveModelDialog model={model} onClose={() => setMoving(false)} />}
       {confirmDelete && (
         <DeleteModelDialog
           model={model}

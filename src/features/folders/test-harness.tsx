@@ -110,6 +110,13 @@ export function stubService(service: FakeService) {
         const next = service.modelAnswers && service.modelAnswers.length > 1 ? service.modelAnswers.shift() : service.modelAnswers?.[0];
         return json({ model: next ?? model });
       }
+      if (rest === '' && method === 'PATCH') {
+        const { folderId } = JSON.parse(String(init?.body)) as { folderId: number };
+        const folder = service.folders.find((f) => f.id === folderId);
+        if (!folder) return json({ error: { message: `folderId: there is no folder ${folderId}.`, code: 'invalid_input' } }, 400);
+        Object.assign(model, { folderId, filePath: `${folder.path}/${model.filePath.slice(model.filePath.lastIndexOf('/') + 1)}` });
+        return json({ model });
+      }
       if (rest === '' && method === 'DELETE') {
         service.models = service.models.filter((m) => m !== model);
         return new Response(null, { status: 204 });

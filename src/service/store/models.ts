@@ -5,7 +5,7 @@ import type { FilterClause, ModelFilterField } from '../../contract/filter';
 import type { MetadataPair } from '../../contract/models';
 import type { ListOrderField, OrderTerm } from '../../contract/order';
 import type { PageQuery } from '../../contract/paging';
-import { foldNameCase, resolveFolderPath } from './folders';
+import { folderPath, foldNameCase, resolveFolderPath } from './folders';
 import { unknownMetadataKeyIds } from './metadata-keys';
 import { isUniqueViolation } from './pg-errors';
 import type { Database, ModelRow } from './schema';
@@ -112,6 +112,33 @@ export async function createModels(
     if (error instanceof Rejected) return error.result;
     // a concurrent batch took one of the paths between our check and our insert
     if (isUniqueViolation(error, 'models_tenant_file_path_unique')) return { ok: false, reason: 'duplicate', paths: [...items.map((i) => i.filePath)] };
+    throw error;
+  }
+}
+
+export type MoveModelResult = { ok: true; row: ModelRow } | { ok: false; reason: 'no-model' | 'no-folder' } | { ok: false; reason: 'taken'; path: string };
+
+/** Moves a model into another folder of its tenant, keeping its file name (its path follows). */
+export async function moveModel(db: Kysely<Database>, tenantId: number, id: string, folderId: number): Promise<MoveModelResult> {
+  if (!isUuid(id)) return { ok: false, reason: 'no-model' };
+  let path = '';
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const model = await trx.selectFrom('models').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).forUpdate().executeTakeFirst();
+      if (!model) return { ok: false, reason: 'no-model' } as const;
+      const folder = await folderPath(trx, tenantId, folderId);
+      if (folder === undefined) return { ok: false, reason: 'no-folder' } as const;
+      path = `${folder}/${model.file_name}`;
+      const row = await trx
+        .updateTable('models')
+        .set({ folder_id: folderId, file_path: path, file_path_lower: foldNameCase(path), updated_at: sql`now()` })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { ok: true, row } as const;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, 'models_tenant_file_path_unique')) return { ok: false, reason: 'taken', path };
     throw error;
   }
 }

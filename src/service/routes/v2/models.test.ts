@@ -437,4 +437,26 @@ describe('model lifecycle', () => {
     // the upload address dies with the model
     await error(await fetch(entry!.uploadUrl, { method: 'PUT', headers: entry!.headers, body: 'again' }), 404);
   });
+
+  it('moves a model to another folder, keeping its file name; refuses taken paths, unknown folders, viewers and other tenants', async () => {
+    const [mover, blocker] = await createModels([
+      { filePath: 'Moves/From/bracket.stl', name: 'bracket' },
+      { filePath: 'Moves/Taken/bracket.stl', name: 'other bracket' },
+    ]);
+    await createModels([{ filePath: 'Moves/To/x.stl', name: 'x' }]);
+    const folders = folderListResponseSchema.parse(await (await t.api('/v2/folders?perPage=100', { token: editor })).json()).folders;
+    const to = folders.find((f) => f.path === 'Moves/To')!;
+    const taken = folders.find((f) => f.path === 'Moves/Taken')!;
+    const move = (folderId: unknown, token = editor, id = mover!.model.id) => t.api(`/v2/models/${id}`, { method: 'PATCH', token, json: { folderId } });
+
+    const moved = await move(to.id);
+    expect(moved.status, await moved.clone().text()).toBe(200);
+    expect(((await moved.json()) as { model: unknown }).model).toMatchObject({ id: mover!.model.id, folderId: to.id, filePath: 'Moves/To/bracket.stl' });
+    expect((await error(await move(taken.id), 409)).message).toContain('Moves/Taken/bracket.stl');
+    await error(await move(999999), 400);
+    await error(await move('x'), 400);
+    await error(await move(to.id, viewer), 403);
+    await error(await move(to.id, other), 404);
+    expect(blocker?.model.filePath).toBe('Moves/Taken/bracket.stl');
+  });
 });

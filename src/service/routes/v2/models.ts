@@ -13,6 +13,7 @@ import {
   deletedResponseSchema,
   MAX_MODELS_PER_REQUEST,
   metadataValueListResponseSchema,
+  moveModelRequestSchema,
   modelListResponseSchema,
   modelResponseSchema,
   setMetadataValueResponseSchema,
@@ -40,6 +41,7 @@ import {
   deleteModelsAndRequeueAssemblies,
   findModel,
   listModels,
+  moveModel,
 } from '../../store/models';
 import type { ModelLifecycle } from '../../store/model-lifecycle';
 import type { Database, ModelRow } from '../../store/schema';
@@ -181,6 +183,35 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files, 
       if (!deleted) throw new NotFound(`No model ${id}.`);
       await removeFiles(request, deleted.row);
       return reply.status(204).send();
+    },
+  );
+
+  app.patch(
+    '/:id',
+    {
+      schema: routeDocs({
+        tag: 'Models',
+        summary: 'Move a model to another folder (this service\'s addition)',
+        description: 'Its file name stays; its filePath becomes the folder\'s path and the file name. 409 when that path is taken.',
+        params: idParams,
+        body: moveModelRequestSchema,
+        response: { 200: modelResponseSchema },
+      }),
+    },
+    async (request) => {
+      const auth = requireRole(request, 'editor');
+      const { id } = parseInput(idParams, request.params, 'params');
+      const { folderId } = parseInput(moveModelRequestSchema, request.body, 'body');
+      const moved = await moveModel(db, auth.tenantId, id, folderId);
+      if (moved.ok) return present(moved.row);
+      switch (moved.reason) {
+        case 'no-model':
+          throw new NotFound(`No model ${id}.`);
+        case 'no-folder':
+          throw new InvalidInput(`folderId: there is no folder ${folderId}.`, { parameter: 'folderId' });
+        case 'taken':
+          throw new Conflict(`A model with the path “${moved.path}” already exists.`);
+      }
     },
   );
 
