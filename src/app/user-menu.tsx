@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useCurrentUser } from '../api/users';
 import { useAuth } from '../features/auth/auth-context';
+import { displayUnits, setDisplayUnit, useDisplayUnit } from './ui/lengths';
 
 function initials(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);
@@ -17,6 +18,7 @@ export function UserMenu() {
   const panelId = useId();
   // The service's word on who this is, read when the menu is first opened; the token's claims until then.
   const me = useCurrentUser(open && Boolean(user));
+  const displayUnit = useDisplayUnit();
 
   useEffect(() => {
     if (!open) return;
@@ -98,6 +100,15 @@ export function UserMenu() {
               </>
             )}
           </dl>
+          <fieldset className="user-menu__units">
+            <legend>Show lengths in</legend>
+            {displayUnits.map((unit) => (
+              <label key={unit} className="check">
+                <input type="radio" name="length-unit" value={unit} checked={displayUnit === unit} onChange={() => setDisplayUnit(unit)} />
+                {unit === 'mm' ? 'Millimetres' : 'Inches'}
+              </label>
+            ))}
+          </fieldset>
           <button type="button" className="button user-menu__signout" onClick={signOut} disabled={signingOut}>
             Sign out
           </button>

@@ -76,10 +76,16 @@ export const modelSchema = z.object({
 });
 export type Model = z.infer<typeof modelSchema>;
 
+/** Units a mesh file can be declared in at upload (this service's addition to the create item). */
+export const declaredUnitChoices = ['mm', 'in', 'm'] as const;
+export type DeclaredUnit = (typeof declaredUnitChoices)[number];
+
 export const createModelItemSchema = z.object({
   filePath: z.string(),
   name: z.string(),
   metadata: z.array(metadataPairSchema).optional(),
+  /** For mesh files that do not say their unit (STL, OBJ, PLY, OFF): the unit their numbers are in. */
+  units: z.enum(declaredUnitChoices).optional(),
 });
 export const createModelsRequestSchema = z.object({
   models: z.array(createModelItemSchema),

@@ -44,22 +44,19 @@ export interface LegendStop {
   label: string;
 }
 
-const fmt = new Intl.NumberFormat(undefined, { maximumSignificantDigits: 3 });
 
-export function unitLabel(units: string): string {
-  return !units || units === 'unknown' || units === 'unitless' ? 'units' : units;
-}
-
-/** Legend stops in model units: 0, the tolerance, the middle of the ramp and the top ("≥"). */
-export function deviationLegend(tolerance: number, scaleMax: number, units: string): LegendStop[] {
-  const u = unitLabel(units);
+/**
+ * Legend stops at 0, the tolerance, the middle of the ramp and the top ("≥"); `length` writes a
+ * distance in model units as the reader wants it (with its unit).
+ */
+export function deviationLegend(tolerance: number, scaleMax: number, length: (value: number) => string): LegendStop[] {
   const tAt = scaleMax > 0 ? tolerance / scaleMax : 0;
   const mid = (tolerance + scaleMax) / 2;
   return [
-    { at: 0, color: withinColor, label: `0 ${u}` },
-    { at: tAt, color: deviationColor(tolerance, tolerance, scaleMax), label: `${fmt.format(tolerance)} ${u} (tolerance)` },
-    { at: (tAt + 1) / 2, color: deviationColor(mid, tolerance, scaleMax), label: `${fmt.format(mid)} ${u}` },
-    { at: 1, color: farColor, label: `≥ ${fmt.format(scaleMax)} ${u}` },
+    { at: 0, color: withinColor, label: length(0) },
+    { at: tAt, color: deviationColor(tolerance, tolerance, scaleMax), label: `${length(tolerance)} (tolerance)` },
+    { at: (tAt + 1) / 2, color: deviationColor(mid, tolerance, scaleMax), label: length(mid) },
+    { at: 1, color: farColor, label: `≥ ${length(scaleMax)}` },
   ];
 }
 

@@ -1,38 +1,32 @@
 import type { MeshFactsDto } from '../../contract/models';
+import { formatLength, formatSize, unitIsKnown, type DisplayUnit } from '../../app/ui/lengths';
 
-const precise = new Intl.NumberFormat(undefined, { maximumSignificantDigits: 4 });
 const whole = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
-
-/** 4 significant digits for small values, whole numbers from 1000 on (no "1.235e+4"). */
-export function formatNumber(value: number): string {
-  return Math.abs(value) >= 1000 ? whole.format(value) : precise.format(value);
-}
-
-function unitSuffix(units: string, power: 1 | 2 | 3): string {
-  const u = units.trim();
-  if (!u || u === 'unknown' || u === 'unitless') return power === 1 ? ' units' : ` units${power === 2 ? '²' : '³'}`;
-  return ` ${u}${power === 1 ? '' : power === 2 ? '²' : '³'}`;
-}
 
 export interface FactRow {
   label: string;
   value: string;
 }
 
-/** The geometry facts as label/value rows, with units. */
-export function factRows(facts: MeshFactsDto): FactRow[] {
+/** The geometry facts as label/value rows, in the reader's length unit. */
+export function factRows(facts: MeshFactsDto, display: DisplayUnit): FactRow[] {
   const size = facts.boundingBox.max.map((max, i) => max - (facts.boundingBox.min[i] ?? 0));
-  return [
+  const rows = [
     { label: 'Triangles', value: whole.format(facts.triangles) },
-    { label: 'Size (bounding box)', value: `${size.map(formatNumber).join(' × ')}${unitSuffix(facts.units, 1)}` },
-    { label: 'Surface area', value: `${formatNumber(facts.surfaceArea)}${unitSuffix(facts.units, 2)}` },
+    { label: 'Size (bounding box)', value: formatSize(size, facts.units, display) },
+    { label: 'Surface area', value: formatLength(facts.surfaceArea, facts.units, display, 2) },
     {
       label: 'Volume',
-      value: facts.volume === null ? 'Not known (the surface is not closed)' : `${formatNumber(facts.volume)}${unitSuffix(facts.units, 3)}`,
+      value: facts.volume === null ? 'Not known (the surface is not closed)' : formatLength(facts.volume, facts.units, display, 3),
     },
     { label: 'Shells', value: whole.format(facts.shells) },
   ];
+  if (!unitIsKnown(facts.units)) rows.push({ label: 'File units', value: 'Not stated in the file; read as millimetres' });
+  else rows.push({ label: 'File units', value: unitNames[facts.units] ?? facts.units });
+  return rows;
 }
+
+const unitNames: Record<string, string> = { mm: 'Millimetres', cm: 'Centimetres', m: 'Metres', in: 'Inches' };
 
 const sizeFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
 

@@ -3,6 +3,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
 import { ModelPage } from './model-page';
+import { setDisplayUnit } from '../../app/ui/lengths';
 import { renderRoutes } from '../auth/test-auth';
 import { makeFolder, makeModel, stubService, type FakeService } from './test-harness';
 
@@ -53,6 +54,19 @@ describe('ModelPage', () => {
     ]));
     expect(within(summary).getByRole('link', { name: /^12 Geo-related/ }).getAttribute('href')).toBe('/models/m1/matches/geo-related');
     expect(await screen.findByText('Material')).toBeTruthy();
+  });
+
+  it('shows lengths in inches when the reader chose them, and says when a file gave no unit', async () => {
+    setDisplayUnit('in');
+    try {
+      stubService(service({ models: [makeModel({ facts: { triangles: 12, boundingBox: { min: [0, 0, 0], max: [25.4, 50.8, 12.7] }, surfaceArea: 645.16, volume: null, shells: 1, units: 'unknown' } })] }));
+      renderRoutes(routes, '/models/m1');
+      expect(await screen.findByText('1 × 2 × 0.5 in')).toBeTruthy();
+      expect(screen.getByText('1 in²')).toBeTruthy();
+      expect(screen.getByText('Not stated in the file; read as millimetres')).toBeTruthy();
+    } finally {
+      setDisplayUnit('mm');
+    }
   });
 
   it('moves the model to another folder', async () => {

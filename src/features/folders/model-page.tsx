@@ -20,6 +20,7 @@ import { MoveModelDialog } from './move-model-dialog';
 import { useCanEdit } from './permissions';
 import './folders.css';
 import { Breadcrumbs } from '../../app/ui/breadcrumbs';
+import { useDisplayUnit } from '../../app/ui/lengths';
 
 // three.js and the viewer load only when a model page shows a preview (architecture.md, Budgets).
 const ModelPreview = lazy(() => import('../../viewer/model-preview').then((m) => ({ default: m.ModelPreview })));
@@ -271,10 +272,11 @@ function ModelView({ model }: { model: Model }) {
   const download = useSourceFile();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [moving, setMoving] = useState(false);
+  const displayUnit = useDisplayUnit();
   const hasFile = model.state !== 'incomplete-upload';
   const info = stateInfo(model.state);
   const working = !isSettled(model.state);
-  const facts = model.facts ? factRows(model.facts) : null;
+  const facts = model.facts ? factRows(model.facts, displayUnit) : null;
   const folderLabel = folder.data?.path ?? `Folder ${model.folderId}`;
   const details: { label: string; value: ReactNode }[] = [
     { label: 'File path', value: <code>{model.filePath}</code> },

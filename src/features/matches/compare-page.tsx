@@ -5,7 +5,8 @@ import { useModel, useViewerFile } from '../../api/models';
 import { searchableStates, type Model } from '../../contract/models';
 import { ErrorState, LoadingState } from '../../app/ui/states';
 import { CompareView } from '../../viewer/compare-view';
-import { deviationLegend, scaleMaxFor, unitLabel } from '../../viewer/deviation';
+import { deviationLegend, scaleMaxFor } from '../../viewer/deviation';
+import { formatLength, formatSize, useDisplayUnit } from '../../app/ui/lengths';
 import { SharedCanvasProvider } from '../../viewer/shared-canvas';
 import { defaultTolerance, distance, formatCompareState, parseCompareState, toleranceMax, type CompareState } from './compare-state';
 import { kindTitles } from './kind-titles';
@@ -13,9 +14,6 @@ import { stateLabel } from './state-words';
 import './matches.css';
 import { PageHeader } from '../../app/ui/page-header';
 
-const significant = new Intl.NumberFormat(undefined, { maximumSignificantDigits: 4 });
-/** 4 significant digits; rounding noise (1e-16 of a model's size) reads as 0. */
-const num = { format: (value: number) => (Math.abs(value) < 1e-9 ? '0' : significant.format(value)) };
 
 function diagonalOf(model: Model): number {
   const box = model.facts?.boundingBox;
@@ -24,15 +22,15 @@ function diagonalOf(model: Model): number {
 }
 
 function FactsTable({ query, match }: { query: Model; match: Model }) {
+  const display = useDisplayUnit();
   const rows = (m: Model) => {
     const f = m.facts;
     if (!f) return { size: '—', area: '—', volume: '—' };
-    const u = unitLabel(f.units);
-    const size = f.boundingBox.max.map((max, i) => num.format(max - (f.boundingBox.min[i] ?? 0))).join(' × ');
+    const size = f.boundingBox.max.map((max, i) => max - (f.boundingBox.min[i] ?? 0));
     return {
-      size: `${size} ${u}`,
-      area: `${num.format(f.surfaceArea)} ${u}²`,
-      volume: f.volume === null ? 'Not closed' : `${num.format(f.volume)} ${u}³`,
+      size: formatSize(size, f.units, display),
+      area: formatLength(f.surfaceArea, f.units, display, 2),
+      volume: f.volume === null ? 'Not closed' : formatLength(f.volume, f.units, display, 3),
     };
   };
   const q = rows(query);
@@ -73,12 +71,14 @@ function FactsTable({ query, match }: { query: Model; match: Model }) {
 }
 
 function Legend({ tolerance, max, units, withinShare }: { tolerance: number; max: number; units: string; withinShare: number }) {
+  const display = useDisplayUnit();
+  const length = (value: number) => formatLength(value, units, display);
   const scaleMax = scaleMaxFor(tolerance, max);
-  const stops = deviationLegend(tolerance, scaleMax, units);
+  const stops = deviationLegend(tolerance, scaleMax, length);
   const gradient = stops.map((s) => `rgb(${s.color.map((c) => Math.round(c * 255)).join(' ')}) ${(s.at * 100).toFixed(1)}%`).join(', ');
   return (
     <div className="legend" data-testid="deviation-legend">
-      <p className="legend__title">Deviation of the query from the match ({unitLabel(units)})</p>
+      <p className="legend__title">Deviation of the query from the match ({display})</p>
       <div className="legend__bar" style={{ background: `linear-gradient(to right, rgb(46 158 84) 0%, ${gradient})` }} aria-hidden="true" />
       <ul className="legend__labels">
         {stops.map((s) => (
@@ -88,7 +88,7 @@ function Legend({ tolerance, max, units, withinShare }: { tolerance: number; max
         ))}
       </ul>
       <p className="muted">
-        {Math.round(withinShare * 1000) / 10}% of the query's surface points lie within the tolerance; largest distance {num.format(max)} {unitLabel(units)}.
+        {Math.round(withinShare * 1000) / 10}% of the query's surface points lie within the tolerance; largest distance {length(max)}.
       </p>
     </div>
   );
@@ -114,7 +114,7 @@ function Comparison({ query, match }: { query: Model; match: Model }) {
 
   const max = toleranceMax(diagonal);
   const step = Number((max / 200).toPrecision(1));
-  const u = unitLabel(units);
+  const display = useDisplayUnit();
 
   return (
     <>
@@ -162,7 +162,7 @@ function Comparison({ query, match }: { query: Model; match: Model }) {
             <label htmlFor="tolerance">Tolerance</label>
             <input id="tolerance" type="range" min={0} max={max} step={step > 0 ? step : 0.01} value={Math.min(tolerance, max)} onChange={(e) => update({ tolerance: Number(e.target.value) })} />
             <output htmlFor="tolerance" data-testid="tolerance-value">
-              {num.format(tolerance)} {u}
+              {formatLength(tolerance, units, display)}
             </output>
           </div>
           {!state.transform && <p className="warning">No placement was passed with this link: the models are overlaid as they lie in their files.</p>}
@@ -174,7 +174,7 @@ function Comparison({ query, match }: { query: Model; match: Model }) {
             ? 'Click a point on a model, then a second one.'
             : points.length === 1
               ? 'First point picked; click a second one.'
-              : `Distance: ${num.format(distance(points[0]!, points[1]!))} ${u}`}
+              : `Distance: ${formatLength(distance(points[0]!, points[1]!), units, display)}`}
         </p>
       )}
 

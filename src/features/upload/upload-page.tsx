@@ -3,6 +3,8 @@ import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useFolder, useFolderTree } from '../../api/folders';
 import { parseFolderId } from '../../contract/folders';
+import { declaredUnitChoices, type DeclaredUnit } from '../../contract/models';
+import { needsDeclaredUnit } from './engine/roles';
 import { useAppConfig } from '../../app/config-context';
 import { showToast } from '../../app/toast';
 import type { EngineSnapshot, UploadEngine } from './engine/engine';
@@ -157,6 +159,26 @@ function TargetFolderField({ session, value, problem }: { session: UploadSession
   );
 }
 
+const unitNames: Record<DeclaredUnit, string> = { mm: 'Millimetres', in: 'Inches', m: 'Metres' };
+
+/** STL, OBJ, PLY and OFF files do not say their unit: the batch's choice is stored on each. */
+function MeshUnitsField({ session }: { session: UploadSession }) {
+  const id = useId();
+  const units = useSyncExternalStore(session.subscribe, () => session.getState().meshUnits);
+  return (
+    <div className="control upload-units">
+      <label htmlFor={id}>Units of STL, OBJ, PLY and OFF files</label>
+      <select id={id} value={units} onChange={(event) => void session.setMeshUnits(event.target.value as DeclaredUnit)}>
+        {declaredUnitChoices.map((u) => (
+          <option key={u} value={u}>
+            {unitNames[u]}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 function ReviewSection({ session, snap, busy, startError }: { session: UploadSession; snap: EngineSnapshot; busy: boolean; startError: string | null }) {
   const problemCount = snap.summary.problem;
   const toSend = snap.files.filter((f) => f.status !== 'problem');
@@ -185,6 +207,7 @@ function ReviewSection({ session, snap, busy, startError }: { session: UploadSes
           Files with problems are not sent. Remove them to go on, or cancel and fix them first.
         </div>
       )}
+      {snap.files.some((f) => needsDeclaredUnit(f.name)) && <MeshUnitsField session={session} />}
       <ReviewTable files={snap.files} folder={snap.targetFolder} busy={busy} onRemove={(index) => void session.removeFile(index)} />
       {startError && (
         <p className="form-error" role="alert">

@@ -170,6 +170,18 @@ describe('UploadSession start', () => {
     await s.clear();
   });
 
+  it('sends the chosen unit with each mesh file that does not say its own', async () => {
+    const service = new FakeService();
+    const s = session(service);
+    await s.addFiles([dropped('/pump/a.stl', 10), dropped('/pump/b.obj', 20), dropped('/pump/c.glb', 30)]);
+    await s.setMeshUnits('in');
+    s.start();
+    await runUntil(() => stageOf(s) === 'done', 1000);
+    const items = service.calls.create.flat();
+    expect(Object.fromEntries(items.map((m) => [m.filePath, m.units]))).toEqual({ 'pump/a.stl': 'in', 'pump/b.obj': 'in', 'pump/c.glb': undefined });
+    await s.clear();
+  });
+
   it('asks for a target for loose files, on the target field and not on every row', async () => {
     const service = new FakeService();
     const s = session(service);

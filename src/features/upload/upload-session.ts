@@ -4,6 +4,7 @@ import { reprocessModel } from '../../api/models';
 import { DEFAULT_UPLOAD_MAX_BYTES } from '../../contract/app-config';
 import { UploadEngine, type AttachResult, type EngineSnapshot } from './engine/engine';
 import { targetFolderProblem, type SourceFile } from './engine/planner';
+import type { DeclaredUnit } from '../../contract/models';
 import type { Transport } from './engine/transport';
 import { createHttpTransport } from './http-transport';
 import { indexedDbBatchStore, throttledSaver, type BatchStore } from './persistence';
@@ -24,6 +25,8 @@ export interface SessionState {
   readonly phase: SessionPhase;
   readonly engine: UploadEngine | null;
   readonly targetFolder: string;
+  /** The unit of the batch's mesh files that do not say theirs (STL, OBJ, PLY, OFF). */
+  readonly meshUnits: DeclaredUnit;
   /** The target folder breaks the folder rules (review). */
   readonly folderProblem: string | null;
   /** Something went wrong reading the files or restoring. */
@@ -55,6 +58,7 @@ const initial: SessionState = {
   phase: 'empty',
   engine: null,
   targetFolder: '',
+  meshUnits: 'mm',
   folderProblem: null,
   error: null,
   attach: null,
@@ -170,6 +174,17 @@ export class UploadSession {
     await this.plan();
   }
 
+  /** Changes the unit of the review's mesh files that do not say theirs. */
+  async setMeshUnits(units: DeclaredUnit): Promise<void> {
+    if (this.state.phase === 'running' || units === this.state.meshUnits) return;
+    this.state = { ...this.state, meshUnits: units };
+    if (this.files.length === 0) {
+      this.set({});
+      return;
+    }
+    await this.plan();
+  }
+
   /** The folder being browsed, as the target when none has been chosen yet. */
   async offerTargetFolder(folder: string): Promise<void> {
     if (this.state.phase === 'running' || this.state.targetFolder !== '') return;
@@ -199,7 +214,7 @@ export class UploadSession {
     this.startWanted = false;
     this.state.engine?.dispose();
     this.files = [];
-    this.set({ ...initial, targetFolder: this.state.targetFolder });
+    this.set({ ...initial, targetFolder: this.state.targetFolder, meshUnits: this.state.meshUnits });
   }
 
   /**
@@ -310,7 +325,7 @@ export class UploadSession {
     try {
       const engine = await UploadEngine.create(
         this.files,
-        { targetFolder: this.state.targetFolder, maxFileBytes: this.maxFileBytes },
+        { targetFolder: this.state.targetFolder, maxFileBytes: this.maxFileBytes, meshUnits: this.state.meshUnits },
         this.transport,
         this.engineOptions(),
       );

@@ -5,6 +5,7 @@ import { settleExactPairs } from '../search/engine';
 import { log } from '../log';
 import { storeModelViews } from '../images/model-views-store';
 import type { Database, ModelRow } from '../store/schema';
+import { declaredUnitChoices, type DeclaredUnit } from '../../contract/models';
 import type { IngestJob, ModelLifecycle } from '../store/model-lifecycle';
 import { assembliesWaitingFor, findModelById, lockModel, storedFilesNamed } from '../store/models';
 import { folderAncestry, folderSubtree, resolveAssembly, type AssemblyTreeNode, type ResolvedAssembly } from './assembly-parts';
@@ -68,7 +69,18 @@ export async function ingestModel(deps: IngestDeps, job: Pick<IngestJob, 'modelI
   try {
     if (isStepFileName(row.file_name)) scan = await pool.run({ kind: 'scan', fileName: row.file_name, bytes }, { timeoutMs: 30_000 });
     if (scan.references.length) resolved = await resolveAssembly(deps, row, scan.references, bytes);
-    out = await pool.run({ kind: 'process', fileName: row.file_name, bytes, parts: resolved?.parts ?? [], maxTriangles: deps.maxTriangles, unpackedMaxBytes: deps.unpackedMaxBytes }, { timeoutMs: deps.timeoutMs });
+    out = await pool.run(
+      {
+        kind: 'process',
+        fileName: row.file_name,
+        bytes,
+        parts: resolved?.parts ?? [],
+        maxTriangles: deps.maxTriangles,
+        unpackedMaxBytes: deps.unpackedMaxBytes,
+        declaredUnits: declaredUnitOf(row.declared_units),
+      },
+      { timeoutMs: deps.timeoutMs },
+    );
   } catch (error) {
     if (!(error instanceof WorkerLimitError)) throw error;
     // Another model ran beside it: which one took the memory is unknown, so the queue retries
@@ -254,4 +266,9 @@ function embeddedTree(root: ProductNode): AssemblyTreeNode[] {
       : { type: 'part', modelId: null, name: n.name, transform: IDENTITY };
   // The unnamed document root is not a product; its children are the top level.
   return root.children.length ? root.children.map(toNode) : [toNode(root)];
+}
+
+/** The stored declared unit, if it is one the service takes (a value from an older or hand-edited row is ignored). */
+function declaredUnitOf(value: string | null): DeclaredUnit | null {
+  return (declaredUnitChoices as readonly string[]).includes(value ?? '') ? (value as DeclaredUnit) : null;
 }

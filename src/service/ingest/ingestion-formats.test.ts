@@ -54,6 +54,29 @@ describe('ingestion through the API: formats and bad files', () => {
     }
   });
 
+  it('a mesh declared in inches at upload is read in inches; a file that says its unit keeps it', async () => {
+    const res = await svc.api('/v2/models?createMissingFolders=true', {
+      method: 'POST',
+      token: svc.token,
+      json: {
+        models: [
+          { filePath: 'units/plate-in.stl', name: 'plate in inches', units: 'in' },
+          { filePath: 'units/plate-m.glb', name: 'glTF says metres', units: 'in' },
+        ],
+      },
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const [inches, metres] = ((await res.json()) as { models: { model: { id: string }; uploadUrl: string; headers: Record<string, string> }[] }).models;
+    await svc.put(inches!, toStlBinary(part.mesh));
+    await svc.put(metres!, await toGlb(part.mesh, { scaleToMetres: true }));
+    const a = await svc.settled(inches!.model.id);
+    expect(a).toMatchObject({ state: 'finished', units: 'in' });
+    expect(a.facts?.units).toBe('in');
+    const b = await svc.settled(metres!.model.id);
+    expect(b.facts?.units).toBe('m');
+    expect((await svc.api('/v2/models', { method: 'POST', token: svc.token, json: { models: [{ filePath: 'units/x.stl', name: 'x', units: 'furlong' }] } })).status).toBe(400);
+  });
+
   it('a lying, empty or truncated file ends failed with a reason; native CAD ends unsupported', async () => {
     const stl = toStlBinary(part.mesh);
     const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } }).png().toBuffer();

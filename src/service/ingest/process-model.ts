@@ -59,6 +59,8 @@ export interface ProcessInput {
   /** Most bytes a packed format may unpack to (UNPACKED_MAX_BYTES). */
   unpackedMaxBytes?: number;
   thumbnailSize?: number;
+  /** The unit chosen at upload, for a mesh that does not say its own. */
+  declaredUnits?: LengthUnit | null;
 }
 
 export type ProcessOutput =
@@ -132,7 +134,7 @@ export async function processModel(input: ProcessInput): Promise<ProcessOutput> 
       return { outcome: source.code, reason: source.reason, brokenParts, timings };
     }
   } else {
-    own = source;
+    own = withDeclaredUnits(source, input.declaredUnits);
     if (source.warnings) warnings.push(...source.warnings);
   }
 
@@ -216,6 +218,12 @@ export async function processModel(input: ProcessInput): Promise<ProcessOutput> 
     warnings,
     timings,
   };
+}
+
+/** A mesh that does not say its unit takes the one chosen at upload; one that says keeps its own. */
+function withDeclaredUnits<M extends Mesh>(mesh: M, declared: LengthUnit | null | undefined): M {
+  if (!declared || (mesh.units && mesh.units !== 'unknown')) return mesh;
+  return { ...mesh, units: declared };
 }
 
 /** Formats whose files are conventionally y-up (glTF by definition, OBJ by habit). */

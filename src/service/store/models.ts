@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import { fileNameOf, folderOf } from '../../contract/file-paths';
 import type { FilterClause, ModelFilterField } from '../../contract/filter';
-import type { MetadataPair } from '../../contract/models';
+import type { DeclaredUnit, MetadataPair } from '../../contract/models';
 import type { ListOrderField, OrderTerm } from '../../contract/order';
 import type { PageQuery } from '../../contract/paging';
 import { folderPath, foldNameCase, resolveFolderPath } from './folders';
@@ -25,6 +25,7 @@ export interface NewModelItem {
   filePath: string;
   name: string;
   metadata?: MetadataPair[] | undefined;
+  units?: DeclaredUnit | undefined;
 }
 
 export type CreateModelsResult =
@@ -90,6 +91,7 @@ export async function createModels(
           file_name: fileName,
           file_name_lower: foldNameCase(fileName),
           file_type: fileTypeOf(fileName),
+          declared_units: item.units ?? null,
         };
       });
       const rows = values.length > 0 ? await trx.insertInto('models').values(values).returningAll().execute() : [];

@@ -146,6 +146,8 @@ export interface ModelsTable {
   processed_at: Date | null;
   /** The user who created the record; null for records older than migration 0007. */
   owner_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The unit chosen at upload for a mesh that does not say its own (migration 0013). */
+  declared_units: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AssemblyLinksTable {

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { systemClock, type Clock, type Random } from './clock';
 import { joinFilePath, normalizeDroppedPath } from '../../../contract/file-paths';
+import { declaredUnitChoices } from '../../../contract/models';
 import { planUpload, type PlanOptions, type PlanResult, type ReviewRow, type SourceFile } from './planner';
 import { isSettledState, StatePoller, type ModelStatus, type PollerOptions, type PollerSnapshot } from './poller';
 import type { FileKind, Role } from './roles';
@@ -130,6 +131,7 @@ const rowSchema = z.object({
 const savedFileSchema = z.object({
   filePath: z.string(),
   name: z.string(),
+  units: z.enum(declaredUnitChoices).optional(),
   size: z.number(),
   lastModified: z.number(),
   role: roleSchema,
@@ -189,6 +191,7 @@ export class UploadEngine {
     const items: SendItemInit[] = result.plan.map((p) => ({
       filePath: p.filePath,
       name: p.name,
+      ...(p.units ? { units: p.units } : {}),
       size: p.size,
       lastModified: p.lastModified,
       role: p.role,
@@ -204,6 +207,7 @@ export class UploadEngine {
     const items: SendItemInit[] = state.files.map((f) => ({
       filePath: f.filePath,
       name: f.name,
+      ...(f.units ? { units: f.units } : {}),
       size: f.size,
       lastModified: f.lastModified,
       role: f.role,
@@ -358,6 +362,7 @@ export class UploadEngine {
       return {
         filePath: item.filePath,
         name: item.name,
+        ...(item.units ? { units: item.units } : {}),
         size: item.size,
         lastModified: item.lastModified,
         role: item.role,

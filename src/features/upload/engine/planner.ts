@@ -8,7 +8,8 @@ import {
   normalizeDroppedPath,
   normalizeFolderPath,
 } from '../../../contract/file-paths';
-import { extensionOf, fileKindOf, isStepFile, structureOf, SUPPORTED_EXTENSIONS_TEXT, type FileKind, type Role } from './roles';
+import { extensionOf, fileKindOf, isStepFile, needsDeclaredUnit, structureOf, SUPPORTED_EXTENSIONS_TEXT, type FileKind, type Role } from './roles';
+import type { DeclaredUnit } from '../../../contract/models';
 
 /** One dropped file, as the page hands it over (a File plus react-dropzone's path). */
 export interface SourceFile {
@@ -33,6 +34,8 @@ export interface PlanOptions {
   maxScanChars?: number;
   /** How many files are read at once while scanning. */
   scanConcurrency?: number;
+  /** The unit of mesh files that do not say theirs (STL, OBJ, PLY, OFF); default millimetres. */
+  meshUnits?: DeclaredUnit;
 }
 
 /** One line of the review list shown before anything is sent. */
@@ -69,6 +72,8 @@ export interface PlanItem {
   dependsOn: string[];
   /** 0 for parts; 1 + the deepest sub-assembly below it for assemblies. */
   depth: number;
+  /** For a mesh file that does not say its unit: the one chosen for the batch. */
+  units?: DeclaredUnit;
 }
 
 export interface PlanResult {
@@ -299,6 +304,7 @@ export async function planUpload(files: readonly SourceFile[], options: PlanOpti
       kind: row.kind!,
       dependsOn: (dependsOn.get(row) ?? []).map((r) => r.filePath),
       depth: depth.get(row) ?? 0,
+      ...(needsDeclaredUnit(row.name) ? { units: options.meshUnits ?? 'mm' } : {}),
     }))
     .sort((a, b) => ROLE_RANK[a.role] - ROLE_RANK[b.role] || a.depth - b.depth || a.index - b.index);
 

@@ -15,6 +15,13 @@ export const CAD_EXTENSIONS = ['step', 'stp', 'iges', 'igs', 'brep', 'brp'] as c
 export const NATIVE_EXTENSIONS = [
   'sldprt', 'sldasm', 'prt', 'asm', 'catpart', 'catproduct', 'ipt', 'iam', 'x_t', 'x_b', 'par', 'psm', 'jt',
 ] as const;
+/** Mesh formats whose files do not say what unit their numbers are in: the uploader says it. */
+const UNITLESS_EXTENSIONS = new Set(['stl', 'obj', 'ply', 'off']);
+
+export function needsDeclaredUnit(fileName: string): boolean {
+  return UNITLESS_EXTENSIONS.has(extensionOf(fileName));
+}
+
 /** Native types that are assemblies by definition (SolidWorks, Creo, CATIA, Inventor). */
 const NATIVE_ASSEMBLY_EXTENSIONS = new Set(['sldasm', 'asm', 'catproduct', 'iam']);
 const STEP_EXTENSIONS = new Set(['step', 'stp']);

@@ -1,6 +1,6 @@
 // The send loop (issue 4, deliverable 2): records created just in time in batches of at most
 // 100, at most 6 PUTs in flight (3 to the app's own origin), retries with backoff, expired addresses replaced, cancel.
-import { MAX_MODELS_PER_REQUEST } from '../../../contract/models';
+import { MAX_MODELS_PER_REQUEST, type DeclaredUnit } from '../../../contract/models';
 import { systemClock, sleep, type Clock, type Random } from './clock';
 import type { Role } from './roles';
 import { ExternalStore } from './store';
@@ -41,6 +41,8 @@ export interface SendError {
 export interface SendItemInit {
   filePath: string;
   name: string;
+  /** Declared unit of a mesh file that does not say its own (sent with its record). */
+  units?: DeclaredUnit;
   size: number;
   lastModified: number;
   role: Role;
@@ -59,6 +61,7 @@ export interface SendItemInit {
 export interface SendItemView {
   readonly filePath: string;
   readonly name: string;
+  readonly units: DeclaredUnit | undefined;
   readonly size: number;
   readonly lastModified: number;
   readonly role: Role;
@@ -164,6 +167,7 @@ interface Entry {
   readonly filePath: string;
   readonly key: string;
   readonly name: string;
+  readonly units: DeclaredUnit | undefined;
   readonly size: number;
   readonly lastModified: number;
   readonly role: Role;
@@ -245,6 +249,7 @@ export class UploadSender {
         filePath: item.filePath,
         key: item.filePath.toLowerCase(),
         name: item.name,
+        units: item.units,
         size: item.size,
         lastModified: item.lastModified,
         role: item.role,
@@ -483,7 +488,7 @@ export class UploadSender {
         try {
           this.stats.createRequests++;
           created = await this.transport.createModels(
-            pending.map((e) => ({ filePath: e.filePath, name: e.name })),
+            pending.map((e) => ({ filePath: e.filePath, name: e.name, ...(e.units ? { units: e.units } : {}) })),
             { createMissingFolders: this.options.createMissingFolders },
           );
         } catch (raw) {
@@ -774,6 +779,7 @@ export class UploadSender {
       e.view ??= Object.freeze({
         filePath: e.filePath,
         name: e.name,
+        units: e.units,
         size: e.size,
         lastModified: e.lastModified,
         role: e.role,

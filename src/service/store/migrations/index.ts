@@ -11,6 +11,7 @@ import { pairRelations } from './0009-pair-relations';
 import { queueWorkers } from './0010-queue-workers';
 import { externalIdentities } from './0011-external-identities';
 import { modelsUpdated } from './0012-models-updated';
+import { declaredUnits } from './0013-declared-units';
 
 /** All migrations, in order. Names sort lexically, which is the order Kysely applies them in. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0010-queue-workers': queueWorkers,
   '0011-external-identities': externalIdentities,
   '0012-models-updated': modelsUpdated,
+  '0013-declared-units': declaredUnits,
 };
 
 export const migrationProvider: MigrationProvider = {

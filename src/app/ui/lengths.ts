@@ -1,0 +1,87 @@
+// Lengths as people read them: in the unit they prefer (millimetres or inches), whatever unit the
+// model's numbers are in. The one place that turns a model's units into words.
+import { useSyncExternalStore } from 'react';
+
+export type DisplayUnit = 'mm' | 'in';
+export const displayUnits: readonly DisplayUnit[] = ['mm', 'in'];
+
+const mmPer: Record<string, number> = { mm: 1, cm: 10, m: 1000, in: 25.4 };
+const significant = new Intl.NumberFormat(undefined, { maximumSignificantDigits: 4 });
+const whole = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
+
+/** 4 significant digits for small values, whole numbers from 1000 on (no "1.235e+4"); rounding noise reads as 0. */
+export function formatNumber(value: number): string {
+  if (Math.abs(value) < 1e-9) return '0';
+  return Math.abs(value) >= 1000 ? whole.format(value) : significant.format(value);
+}
+
+/** Whether a model's unit is known; a mesh that never said one is read as millimetres. */
+export function unitIsKnown(units: string | null | undefined): boolean {
+  return Boolean(units && mmPer[units] !== undefined);
+}
+
+/** Converts a length (or an area, power 2, or a volume, power 3) from the model's units to the display unit. */
+export function convertLength(value: number, from: string | null | undefined, to: DisplayUnit, power: 1 | 2 | 3 = 1): number {
+  const factor = (mmPer[from ?? ''] ?? 1) / mmPer[to]!;
+  return value * factor ** power;
+}
+
+const powers = { 1: '', 2: '²', 3: '³' } as const;
+
+/** "12.5 mm", "0.49 in²"; a model without a stated unit says its numbers were read as millimetres. */
+export function formatLength(value: number, from: string | null | undefined, to: DisplayUnit, power: 1 | 2 | 3 = 1): string {
+  return `${formatNumber(convertLength(value, from, to, power))} ${to}${powers[power]}`;
+}
+
+/** "100 × 60 × 8 mm". */
+export function formatSize(sizes: readonly number[], from: string | null | undefined, to: DisplayUnit): string {
+  return `${sizes.map((s) => formatNumber(convertLength(s, from, to))).join(' × ')} ${to}`;
+}
+
+// The preference lives in this browser (localStorage) and is the same on every page and tab.
+const storageKey = 'gsw:length-unit';
+const listeners = new Set<() => void>();
+
+function readPreference(): DisplayUnit {
+  try {
+    return localStorage.getItem(storageKey) === 'in' ? 'in' : 'mm';
+  } catch {
+    return 'mm';
+  }
+}
+
+export function setDisplayUnit(unit: DisplayUnit): void {
+  try {
+    localStorage.setItem(storageKey, unit);
+  } catch {
+    // Private mode without storage: the choice lasts until the page is left.
+  }
+  current = unit;
+  for (const listener of listeners) listener();
+}
+
+let current: DisplayUnit | null = null;
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  const onStorage = (event: StorageEvent) => {
+    if (event.key !== storageKey) return;
+    current = readPreference();
+    listener();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
+function snapshot(): DisplayUnit {
+  current ??= readPreference();
+  return current;
+}
+
+/** The length unit this user reads (millimetres unless they chose inches). */
+export function useDisplayUnit(): DisplayUnit {
+  return useSyncExternalStore(subscribe, snapshot, () => 'mm' as const);
+}
