@@ -158,6 +158,9 @@ test('matches: threshold, shared-canvas previews, compare overlay, duplicates', 
   await page.getByTestId('match-card').filter({ hasText: 'Plate copy' }).getByRole('link', { name: 'Compare' }).click();
   await expect(page).toHaveURL(new RegExp(`/models/${plateId}/compare/${copyId}\\?kind=part-to-part`));
   await expect(page.locator('.compare[data-viewer-ready="true"]')).toBeVisible({ timeout: 30_000 });
+  // The pair's score at the top, as the list scores it.
+  const copyScore = all.matches.find((m) => m.matchedModel.id === copyId)?.matchPercentage;
+  if (copyScore !== undefined) await expect(page.getByTestId('pair-bar')).toContainText(`Part-to-part score ${Number(copyScore.toPrecision(4))}%`);
   expect(await liveContexts(page)).toBe(1);
   expect((await pixels(page.getByTestId('compare-view-query'))).drawn).toBeGreaterThan(0.03);
   expect((await pixels(page.getByTestId('compare-view-match'))).drawn).toBeGreaterThan(0.03);
@@ -169,9 +172,13 @@ test('matches: threshold, shared-canvas previews, compare overlay, duplicates', 
     const overlay = await pixels(page.getByTestId('compare-view-overlay'));
     expect(overlay.green, 'deviation colours: the copy lies on the plate').toBeGreaterThan(0.02);
     await page.screenshot({ path: 'e2e/screenshots/compare.png', fullPage: true });
+    // A link without a placement: Align asks the service for the pair and places it.
+    await page.goto(`/models/${plateId}/compare/${copyId}?kind=part-to-part&mode=overlay`);
+    await page.getByRole('button', { name: 'Align' }).click();
+    await expect(page).toHaveURL(/transform=/);
   } else {
     // The published API's matches carry no placement: the page says so instead of misaligning silently.
-    await expect(page.getByText('No placement was passed with this link')).toBeVisible();
+    await expect(page.getByText('The models are overlaid as they lie in their files')).toBeVisible();
   }
   // The state is in the URL: a reload shows the same overlay.
   await page.reload();

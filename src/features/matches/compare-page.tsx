@@ -1,12 +1,17 @@
 import { useCallback, useMemo, useState } from 'react';
-import { useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { useMatches } from '../../api/matches';
+import { filterBuilder, formatFilter } from '../../contract/filter';
+import { defaultMatchThreshold } from '../../contract/matches';
+import { relationLabel } from './match-card';
+import { compareHref } from './match-links';
 import { errorMessage } from '../../api/client';
 import { useModel, useViewerFile } from '../../api/models';
 import { searchableStates, type Model } from '../../contract/models';
 import { ErrorState, LoadingState } from '../../app/ui/states';
 import { CompareView } from '../../viewer/compare-view';
 import { deviationLegend, scaleMaxFor } from '../../viewer/deviation';
-import { formatLength, formatSize, useDisplayUnit } from '../../app/ui/lengths';
+import { convertLength, formatLength, formatNumber, formatSize, useDisplayUnit } from '../../app/ui/lengths';
 import { SharedCanvasProvider } from '../../viewer/shared-canvas';
 import { defaultTolerance, distance, formatCompareState, parseCompareState, toleranceMax, type CompareState } from './compare-state';
 import { kindTitles } from './kind-titles';
@@ -21,12 +26,107 @@ function diagonalOf(model: Model): number {
   return Math.hypot(...box.max.map((m, i) => m - (box.min[i] ?? 0)));
 }
 
+/**
+ * The pair as the match list scores it (asked for this one model at threshold 0, so any pair has
+ * an answer): score and relation, Align when the link came without a placement, and the previous
+ * and next match of the list at its opening threshold.
+ */
+function PairBar({ query, match, state, onAlign }: { query: Model; match: Model; state: CompareState; onAlign: (transform: number[]) => void }) {
+  const kind = state.kind ?? 'part-to-part';
+  const pair = useMatches(query.id, kind, { threshold: 0, perPage: 1, filter: formatFilter([filterBuilder.eq('id', match.id)]) });
+  const list = useMatches(query.id, kind, { threshold: defaultMatchThreshold, perPage: 100 });
+  const found = pair.data?.matches[0];
+  const others = list.data?.matches ?? [];
+  const at = others.findIndex((m) => m.matchedModel.id === match.id);
+  const previous = at > 0 ? others[at - 1] : undefined;
+  const next = at >= 0 ? others[at + 1] : undefined;
+  const relation = found ? relationLabel(found) : undefined;
+  return (
+    <div className="pair-bar" data-testid="pair-bar">
+      <p className="pair-bar__score" aria-live="polite">
+        {pair.isPending ? (
+          'Scoring the pair…'
+        ) : !found ? (
+          `${kindTitles[kind]}: not scored${pair.isError ? ` (${errorMessage(pair.error)})` : ''}`
+        ) : 'matchPercentage' in found ? (
+          <>
+            {kindTitles[kind]} score <strong>{formatNumber(found.matchPercentage)}%</strong>
+          </>
+        ) : (
+          <>
+            Contains this model <strong>{formatNumber(found.forwardMatchPercentage)}%</strong> · is contained in it{' '}
+            <strong>{formatNumber(found.reverseMatchPercentage)}%</strong>
+          </>
+        )}
+        {relation && (
+          <>
+            {' '}
+            <span className="badge badge--relation">{relation}</span>
+          </>
+        )}
+      </p>
+      {!state.transform && found?.transform && (
+        <button type="button" className="button button--small" onClick={() => onAlign(found.transform!)}>
+          Align
+        </button>
+      )}
+      {at >= 0 && (
+        <nav className="pair-bar__steps" aria-label={`Matches at ${defaultMatchThreshold}% or more`}>
+          {previous ? (
+            <Link className="button button--small" to={withView(compareHref(query.id, kind, previous), state)} aria-label={`Previous match: ${previous.matchedModel.name}`}>
+              ← Previous
+            </Link>
+          ) : (
+            <span className="button button--small is-disabled" aria-disabled="true">
+              ← Previous
+            </span>
+          )}
+          <span className="muted">
+            {at + 1} of {list.data?.matchCount ?? others.length}
+          </span>
+          {next ? (
+            <Link className="button button--small" to={withView(compareHref(query.id, kind, next), state)} aria-label={`Next match: ${next.matchedModel.name}`}>
+              Next →
+            </Link>
+          ) : (
+            <span className="button button--small is-disabled" aria-disabled="true">
+              Next →
+            </span>
+          )}
+        </nav>
+      )}
+    </div>
+  );
+}
+
+/** Another pair's link keeping how this one is looked at (layout, X-ray, wireframe). */
+function withView(href: string, state: CompareState): string {
+  const url = new URL(href, 'http://x');
+  if (state.mode === 'overlay') url.searchParams.set('mode', 'overlay');
+  if (state.xray) url.searchParams.set('xray', '1');
+  if (state.wireframe) url.searchParams.set('wire', '1');
+  return `${url.pathname}${url.search}`;
+}
+
+/** "+12 %" (match against query), "same" within 0.5 %, "—" when either is unknown. */
+function difference(q: number | null | undefined, m: number | null | undefined): string {
+  if (q == null || m == null || q === 0) return '—';
+  const pct = ((m - q) / Math.abs(q)) * 100;
+  if (Math.abs(pct) < 0.5) return 'Same';
+  return `${pct > 0 ? '+' : '−'}${formatNumber(Math.abs(pct))} %`;
+}
+
 function FactsTable({ query, match }: { query: Model; match: Model }) {
   const display = useDisplayUnit();
+  const sizes = (m: Model) => {
+    const b = m.facts?.boundingBox;
+    return b ? b.max.map((max, i) => max - (b.min[i] ?? 0)) : null;
+  };
+  const inMm = (m: Model, value: number | null | undefined, power: 1 | 2 | 3) => (value == null ? null : convertLength(value, m.facts?.units, 'mm', power));
   const rows = (m: Model) => {
     const f = m.facts;
-    if (!f) return { size: '—', area: '—', volume: '—' };
-    const size = f.boundingBox.max.map((max, i) => max - (f.boundingBox.min[i] ?? 0));
+    const size = sizes(m);
+    if (!f || !size) return { size: '—', area: '—', volume: '—' };
     return {
       size: formatSize(size, f.units, display),
       area: formatLength(f.surfaceArea, f.units, display, 2),
@@ -35,13 +135,22 @@ function FactsTable({ query, match }: { query: Model; match: Model }) {
   };
   const q = rows(query);
   const m = rows(match);
+  const qs = sizes(query);
+  const ms = sizes(match);
+  const sizeDiff =
+    qs && ms
+      ? qs.map((v, i) => difference(inMm(query, v, 1), inMm(match, ms[i], 1))).join(' × ')
+      : '—';
   return (
     <table className="table compare-facts">
       <thead>
         <tr>
-          <th scope="col" />
+          <th scope="col">
+            <span className="visually-hidden">Fact</span>
+          </th>
           <th scope="col">{query.name}</th>
           <th scope="col">{match.name}</th>
+          <th scope="col">Difference</th>
         </tr>
       </thead>
       <tbody>
@@ -49,21 +158,25 @@ function FactsTable({ query, match }: { query: Model; match: Model }) {
           <th scope="row">Overall size</th>
           <td>{q.size}</td>
           <td>{m.size}</td>
+          <td>{sizeDiff}</td>
         </tr>
         <tr>
           <th scope="row">Surface area</th>
           <td>{q.area}</td>
           <td>{m.area}</td>
+          <td>{difference(inMm(query, query.facts?.surfaceArea, 2), inMm(match, match.facts?.surfaceArea, 2))}</td>
         </tr>
         <tr>
           <th scope="row">Volume</th>
           <td>{q.volume}</td>
           <td>{m.volume}</td>
+          <td>{difference(inMm(query, query.facts?.volume, 3), inMm(match, match.facts?.volume, 3))}</td>
         </tr>
         <tr>
           <th scope="row">State</th>
           <td>{stateLabel(query.state)}</td>
           <td>{stateLabel(match.state)}</td>
+          <td>{query.state === match.state ? 'Same' : 'Differs'}</td>
         </tr>
       </tbody>
     </table>
@@ -118,6 +231,7 @@ function Comparison({ query, match }: { query: Model; match: Model }) {
 
   return (
     <>
+      <PairBar query={query} match={match} state={state} onAlign={(transform) => update({ transform, mode: 'overlay' })} />
       <div className="compare-toolbar">
         <div className="segmented" role="group" aria-label="Layout">
           <button type="button" className={`segmented__option${state.mode === 'side' ? ' segmented__option--active' : ''}`} aria-pressed={state.mode === 'side'} onClick={() => update({ mode: 'side' })}>
@@ -165,7 +279,7 @@ function Comparison({ query, match }: { query: Model; match: Model }) {
               {formatLength(tolerance, units, display)}
             </output>
           </div>
-          {!state.transform && <p className="warning">No placement was passed with this link: the models are overlaid as they lie in their files.</p>}
+          {!state.transform && <p className="warning">The models are overlaid as they lie in their files. Align (above) places this model where the search matched it.</p>}
         </div>
       )}
       {state.measuring && (
