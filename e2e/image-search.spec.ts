@@ -85,7 +85,7 @@ test('drop a picture of a known part, search, and find that part among the first
   await expect(card).toContainText(`${folder}/Brackets`);
   await expect(card).toContainText('Ready');
   // A score where the deployment gives one; the published API ranks image matches without.
-  if (servesOurFields()) await expect(card.getByTestId('match-score')).toHaveText(/^\d{1,3}%$/);
+  if (servesOurFields()) await expect(card.getByTestId('match-score')).toHaveText(/^Score\d{1,3}(\.\d)?%$/);
   else await expect(card.getByTestId('match-score')).toHaveCount(0);
 
   // Drawn in 3D on the page's one shared canvas: pixels, not just an element.
@@ -94,10 +94,13 @@ test('drop a picture of a known part, search, and find that part among the first
   await expect(page.locator('canvas')).toHaveCount(1);
   expect(await drawnShare(await preview.screenshot())).toBeGreaterThan(0.03);
 
-  // Filtering by the test folder keeps the bracket (it sits in a subfolder of it).
+  // Filtering by the test folder keeps the bracket (it sits in a subfolder of it); at threshold 0
+  // every model of the folder is listed and counted.
   await page.getByLabel('Folder').selectOption({ label: folder });
-  await expect(page.getByRole('status').filter({ hasText: /match/ })).toContainText(/models? match/);
   await expect(cards.filter({ hasText: 'Angle bracket' })).toBeVisible();
+  await page.getByRole('slider', { name: 'Threshold' }).focus();
+  await page.keyboard.press('Home');
+  await expect(page.getByRole('status').filter({ hasText: /or more/ })).toContainText('3 models score 0% or more');
   await expect(cards).toHaveCount(3);
   await expect(page.locator('[data-viewer-ready="true"]')).toHaveCount(3, { timeout: 45_000 });
   if (servesOurFields()) await page.screenshot({ path: path.join(SCREENSHOTS, 'image-search.png') });

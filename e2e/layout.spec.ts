@@ -64,10 +64,10 @@ test('every page fits from 360 to 1920 px and passes axe at 390 and 1440 px', as
   const folder = `E2E Layout ${Date.now()}`;
   const [plate, part, plate2] = await Promise.all([plateWithHoles(), bracket(), plateWithHoles({ holes: [3, 2] })]);
   const models = await uploadModels(request, token, [
-    { filePath: `${folder}/plate-with-a-rather-long-file-name-for-narrow-screens.obj`, name: 'Plate with holes and a long descriptive name', bytes: toObj(plate.mesh) },
-    { filePath: `${folder}/plate-copy.stl`, name: 'Plate copy', bytes: toStlBinary(plate.mesh) },
-    { filePath: `${folder}/plate-six.stl`, name: 'Plate six holes', bytes: toStlBinary(plate2.mesh) },
-    { filePath: `${folder}/Brackets/bracket.stl`, name: 'Corner bracket', bytes: toStlBinary(part.mesh) },
+    { filePath: `${folder}/plate-with-a-rather-long-file-name-for-narrow-screens.obj`, name: 'Layout plate with holes and a long descriptive name', bytes: toObj(plate.mesh) },
+    { filePath: `${folder}/plate-copy.stl`, name: 'Layout plate copy', bytes: toStlBinary(plate.mesh) },
+    { filePath: `${folder}/plate-six.stl`, name: 'Layout plate six holes', bytes: toStlBinary(plate2.mesh) },
+    { filePath: `${folder}/Brackets/bracket.stl`, name: 'Layout corner bracket', bytes: toStlBinary(part.mesh) },
   ]);
   await waitSettled(request, token, models.map((m) => m.id));
   const [first, copy] = models as [(typeof models)[0], (typeof models)[0]];
@@ -98,7 +98,7 @@ test('every page fits from 360 to 1920 px and passes axe at 390 and 1440 px', as
       name: 'matches',
       path: `/models/${first.id}/matches/part-to-part`,
       ready: async (p) => {
-        await expect(p.getByText('Plate copy').first()).toBeVisible();
+        await expect(p.getByText('Layout plate copy').first()).toBeVisible();
       },
     },
     {
@@ -146,17 +146,17 @@ test('a page opens at the top, and Back returns to where the grid was', async ({
   const models = await uploadModels(
     request,
     token,
-    Array.from({ length: 6 }, (_, i) => ({ filePath: `${folder}/bracket-${i + 1}.stl`, name: `Bracket ${i + 1}`, bytes: toStlBinary(part.mesh) })),
+    Array.from({ length: 6 }, (_, i) => ({ filePath: `${folder}/bracket-${i + 1}.stl`, name: `Scroll bracket ${i + 1}`, bytes: toStlBinary(part.mesh) })),
   );
   await waitSettled(request, token, models.map((m) => m.id));
   await page.goto(`/folders/${models[0]!.folderId}`);
-  const last = page.getByTestId('model-card').filter({ hasText: 'Bracket 6' });
+  const last = page.getByTestId('model-card').filter({ hasText: 'Scroll bracket 6' });
   await last.scrollIntoViewIfNeeded();
   const gridScroll = await page.evaluate(() => window.scrollY);
   expect(gridScroll).toBeGreaterThan(600);
 
   await last.getByRole('link').click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Bracket 6' })).toBeInViewport();
+  await expect(page.getByRole('heading', { level: 1, name: 'Scroll bracket 6' })).toBeInViewport();
   expect(await page.evaluate(() => window.scrollY)).toBe(0);
 
   await page.goBack();

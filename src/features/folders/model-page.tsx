@@ -37,8 +37,11 @@ function hasGeometry(state: string): boolean {
 }
 
 /** Sends the file of a model still waiting for it: the same record, a fresh upload address. */
-function AttachFile({ model }: { model: Model }) {
+function AttachFile({ model, folderPath }: { model: Model; folderPath: string | undefined }) {
   const attach = useAttachFile();
+  // A deployment of the published API answers the file name only: the path is the folder's and it.
+  const fileName = model.filePath.slice(model.filePath.lastIndexOf('/') + 1);
+  const filePath = folderPath ? `${folderPath}/${fileName}` : model.filePath;
   const inputId = useId();
   const extension = model.filePath.slice(model.filePath.lastIndexOf('.')).toLowerCase();
   const [problem, setProblem] = useState<string | null>(null);
@@ -49,7 +52,7 @@ function AttachFile({ model }: { model: Model }) {
       return;
     }
     setProblem(null);
-    attach.mutate({ model, file });
+    attach.mutate({ model: { id: model.id, name: model.name, filePath }, file });
   };
   return (
     <div className="attach-file">
@@ -374,7 +377,7 @@ function ModelView({ model }: { model: Model }) {
             <p className="state__title">{info.label}</p>
             <p>{info.progress}</p>
             <p className="muted">This page updates by itself.</p>
-            {!hasFile && editable && <AttachFile model={model} />}
+            {!hasFile && editable && <AttachFile model={model} folderPath={folder.data?.path} />}
           </div>
         </div>
       ) : (

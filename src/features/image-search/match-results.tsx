@@ -13,19 +13,20 @@ import { folderFilter } from '../../contract/folders';
 import { folderPathOf } from './result-filter';
 import { safeImageUrl } from '../../app/ui/safe-url';
 import { ThresholdSlider } from '../../app/ui/threshold-slider';
+import { ScoreBar } from '../../app/ui/score-bar';
 
 export const RESULTS_PER_PAGE = 24;
 
-const stateWords: Record<string, { label: string; tone: string }> = {
-  finished: { label: 'Ready', tone: 'ready' },
-  'finished-incomplete': { label: 'Ready, parts missing', tone: 'partial' },
+const stateWords: Record<string, { label: string }> = {
+  finished: { label: 'Ready' },
+  'finished-incomplete': { label: 'Ready, parts missing' },
 };
 
 /** One result: 3D preview on the page's shared canvas (its viewer file asked for only once the card is near the window), score, name, folder, state. */
 function MatchCard({ match, rank, folderPath }: { match: ImageMatch; rank: number; folderPath: string }) {
   const model = match.matchedModel;
-  const score = match.matchPercentage === undefined ? undefined : Math.round(match.matchPercentage);
-  const state = stateWords[model.state] ?? { label: model.state, tone: 'neutral' };
+  const score = match.matchPercentage;
+  const state = stateWords[model.state] ?? { label: model.state };
   const [near, setNear] = useState(false);
   const viewerFile = useViewerFile(model, near);
   // The first address is kept: a re-signed address of the same file must not reload the preview.
@@ -52,23 +53,16 @@ function MatchCard({ match, rank, folderPath }: { match: ImageMatch; rank: numbe
           </span>
         }
       >
-        <div className="image-match__score">
-          <span className="visually-hidden">{score === undefined ? `Rank ${rank}` : `Rank ${rank}, ${score}% match`}</span>
-          <span className="image-match__rank" aria-hidden="true">
-            #{rank}
-          </span>
-          {score !== undefined && (
-            <>
-              <span className="image-match__bar" aria-hidden="true">
-                <span style={{ width: `${Math.max(2, Math.min(100, score))}%` }} />
-              </span>
-              <span className="image-match__percent" data-testid="match-score" aria-hidden="true">
-                {score}%
-              </span>
-            </>
-          )}
+        {/* The same card as a geometric match's: state and rank, then the score bar. */}
+        <div className="preview-card__meta">
+          <span className="badge">{state.label}</span>
+          <span className="muted image-match__rank">Rank {rank}</span>
         </div>
-        <span className={`image-match__state image-match__state--${state.tone}`}>{state.label}</span>
+        {score !== undefined && (
+          <div data-testid="match-score">
+            <ScoreBar label="Score" value={score} emphasis />
+          </div>
+        )}
       </ModelPreviewCard>
     </li>
   );

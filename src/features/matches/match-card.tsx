@@ -6,7 +6,7 @@ import { searchableStates, type Model } from '../../contract/models';
 import { ModelPreviewCard } from '../../viewer/model-preview-card';
 import type { ContainmentDirection } from './match-state';
 import { compareHref, modelHref } from './match-links';
-import { ScoreBar } from './score-bar';
+import { ScoreBar } from '../../app/ui/score-bar';
 import { safeImageUrl } from '../../app/ui/safe-url';
 
 /** "Mirror image" / "Scaled ×2": a part-to-part relation that is not the same part. */

@@ -5,7 +5,7 @@ import type { MatchOrderField } from '../../contract/order';
 import { compareHref, modelHref } from './match-links';
 import { safeImageUrl } from '../../app/ui/safe-url';
 import { isSortValidFor, type ContainmentDirection, type SortDirection } from './match-state';
-import { ScoreBar } from './score-bar';
+import { ScoreBar } from '../../app/ui/score-bar';
 
 interface Column {
   id: string;
