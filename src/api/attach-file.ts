@@ -6,12 +6,16 @@ import { errorCodes } from '../contract/errors';
 import { createModelsResponseSchema, type Model } from '../contract/models';
 import { ApiError, apiClient, clientErrorCodes, errorFromResponse } from './client';
 import { modelQueries } from './models';
+import { withAskedPaths } from './published-answers';
 
 export async function attachFile(model: Pick<Model, 'id' | 'filePath' | 'name'>, file: Blob): Promise<void> {
+  const asked = [{ filePath: model.filePath, name: model.name }];
   const created = await apiClient().request('/v2/models', {
     method: 'POST',
-    body: { models: [{ filePath: model.filePath, name: model.name }] },
+    body: { models: asked },
     schema: createModelsResponseSchema,
+    // A deployment of the published API does not answer paths: they are the ones asked for.
+    prepare: (body) => withAskedPaths(body, asked),
   });
   const entry = created.models[0];
   if (!entry || entry.model.id !== model.id) {

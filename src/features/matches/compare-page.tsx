@@ -13,7 +13,7 @@ import { CompareView } from '../../viewer/compare-view';
 import { deviationLegend, scaleMaxFor } from '../../viewer/deviation';
 import { convertLength, formatLength, formatNumber, formatSize, useDisplayUnit } from '../../app/ui/lengths';
 import { SharedCanvasProvider } from '../../viewer/shared-canvas';
-import { defaultTolerance, distance, formatCompareState, parseCompareState, toleranceMax, type CompareState } from './compare-state';
+import { defaultTolerance, difference, distance, formatCompareState, parseCompareState, toleranceMax, type CompareState } from './compare-state';
 import { kindTitles } from './kind-titles';
 import { stateLabel } from './state-words';
 import './matches.css';
@@ -108,13 +108,6 @@ function withView(href: string, state: CompareState): string {
   return `${url.pathname}${url.search}`;
 }
 
-/** "+12 %" (match against query), "same" within 0.5 %, "—" when either is unknown. */
-function difference(q: number | null | undefined, m: number | null | undefined): string {
-  if (q == null || m == null || q === 0) return '—';
-  const pct = ((m - q) / Math.abs(q)) * 100;
-  if (Math.abs(pct) < 0.5) return 'Same';
-  return `${pct > 0 ? '+' : '−'}${formatNumber(Math.abs(pct))} %`;
-}
 
 function FactsTable({ query, match }: { query: Model; match: Model }) {
   const display = useDisplayUnit();
@@ -137,10 +130,8 @@ function FactsTable({ query, match }: { query: Model; match: Model }) {
   const m = rows(match);
   const qs = sizes(query);
   const ms = sizes(match);
-  const sizeDiff =
-    qs && ms
-      ? qs.map((v, i) => difference(inMm(query, v, 1), inMm(match, ms[i], 1))).join(' × ')
-      : '—';
+  const axisDiffs = qs && ms ? qs.map((v, i) => difference(inMm(query, v, 1), inMm(match, ms[i], 1))) : null;
+  const sizeDiff = !axisDiffs ? '—' : axisDiffs.every((d) => d === 'Same') ? 'Same' : axisDiffs.join(' × ');
   return (
     <table className="table compare-facts">
       <thead>
