@@ -19,7 +19,7 @@ function file(relativePath: string, content: string | Uint8Array) {
 
 const projects = { id: 1, name: 'Projects', path: 'Projects', parentFolderId: null, modelCount: 0, folderCount: 0, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' };
 
-function setup(entry = '/upload') {
+function setup(entry = '/upload', finalState: (filePath: string) => string = () => 'finished') {
   stubFetch((url) =>
     url.pathname === '/v2/folders/1'
       ? json({ folder: projects })
@@ -28,7 +28,7 @@ function setup(entry = '/upload') {
           pageData: { total: 1, perPage: 100, currentPage: 1, lastPage: 1, startIndex: 0, endIndex: 1 },
         }),
   );
-  const service = new FakeService({ createLatencyMs: 1, putLatencyMs: 5, listLatencyMs: 1, processingMs: 1 });
+  const service = new FakeService({ createLatencyMs: 1, putLatencyMs: 5, listLatencyMs: 1, processingMs: 1, finalState });
   const session = new UploadSession({ transport: service, store: memoryBatchStore(), window: null, notifyIntervalMs: 0 });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const router = createMemoryRouter([{ path: '/upload', element: <UploadWorkspace session={session} /> }, { path: '/models/:id', element: <p>model page</p> }], {
@@ -49,6 +49,20 @@ afterEach(() => {
 });
 
 describe('UploadPage', () => {
+  it('shows only the files that failed when asked', async () => {
+    const user = userEvent.setup();
+    const { session } = setup('/upload', (p) => (p.endsWith('b.stl') ? 'failed' : 'finished'));
+    await user.type(screen.getByLabelText('Target folder'), 'Projects');
+    await user.upload(document.querySelector<HTMLInputElement>('[data-testid=upload-file-input]')!, [file('a.stl', 'solid a'), file('b.stl', 'solid b'), file('c.stl', 'solid c')]);
+    await waitFor(() => expect(screen.getAllByTestId('upload-review-row')).toHaveLength(3));
+    await user.click(screen.getByRole('button', { name: 'Start upload' }));
+    const only = await screen.findByRole('checkbox', { name: 'Only the file that failed or needs something' }, { timeout: 5000 });
+    expect(screen.getAllByTestId('upload-row')).toHaveLength(3);
+    await user.click(only);
+    expect(screen.getAllByTestId('upload-row').map((r) => r.getAttribute('data-status'))).toEqual(['failed']);
+    await session.clear();
+  });
+
   it('opened from a folder, uploads into it unless another target is typed', async () => {
     const user = userEvent.setup();
     const { service, session } = setup('/upload?into=1');

@@ -11,7 +11,7 @@ import type { EngineSnapshot, UploadEngine } from './engine/engine';
 import type { SourceFile } from './engine/planner';
 import { DropZone } from './drop-zone';
 import { ReviewTable } from './review-table';
-import { countWords, formatBytes, statusWords, summaryOrder } from './status-words';
+import { countWords, formatBytes, statusWords, summaryOrder, toneOf } from './status-words';
 import { UploadTable, type RowActions } from './upload-table';
 import { uploadSession, type UploadSession } from './upload-session';
 import './upload.css';
@@ -266,6 +266,7 @@ function BatchSection({
   saveFailed: boolean;
 }) {
   const [reprocessing, setReprocessing] = useState<ReadonlySet<string>>(new Set());
+  const [onlyAttention, setOnlyAttention] = useState(false);
   const percent = snap.bytesTotal > 0 ? Math.round((snap.bytesSent / snap.bytesTotal) * 100) : 100;
   const summary = summaryText(snap);
   const needFiles = snap.summary['needs-file'];
@@ -292,6 +293,8 @@ function BatchSection({
     [session, reprocessing],
   );
 
+  // Failed, refused or waiting for the user: the rows a long batch hides among the finished ones.
+  const attention = snap.files.filter((f) => ['bad', 'warn'].includes(toneOf(f.status)));
   return (
     <section className="card" aria-labelledby="upload-batch-heading">
       <div className="upload-batch__header">
@@ -350,7 +353,13 @@ function BatchSection({
         </p>
       )}
 
-      <UploadTable files={snap.files} folder={snap.targetFolder} actions={actions} />
+      {attention.length > 0 && (
+        <label className="check upload-attention">
+          <input type="checkbox" checked={onlyAttention} onChange={(event) => setOnlyAttention(event.target.checked)} />
+          Only the {attention.length === 1 ? 'file that failed or needs' : `${attention.length} files that failed or need`} something
+        </label>
+      )}
+      <UploadTable files={onlyAttention && attention.length > 0 ? attention : snap.files} folder={snap.targetFolder} actions={actions} />
     </section>
   );
 }
