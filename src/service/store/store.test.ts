@@ -114,10 +114,15 @@ async function exerciseStore(store: Store) {
   if (!made.ok) throw new Error(made.reason);
   expect(made.foldersCreated).toBe(1);
   expect(made.models.map((m) => [m.row.folder_id === child.id, m.row.file_type])).toEqual([[true, 'step'], [false, 'stl']]);
-  const again = await createModels(db, { tenantId: tenant.id, ownerId: 'u', items: [{ filePath: 'PARTS/BOLTS/m8.step', name: 'dup' }], createMissingFolders: true, uploadExpiresAt: expiresAt });
-  expect(again).toMatchObject({ ok: false, reason: 'duplicate', paths: ['parts/bolts/M8.STEP'] });
   const [bolt, nut] = made.models.map((m) => m.row);
+  // A path whose model still waits for its file is taken over: the same record, a new upload nonce ...
+  const again = await createModels(db, { tenantId: tenant.id, ownerId: 'u', items: [{ filePath: 'PARTS/BOLTS/m8.step', name: 'dup' }], createMissingFolders: true, uploadExpiresAt: expiresAt });
+  expect(again).toMatchObject({ ok: true, models: [{ row: { id: bolt?.id, file_path: 'parts/bolts/M8.STEP', name: 'M8 bolt' } }] });
+  expect(again.ok && again.models[0]?.nonce).not.toBe(made.models[0]?.nonce);
   await new ModelLifecycle(db, undefined).complete(nut?.id ?? '', 0, { state: 'finished', isAssembly: true });
+  // ... one whose model has its file is a duplicate.
+  const taken = await createModels(db, { tenantId: tenant.id, ownerId: 'u', items: [{ filePath: 'parts/nuts/M8-NUT.stl', name: 'dup' }], createMissingFolders: true, uploadExpiresAt: expiresAt });
+  expect(taken).toMatchObject({ ok: false, reason: 'duplicate', paths: ['Parts/Nuts/m8-nut.stl'] });
   const query = async (filter: string, order = '') => {
     const clauses = parseFilter(filter, { fields: modelFilterFields, allowMetadata: true });
     const { rows } = await listModels(db, tenant.id, { page: 1, perPage: 10, filter: clauses, order: order ? [{ field: 'name', direction: 'desc' }] : [] });
