@@ -1,4 +1,5 @@
 import { lazy, Suspense, useId, useMemo, useState, type ReactNode } from 'react';
+import { fileNameOf } from '../../contract/file-paths';
 import { Link, useNavigate, useParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useFolder } from '../../api/folders';
@@ -40,7 +41,7 @@ function hasGeometry(state: string): boolean {
 function AttachFile({ model, folderPath }: { model: Model; folderPath: string | undefined }) {
   const attach = useAttachFile();
   // A deployment of the published API answers the file name only: the path is the folder's and it.
-  const fileName = model.filePath.slice(model.filePath.lastIndexOf('/') + 1);
+  const fileName = fileNameOf(model.filePath);
   const filePath = folderPath ? `${folderPath}/${fileName}` : model.filePath;
   const inputId = useId();
   const extension = model.filePath.slice(model.filePath.lastIndexOf('.')).toLowerCase();

@@ -1,4 +1,5 @@
 import { useId, useMemo, useRef, useState } from 'react';
+import { fileNameOf } from '../../contract/file-paths';
 import { errorMessage } from '../../api/client';
 import { useFolderTree } from '../../api/folders';
 import { useMoveModel } from '../../api/models';
@@ -13,7 +14,7 @@ export function MoveModelDialog({ model, onClose }: { model: Model; onClose: () 
   const selectRef = useRef<HTMLSelectElement>(null);
   const options = useMemo(() => (tree.data ?? []).filter((f) => f.id !== model.folderId).sort((a, b) => a.path.localeCompare(b.path)), [tree.data, model.folderId]);
   const [folderId, setFolderId] = useState<number | null>(null);
-  const fileName = model.filePath.slice(model.filePath.lastIndexOf('/') + 1);
+  const fileName = fileNameOf(model.filePath);
   const target = options.find((f) => f.id === folderId);
   return (
     <Dialog title={`Move ${model.name}`} onClose={onClose} initialFocusRef={selectRef} busy={move.isPending}>
