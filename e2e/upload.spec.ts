@@ -152,6 +152,24 @@ test('assembly first, parts later: it ends with parts missing, then finished onc
     expect(m?.state).toBe('finished');
     expect(m?.missingParts ?? []).toEqual([]);
   }).toPass({ timeout: 180_000, intervals: [2000] });
+
+  // The assembly dropped again: the review says it is already there, and sends nothing unless asked.
+  await page.getByRole('button', { name: 'Upload more files' }).click();
+  await chooseTarget(page, target);
+  await page.getByTestId('upload-file-input').setInputFiles(path.join(CAXIF_DIR, TOP));
+  const stored = page.getByTestId('upload-stored');
+  await expect(stored).toContainText('One file is already on the service at the same path');
+  await expect(stored.getByRole('listitem')).toHaveText([TOP]);
+  await expect(page.getByRole('radio', { name: /Skip them/ })).toBeChecked();
+  await expect(page.getByTestId('upload-review-row')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Start upload' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Every file is already on the service' })).toBeVisible();
+  await page.getByRole('radio', { name: /Keep both/ }).check();
+  const renamed = TOP.replace('.stp', ' (2).stp');
+  await expect(page.getByTestId('upload-review-row')).toHaveCount(1);
+  await expect(page.getByTestId('upload-review-row')).toContainText(renamed);
+  await expect(page.getByTestId('upload-review-row')).toContainText(`kept beside it as ${renamed}`);
+  await page.getByRole('button', { name: 'Cancel' }).click();
 });
 
 test('reload mid-upload: the page asks first, the batch comes back, and the same folder again sends only what was not sent', async ({ page }) => {

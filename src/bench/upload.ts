@@ -105,6 +105,8 @@ function nodeTransport(base: string, token: string, counters: Counters): Transpo
       if (!res.ok) throw await failure(res, 'list');
       return modelListResponseSchema.parse(await res.json()).models;
     },
+    // Asked by the upload review, which the bench does not go through.
+    storedPaths: async () => new Set(),
   };
 }
 

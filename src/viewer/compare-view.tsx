@@ -2,16 +2,28 @@ import { Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState, type R
 import { useThree, type ThreeEvent } from '@react-three/fiber';
 import { OrbitControls } from '@react-three/drei';
 import {
+  AlwaysStencilFunc,
+  BackSide,
   BufferAttribute,
   BufferGeometry,
   Color,
+  DecrementWrapStencilOp,
   DoubleSide,
+  FrontSide,
+  IncrementWrapStencilOp,
   Line,
   LineBasicMaterial,
   Matrix4,
+  MeshBasicMaterial,
   MeshStandardMaterial,
+  NotEqualStencilFunc,
+  Object3D,
   PerspectiveCamera,
   Plane,
+  PlaneGeometry,
+  ReplaceStencilOp,
+  type Side,
+  type StencilOp,
   Sphere,
   Vector3,
 } from 'three';
@@ -101,6 +113,71 @@ function useMaterial(color: Color, options: { vertexColors: boolean; xray: boole
   );
   useEffect(() => () => material.dispose(), [material]);
   return material;
+}
+
+const capColor = new Color('#c0392b');
+
+/**
+ * Fills a model's cut with a solid face (the stencil method of three.js's clipping example):
+ * back faces behind the cut add one, front faces take one away, so the cap is drawn where the
+ * count is not zero — inside the solid. Needs a closed mesh and a canvas with a stencil buffer.
+ */
+function SectionCap({ geometry, matrix, plane, size, order }: { geometry: BufferGeometry; matrix: Matrix4; plane: Plane; size: number; order: number }) {
+  const materials = useMemo(() => {
+    const counting = (side: Side, op: StencilOp) =>
+      new MeshBasicMaterial({
+        side,
+        clippingPlanes: [plane],
+        depthWrite: false,
+        depthTest: false,
+        colorWrite: false,
+        stencilWrite: true,
+        stencilFunc: AlwaysStencilFunc,
+        stencilFail: op,
+        stencilZFail: op,
+        stencilZPass: op,
+      });
+    const cap = new MeshStandardMaterial({
+      color: capColor,
+      metalness: 0.1,
+      roughness: 0.8,
+      side: DoubleSide,
+      stencilWrite: true,
+      stencilRef: 0,
+      stencilFunc: NotEqualStencilFunc,
+      stencilFail: ReplaceStencilOp,
+      stencilZFail: ReplaceStencilOp,
+      stencilZPass: ReplaceStencilOp,
+    });
+    return { back: counting(BackSide, IncrementWrapStencilOp), front: counting(FrontSide, DecrementWrapStencilOp), cap };
+  }, [plane]);
+  useEffect(() => () => Object.values(materials).forEach((m) => m.dispose()), [materials]);
+  // The cap: a square on the cut plane, facing the kept side, large enough to cover the model.
+  const square = useMemo(() => new PlaneGeometry(size, size), [size]);
+  useEffect(() => () => square.dispose(), [square]);
+  const capObject = useMemo(() => {
+    const o = new Object3D();
+    plane.coplanarPoint(o.position);
+    o.lookAt(o.position.clone().sub(plane.normal));
+    o.updateMatrix();
+    return o.matrix.clone();
+  }, [plane]);
+  return (
+    <>
+      <mesh geometry={geometry} material={materials.back} matrix={matrix} matrixAutoUpdate={false} renderOrder={order} />
+      <mesh geometry={geometry} material={materials.front} matrix={matrix} matrixAutoUpdate={false} renderOrder={order} />
+      <mesh
+        geometry={square}
+        material={materials.cap}
+        matrix={capObject}
+        matrixAutoUpdate={false}
+        renderOrder={order + 0.5}
+        frustumCulled={false}
+        // The next model's count starts from zero (the clear keeps to this view's scissor).
+        onAfterRender={(renderer) => renderer.clearStencil()}
+      />
+    </>
+  );
 }
 
 /** Uses the page's linked camera in this view and fits it to the largest model shown anywhere. */
@@ -228,7 +305,9 @@ function CompareScene(props: SceneProps) {
     return new Plane(normal, lo + ((hi - lo) * section.at) / 100);
   }, [section, show, query.geometry, match.geometry, centre]);
 
-  const queryMaterial = useMaterial(queryColor, { vertexColors: !!queryColors, xray: xray && show !== 'both', wireframe, clipping });
+  // Overlaid, the match is always see-through so the query shows inside it; X-ray makes the
+  // query see-through as well, to show where it lies inside itself.
+  const queryMaterial = useMaterial(queryColor, { vertexColors: !!queryColors, xray, wireframe, clipping });
   const matchMaterial = useMaterial(matchColor, { vertexColors: !!matchToQuery, xray: xray || show === 'both', wireframe, clipping });
 
   const invalidate = useThree((s) => s.invalidate);
@@ -241,12 +320,17 @@ function CompareScene(props: SceneProps) {
   };
   const offset = centre.clone().negate();
   const queryMatrix = show === 'both' ? new Matrix4().makeTranslation(offset).multiply(placed) : new Matrix4().makeTranslation(offset);
+  const matchMatrix = new Matrix4().makeTranslation(offset);
+  // Caps on what is drawn solid: not in wireframe or X-ray, and not on the see-through match of the overlay.
+  const capped = clipping && !wireframe && !xray;
 
   return (
     <>
       <color attach="background" args={['#e9edf3']} />
       {show !== 'match' && <mesh geometry={queryGeometry} material={queryMaterial} matrix={queryMatrix} matrixAutoUpdate={false} onClick={pick} />}
       {show !== 'query' && <mesh geometry={matchGeometry} material={matchMaterial} position={offset} onClick={pick} renderOrder={show === 'both' ? 1 : 0} />}
+      {capped && show !== 'match' && <SectionCap geometry={query.geometry} matrix={queryMatrix} plane={clipping} size={radius * 4} order={2} />}
+      {capped && show === 'match' && <SectionCap geometry={match.geometry} matrix={matchMatrix} plane={clipping} size={radius * 4} order={4} />}
       <MeasureMarks points={props.marks} radius={radius} />
       <LinkedCamera link={link} id={viewId} radius={radius} />
       <FrameProbe onDrawn={() => props.onDrawn(viewId)} track={props.track} />

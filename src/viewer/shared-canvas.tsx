@@ -177,7 +177,7 @@ export function SharedCanvasProvider({ children }: { children: ReactNode }) {
             dpr={[1, 2]}
             // No preserveDrawingBuffer: every frame draws every view again, so keeping the last
             // frame's pixels would only cost a copy per frame (screenshots read the composited page).
-            gl={{ antialias: true, alpha: true }}
+            gl={{ antialias: true, alpha: true, stencil: true }}
             camera={{ fov: 35, position: [3, 2, 4], near: 0.01, far: 1000 }}
             onCreated={({ gl, camera }) => {
               warmViewerProgram(gl, camera);

@@ -4,6 +4,7 @@ import { errorCodes } from '../../contract/errors';
 import { createModelsResponseSchema, type CreateModelsRequest } from '../../contract/models';
 import { deleteModel, fetchModels } from '../../api/models';
 import { ApiError, apiClient, clientErrorCodes } from '../../api/client';
+import { findStoredPaths } from '../../api/stored-paths';
 import { withAskedPaths } from '../../api/published-answers';
 import { parseRetryAfter, TransportError, type CreatedModel, type ModelRecord, type PutOptions, type Transport } from './engine/transport';
 
@@ -120,5 +121,6 @@ export function createHttpTransport(put: Transport['put'] = putWithXhr): Transpo
       const data = await fetchModels({ filter: idInFilter(ids), perPage: 100 });
       return data.models.map(toRecord);
     },
+    storedPaths: (filePaths) => findStoredPaths(filePaths),
   };
 }

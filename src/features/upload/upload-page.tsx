@@ -11,9 +11,9 @@ import type { EngineSnapshot, UploadEngine } from './engine/engine';
 import type { SourceFile } from './engine/planner';
 import { DropZone } from './drop-zone';
 import { ReviewTable } from './review-table';
-import { countWords, formatBytes, statusWords, summaryOrder, toneOf } from './status-words';
+import { countWords, formatBytes, pathInFolder, statusWords, summaryOrder, toneOf } from './status-words';
 import { UploadTable, type RowActions } from './upload-table';
-import { uploadSession, type UploadSession } from './upload-session';
+import { uploadSession, type UploadSession, type WhenStored } from './upload-session';
 import './upload.css';
 import { PageHeader } from '../../app/ui/page-header';
 import { StateSummary } from '../../app/ui/state-summary';
@@ -179,6 +179,38 @@ function MeshUnitsField({ session }: { session: UploadSession }) {
   );
 }
 
+const storedShown = 8;
+
+/** Files dropped at paths that already hold a model: skipped by default, or kept beside them. */
+function StoredPathsField({ session, folder }: { session: UploadSession; folder: string }) {
+  const stored = useSyncExternalStore(session.subscribe, () => session.getState().stored);
+  const choice = useSyncExternalStore(session.subscribe, () => session.getState().whenStored);
+  const name = useId();
+  if (stored.length === 0) return null;
+  const choices: [WhenStored, string][] = [
+    ['skip', 'Skip them: the stored models stay as they are'],
+    ['keep-both', 'Keep both: send them under a free name, such as “part (2).step”'],
+  ];
+  return (
+    <fieldset className="warning upload-stored" data-testid="upload-stored">
+      <legend>
+        {stored.length === 1 ? 'One file is' : `${stored.length} files are`} already on the service at the same path
+      </legend>
+      <ul className="upload-stored__paths">
+        {stored.slice(0, storedShown).map((p) => (
+          <li key={p}>{pathInFolder(p, folder)}</li>
+        ))}
+        {stored.length > storedShown && <li>and {stored.length - storedShown} more</li>}
+      </ul>
+      {choices.map(([value, label]) => (
+        <label key={value} className="upload-stored__choice">
+          <input type="radio" name={name} value={value} checked={choice === value} onChange={() => void session.setWhenStored(value)} /> {label}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
 function ReviewSection({ session, snap, busy, startError }: { session: UploadSession; snap: EngineSnapshot; busy: boolean; startError: string | null }) {
   const problemCount = snap.summary.problem;
   const toSend = snap.files.filter((f) => f.status !== 'problem');
@@ -207,6 +239,7 @@ function ReviewSection({ session, snap, busy, startError }: { session: UploadSes
           Files with problems are not sent. Remove them to go on, or cancel and fix them first.
         </div>
       )}
+      <StoredPathsField session={session} folder={snap.targetFolder} />
       {snap.files.some((f) => needsDeclaredUnit(f.name)) && <MeshUnitsField session={session} />}
       <ReviewTable files={snap.files} folder={snap.targetFolder} busy={busy} onRemove={(index) => void session.removeFile(index)} />
       {startError && (

@@ -232,3 +232,56 @@ describe('UploadSession start', () => {
     expect(service.calls.create).toHaveLength(0);
   });
 });
+
+describe('UploadSession: paths already on the service', () => {
+  it('skips files dropped at stored paths by default, keeps both on request, and sends only what it says', async () => {
+    const service = new FakeService();
+    const first = session(service);
+    await first.setTargetFolder('Projects');
+    await first.addFiles([dropped('/pump/a.stl', 1000)]);
+    expect(first.getState().stored).toEqual([]);
+    first.start();
+    await runUntil(() => stageOf(first) === 'done');
+
+    const second = session(service);
+    await second.setTargetFolder('Projects');
+    await second.addFiles(files());
+    expect(second.getState().stored).toEqual(['Projects/pump/a.stl']);
+    expect(second.getState().engine!.getSnapshot().files.map((f) => f.filePath)).toEqual(['Projects/pump/b.stl', 'Projects/pump/c.stl']);
+
+    await second.setWhenStored('keep-both');
+    const kept = second.getState().engine!.getSnapshot().files;
+    expect(kept.map((f) => f.filePath)).toEqual(['Projects/pump/a (2).stl', 'Projects/pump/b.stl', 'Projects/pump/c.stl']);
+    expect(kept[0]!.notes.join(' ')).toContain('kept beside it as a (2).stl');
+
+    // Review indexes point into the planned list: removing the second row removes b, not a.
+    await second.setWhenStored('skip');
+    await second.removeFile(0);
+    await second.setWhenStored('keep-both');
+    expect(second.getState().engine!.getSnapshot().files.map((f) => f.filePath)).toEqual(['Projects/pump/a (2).stl', 'Projects/pump/c.stl']);
+
+    second.start();
+    await runUntil(() => stageOf(second) === 'done');
+    expect(service.byPath('Projects/pump/a (2).stl')?.state).toBe('finished');
+    expect(service.byPath('Projects/pump/b.stl')).toBeUndefined();
+  });
+
+  it('says so when every file is already stored, and sends nothing', async () => {
+    const service = new FakeService();
+    const first = session(service);
+    await first.setTargetFolder('Projects');
+    await first.addFiles(files());
+    first.start();
+    await runUntil(() => stageOf(first) === 'done');
+    const creates = service.calls.create.length;
+
+    const again = session(service);
+    await again.setTargetFolder('Projects');
+    await again.addFiles(files());
+    expect(again.getState().stored).toHaveLength(3);
+    again.start();
+    expect(again.getState().phase).toBe('review');
+    expect(again.getState().startError).toContain('Keep both');
+    expect(service.calls.create.length).toBe(creates);
+  });
+});

@@ -9,6 +9,7 @@ import type { Transport } from './engine/transport';
 import { createHttpTransport } from './http-transport';
 import { indexedDbBatchStore, throttledSaver, type BatchStore } from './persistence';
 import { mergeSourceFiles } from './source-files';
+import { joinFilePath, normalizeFolderPath } from '../../contract/file-paths';
 import { idleUploadStatus, publishUploadStatus, setSavedBatchFlag, type UploadStatus } from './upload-status';
 
 
@@ -37,7 +38,13 @@ export interface SessionState {
   readonly saveFailed: boolean;
   /** Why the last "Start upload" did not start (review); cleared by the next review. */
   readonly startError: string | null;
+  /** Paths of the review that already hold a model on the service. */
+  readonly stored: readonly string[];
+  /** What happens to files dropped at a stored path: left out, or kept beside under a free name. */
+  readonly whenStored: WhenStored;
 }
+
+export type WhenStored = 'skip' | 'keep-both';
 
 export interface UploadSessionDeps {
   transport?: Transport;
@@ -64,6 +71,8 @@ const initial: SessionState = {
   attach: null,
   saveFailed: false,
   startError: null,
+  stored: [],
+  whenStored: 'skip',
 };
 
 const DONE_STATUSES = new Set(['finished', 'finished-incomplete', 'failed', 'failed-incomplete', 'unsupported', 'upload-failed', 'cancelled', 'gone']);
@@ -91,6 +100,8 @@ export class UploadSession {
   private state: SessionState = initial;
   private readonly listeners = new Set<() => void>();
   private files: SourceFile[] = [];
+  /** The files of the review as planned: `files` without the skipped ones (review indexes point here). */
+  private planned: SourceFile[] = [];
   private planToken = 0;
   /**
    * "Start upload" was asked for while the review was being re-read (e.g. the target folder
@@ -185,6 +196,17 @@ export class UploadSession {
     await this.plan();
   }
 
+  /** Skips the files dropped at stored paths, or keeps them beside under a free name. */
+  async setWhenStored(choice: WhenStored): Promise<void> {
+    if (this.state.phase === 'running' || choice === this.state.whenStored) return;
+    this.state = { ...this.state, whenStored: choice };
+    if (this.files.length === 0) {
+      this.set({});
+      return;
+    }
+    await this.plan();
+  }
+
   /** The folder being browsed, as the target when none has been chosen yet. */
   async offerTargetFolder(folder: string): Promise<void> {
     if (this.state.phase === 'running' || this.state.targetFolder !== '') return;
@@ -195,15 +217,16 @@ export class UploadSession {
   async removeProblemFiles(): Promise<void> {
     const engine = this.state.engine;
     if (this.state.phase !== 'review' || !engine) return;
-    const keep = new Set(engine.rows.filter((r) => r.problems.length === 0).map((r) => r.index));
-    this.files = this.files.filter((_, i) => keep.has(i));
+    const drop = new Set(engine.rows.filter((r) => r.problems.length > 0).map((r) => this.planned[r.index]));
+    this.files = this.files.filter((f) => !drop.has(f));
     await this.plan();
   }
 
   /** Removes one file from the review. */
   async removeFile(index: number): Promise<void> {
     if (this.state.phase !== 'review') return;
-    this.files = this.files.filter((_, i) => i !== index);
+    const file = this.planned[index];
+    this.files = this.files.filter((f) => f !== file);
     await this.plan();
   }
 
@@ -214,7 +237,8 @@ export class UploadSession {
     this.startWanted = false;
     this.state.engine?.dispose();
     this.files = [];
-    this.set({ ...initial, targetFolder: this.state.targetFolder, meshUnits: this.state.meshUnits });
+    this.planned = [];
+    this.set({ ...initial, targetFolder: this.state.targetFolder, meshUnits: this.state.meshUnits, whenStored: this.state.whenStored });
   }
 
   /**
@@ -235,6 +259,7 @@ export class UploadSession {
       return;
     }
     this.files = [];
+    this.planned = [];
     this.run(engine);
     this.set({ phase: 'running', attach: null, startError: null });
     this.saver?.request();
@@ -248,7 +273,9 @@ export class UploadSession {
     const files = engine.getSnapshot().files;
     const problems = files.filter((f) => f.status === 'problem').length;
     if (problems > 0) return `Remove the ${problems === 1 ? 'file' : `${problems} files`} with problems first, or cancel.`;
-    if (files.length === 0) return 'There is nothing to send.';
+    if (files.length === 0) {
+      return this.state.stored.length > 0 ? 'Every file is already on the service. Choose “Keep both” to send them beside the stored ones.' : 'There is nothing to send.';
+    }
     return null;
   }
 
@@ -277,6 +304,7 @@ export class UploadSession {
     this.saver = null;
     this.state.engine?.dispose();
     this.files = [];
+    this.planned = [];
     setSavedBatchFlag(false);
     publishUploadStatus(idleUploadStatus);
     this.set({ ...initial });
@@ -323,9 +351,19 @@ export class UploadSession {
     const previous = this.state.engine;
     this.set({ phase: 'planning', error: null, startError: null });
     try {
+      const files = this.files;
+      const storedPaths = await this.storedPathsOf(files);
+      if (token !== this.planToken) return;
+      const skip = this.state.whenStored === 'skip';
+      const planned = skip ? files.filter((f) => !storedPaths.has(this.targetPathOf(f))) : files;
       const engine = await UploadEngine.create(
-        this.files,
-        { targetFolder: this.state.targetFolder, maxFileBytes: this.maxFileBytes, meshUnits: this.state.meshUnits },
+        planned,
+        {
+          targetFolder: this.state.targetFolder,
+          maxFileBytes: this.maxFileBytes,
+          meshUnits: this.state.meshUnits,
+          ...(skip ? {} : { keepBesideStored: storedPaths }),
+        },
         this.transport,
         this.engineOptions(),
       );
@@ -334,12 +372,17 @@ export class UploadSession {
         return;
       }
       previous?.dispose();
-      const any = this.files.length > 0;
+      this.planned = planned;
+      const any = files.length > 0;
       if (!any) engine.dispose();
-      this.set({ phase: any ? 'review' : 'empty', engine: any ? engine : null, folderProblem: targetFolderProblem(
+      this.set({
+        phase: any ? 'review' : 'empty',
+        engine: any ? engine : null,
+        folderProblem: targetFolderProblem(
           engine.targetFolder,
-          this.files.map((f) => f.path),
+          files.map((f) => f.path),
         ),
+        stored: files.map((f) => joinFilePath(this.state.targetFolder, f.path)).filter((p) => storedPaths.has(p.toLowerCase())),
       });
       if (this.startWanted) this.start();
     } catch (error) {
@@ -347,6 +390,23 @@ export class UploadSession {
       // The error shown says why the wanted start did not happen.
       this.startWanted = false;
       this.set({ phase: this.files.length > 0 && previous ? 'review' : 'empty', error: error instanceof Error ? error.message : 'The files could not be read.' });
+    }
+  }
+
+  private targetPathOf(file: SourceFile): string {
+    return joinFilePath(this.state.targetFolder, file.path).toLowerCase();
+  }
+
+  /**
+   * The review's paths that already hold a model. When the service cannot say, none: it then
+   * refuses those files one by one when they are sent, which the rows show.
+   */
+  private async storedPathsOf(files: readonly SourceFile[]): Promise<Set<string>> {
+    if (files.length === 0 || targetFolderProblem(normalizeFolderPath(this.state.targetFolder), files.map((f) => f.path))) return new Set();
+    try {
+      return await this.transport.storedPaths(files.map((f) => joinFilePath(this.state.targetFolder, f.path)));
+    } catch {
+      return new Set();
     }
   }
 

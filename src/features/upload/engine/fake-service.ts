@@ -222,6 +222,10 @@ export class FakeService implements Transport {
     }
   }
 
+  async storedPaths(filePaths: readonly string[]): Promise<Set<string>> {
+    return new Set(filePaths.filter((p) => this.byPath(p) && this.byPath(p)!.state !== 'incomplete-upload').map((p) => p.toLowerCase()));
+  }
+
   async listModelsById(ids: string[]): Promise<ModelRecord[]> {
     const n = this.calls.list.push({ at: this.options.clock.now(), ids: [...ids] });
     await sleep(this.options.clock, this.options.listLatencyMs);

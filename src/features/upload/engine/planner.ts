@@ -36,6 +36,11 @@ export interface PlanOptions {
   scanConcurrency?: number;
   /** The unit of mesh files that do not say theirs (STL, OBJ, PLY, OFF); default millimetres. */
   meshUnits?: DeclaredUnit;
+  /**
+   * Paths (lower case) that already hold a model on the service: files dropped at one of them are
+   * kept beside it under a free name such as `bracket (2).step`.
+   */
+  keepBesideStored?: ReadonlySet<string>;
 }
 
 /** One line of the review list shown before anything is sent. */
@@ -119,6 +124,30 @@ function isInSubtree(folder: string, candidateFilePath: string): boolean {
   return candidateFolder === lowerFolder || candidateFolder.startsWith(`${lowerFolder}/`);
 }
 
+/** `bracket.step` as its n-th copy: `bracket (n).step`. */
+export function numberedCopy(filePath: string, n: number): string {
+  const name = fileNameOf(filePath);
+  const dot = name.lastIndexOf('.');
+  const stem = dot > 0 ? name.slice(0, dot) : name;
+  const extension = dot > 0 ? name.slice(dot) : '';
+  return joinFilePath(folderOf(filePath), `${stem} (${n})${extension}`);
+}
+
+/** Renames the rows dropped at a stored path to the first numbered copy nobody holds. */
+function keepBeside(rows: ReviewRow[], stored: ReadonlySet<string>): void {
+  const taken = new Set([...stored, ...rows.map((r) => r.filePath.toLowerCase())]);
+  for (const row of rows) {
+    if (!stored.has(row.filePath.toLowerCase())) continue;
+    let n = 2;
+    while (taken.has(numberedCopy(row.filePath, n).toLowerCase())) n++;
+    const renamed = numberedCopy(row.filePath, n);
+    taken.add(renamed.toLowerCase());
+    row.notes.push(`${row.filePath} is already on the service; this file is kept beside it as ${fileNameOf(renamed)}.`);
+    row.filePath = renamed;
+    row.name = fileNameOf(renamed);
+  }
+}
+
 /**
  * What is wrong with the target folder for these dropped paths, or null. No target is fine when
  * every file came in a dropped folder: that folder goes to the top level by its own name.
@@ -180,6 +209,8 @@ export async function planUpload(files: readonly SourceFile[], options: PlanOpti
       notes,
     };
   });
+
+  if (options.keepBesideStored?.size) keepBeside(rows, options.keepBesideStored);
 
   // Duplicates (case-insensitive): the first one is kept, the others are flagged.
   const firstByPath = new Map<string, ReviewRow>();

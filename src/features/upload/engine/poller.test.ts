@@ -25,6 +25,9 @@ class StateStub implements Transport {
   put(): never {
     throw new Error('not used');
   }
+  storedPaths(): never {
+    throw new Error('not used');
+  }
   gaps(): number[] {
     return this.calls.slice(1).map((c, i) => c.at - this.calls[i]!.at);
   }

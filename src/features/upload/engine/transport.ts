@@ -42,6 +42,8 @@ export interface Transport {
   put(url: string, headers: Record<string, string>, body: Blob, options: PutOptions): Promise<void>;
   /** GET /v2/models?filter=id(in(...))&perPage=100 — at most 100 ids per call. */
   listModelsById(ids: string[]): Promise<ModelRecord[]>;
+  /** Which of these paths (answered in lower case) already hold a model with its file. */
+  storedPaths(filePaths: readonly string[]): Promise<Set<string>>;
 }
 
 /** An ApiError that also says how long the service asked us to wait (429/503 Retry-After). */
