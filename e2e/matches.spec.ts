@@ -10,20 +10,22 @@ async function liveContexts(page: Page): Promise<number> {
   return page.evaluate(liveContextCount);
 }
 
-/** Share of a screenshot's pixels that differ from its top-left pixel, and of those that are clearly green. */
-async function pixels(locator: Locator): Promise<{ drawn: number; green: number }> {
+/** Share of a screenshot's pixels that differ from its top-left pixel, and of those that are clearly green or red. */
+async function pixels(locator: Locator): Promise<{ drawn: number; green: number; red: number }> {
   const png = await locator.screenshot();
   const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const [r0, g0, b0] = [data[0]!, data[1]!, data[2]!];
   let drawn = 0;
   let green = 0;
+  let red = 0;
   for (let i = 0; i < data.length; i += 3) {
     const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
     if (Math.abs(r - r0) + Math.abs(g - g0) + Math.abs(b - b0) > 30) drawn++;
     if (g > r + 30 && g > b + 20) green++;
+    if (r > g + 60 && r > b + 60) red++;
   }
   const total = info.width * info.height;
-  return { drawn: drawn / total, green: green / total };
+  return { drawn: drawn / total, green: green / total, red: red / total };
 }
 
 function rotatedZ(mesh: Mesh): Mesh {
@@ -164,6 +166,14 @@ test('matches: threshold, shared-canvas previews, compare overlay, duplicates', 
   expect(await liveContexts(page)).toBe(1);
   expect((await pixels(page.getByTestId('compare-view-query'))).drawn).toBeGreaterThan(0.03);
   expect((await pixels(page.getByTestId('compare-view-match'))).drawn).toBeGreaterThan(0.03);
+  // A section cut is capped: the cut face is filled (red) where the solid was, unless seen in X-ray.
+  await page.getByLabel('Section', { exact: true }).selectOption('y');
+  await expect(page).toHaveURL(/section=y/);
+  await expect(async () => expect((await pixels(page.getByTestId('compare-view-query'))).red).toBeGreaterThan(0.01)).toPass({ timeout: 10_000 });
+  await page.getByLabel('X-ray').check();
+  await expect(async () => expect((await pixels(page.getByTestId('compare-view-query'))).red).toBeLessThan(0.001)).toPass({ timeout: 10_000 });
+  await page.getByLabel('X-ray').uncheck();
+  await page.getByLabel('Section', { exact: true }).selectOption('');
   await page.getByRole('button', { name: 'Overlay' }).click();
   await expect(page).toHaveURL(/mode=overlay/);
   await expect(page.locator('.compare[data-viewer-ready="true"]')).toBeVisible({ timeout: 30_000 });

@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import sharp from 'sharp';
 import { accessTokenOf } from './api';
 import { servesOurFields, signIn } from './support';
 import { assemblyFolder, CAXIF_DIR, leafParts, partsFolder, stepFiles, stlFolder, SUBS, tempDir, TOP, UploadTraffic } from './upload-support';
@@ -20,6 +21,17 @@ const row = (page: Page, shownPath: string) => rows(page).filter({ has: page.get
 
 async function chooseTarget(page: Page, folder: string): Promise<void> {
   await page.getByLabel('Target folder').fill(folder);
+}
+
+/** Share of a screenshot's pixels in the highlight's orange. */
+async function orangeShare(locator: Locator): Promise<number> {
+  const { data, info } = await sharp(await locator.screenshot()).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  let orange = 0;
+  for (let i = 0; i < data.length; i += 3) {
+    const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
+    if (r > g + 30 && g > b + 30 && r > b + 90) orange++;
+  }
+  return orange / (info.width * info.height);
 }
 
 /** Waits until every row of the batch shows a settled state. */
@@ -153,6 +165,7 @@ test('assembly first, parts later: it ends with parts missing, then finished onc
     expect(m?.missingParts ?? []).toEqual([]);
   }).toPass({ timeout: 180_000, intervals: [2000] });
 
+
   // The assembly dropped again: the review says it is already there, and sends nothing unless asked.
   await page.getByRole('button', { name: 'Upload more files' }).click();
   await chooseTarget(page, target);
@@ -170,6 +183,25 @@ test('assembly first, parts later: it ends with parts missing, then finished onc
   await expect(page.getByTestId('upload-review-row')).toContainText(renamed);
   await expect(page.getByTestId('upload-review-row')).toContainText(`kept beside it as ${renamed}`);
   await page.getByRole('button', { name: 'Cancel' }).click();
+
+  // Its page: a sub-assembly of the tree, shown in the 3D view, is drawn highlighted where it sits.
+  await page.goto(`/models/${topId}`);
+  const viewer = page.locator('.viewer[data-viewer-ready="true"]');
+  await expect(viewer).toBeVisible({ timeout: 30_000 });
+  expect(await orangeShare(viewer)).toBeLessThan(0.001);
+  // The published tree names no node and places none: names come from the models, and nothing can be shown in place.
+  await expect(page.locator('.assembly__name').filter({ hasText: /^TAIL\.stp$/ })).toBeVisible();
+  if (!servesOurFields()) {
+    await expect(page.getByRole('button', { name: 'Show TAIL.stp in the 3D view' })).toHaveCount(0);
+    return;
+  }
+  await page.getByRole('button', { name: 'Show TAIL.stp in the 3D view' }).click();
+  await expect(page.getByRole('button', { name: 'Show TAIL.stp in the 3D view' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(async () => expect(await orangeShare(viewer)).toBeGreaterThan(0.002)).toPass({ timeout: 15_000 });
+  await page.getByLabel('Show it alone').check();
+  await expect(async () => expect(await orangeShare(viewer)).toBeGreaterThan(0.002)).toPass({ timeout: 15_000 });
+  await page.getByRole('button', { name: 'Show the whole assembly' }).click();
+  await expect(async () => expect(await orangeShare(viewer)).toBeLessThan(0.001)).toPass({ timeout: 15_000 });
 });
 
 test('reload mid-upload: the page asks first, the batch comes back, and the same folder again sends only what was not sent', async ({ page }) => {

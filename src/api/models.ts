@@ -15,6 +15,8 @@ import {
 } from '../contract/models';
 import { ApiError, apiClient } from './client';
 import { completingModels, folderQueries } from './folders';
+import { completeAssemblyTree, unnamedTreeIds } from './published-answers';
+import { filterBuilder, formatFilter } from '../contract/filter';
 
 export interface ModelListParams {
   page?: number;
@@ -112,7 +114,20 @@ export async function fetchSourceFile(id: string): Promise<string> {
 }
 
 export async function fetchAssemblyTree(id: string, signal?: AbortSignal) {
-  return apiClient().request(`${modelPath(id)}/assembly-tree`, { schema: assemblyTreeResponseSchema, signal });
+  return apiClient().request(`${modelPath(id)}/assembly-tree`, {
+    schema: assemblyTreeResponseSchema,
+    // The published tree names no node: its models' names are looked up, 100 at a time.
+    prepare: async (body) => {
+      const ids = unnamedTreeIds(body);
+      const names = new Map<string, string>();
+      for (let start = 0; start < ids.length; start += 100) {
+        const page = await fetchModels({ filter: formatFilter([filterBuilder.in('id', ids.slice(start, start + 100))]), perPage: 100 }, signal);
+        for (const m of page.models) names.set(m.id, m.name);
+      }
+      return ids.length > 0 ? completeAssemblyTree(body, names) : body;
+    },
+    signal,
+  });
 }
 
 export interface SetMetadataInput {

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { clientCredentialListResponseSchema } from '../contract/client-credentials';
 import { folderListResponseSchema } from '../contract/folders';
 import { matchesResponseSchemaFor } from '../contract/matches';
-import { modelResponseSchema } from '../contract/models';
-import { completeCreatedCredential, completeCredentialList, completeFolder, completeModels, folderPathsOf, lacksPaths, modelsOf } from './published-answers';
+import { assemblyTreeResponseSchema, modelResponseSchema } from '../contract/models';
+import { completeAssemblyTree, completeCreatedCredential, completeCredentialList, completeFolder, completeModels, folderPathsOf, lacksPaths, modelsOf, unnamedTreeIds } from './published-answers';
 
 // Answers as a deployment of the published API writes them: its fields only.
 const published = { id: 'm1', name: 'Bracket', fileName: 'bracket.stl', fileType: 'stl', folderId: 2, isAssembly: false, ownerId: 'u1', state: 'finished', units: 'mm', createdAt: '2026-11-01T10:00:00.000Z' };
@@ -48,5 +48,27 @@ describe('answers of a deployment that sends only the published fields', () => {
     expect(clientCredentialListResponseSchema.parse(completeCredentialList({})).clientCredentials).toEqual([]);
     const created = completeCreatedCredential({ clientCredentials: { clientId: 'c2', clientSecret: 's' } }, 'Nightly import', new Date('2026-11-26T12:00:00Z'));
     expect(created).toEqual({ clientCredentials: { clientId: 'c2', clientSecret: 's', name: 'Nightly import', createdAt: '2026-11-26T12:00:00.000Z' } });
+  });
+});
+
+describe('assembly trees without names (published API)', () => {
+  const published = {
+    type: 'assemblyTree',
+    modelId: 'top',
+    children: [
+      { type: 'subAssembly', modelId: 'sub', occurrences: 1, children: [{ type: 'assemblyPart', modelId: 'bolt', occurrences: 4 }] },
+      { type: 'assemblyPart', modelId: 'gone', occurrences: 1 },
+    ],
+  };
+  it('lists the models to look up, then names every node from them', () => {
+    expect(unnamedTreeIds(published)).toEqual(['sub', 'bolt', 'gone']);
+    const done = completeAssemblyTree(published, new Map([['sub', 'TAIL.stp'], ['bolt', 'bolt.stp']]));
+    expect(assemblyTreeResponseSchema.parse(done).children).toEqual([
+      { type: 'subAssembly', modelId: 'sub', name: 'TAIL.stp', occurrences: 1, children: [{ type: 'assemblyPart', modelId: 'bolt', name: 'bolt.stp', occurrences: 4 }] },
+      { type: 'assemblyPart', modelId: 'gone', name: 'Unnamed part', occurrences: 1 },
+    ]);
+  });
+  it('leaves a tree with names as it is', () => {
+    expect(unnamedTreeIds({ type: 'assemblyTree', modelId: 't', children: [{ type: 'part', modelId: 'p', name: 'p.stl', transform: [] }] })).toEqual([]);
   });
 });

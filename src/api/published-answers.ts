@@ -110,3 +110,36 @@ export function withAskedPaths(body: unknown, asked: readonly { filePath: string
     }),
   };
 }
+
+/** Model ids of an assembly tree's nodes that carry no name (the published tree names nothing). */
+export function unnamedTreeIds(body: unknown): string[] {
+  const ids = new Set<string>();
+  const walk = (nodes: unknown) => {
+    if (!Array.isArray(nodes)) return;
+    for (const n of nodes) {
+      if (!isObject(n)) continue;
+      if (typeof n.name !== 'string' && typeof n.modelId === 'string') ids.add(n.modelId);
+      walk(n.children);
+    }
+  };
+  if (isObject(body)) walk(body.children);
+  return [...ids];
+}
+
+/**
+ * An assembly tree with each node's name (its model's, where the deployment sends none) and the
+ * published `occurrences`; a node without a transform keeps none (its placement is not known).
+ */
+export function completeAssemblyTree(body: unknown, names: ReadonlyMap<string, string>): unknown {
+  const complete = (nodes: unknown): unknown =>
+    Array.isArray(nodes)
+      ? nodes.map((n) => {
+          if (!isObject(n)) return n;
+          const out: Json = { ...n, children: n.children === undefined ? undefined : complete(n.children) };
+          if (out.children === undefined) delete out.children;
+          if (typeof out.name !== 'string') out.name = (typeof n.modelId === 'string' && names.get(n.modelId)) || 'Unnamed part';
+          return out;
+        })
+      : nodes;
+  return isObject(body) ? { ...body, children: complete(body.children) } : body;
+}

@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { NavLink, Outlet, ScrollRestoration, useMatch, useNavigation } from 'react-router';
 import { UserMenu } from './user-menu';
 import { Toaster } from './toast';
+import { CompareSetPill } from '../features/compare-set/compare-set-pill';
 
 // Loaded on its own, after the first route: it stays out of the first route's bundle.
 const UploadIndicator = lazy(() => import('../features/upload/upload-indicator').then((m) => ({ default: m.UploadIndicator })));
@@ -46,6 +47,7 @@ export function AppShell() {
       <main id="main" className="main" tabIndex={-1}>
         <Outlet />
       </main>
+      <CompareSetPill />
       <Toaster />
       {/* New pages open at the top; Back and Forward return to where the reader was. */}
       <ScrollRestoration />

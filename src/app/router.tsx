@@ -92,6 +92,12 @@ export function createAppRoutes({ auth, queryClient }: RouterDeps) {
           ErrorBoundary: RouteError,
         },
         {
+          path: 'compare',
+          loader: protect(),
+          lazy: async () => ({ Component: (await import('../features/compare-set/compare-set-page')).CompareSetPage }),
+          ErrorBoundary: RouteError,
+        },
+        {
           path: 'upload',
           loader: protect(),
           lazy: async () => ({ Component: (await import('../features/upload/upload-page')).UploadPage }),

@@ -154,7 +154,8 @@ export type AssemblyTreeNode = {
   type: 'part' | 'assemblyPart' | 'subAssembly';
   modelId: string | null;
   name: string;
-  transform: number[];
+  /** Relative to the parent; the published API sends none. */
+  transform?: number[];
   occurrences?: number;
   transforms?: number[][];
   children?: AssemblyTreeNode[];
@@ -164,7 +165,7 @@ export const assemblyTreeNodeSchema: z.ZodType<AssemblyTreeNode> = z.lazy(() =>
     type: z.enum(['part', 'assemblyPart', 'subAssembly']),
     modelId: z.string().nullable(),
     name: z.string(),
-    transform: z.array(z.number()),
+    transform: z.array(z.number()).optional(),
     occurrences: z.number().int().positive().optional(),
     transforms: z.array(z.array(z.number())).optional(),
     children: z.array(assemblyTreeNodeSchema).optional(),

@@ -1,7 +1,8 @@
-import { Suspense, useCallback, useId, useRef, useState, type RefObject } from 'react';
+import { Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type RefObject } from 'react';
 import { OrbitControls } from '@react-three/drei';
-import type { Group } from 'three';
-import { forgetViewerGltf, useViewerGltf } from './gltf';
+import { useThree } from '@react-three/fiber';
+import { Matrix4, Mesh, MeshStandardMaterial, type Group, type Object3D } from 'three';
+import { forgetViewerGltf, useViewerGltf, viewerUnits } from './gltf';
 import { LeanCanvas } from './lean-canvas';
 import { describe, ViewerBoundary } from './viewer-boundary';
 import { FitToView, FrameProbe, KeyboardOrbit, standardViews, StudioLights, type StandardView } from './scene-parts';
@@ -22,11 +23,64 @@ export interface ModelPreviewProps {
   /** Called when the file cannot be loaded or WebGL fails. */
   onError?: (error: Error) => void;
   className?: string;
+  /** A part (or sub-assembly) of this assembly drawn highlighted where it is placed; the rest is ghosted. */
+  highlight?: PartHighlight | null;
 }
 
-function Model({ url }: { url: string }) {
+export interface PartHighlight {
+  /** The part's own viewer GLB. */
+  url: string;
+  /** Column-major 4×4 placements in the assembly's own units, one per occurrence. */
+  placements: readonly number[][];
+  /** Hide the rest of the assembly instead of ghosting it. */
+  isolate: boolean;
+}
+
+const ghost = new MeshStandardMaterial({ color: '#9aa3b2', transparent: true, opacity: 0.15, depthWrite: false, metalness: 0.1, roughness: 0.7 });
+const highlighted = new MeshStandardMaterial({ color: '#f08a24', metalness: 0.1, roughness: 0.55 });
+
+/** A copy of a loaded scene drawn with another material (the loaded one is shared by every view). */
+function restyled(scene: Object3D, material: MeshStandardMaterial): Object3D {
+  const copy = scene.clone(true);
+  copy.traverse((o) => {
+    if (o instanceof Mesh) o.material = material;
+  });
+  return copy;
+}
+
+function Model({ url, shown }: { url: string; shown: 'solid' | 'ghost' | 'hidden' }) {
   const gltf = useViewerGltf(url);
-  return <primitive object={gltf.scene} />;
+  const ghosted = useMemo(() => restyled(gltf.scene, ghost), [gltf.scene]);
+  if (shown === 'hidden') return null;
+  return <primitive object={shown === 'ghost' ? ghosted : gltf.scene} />;
+}
+
+/**
+ * The part at each of its placements. The part's file is in metres of its own unit; a placement is
+ * in the assembly's unit, so each copy is scaled back to the part's unit, placed, then scaled to
+ * the assembly's metres.
+ */
+function Highlight({ assemblyUrl, highlight }: { assemblyUrl: string; highlight: PartHighlight }) {
+  const assembly = useViewerGltf(assemblyUrl);
+  const part = useViewerGltf(highlight.url);
+  const copies = useMemo(() => {
+    const toAssembly = new Matrix4().makeScale(...(Array(3).fill(viewerUnits(assembly.scene).metresPerUnit) as [number, number, number]));
+    const fromPart = new Matrix4().makeScale(...(Array(3).fill(1 / viewerUnits(part.scene).metresPerUnit) as [number, number, number]));
+    return highlight.placements.map((placement) => {
+      const holder = restyled(part.scene, highlighted);
+      const wrapper = new Matrix4().multiplyMatrices(toAssembly, new Matrix4().fromArray(placement)).multiply(fromPart);
+      return { object: holder, matrix: wrapper };
+    });
+  }, [assembly.scene, part.scene, highlight.placements]);
+  return (
+    <>
+      {copies.map(({ object, matrix }, i) => (
+        <group key={i} matrix={matrix} matrixAutoUpdate={false}>
+          <primitive object={object} />
+        </group>
+      ))}
+    </>
+  );
 }
 
 function Scene({
@@ -35,14 +89,18 @@ function Scene({
   view,
   keysRef,
   onDrawn,
+  highlight,
 }: {
   url: string;
   fitRequest: number;
   view: StandardView;
   keysRef: RefObject<((key: string) => boolean) | null>;
   onDrawn: () => void;
+  highlight: PartHighlight | null;
 }) {
   const group = useRef<Group>(null);
+  const invalidate = useThree((s) => s.invalidate);
+  useEffect(() => invalidate(), [invalidate, highlight]);
   return (
     <>
       <color attach="background" args={['#e9edf3']} />
@@ -50,7 +108,12 @@ function Scene({
       <OrbitControls makeDefault enableDamping={false} />
       <Suspense fallback={null}>
         <group ref={group}>
-          <Model url={url} />
+          <Model url={url} shown={highlight ? (highlight.isolate ? 'hidden' : 'ghost') : 'solid'} />
+          {highlight && (
+            <Suspense fallback={null}>
+              <Highlight assemblyUrl={url} highlight={highlight} />
+            </Suspense>
+          )}
         </group>
         <FitToView target={group} request={fitRequest} direction={standardViews[view]} />
         <FrameProbe onDrawn={onDrawn} />
@@ -65,7 +128,7 @@ function Scene({
  * zoom, a "Fit" button. Display only: it takes an address and never asks the API for anything.
  * Its wrapper gets `data-viewer-ready="true"` once the model has been drawn.
  */
-export function ModelPreview({ url, label, fallbackImageUrl, onReady, onError, className }: ModelPreviewProps) {
+export function ModelPreview({ url, label, fallbackImageUrl, onReady, onError, className, highlight = null }: ModelPreviewProps) {
   const [webgl] = useState(webglAvailable);
   const [ready, setReady] = useState(false);
   const [error, setError] = useState<Error | null>(() => (webgl ? null : new Error('WebGL is not available in this browser.')));
@@ -155,7 +218,7 @@ export function ModelPreview({ url, label, fallbackImageUrl, onReady, onError, c
                   );
                 }}
               >
-                <Scene url={url} fitRequest={fitRequest} view={view} keysRef={keysRef} onDrawn={onDrawn} />
+                <Scene url={url} fitRequest={fitRequest} view={view} keysRef={keysRef} onDrawn={onDrawn} highlight={highlight} />
               </LeanCanvas>
             </ViewerBoundary>
           </div>

@@ -1,6 +1,7 @@
 // Lengths as people read them: in the unit they prefer (millimetres or inches), whatever unit the
 // model's numbers are in. The one place that turns a model's units into words.
 import { useSyncExternalStore } from 'react';
+import { localStore } from './local-store';
 
 export type DisplayUnit = 'mm' | 'in';
 export const displayUnits: readonly DisplayUnit[] = ['mm', 'in'];
@@ -38,50 +39,14 @@ export function formatSize(sizes: readonly number[], from: string | null | undef
   return `${sizes.map((s) => formatNumber(convertLength(s, from, to))).join(' × ')} ${to}`;
 }
 
-// The preference lives in this browser (localStorage) and is the same on every page and tab.
-const storageKey = 'gsw:length-unit';
-const listeners = new Set<() => void>();
-
-function readPreference(): DisplayUnit {
-  try {
-    return localStorage.getItem(storageKey) === 'in' ? 'in' : 'mm';
-  } catch {
-    return 'mm';
-  }
-}
+// The preference lives in this browser and is the same on every page and tab.
+const preference = localStore<DisplayUnit>('gsw:length-unit', (text) => (text === '"in"' || text === 'in' ? 'in' : 'mm'));
 
 export function setDisplayUnit(unit: DisplayUnit): void {
-  try {
-    localStorage.setItem(storageKey, unit);
-  } catch {
-    // Private mode without storage: the choice lasts until the page is left.
-  }
-  current = unit;
-  for (const listener of listeners) listener();
-}
-
-let current: DisplayUnit | null = null;
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  const onStorage = (event: StorageEvent) => {
-    if (event.key !== storageKey) return;
-    current = readPreference();
-    listener();
-  };
-  window.addEventListener('storage', onStorage);
-  return () => {
-    listeners.delete(listener);
-    window.removeEventListener('storage', onStorage);
-  };
-}
-
-function snapshot(): DisplayUnit {
-  current ??= readPreference();
-  return current;
+  preference.set(unit);
 }
 
 /** The length unit this user reads (millimetres unless they chose inches). */
 export function useDisplayUnit(): DisplayUnit {
-  return useSyncExternalStore(subscribe, snapshot, () => 'mm' as const);
+  return useSyncExternalStore(preference.subscribe, preference.get, () => 'mm' as const);
 }

@@ -1,3 +1,4 @@
+import { identity, multiply } from '../../geometry/mesh';
 import type { AssemblyTreeNode } from '../../contract/models';
 
 /**
@@ -13,7 +14,7 @@ export function withQuantities(nodes: readonly AssemblyTreeNode[]): AssemblyTree
     const seen = byKey.get(key);
     if (seen) {
       seen.occurrences = (seen.occurrences ?? 1) + count;
-      seen.transforms = [...(seen.transforms ?? [seen.transform]), ...(node.transforms ?? [node.transform])];
+      seen.transforms = [...placedAs(seen), ...placedAs(node)];
       continue;
     }
     const row = { ...node, occurrences: count };
@@ -22,3 +23,20 @@ export function withQuantities(nodes: readonly AssemblyTreeNode[]): AssemblyTree
   }
   return rows;
 }
+
+/**
+ * Where a row's model lies in the assembly: every occurrence of every parent placement times the
+ * row's own transforms (column-major 4×4, relative to the parent as the tree gives them); none
+ * when the tree gives no transforms.
+ */
+export function placementsOf(parentPlacements: readonly number[][], node: AssemblyTreeNode): number[][] {
+  const own = placedAs(node);
+  return parentPlacements.flatMap((parent) => own.map((t) => multiply(parent, t)));
+}
+
+/** A node's transforms relative to its parent; none when the tree does not say (the published API). */
+function placedAs(node: AssemblyTreeNode): number[][] {
+  return node.transforms ?? (node.transform ? [node.transform] : []);
+}
+
+export const assemblyOrigin: readonly number[][] = [identity()];

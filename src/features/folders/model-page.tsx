@@ -15,7 +15,8 @@ import { isSettled, searchableStates, type AssemblyTreeNode, type Model } from '
 import { factRows, formatFileSize } from './model-facts';
 import { fileTypeLabel, StateBadge, stateInfo } from '../../app/ui/model-state';
 import { safeImageUrl } from '../../app/ui/safe-url';
-import { withQuantities } from './assembly-rows';
+import { CompareSetToggle } from '../compare-set/compare-set-toggle';
+import { assemblyOrigin, placementsOf, withQuantities } from './assembly-rows';
 import { MetadataSection } from './metadata-section';
 import { MoveModelDialog } from './move-model-dialog';
 import { useCanEdit } from './permissions';
@@ -107,9 +108,21 @@ function MatchSummary({ model, working }: { model: Model; working: boolean }) {
   );
 }
 
-function PreviewSection({ model }: { model: Model }) {
+/** A row of the assembly tree shown in the 3D view. */
+interface ShownPart {
+  modelId: string;
+  name: string;
+  placements: number[][];
+}
+
+function PreviewSection({ model, shownPart, isolate }: { model: Model; shownPart: ShownPart | null; isolate: boolean }) {
   const ready = hasGeometry(model.state);
   const viewerFile = useViewerFile(model, ready);
+  const partFile = useViewerFile({ id: shownPart?.modelId ?? '', viewerFile: null }, ready && shownPart !== null);
+  const highlight = useMemo(
+    () => (shownPart && partFile.data ? { url: partFile.data, placements: shownPart.placements, isolate } : null),
+    [shownPart, partFile.data, isolate],
+  );
   const thumbnail = safeImageUrl(model.thumbnail);
   // Keep showing the address the viewer loaded: a refreshed (re-signed) address of the same
   // processed file must not reload the model and reset the view. A new version (after
@@ -138,7 +151,7 @@ function PreviewSection({ model }: { model: Model }) {
           </div>
         }
       >
-        <ModelPreview url={viewerUrl} label={label} fallbackImageUrl={thumbnail} />
+        <ModelPreview url={viewerUrl} label={shownPart ? `${label}, ${shownPart.name} highlighted` : label} fallbackImageUrl={thumbnail} highlight={highlight} />
       </Suspense>
     );
   } else if (viewerFile.isError) {
@@ -152,12 +165,24 @@ function PreviewSection({ model }: { model: Model }) {
         Preview
       </h2>
       {body}
+      {shownPart && (
+        <p className="muted" role="status">
+          {partFile.isError ? `${shownPart.name} could not be loaded: ${errorMessage(partFile.error)}` : `${shownPart.name} is highlighted${isolate ? ', alone' : ''}.`}
+        </p>
+      )}
     </section>
   );
 }
 
-function AssemblyNodeLabel({ node }: { node: AssemblyTreeNode }) {
+interface PartShowing {
+  shown: ShownPart | null;
+  onShow: (part: ShownPart | null) => void;
+}
+
+function AssemblyNodeLabel({ node, placements, showing }: { node: AssemblyTreeNode; placements: number[][]; showing: PartShowing }) {
   const count = node.occurrences ?? 1;
+  const modelId = node.modelId;
+  const pressed = modelId !== null && showing.shown?.modelId === modelId && showing.shown.placements === placements;
   return (
     <span className="assembly__row">
       <span className="assembly__kind">{node.type === 'subAssembly' ? 'Sub-assembly' : 'Part'}</span>{' '}
@@ -178,26 +203,40 @@ function AssemblyNodeLabel({ node }: { node: AssemblyTreeNode }) {
           </span>
         </>
       )}
+      {modelId && placements.length > 0 && (
+        <>
+          {' '}
+          <button
+            type="button"
+            className="button button--small assembly__show"
+            aria-pressed={pressed}
+            aria-label={`Show ${node.name} in the 3D view`}
+            onClick={() => showing.onShow(pressed ? null : { modelId, name: node.name, placements })}
+          >
+            {pressed ? 'Shown' : 'Show'}
+          </button>
+        </>
+      )}
     </span>
   );
 }
 
 /** Parts and sub-assemblies, repeated parts as one row with a quantity, sub-assemblies folding. */
-function AssemblyNodes({ nodes, level = 1 }: { nodes: readonly AssemblyTreeNode[]; level?: number }) {
-  const rows = useMemo(() => withQuantities(nodes), [nodes]);
+function AssemblyNodes({ nodes, level = 1, parentPlacements, showing }: { nodes: readonly AssemblyTreeNode[]; level?: number; parentPlacements: readonly number[][]; showing: PartShowing }) {
+  const rows = useMemo(() => withQuantities(nodes).map((node) => ({ node, placements: placementsOf(parentPlacements, node) })), [nodes, parentPlacements]);
   return (
     <ul className="assembly">
-      {rows.map((node, index) => (
+      {rows.map(({ node, placements }, index) => (
         <li key={`${node.modelId ?? node.name}-${index}`} className="assembly__node">
           {node.children && node.children.length > 0 ? (
             <details open={level < 2}>
               <summary>
-                <AssemblyNodeLabel node={node} />
+                <AssemblyNodeLabel node={node} placements={placements} showing={showing} />
               </summary>
-              <AssemblyNodes nodes={node.children} level={level + 1} />
+              <AssemblyNodes nodes={node.children} level={level + 1} parentPlacements={placements} showing={showing} />
             </details>
           ) : (
-            <AssemblyNodeLabel node={node} />
+            <AssemblyNodeLabel node={node} placements={placements} showing={showing} />
           )}
         </li>
       ))}
@@ -205,7 +244,7 @@ function AssemblyNodes({ nodes, level = 1 }: { nodes: readonly AssemblyTreeNode[
   );
 }
 
-function AssemblySection({ model }: { model: Model }) {
+function AssemblySection({ model, showing, isolate, onIsolate }: { model: Model; showing: PartShowing; isolate: boolean; onIsolate: (isolate: boolean) => void }) {
   const tree = useAssemblyTree(model.id, isSettled(model.state));
   const missing = model.missingParts ?? [];
   return (
@@ -244,7 +283,22 @@ function AssemblySection({ model }: { model: Model }) {
       ) : tree.data.children.length === 0 ? (
         <p className="muted">No parts are listed for this assembly.</p>
       ) : (
-        <AssemblyNodes nodes={tree.data.children} />
+        <>
+          {showing.shown && (
+            <div className="assembly__showing" role="group" aria-label="Part in the 3D view">
+              <span>
+                <strong>{showing.shown.name}</strong> is highlighted in the 3D view.
+              </span>
+              <label className="check">
+                <input type="checkbox" checked={isolate} onChange={(e) => onIsolate(e.target.checked)} /> Show it alone
+              </label>
+              <button type="button" className="button button--small" onClick={() => showing.onShow(null)}>
+                Show the whole assembly
+              </button>
+            </div>
+          )}
+          <AssemblyNodes nodes={tree.data.children} parentPlacements={assemblyOrigin} showing={showing} />
+        </>
       )}
     </section>
   );
@@ -276,6 +330,9 @@ function ModelView({ model }: { model: Model }) {
   const download = useSourceFile();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [moving, setMoving] = useState(false);
+  const [shownPart, setShownPart] = useState<ShownPart | null>(null);
+  const [isolate, setIsolate] = useState(false);
+  const showing = useMemo(() => ({ shown: shownPart, onShow: setShownPart }), [shownPart]);
   const displayUnit = useDisplayUnit();
   const hasFile = model.state !== 'incomplete-upload';
   const info = stateInfo(model.state);
@@ -353,6 +410,7 @@ function ModelView({ model }: { model: Model }) {
               Move to folder
             </button>
           )}
+          <CompareSetToggle model={model} />
           {editable && (
             <button type="button" className="button button--danger-quiet" onClick={() => setConfirmDelete(true)}>
               Delete
@@ -393,7 +451,7 @@ function ModelView({ model }: { model: Model }) {
       <MatchSummary model={model} working={working} />
 
       <div className="model__grid">
-        <PreviewSection model={model} />
+        <PreviewSection model={model} shownPart={shownPart} isolate={isolate} />
         <section className="card" aria-labelledby="details-heading">
           <h2 id="details-heading" className="card__title">
             Details
@@ -411,7 +469,7 @@ function ModelView({ model }: { model: Model }) {
       </div>
 
       <MetadataSection model={model} editable={editable} />
-      {model.isAssembly && <AssemblySection model={model} />}
+      {model.isAssembly && <AssemblySection model={model} showing={showing} isolate={isolate} onIsolate={setIsolate} />}
 
 
       {moving && <MoveModelDialog model={model} onClose={() => setMoving(false)} />}

@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { COMPARE_SET_MAX, compareSetHref, setCompareSet } from '../compare-set/compare-set';
 import { useDeleteModels } from '../../api/models';
 import { ConfirmDeleteDialog } from '../../app/ui/confirm-delete-dialog';
 import type { Model } from '../../contract/models';
@@ -6,6 +8,7 @@ import type { Model } from '../../contract/models';
 /** "3 selected · Select all on this page · Clear · Delete selected", with the confirmation. */
 export function SelectionBar({ models, selected, onSelect }: { models: readonly Model[]; selected: ReadonlySet<string>; onSelect: (ids: ReadonlySet<string>) => void }) {
   const [confirming, setConfirming] = useState(false);
+  const navigate = useNavigate();
   const [deleted, setDeleted] = useState(0);
   const remove = useDeleteModels();
   if (selected.size === 0) return null;
@@ -28,6 +31,19 @@ export function SelectionBar({ models, selected, onSelect }: { models: readonly 
       <button type="button" className="button button--small" onClick={() => onSelect(new Set())}>
         Clear selection
       </button>
+      {selected.size >= 2 && selected.size <= COMPARE_SET_MAX && (
+        <button
+          type="button"
+          className="button button--small"
+          onClick={() => {
+            const picked = models.filter((m) => selected.has(m.id));
+            setCompareSet(picked);
+            void navigate(compareSetHref(picked.map((m) => m.id)));
+          }}
+        >
+          Compare selected
+        </button>
+      )}
       <button type="button" className="button button--small button--danger-quiet" onClick={() => setConfirming(true)}>
         Delete selected
       </button>

@@ -27,7 +27,7 @@ export function placementsOf(storedTree: unknown): Placement[] {
   const found = new Map<string, Placement>();
   const walk = (nodes: AssemblyTreeNode[], world: number[]) => {
     for (const n of nodes) {
-      const placed = multiply(world, n.transform.length === 16 ? n.transform : IDENTITY);
+      const placed = multiply(world, n.transform?.length === 16 ? n.transform : IDENTITY);
       if (n.modelId && !(n as { missing?: boolean }).missing) {
         const p = found.get(n.modelId);
         if (p) p.copies++;

@@ -414,21 +414,23 @@ function itemAt(raw: unknown, index: number) {
 function publishedTree(nodes: AssemblyTreeNode[]): AssemblyTreeNode[] {
   const groups = new Map<string, AssemblyTreeNode>();
   for (const node of nodes) {
+    // Ingestion writes every node's transform; the schema allows none because the published API sends none.
+    const transform = node.transform ?? [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
     const type = node.type === 'subAssembly' ? 'subAssembly' : 'assemblyPart';
     const key = `${type}\u0000${node.modelId ?? ''}\u0000${foldNameCase(node.name)}`;
     const seen = groups.get(key);
     if (seen) {
       seen.occurrences = (seen.occurrences ?? 1) + 1;
-      seen.transforms?.push(node.transform);
+      seen.transforms?.push(transform);
       continue;
     }
     groups.set(key, {
       type,
       modelId: node.modelId ?? '',
       name: node.name,
-      transform: node.transform,
+      transform,
       occurrences: 1,
-      transforms: [node.transform],
+      transforms: [transform],
       ...(type === 'subAssembly' ? { children: publishedTree(node.children ?? []) } : {}),
     });
   }
