@@ -295,6 +295,21 @@ test('uploads on a slow link leave the app connections: the Folders page opens w
   expect(took).toBeLessThan(8000);
   expect(uploading).toBeLessThanOrEqual(3);
 
-  // The rest of the batch finishes at full speed.
+  // Back on the upload page, while the batch is still being sent, a second one is queued behind it.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Upload' }).click();
+  await expect(page.getByRole('heading', { name: 'Queue another batch' })).toBeVisible();
+  const queuedTarget = `E2E Queued ${Date.now()}`;
+  await chooseTarget(page, queuedTarget);
+  await page.getByTestId('upload-input').setInputFiles(await stlFolder(root, 'Queued', 2));
+  await expect(page.getByTestId('upload-review-row')).toHaveCount(2);
+  await page.getByRole('button', { name: 'Start upload' }).click();
+  const queued = page.getByTestId('upload-queued');
+  await expect(queued).toContainText('starts on its own once the batches above have been sent');
+  await expect(page.getByRole('heading', { name: 'Queue another batch' })).toBeVisible();
+
+  // The rest of the first batch finishes at full speed; then the queued one is sent on its own.
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  await expect(queued).toHaveCount(0, { timeout: 120_000 });
+  await expect(page.getByRole('heading', { name: new RegExp(`— ${queuedTarget}$`) })).toBeVisible();
+  await expect(row(page, 'Queued/plate-01.stl')).toHaveAttribute('data-status', 'finished', { timeout: 120_000 });
 });

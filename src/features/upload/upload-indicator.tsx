@@ -1,12 +1,45 @@
 // Header indicator of the upload in progress. Kept tiny: it reads the status store and, when
 // a batch was saved before a reload, loads the upload session (lazily) so it carries on.
-import { useEffect, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { Link } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { folderQueries } from '../../api/folders';
+import { modelQueries } from '../../api/models';
 import './upload-indicator.css';
 import { getUploadStatus, hasSavedBatch, subscribeUploadStatus } from './upload-status';
 
+const refreshEveryMs = 1000;
+
+/**
+ * An upload creates folders and models and settles them one by one: the folder tree and the
+ * model lists (and state counts) are refreshed as it goes, at most once a second, wherever
+ * the reader is in the app.
+ */
+function useFreshListsWhileUploading(active: boolean, progress: number): void {
+  const queryClient = useQueryClient();
+  const last = useRef(0);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const started = useRef(false);
+  useEffect(() => {
+    if (active) started.current = true;
+    if (!started.current) return;
+    const refresh = () => {
+      timer.current = undefined;
+      last.current = Date.now();
+      void queryClient.invalidateQueries({ queryKey: folderQueries.all() });
+      void queryClient.invalidateQueries({ queryKey: modelQueries.lists() });
+    };
+    const wait = last.current + refreshEveryMs - Date.now();
+    if (wait <= 0) refresh();
+    else timer.current ??= setTimeout(refresh, wait);
+  }, [active, progress, queryClient]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+}
+
 export function UploadIndicator() {
   const status = useSyncExternalStore(subscribeUploadStatus, getUploadStatus, getUploadStatus);
+
+  useFreshListsWhileUploading(status.active, status.filesRecorded + status.filesDone);
 
   useEffect(() => {
     if (!hasSavedBatch()) return;

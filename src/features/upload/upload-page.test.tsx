@@ -9,6 +9,7 @@ import { stepText } from './engine/test-files';
 import { memoryBatchStore } from './persistence';
 import { UploadSession } from './upload-session';
 import { UploadWorkspace } from './upload-page';
+import { UploadQueue } from './upload-queue';
 
 function file(relativePath: string, content: string | Uint8Array) {
   const name = relativePath.slice(relativePath.lastIndexOf('/') + 1);
@@ -29,9 +30,11 @@ function setup(entry = '/upload', finalState: (filePath: string) => string = () 
         }),
   );
   const service = new FakeService({ createLatencyMs: 1, putLatencyMs: 5, listLatencyMs: 1, processingMs: 1, finalState });
-  const session = new UploadSession({ transport: service, store: memoryBatchStore(), window: null, notifyIntervalMs: 0 });
+  const deps = { transport: service, store: memoryBatchStore(), window: null, notifyIntervalMs: 0 };
+  const session = new UploadSession(deps);
+  const queue = new UploadQueue(session, deps);
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter([{ path: '/upload', element: <UploadWorkspace session={session} /> }, { path: '/models/:id', element: <p>model page</p> }], {
+  const router = createMemoryRouter([{ path: '/upload', element: <UploadWorkspace queue={queue} /> }, { path: '/models/:id', element: <p>model page</p> }], {
     initialEntries: [entry],
   });
   render(
@@ -39,7 +42,7 @@ function setup(entry = '/upload', finalState: (filePath: string) => string = () 
       <RouterProvider router={router} />
     </QueryClientProvider>,
   );
-  return { service, session };
+  return { service, session, queue };
 }
 
 beforeEach(() => localStorage.clear());

@@ -13,7 +13,8 @@ import { DropZone } from './drop-zone';
 import { ReviewTable } from './review-table';
 import { countWords, formatBytes, pathInFolder, statusWords, summaryOrder, toneOf } from './status-words';
 import { UploadTable, type RowActions } from './upload-table';
-import { uploadSession, type UploadSession, type WhenStored } from './upload-session';
+import { type UploadSession, type WhenStored } from './upload-session';
+import { uploadQueue, type UploadQueue } from './upload-queue';
 import './upload.css';
 import { PageHeader } from '../../app/ui/page-header';
 import { StateSummary } from '../../app/ui/state-summary';
@@ -28,55 +29,78 @@ function useEngineSnapshot(engine: UploadEngine | null): EngineSnapshot | null {
 export function UploadPage() {
   const config = useAppConfig();
   const limit = config.uploadMaxBytes;
-  useEffect(() => uploadSession.setMaxFileBytes(limit), [limit]);
-  return <UploadWorkspace session={uploadSession} />;
+  useEffect(() => uploadQueue.setMaxFileBytes(limit), [limit]);
+  return <UploadWorkspace queue={uploadQueue} />;
 }
 
-export function UploadWorkspace({ session }: { session: UploadSession }) {
-  const state = useSyncExternalStore(session.subscribe, session.getState, session.getState);
-  const snap = useEngineSnapshot(state.engine);
+export function UploadWorkspace({ queue }: { queue: UploadQueue }) {
+  const sessions = useSyncExternalStore(queue.subscribe, queue.getSessions, queue.getSessions);
+  const first = sessions[0];
+  const last = sessions.at(-1)!;
 
   useEffect(() => {
-    void session.restore();
-  }, [session]);
+    void first?.restore();
+  }, [first]);
   // Opened from a folder (?into=<folderId>): files go there unless a target was already chosen.
   const [params] = useSearchParams();
   const into = useFolder(parseFolderId(params.get('into') ?? undefined));
   const intoPath = into.data?.path;
   useEffect(() => {
-    if (intoPath) void session.offerTargetFolder(intoPath);
-  }, [intoPath, session]);
-
-  const onFiles = useCallback((files: SourceFile[]) => void session.addFiles(files), [session]);
-  const running = state.phase === 'running';
+    if (intoPath) void last.offerTargetFolder(intoPath);
+  }, [intoPath, last]);
 
   return (
     <div className="page upload-page">
       <PageHeader title="Upload">
         <p className="lead">
           Add CAD and mesh files — single files or whole folders with their subfolders. You see every file before anything is
-          sent; uploads go on while you use the rest of the workbench.
+          sent; uploads go on while you use the rest of the workbench, and more batches can be queued behind one being sent.
         </p>
       </PageHeader>
+      {sessions.map((session) => (
+        <SessionView key={sessionKey(session)} session={session} behind={session !== first} />
+      ))}
+    </div>
+  );
+}
 
+const sessionKeys = new WeakMap<UploadSession, number>();
+let nextSessionKey = 0;
+function sessionKey(session: UploadSession): number {
+  let key = sessionKeys.get(session);
+  if (key === undefined) sessionKeys.set(session, (key = nextSessionKey++));
+  return key;
+}
+
+/** One batch: choosing files and reviewing them, queued, or being sent and followed. */
+function SessionView({ session, behind }: { session: UploadSession; behind: boolean }) {
+  const state = useSyncExternalStore(session.subscribe, session.getState, session.getState);
+  const snap = useEngineSnapshot(state.engine);
+  const onFiles = useCallback((files: SourceFile[]) => void session.addFiles(files), [session]);
+  const running = state.phase === 'running';
+  const chooseId = useId();
+
+  return (
+    <>
       {state.error && (
         <p className="form-error" role="alert">
           {state.error}
         </p>
       )}
 
-      {!running && (
-        <section className="card" aria-labelledby="upload-choose-heading">
-          <h2 id="upload-choose-heading" className="card__title">
-            Choose files
+      {!running && !state.queued && (
+        <section className="card" aria-labelledby={chooseId}>
+          <h2 id={chooseId} className="card__title">
+            {behind ? 'Queue another batch' : 'Choose files'}
           </h2>
+          {behind && <p className="muted">It is sent once the batches above have been sent.</p>}
           <TargetFolderField session={session} value={state.targetFolder} problem={state.engine ? state.folderProblem : null} />
           <DropZone onFiles={onFiles} disabled={state.phase === 'planning'} />
         </section>
       )}
 
       {(state.phase === 'review' || (state.phase === 'planning' && state.engine)) && snap && (
-        <ReviewSection session={session} snap={snap} busy={state.phase === 'planning'} startError={state.startError} />
+        <ReviewSection session={session} snap={snap} busy={state.phase === 'planning'} startError={state.startError} queued={state.queued} />
       )}
       {state.phase === 'planning' && !state.engine && (
         <p className="state" role="status">
@@ -85,7 +109,7 @@ export function UploadWorkspace({ session }: { session: UploadSession }) {
       )}
 
       {running && snap && <BatchSection session={session} snap={snap} onFiles={onFiles} attach={state.attach} saveFailed={state.saveFailed} />}
-    </div>
+    </>
   );
 }
 
@@ -185,6 +209,7 @@ const storedShown = 8;
 function StoredPathsField({ session, folder }: { session: UploadSession; folder: string }) {
   const stored = useSyncExternalStore(session.subscribe, () => session.getState().stored);
   const choice = useSyncExternalStore(session.subscribe, () => session.getState().whenStored);
+  const queued = useSyncExternalStore(session.subscribe, () => session.getState().queued);
   const name = useId();
   if (stored.length === 0) return null;
   const choices: [WhenStored, string][] = [
@@ -204,14 +229,15 @@ function StoredPathsField({ session, folder }: { session: UploadSession; folder:
       </ul>
       {choices.map(([value, label]) => (
         <label key={value} className="upload-stored__choice">
-          <input type="radio" name={name} value={value} checked={choice === value} onChange={() => void session.setWhenStored(value)} /> {label}
+          <input type="radio" name={name} value={value} checked={choice === value} disabled={queued} onChange={() => void session.setWhenStored(value)} /> {label}
         </label>
       ))}
     </fieldset>
   );
 }
 
-function ReviewSection({ session, snap, busy, startError }: { session: UploadSession; snap: EngineSnapshot; busy: boolean; startError: string | null }) {
+function ReviewSection({ session, snap, busy, startError, queued }: { session: UploadSession; snap: EngineSnapshot; busy: boolean; startError: string | null; queued: boolean }) {
+  const headingId = useId();
   const problemCount = snap.summary.problem;
   const toSend = snap.files.filter((f) => f.status !== 'problem');
   const bytes = toSend.reduce((sum, f) => sum + f.size, 0);
@@ -219,9 +245,9 @@ function ReviewSection({ session, snap, busy, startError }: { session: UploadSes
   for (const f of toSend) if (f.role) roles[f.role]++;
 
   return (
-    <section className="card" aria-labelledby="upload-review-heading" aria-busy={busy || undefined}>
-      <h2 id="upload-review-heading" className="card__title">
-        Review
+    <section className="card" aria-labelledby={headingId} aria-busy={busy || undefined} data-testid={queued ? 'upload-queued' : undefined}>
+      <h2 id={headingId} className="card__title">
+        {queued ? 'Queued' : 'Review'}
       </h2>
       <p role="status">
         {snap.files.length} {snap.files.length === 1 ? 'file' : 'files'} into <strong>{snap.targetFolder || '—'}</strong>: {toSend.length}{' '}
@@ -239,22 +265,33 @@ function ReviewSection({ session, snap, busy, startError }: { session: UploadSes
           Files with problems are not sent. Remove them to go on, or cancel and fix them first.
         </div>
       )}
+      {queued && (
+        <p className="muted" role="status">
+          This batch starts on its own once the batches above have been sent.
+        </p>
+      )}
       <StoredPathsField session={session} folder={snap.targetFolder} />
-      {snap.files.some((f) => needsDeclaredUnit(f.name)) && <MeshUnitsField session={session} />}
-      <ReviewTable files={snap.files} folder={snap.targetFolder} busy={busy} onRemove={(index) => void session.removeFile(index)} />
+      {snap.files.some((f) => needsDeclaredUnit(f.name)) && !queued && <MeshUnitsField session={session} />}
+      <ReviewTable files={snap.files} folder={snap.targetFolder} busy={busy || queued} onRemove={(index) => void session.removeFile(index)} />
       {startError && (
         <p className="form-error" role="alert">
           {startError}
         </p>
       )}
       <div className="actions">
-        {/* Not disabled while the review is re-read: the click itself can blur the target folder
-            field and so replan, and a button disabled under the pointer would swallow the click.
-            The session starts once the new review is ready, or says why it cannot. */}
-        <button type="button" className="button button--primary" onClick={() => session.start()}>
-          Start upload
-        </button>
-        {problemCount > 0 && (
+        {queued ? (
+          <button type="button" className="button" onClick={() => session.unqueue()}>
+            Take it out of the queue
+          </button>
+        ) : (
+          /* Not disabled while the review is re-read: the click itself can blur the target folder
+             field and so replan, and a button disabled under the pointer would swallow the click.
+             The session starts once the new review is ready, or says why it cannot. */
+          <button type="button" className="button button--primary" onClick={() => session.start()}>
+            Start upload
+          </button>
+        )}
+        {problemCount > 0 && !queued && (
           <button
             type="button"
             className="button"
@@ -298,6 +335,7 @@ function BatchSection({
   attach: ReturnType<UploadSession['getState']>['attach'];
   saveFailed: boolean;
 }) {
+  const headingId = useId();
   const [reprocessing, setReprocessing] = useState<ReadonlySet<string>>(new Set());
   const [onlyAttention, setOnlyAttention] = useState(false);
   const percent = snap.bytesTotal > 0 ? Math.round((snap.bytesSent / snap.bytesTotal) * 100) : 100;
@@ -329,9 +367,9 @@ function BatchSection({
   // Failed, refused or waiting for the user: the rows a long batch hides among the finished ones.
   const attention = snap.files.filter((f) => ['bad', 'warn'].includes(toneOf(f.status)));
   return (
-    <section className="card" aria-labelledby="upload-batch-heading">
+    <section className="card" aria-labelledby={headingId}>
       <div className="upload-batch__header">
-        <h2 id="upload-batch-heading" className="card__title">
+        <h2 id={headingId} className="card__title">
           {stageWords[snap.stage]} — {snap.targetFolder}
         </h2>
         <div className="actions upload-batch__actions">

@@ -38,6 +38,8 @@ export interface SessionState {
   readonly saveFailed: boolean;
   /** Why the last "Start upload" did not start (review); cleared by the next review. */
   readonly startError: string | null;
+  /** Started, waiting for the batch before it to be sent (a queued batch). */
+  readonly queued: boolean;
   /** Paths of the review that already hold a model on the service. */
   readonly stored: readonly string[];
   /** What happens to files dropped at a stored path: left out, or kept beside under a free name. */
@@ -59,6 +61,10 @@ export interface UploadSessionDeps {
   reprocess?: (id: string) => Promise<unknown>;
   /** The window to hook beforeunload/visibilitychange on; null in tests that do not want it. */
   window?: Window | null;
+  /** Whether a batch before this one is still being sent or waiting (then this one is queued). */
+  mustWait?: () => boolean;
+  /** This batch starts sending: the others hand the saved copy and the header's status over. */
+  onStart?: (session: UploadSession) => void;
 }
 
 const initial: SessionState = {
@@ -71,6 +77,7 @@ const initial: SessionState = {
   attach: null,
   saveFailed: false,
   startError: null,
+  queued: false,
   stored: [],
   whenStored: 'skip',
 };
@@ -93,7 +100,8 @@ export function statusOf(snap: EngineSnapshot): UploadStatus {
         : attention
           ? `${snap.summary['needs-file']} files to add again`
           : '';
-  return { active, attention, filesTotal: files.length, filesDone, bytesTotal: snap.bytesTotal, bytesSent: snap.bytesSent, label };
+  const filesRecorded = files.filter((f) => f.modelId !== null).length;
+  return { active, attention, filesTotal: files.length, filesDone, filesRecorded, bytesTotal: snap.bytesTotal, bytesSent: snap.bytesSent, label };
 }
 
 export class UploadSession {
@@ -114,6 +122,8 @@ export class UploadSession {
   private transportInstance: Transport | null = null;
   private storeInstance: BatchStore | null = null;
   private maxFileBytes: number;
+  /** Whether this batch writes the saved copy and the header's status (a batch queued after it took them over). */
+  private owner = true;
 
   constructor(private readonly deps: UploadSessionDeps = {}) {
     this.maxFileBytes = deps.maxFileBytes ?? DEFAULT_UPLOAD_MAX_BYTES;
@@ -158,7 +168,7 @@ export class UploadSession {
 
   /** Files dropped or picked. Starts (or extends) a review, or gives a restored batch its files back. */
   async addFiles(files: readonly SourceFile[]): Promise<void> {
-    if (files.length === 0) return;
+    if (files.length === 0 || this.state.queued) return;
     const { phase, engine } = this.state;
     if (phase === 'running' && engine) {
       const stage = engine.getSnapshot().stage;
@@ -176,7 +186,7 @@ export class UploadSession {
 
   /** Changes the target folder of the review. */
   async setTargetFolder(folder: string): Promise<void> {
-    if (this.state.phase === 'running') return;
+    if (this.state.phase === 'running' || this.state.queued) return;
     this.state = { ...this.state, targetFolder: folder };
     if (this.files.length === 0) {
       this.set({});
@@ -187,7 +197,7 @@ export class UploadSession {
 
   /** Changes the unit of the review's mesh files that do not say theirs. */
   async setMeshUnits(units: DeclaredUnit): Promise<void> {
-    if (this.state.phase === 'running' || units === this.state.meshUnits) return;
+    if (this.state.phase === 'running' || this.state.queued || units === this.state.meshUnits) return;
     this.state = { ...this.state, meshUnits: units };
     if (this.files.length === 0) {
       this.set({});
@@ -198,7 +208,7 @@ export class UploadSession {
 
   /** Skips the files dropped at stored paths, or keeps them beside under a free name. */
   async setWhenStored(choice: WhenStored): Promise<void> {
-    if (this.state.phase === 'running' || choice === this.state.whenStored) return;
+    if (this.state.phase === 'running' || this.state.queued || choice === this.state.whenStored) return;
     this.state = { ...this.state, whenStored: choice };
     if (this.files.length === 0) {
       this.set({});
@@ -216,7 +226,7 @@ export class UploadSession {
   /** Drops the files with problems from the review. */
   async removeProblemFiles(): Promise<void> {
     const engine = this.state.engine;
-    if (this.state.phase !== 'review' || !engine) return;
+    if (this.state.phase !== 'review' || this.state.queued || !engine) return;
     const drop = new Set(engine.rows.filter((r) => r.problems.length > 0).map((r) => this.planned[r.index]));
     this.files = this.files.filter((f) => !drop.has(f));
     await this.plan();
@@ -224,7 +234,7 @@ export class UploadSession {
 
   /** Removes one file from the review. */
   async removeFile(index: number): Promise<void> {
-    if (this.state.phase !== 'review') return;
+    if (this.state.phase !== 'review' || this.state.queued) return;
     const file = this.planned[index];
     this.files = this.files.filter((f) => f !== file);
     await this.plan();
@@ -233,6 +243,7 @@ export class UploadSession {
   /** Drops the review without sending anything. */
   cancelReview(): void {
     if (this.state.phase === 'running') return;
+    this.unqueue();
     this.planToken++;
     this.startWanted = false;
     this.state.engine?.dispose();
@@ -243,11 +254,12 @@ export class UploadSession {
 
   /**
    * Sends the reviewed files. Never a silent no-op: while the review is being re-read it starts
-   * once the new review is ready; when it cannot start, `startError` says why.
+   * once the new review is ready; when it cannot start, `startError` says why. Queued behind a
+   * batch that is still being sent, it waits for it (`queued`).
    */
   start(): void {
     const { phase, engine } = this.state;
-    if (phase === 'running') return;
+    if (phase === 'running' || this.state.queued) return;
     if (phase === 'planning') {
       this.startWanted = true;
       return;
@@ -258,11 +270,51 @@ export class UploadSession {
       this.set({ startError: problem ?? 'There is nothing to send.' });
       return;
     }
+    if (this.deps.mustWait?.()) {
+      this.set({ queued: true, startError: null });
+      return;
+    }
+    this.send();
+  }
+
+  /** A queued batch whose turn has come is sent. */
+  startQueued(): void {
+    if (this.state.queued) this.send();
+  }
+
+  private send(): void {
+    const engine = this.state.engine;
+    if (!engine || this.state.phase !== 'review') return;
+    this.deps.onStart?.(this);
+    this.owner = true;
     this.files = [];
     this.planned = [];
     this.run(engine);
-    this.set({ phase: 'running', attach: null, startError: null });
+    this.set({ phase: 'running', queued: false, attach: null, startError: null });
     this.saver?.request();
+  }
+
+  /** Whether files of this batch are still being sent (a batch queued behind it waits). */
+  isSending(): boolean {
+    return this.state.phase === 'running' && this.state.engine?.getSnapshot().stage === 'sending';
+  }
+
+  /** Back to the review: the queued batch does not start. */
+  unqueue(): void {
+    if (this.state.queued) this.set({ queued: false });
+  }
+
+  /**
+   * A batch queued behind this one starts: this one stops writing the saved copy and the header's
+   * status, and goes on following its files on the page only.
+   */
+  handOver(): void {
+    if (!this.owner) return;
+    this.owner = false;
+    this.unhook?.();
+    this.unhook = null;
+    void this.saver?.cancel();
+    this.saver = null;
   }
 
   /** Why the review cannot be sent as it is, or null. */
@@ -294,10 +346,11 @@ export class UploadSession {
     this.saver?.request();
   }
 
-  /** Forgets the batch (it stays on the service) and its saved copy. */
+  /** Forgets the batch (it stays on the service) and its saved copy, unless a later batch took that over. */
   async clear(): Promise<void> {
     this.planToken++;
     this.startWanted = false;
+    this.unqueue();
     this.unhook?.();
     this.unhook = null;
     await this.saver?.cancel();
@@ -305,9 +358,12 @@ export class UploadSession {
     this.state.engine?.dispose();
     this.files = [];
     this.planned = [];
+    const owner = this.owner;
+    this.owner = true;
+    this.set({ ...initial });
+    if (!owner) return;
     setSavedBatchFlag(false);
     publishUploadStatus(idleUploadStatus);
-    this.set({ ...initial });
     await this.store.clear().catch(() => undefined);
   }
 
@@ -431,8 +487,14 @@ export class UploadSession {
         void saver.flush();
       } else engine.resume();
     };
+    let stage = engine.getSnapshot().stage;
     const onChange = () => {
       const snap = engine.getSnapshot();
+      // A batch queued behind this one listens for the end of sending.
+      if (snap.stage !== stage) {
+        stage = snap.stage;
+        this.set({});
+      }
       warnOnLeave = snap.stage === 'sending';
       publishUploadStatus(statusOf(snap));
       saver.request();

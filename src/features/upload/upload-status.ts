@@ -9,6 +9,8 @@ export interface UploadStatus {
   filesTotal: number;
   /** Stored and settled, failed or cancelled. */
   filesDone: number;
+  /** Files whose model record exists on the service (their folders exist too). */
+  filesRecorded: number;
   bytesTotal: number;
   bytesSent: number;
   /** Short words for the header: "Uploading 3 of 10", "Processing 4", "Upload finished". */
@@ -20,6 +22,7 @@ export const idleUploadStatus: UploadStatus = Object.freeze({
   attention: false,
   filesTotal: 0,
   filesDone: 0,
+  filesRecorded: 0,
   bytesTotal: 0,
   bytesSent: 0,
   label: '',
