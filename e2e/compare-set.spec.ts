@@ -9,17 +9,17 @@ test('a comparison of models picked in a folder and on a model page: previews, f
   const folder = `E2E Compare set ${Date.now()}`;
   const stl = async (part: Promise<{ mesh: Parameters<typeof toStlBinary>[0] }>) => toStlBinary((await part).mesh);
   const models = await uploadModels(request, token, [
-    { filePath: `${folder}/block-a.stl`, name: 'Block A', bytes: await stl(box([10, 20, 30])) },
-    { filePath: `${folder}/block-b.stl`, name: 'Block B', bytes: await stl(box([12, 20, 30])) },
-    { filePath: `${folder}/angle.stl`, name: 'Angle bracket', bytes: await stl(bracket()) },
+    { filePath: `${folder}/block-a.stl`, name: 'Set block A', bytes: await stl(box([10, 20, 30])) },
+    { filePath: `${folder}/block-b.stl`, name: 'Set block B', bytes: await stl(box([12, 20, 30])) },
+    { filePath: `${folder}/angle.stl`, name: 'Set angle', bytes: await stl(bracket()) },
   ]);
-  const settled = await waitSettled(request, token, models.map((m) => m.id));
-  const [a, b, angle] = settled;
+  const settled = new Map((await waitSettled(request, token, models.map((m) => m.id))).map((m) => [m.name, m]));
+  const [a, b, angle] = ['Set block A', 'Set block B', 'Set angle'].map((name) => settled.get(name));
 
   // Two selected in their folder, compared: each measure of the second also as a difference from the first.
   await page.goto(`/folders/${a!.folderId}`);
-  await page.getByLabel('Select Block A').check();
-  await page.getByLabel('Select Block B').check();
+  await page.getByLabel('Select Set block A').check();
+  await page.getByLabel('Select Set block B').check();
   await page.getByRole('button', { name: 'Compare selected' }).click();
   await expect(page).toHaveURL(new RegExp(`/compare\\?ids=${a!.id},${b!.id}$`));
   await expect(page.getByTestId('compare-set-card')).toHaveCount(2);
@@ -29,7 +29,7 @@ test('a comparison of models picked in a folder and on a model page: previews, f
   const lengths = page.getByRole('row', { name: /Length \(X\)/ });
   await expect(lengths.getByRole('cell').nth(1)).toContainText('12 mm (+20 %)');
   await expect(page.getByRole('row', { name: /Height \(Z\)/ }).getByRole('cell').nth(1)).toContainText('(Same)');
-  await expect(page.getByRole('link', { name: 'Block A with Block B in detail' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Set block A with Set block B in detail' })).toBeVisible();
 
   // A third, added from its page; the pill leads back to the comparison, which now has three.
   await page.goto(`/models/${angle!.id}`);
@@ -40,10 +40,10 @@ test('a comparison of models picked in a folder and on a model page: previews, f
   await expect(page.locator('[data-testid=compare-set-card] [data-viewer-ready="true"]')).toHaveCount(3, { timeout: 30_000 });
 
   // Removed again; after a reload the comparison is the same.
-  await page.getByRole('button', { name: 'Remove Block B from the comparison' }).click();
+  await page.getByRole('button', { name: 'Remove Set block B from the comparison' }).click();
   await expect(page.getByTestId('compare-set-card')).toHaveCount(2);
   await page.reload();
   await expect(page.getByTestId('compare-set-card')).toHaveCount(2);
-  await expect(page.getByTestId('compare-set-card').first()).toContainText('Block A');
+  await expect(page.getByTestId('compare-set-card').first()).toContainText('Set block A');
   await page.screenshot({ path: 'test-results/compare-set.png', fullPage: true });
 });

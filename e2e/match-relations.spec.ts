@@ -34,4 +34,15 @@ test('matches: a mirror image and a scaled copy are shown as relations, below th
   await page.goto(`/models/${models[0]!.id}/matches/part-to-part?threshold=98`);
   await expect(page.getByTestId('match-card')).toHaveCount(1);
   await expect(card('Bracket copy')).toBeVisible();
+
+  // The folder's duplicates: the bracket and its copy form the group; the mirror image and the
+  // scaled copy are listed beside it, never in it.
+  await page.goto(`/folders/${settled[0]!.folderId}/duplicates`);
+  const group = page.getByTestId('duplicate-cluster');
+  await expect(group).toHaveCount(1);
+  await expect(group.getByTestId('duplicate-card')).toHaveCount(2);
+  const beside = group.getByTestId('duplicate-relations');
+  await expect(beside.getByRole('listitem').filter({ hasText: /Bracket, left hand is a mirror image of Bracket|Bracket( copy)? is a mirror image of Bracket, left hand/ }).first()).toBeVisible();
+  await expect(beside.getByRole('listitem').filter({ hasText: /Bracket, twice the size is Bracket( copy)? scaled ×2/ }).first()).toBeVisible();
+  await page.screenshot({ path: 'test-results/duplicate-relations.png', fullPage: true });
 });

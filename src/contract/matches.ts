@@ -114,8 +114,25 @@ export const duplicateClusterSchema = z.object({
   /** Scored pairs inside the cluster that pass the threshold (model ids as in `models`). */
   links: z.array(z.object({ a: z.string(), b: z.string(), matchPercentage: z.number() })),
 });
+/**
+ * A mirror image or a scaled copy among the compared models (whatever the threshold), listed
+ * beside the clusters and never in one: `a` is `b`'s mirror image, or `b` is `a` scaled by `scale`.
+ */
+export const relationLinkSchema = z.object({
+  a: z.string(),
+  b: z.string(),
+  matchPercentage: z.number(),
+  relation: z.enum(['mirrored', 'scaled']),
+  scale: z.number().optional(),
+});
+export type RelationLink = z.infer<typeof relationLinkSchema>;
+
 export const folderDuplicatesResponseSchema = z.object({
   clusters: z.array(duplicateClusterSchema),
+  /** Mirror images and scaled copies (this service; optional for other deployments). */
+  relations: z.array(relationLinkSchema).optional(),
+  /** The models named in `relations`. */
+  relatedModels: z.array(modelSchema).optional(),
   /** Finished models of the folder that were compared. */
   modelCount: z.number().int().nonnegative(),
   threshold: z.number(),
@@ -139,6 +156,8 @@ export const groupedMatchReportSchema = z.object({
   ),
   modelCount: z.number().int().nonnegative().optional(),
   threshold: z.number().optional(),
+  relations: folderDuplicatesResponseSchema.shape.relations,
+  relatedModels: folderDuplicatesResponseSchema.shape.relatedModels,
 });
 export type GroupedMatchReport = z.infer<typeof groupedMatchReportSchema>;
 
@@ -147,6 +166,11 @@ export function clustersFromReport(report: GroupedMatchReport, threshold: number
   const clusters = report.groups
     .map((g) => ({ models: g.models ?? g.exampleModels, links: g.links ?? [] }))
     .filter((c) => c.models.length > 1);
-  return { clusters, modelCount: report.modelCount ?? report.groups.reduce((n, g) => n + g.modelIds.length, 0), threshold: report.threshold ?? threshold };
+  return {
+    clusters,
+    modelCount: report.modelCount ?? report.groups.reduce((n, g) => n + g.modelIds.length, 0),
+    threshold: report.threshold ?? threshold,
+    ...(report.relations ? { relations: report.relations, relatedModels: report.relatedModels ?? [] } : {}),
+  };
 }
 export type FolderDuplicatesResponse = z.infer<typeof folderDuplicatesResponseSchema>;

@@ -1,10 +1,10 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useFolder } from '../../api/folders';
 import { useFolderDuplicates } from '../../api/matches';
 import { useViewerFile } from '../../api/models';
-import type { DuplicateCluster } from '../../contract/matches';
+import type { DuplicateCluster, RelationLink } from '../../contract/matches';
 import type { Model } from '../../contract/models';
 import { ErrorState, LoadingState } from '../../app/ui/states';
 import { ModelPreviewCard, PreviewGrid } from '../../viewer/model-preview-card';
@@ -58,7 +58,50 @@ function DuplicateCard({ model, anchor, score }: { model: Model; anchor: Model; 
   );
 }
 
-function ClusterRow({ cluster, index }: { cluster: DuplicateCluster; index: number }) {
+const scaleWords = (f: number) => (f >= 1 ? `×${Number(f.toFixed(2))}` : `×1/${Number((1 / f).toFixed(2))}`);
+
+/** "a is a mirror image of b" / "b is a scaled ×2", with a link to compare them. */
+function RelationItem({ link: given, models }: { link: RelationLink; models: ReadonlyMap<string, Model> }) {
+  // A scaled copy reads as the larger being the smaller scaled up (`b` is `a` scaled by `scale`).
+  const link = given.scale !== undefined && given.scale < 1 ? { ...given, a: given.b, b: given.a, scale: 1 / given.scale } : given;
+  const a = models.get(link.a);
+  const b = models.get(link.b);
+  if (!a || !b) return null;
+  const name = (m: Model) => <Link to={`/models/${encodeURIComponent(m.id)}`}>{m.name}</Link>;
+  return (
+    <li>
+      {link.relation === 'mirrored' ? (
+        <>
+          {name(a)} is a mirror image of {name(b)}
+        </>
+      ) : (
+        <>
+          {name(b)} is {name(a)} scaled {link.scale !== undefined ? scaleWords(link.scale) : ''}
+        </>
+      )}{' '}
+      <span className="muted">({Math.round(link.matchPercentage * 10) / 10}%)</span>{' '}
+      <Link className="button button--small" to={`/models/${encodeURIComponent(b.id)}/compare/${encodeURIComponent(a.id)}?kind=part-to-part`} aria-label={`Compare ${a.name} with ${b.name}`}>
+        Compare
+      </Link>
+    </li>
+  );
+}
+
+function RelationList({ links, models, label }: { links: readonly RelationLink[]; models: ReadonlyMap<string, Model>; label: string }) {
+  if (links.length === 0) return null;
+  return (
+    <div className="duplicates__relations" data-testid="duplicate-relations">
+      <p className="duplicates__relations-title">{label}</p>
+      <ul>
+        {links.map((l) => (
+          <RelationItem key={`${l.a}:${l.b}`} link={l} models={models} />
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function ClusterRow({ cluster, index, relations, models }: { cluster: DuplicateCluster; index: number; relations: readonly RelationLink[]; models: ReadonlyMap<string, Model> }) {
   const anchor = cluster.models[0]!;
   const scoreWith = (id: string) => {
     const link = cluster.links.find((l) => (l.a === anchor.id && l.b === id) || (l.b === anchor.id && l.a === id));
@@ -74,6 +117,7 @@ function ClusterRow({ cluster, index }: { cluster: DuplicateCluster; index: numb
           <DuplicateCard key={m.id} model={m} anchor={anchor} score={scoreWith(m.id)} />
         ))}
       </PreviewGrid>
+      <RelationList links={relations} models={models} label="Beside this group, not duplicates: mirror images and scaled copies of its members" />
     </section>
   );
 }
@@ -97,6 +141,20 @@ export function DuplicatesPage() {
   };
 
   const data = duplicates.data;
+  // Mirror images and scaled copies: beside the group of either model, or on their own.
+  const { models, byCluster, loose } = useMemo(() => {
+    const models = new Map<string, Model>([...(data?.relatedModels ?? []), ...(data?.clusters.flatMap((c) => c.models) ?? [])].map((m) => [m.id, m]));
+    const clusterOf = new Map<string, number>();
+    data?.clusters.forEach((c, i) => c.models.forEach((m) => clusterOf.set(m.id, i)));
+    const byCluster = new Map<number, RelationLink[]>();
+    const loose: RelationLink[] = [];
+    for (const link of data?.relations ?? []) {
+      const i = clusterOf.get(link.a) ?? clusterOf.get(link.b);
+      if (i === undefined) loose.push(link);
+      else byCluster.set(i, [...(byCluster.get(i) ?? []), link]);
+    }
+    return { models, byCluster, loose };
+  }, [data]);
   return (
     <SharedCanvasProvider>
       <div className="page duplicates-page">
@@ -134,7 +192,16 @@ export function DuplicatesPage() {
         ) : duplicates.isError && !data ? (
           <ErrorState title="Duplicates could not be found" message={errorMessage(duplicates.error)} onRetry={() => void duplicates.refetch()} />
         ) : (
-          data?.clusters.map((cluster, i) => <ClusterRow key={cluster.models.map((m) => m.id).join(',')} cluster={cluster} index={i} />)
+          <>
+            {data?.clusters.map((cluster, i) => (
+              <ClusterRow key={cluster.models.map((m) => m.id).join(',')} cluster={cluster} index={i} relations={byCluster.get(i) ?? []} models={models} />
+            ))}
+            {loose.length > 0 && (
+              <section className="card" style={{ marginTop: '1rem' }} aria-label="Mirror images and scaled copies">
+                <RelationList links={loose} models={models} label="Mirror images and scaled copies (not duplicates)" />
+              </section>
+            )}
+          </>
         )}
       </div>
     </SharedCanvasProvider>

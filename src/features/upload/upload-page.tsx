@@ -57,8 +57,8 @@ export function UploadWorkspace({ queue }: { queue: UploadQueue }) {
           sent; uploads go on while you use the rest of the workbench, and more batches can be queued behind one being sent.
         </p>
       </PageHeader>
-      {sessions.map((session) => (
-        <SessionView key={sessionKey(session)} session={session} behind={session !== first} />
+      {sessions.map((session, i) => (
+        <SessionView key={sessionKey(session)} session={session} behind={session !== first} before={sessions[i - 1]} />
       ))}
     </div>
   );
@@ -73,9 +73,13 @@ function sessionKey(session: UploadSession): number {
 }
 
 /** One batch: choosing files and reviewing them, queued, or being sent and followed. */
-function SessionView({ session, behind }: { session: UploadSession; behind: boolean }) {
+function SessionView({ session, behind, before }: { session: UploadSession; behind: boolean; before: UploadSession | undefined }) {
   const state = useSyncExternalStore(session.subscribe, session.getState, session.getState);
   const snap = useEngineSnapshot(state.engine);
+  // While the batch before waits for its files dropped again, its own drop zone takes them: a
+  // second one for a new batch would invite the wrong drop.
+  const beforeState = useSyncExternalStore(before?.subscribe ?? noSubscribe, before?.getState ?? noSnapshot, before?.getState ?? noSnapshot);
+  const beforeNeedsFiles = (useEngineSnapshot(beforeState?.engine ?? null)?.summary['needs-file'] ?? 0) > 0;
   const onFiles = useCallback((files: SourceFile[]) => void session.addFiles(files), [session]);
   const running = state.phase === 'running';
   const chooseId = useId();
@@ -88,7 +92,7 @@ function SessionView({ session, behind }: { session: UploadSession; behind: bool
         </p>
       )}
 
-      {!running && !state.queued && (
+      {!running && !state.queued && !beforeNeedsFiles && (
         <section className="card" aria-labelledby={chooseId}>
           <h2 id={chooseId} className="card__title">
             {behind ? 'Queue another batch' : 'Choose files'}

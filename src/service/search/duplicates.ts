@@ -3,13 +3,24 @@
 import type { Kysely } from 'kysely';
 import { distanceForScore, scoreFromDistance } from '../../geometry/descriptors/global-descriptor';
 import type { Database } from '../store/schema';
-import { exactPairs, storedScoresAmong } from './pairs';
+import { exactPairs, storedScoresAmong, type ScopedScore } from './pairs';
 import { provisionalScore } from './part-to-part-rule';
 import { folderVectors } from './folder-vectors';
 import { pairsWithin } from './near-pairs';
 
+/** A mirror image or a scaled copy (any score): `a` is `b`'s mirror image, or `b` is `a` scaled by `scale`. */
+export interface RelationLink {
+  a: string;
+  b: string;
+  matchPercentage: number;
+  relation: 'mirrored' | 'scaled';
+  scale?: number;
+}
+
 export interface DuplicateClusters {
   clusters: { modelIds: string[]; links: { a: string; b: string; matchPercentage: number }[] }[];
+  /** Mirror images and scaled copies: never members of a cluster, listed beside them. */
+  relations: RelationLink[];
   modelCount: number;
 }
 
@@ -44,7 +55,7 @@ export async function scopeDuplicates(db: Kysely<Database>, tenantId: number, fo
   const radius = distanceForScore(Math.max(threshold, 1e-6));
   const links = pairsWithin(data, n, dim, radius, MAX_LINKS).map(({ i, j, d2 }) => {
     const descriptor = scoreFromDistance(Math.sqrt(d2));
-    return { i, j, descriptor, score: provisionalScore(descriptor), related: false };
+    return { i, j, descriptor, score: provisionalScore(descriptor), related: undefined as ScopedScore | undefined };
   });
   lap('links');
 
@@ -64,7 +75,7 @@ export async function scopeDuplicates(db: Kysely<Database>, tenantId: number, fo
     const s = stored.get(k);
     if (s) {
       l.score = s.score;
-      l.related = s.related;
+      l.related = s.relation ? s : undefined;
     } else if (l.descriptor >= EXACT_HINT) {
       const [a, b] = ids[l.i]! < ids[l.j]! ? [l.i, l.j] : [l.j, l.i];
       let list = missing.get(a);
@@ -76,7 +87,7 @@ export async function scopeDuplicates(db: Kysely<Database>, tenantId: number, fo
     if (linked.has(k) || s.score < threshold) continue;
     const [a, b] = k.split(':');
     const i = index.get(a!), j = index.get(b!);
-    if (i !== undefined && j !== undefined) links.push({ i, j, descriptor: s.score, score: s.score, related: s.related });
+    if (i !== undefined && j !== undefined) links.push({ i, j, descriptor: s.score, score: s.score, related: s.relation ? s : undefined });
   }
   for (const [a, list] of missing) {
     const exact = await exactPairs(db, tenantId, 'part-to-part', ids[a]!, list.map((m) => ids[m.other]!));
@@ -84,11 +95,23 @@ export async function scopeDuplicates(db: Kysely<Database>, tenantId: number, fo
       const r = exact.get(ids[m.other]!);
       if (r?.score === undefined) continue;
       m.link.score = r.score;
-      m.link.related = r.relation !== undefined;
+      // The exact result is from ids[a] (the smaller id) to the other: the stored pair's direction.
+      m.link.related = r.relation ? { score: r.score, relation: r.relation, ...(r.relation === 'scaled' && r.scale !== undefined ? { scale: r.scale } : {}) } : undefined;
     }
   }
   // Mirror images and scaled copies are relations, never members of a duplicate group.
   const kept = links.filter((l) => l.score >= threshold && !l.related);
+  // Every mirror image and scaled copy known in the scope, whatever the threshold: the score of
+  // such a pair says how alike the shapes are once mirrored or scaled, not that they are the same part.
+  const related = new Map<string, ScopedScore>();
+  for (const [k, s] of stored) if (s.relation) related.set(k, s);
+  for (const l of links) if (l.related?.relation) related.set(key(l.i, l.j), l.related);
+  const relations: RelationLink[] = [...related]
+    .map(([k, s]) => {
+      const [a, b] = k.split(':') as [string, string];
+      return { a, b, matchPercentage: s.score, relation: s.relation!, ...(s.scale !== undefined ? { scale: s.scale } : {}) };
+    })
+    .sort((x, y) => y.matchPercentage - x.matchPercentage || (x.a < y.a ? -1 : 1));
   lap('exact');
 
   const parent = Int32Array.from({ length: n }, (_, i) => i);
@@ -107,5 +130,5 @@ export async function scopeDuplicates(db: Kysely<Database>, tenantId: number, fo
   for (const l of kept) groups.get(find(l.i))!.links.push({ a: ids[l.i]!, b: ids[l.j]!, matchPercentage: l.score });
   const clusters = [...groups.values()].filter((g) => g.modelIds.length > 1).sort((a, b) => b.modelIds.length - a.modelIds.length || (a.modelIds[0]! < b.modelIds[0]! ? -1 : 1));
   lap('clusters');
-  return { clusters, modelCount: n };
+  return { clusters, relations, modelCount: n };
 }

@@ -268,6 +268,15 @@ describe('geometric search endpoints', () => {
     expect(r.clusters).toHaveLength(1);
     expect(r.clusters[0]!.models.map((m) => m.id).sort()).toEqual([id.original, id.glbCopy].sort());
     expect(r.clusters[0]!.links[0]!.matchPercentage).toBeGreaterThanOrEqual(98);
+    // Beside the cluster: the mirror image and the scaled copy of the bracket, each as a relation, with their models.
+    const relationOf = (x: string, y: string) => r.relations?.find((l) => [l.a, l.b].sort().join() === [x, y].sort().join());
+    expect(relationOf(id.mirrored!, id.original!)?.relation).toBe('mirrored');
+    const twice = relationOf(id.scaled!, id.original!);
+    expect(twice?.relation).toBe('scaled');
+    expect(twice!.b === id.scaled ? twice!.scale : 1 / twice!.scale!).toBeCloseTo(2, 2);
+    expect(r.relations!.every((l) => l.relation === 'mirrored' || l.relation === 'scaled')).toBe(true);
+    expect(r.relatedModels!.map((m) => m.id)).toEqual(expect.arrayContaining([id.mirrored, id.scaled, id.original]));
+    expect(r.relations!.some((l) => [l.a, l.b].includes(id.flange!))).toBe(false);
     const loose = folderDuplicatesResponseSchema.parse((await get(`/v2/folders/${folder}/duplicates?threshold=0`)).body);
     // At threshold 0 every pair is linked by its descriptor score — the mirror image and the scaled
     // copy not to the bracket (relations are never links) but through the flange.

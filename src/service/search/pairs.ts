@@ -59,13 +59,26 @@ export async function storedPairs(db: Kysely<Database>, tenantId: number, kind: 
   return new Map((await q.execute()).map((r) => [r.other_id, fromRow(r)]));
 }
 
+/** A stored part-to-part result between two models of a scope: the score, and the relation when the pair is one. */
+export interface ScopedScore {
+  score: number;
+  relation?: 'mirrored' | 'scaled';
+  /** With `scaled`: the second model is the first (smaller id) scaled by this factor. */
+  scale?: number;
+}
+
 /** Stored part-to-part results among a set of models (folder duplicates), keyed `${a}:${b}` with a < b. */
-export async function storedScoresAmong(db: Kysely<Database>, tenantId: number, folderIds: readonly number[] | null): Promise<Map<string, { score: number; related: boolean }>> {
+export async function storedScoresAmong(db: Kysely<Database>, tenantId: number, folderIds: readonly number[] | null): Promise<Map<string, ScopedScore>> {
   const inScope = folderIds === null ? sql`` : sql` and p.model_id in (${searchableIdsSql(tenantId, { folderIds })}) and p.other_id in (${searchableIdsSql(tenantId, { folderIds })})`;
-  const { rows } = await sql<{ model_id: string; other_id: string; score: number; relation: string | null }>`
-    select p.model_id, p.other_id, p.score, p.relation from search_pairs p
+  const { rows } = await sql<{ model_id: string; other_id: string; score: number; relation: 'mirrored' | 'scaled' | null; scale: number | null }>`
+    select p.model_id, p.other_id, p.score, p.relation, p.scale from search_pairs p
     where p.tenant_id = ${tenantId} and p.kind = 'part-to-part' and p.version = ${PAIR_VERSION} and p.model_id < p.other_id${inScope}`.execute(db);
-  return new Map(rows.map((r) => [`${r.model_id}:${r.other_id}`, { score: Number(r.score), related: r.relation !== null }]));
+  return new Map(
+    rows.map((r) => [
+      `${r.model_id}:${r.other_id}`,
+      { score: Number(r.score), ...(r.relation ? { relation: r.relation } : {}), ...(r.scale !== null && r.relation === 'scaled' ? { scale: Number(r.scale) } : {}) },
+    ]),
+  );
 }
 
 function fromRow(r: { score: number | null; forward: number | null; reverse: number | null; transform: number[]; relation: 'mirrored' | 'scaled' | null; scale: number | null }): PairResult {

@@ -10,7 +10,7 @@ import { folderDuplicates } from '../../search/duplicates';
 import { TooManyPairs } from '../../search/near-pairs';
 import { findFolder } from '../../store/folders';
 import type { Database } from '../../store/schema';
-import { toModelsByIds } from './model-dto';
+import { modelsOfDuplicates, relationsAnswer, roundedLinks } from './duplicate-answers';
 import { routeDocs } from '../../http/route-docs';
 
 const idParams = z.object({ id: z.string() });
@@ -45,15 +45,15 @@ export async function folderDuplicateRoutes(app: FastifyInstance, { db, files }:
         }
         throw error;
       });
-      const ids = found.clusters.flatMap((c) => c.modelIds);
-      const models = new Map((await toModelsByIds(db, auth.tenantId, ids, files)).map((m) => [m.id, m]));
+      const models = await modelsOfDuplicates(db, auth.tenantId, found, files);
       const body: FolderDuplicatesResponse = {
         clusters: found.clusters
           .map((c) => ({
             models: c.modelIds.map((m) => models.get(m)).filter((m) => m !== undefined),
-            links: c.links.map((l) => ({ ...l, matchPercentage: Math.min(100, Number(l.matchPercentage.toFixed(3))) })),
+            links: roundedLinks(c.links),
           }))
           .filter((c) => c.models.length > 1),
+        ...relationsAnswer(found, models),
         modelCount: found.modelCount,
         threshold,
       };

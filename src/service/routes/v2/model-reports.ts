@@ -12,6 +12,7 @@ import { stateCounts } from '../../store/models';
 import type { Database } from '../../store/schema';
 import { folderScope, scopeQuery } from './folder-scope';
 import { toModelsByIds } from './model-dto';
+import { modelsOfDuplicates, relationsAnswer, roundedLinks } from './duplicate-answers';
 import { routeDocs } from '../../http/route-docs';
 import { groupedMatchReportSchema } from '../../../contract/matches';
 import { matchReportResponseSchema, stateReportResponseSchema } from '../../../contract/models';
@@ -101,8 +102,7 @@ export async function modelReportRoutes(app: FastifyInstance, { db, files }: { d
     async (request) => {
       const auth = requireRole(request, 'viewer');
       const { found, threshold } = await duplicates(auth.tenantId, request.query);
-      const ids = found.clusters.flatMap((c) => c.modelIds);
-      const models = new Map((await toModelsByIds(db, auth.tenantId, ids, files)).map((m) => [m.id, m]));
+      const models = await modelsOfDuplicates(db, auth.tenantId, found, files);
       const groups = found.clusters
         .map((c) => {
           const members = c.modelIds.flatMap((id) => (models.has(id) ? [models.get(id)!] : []));
@@ -111,11 +111,12 @@ export async function modelReportRoutes(app: FastifyInstance, { db, files }: { d
             exampleModels: members.slice(0, EXAMPLES),
             // Ours beside the published fields: every member and the scored links that join them.
             models: members,
-            links: c.links.map((l) => ({ ...l, matchPercentage: Math.min(100, Number(l.matchPercentage.toFixed(3))) })),
+            links: roundedLinks(c.links),
           };
         })
         .filter((g) => g.models.length > 1);
-      return { groups, modelCount: found.modelCount, threshold };
+      // Ours too: mirror images and scaled copies, beside the groups.
+      return { groups, ...relationsAnswer(found, models), modelCount: found.modelCount, threshold };
     },
   );
 }
