@@ -206,7 +206,7 @@ async function serviceQuiet(limitMs = 180_000): Promise<void> {
 
 async function measure(browser: Browser, queryId: string): Promise<Figures> {
   // Tall enough that all 24 cards are on screen at once: "all drawn" means all visible.
-  const context = await browser.newContext({ viewport: { width: 1280, height: 2600 } });
+  const context = await browser.newContext({ viewport: { width: 1920, height: 3200 } });
   try {
     const page = await context.newPage();
     await page.addInitScript(countContexts);
