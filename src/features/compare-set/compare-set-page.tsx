@@ -1,10 +1,10 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useFolderTree } from '../../api/folders';
-import { useModels, useViewerFile } from '../../api/models';
+import { useModels } from '../../api/models';
 import { filterBuilder, formatFilter } from '../../contract/filter';
-import { searchableStates, type Model } from '../../contract/models';
+import type { Model } from '../../contract/models';
 import { formatLength, formatNumber, formatSize, useDisplayUnit, type DisplayUnit } from '../../app/ui/lengths';
 import { PageHeader } from '../../app/ui/page-header';
 import { safeImageUrl } from '../../app/ui/safe-url';
@@ -12,19 +12,17 @@ import { EmptyState, ErrorState, LoadingState } from '../../app/ui/states';
 import { ModelPreviewCard, PreviewGrid } from '../../viewer/model-preview-card';
 import { SharedCanvasProvider } from '../../viewer/shared-canvas';
 import { difference } from '../matches/compare-state';
+import { useKeptViewerUrl } from '../matches/match-card';
 import { stateLabel } from '../matches/state-words';
 import { COMPARE_SET_MAX, compareSetHref, removeFromCompareSet, setCompareSet, useCompareSet } from './compare-set';
 import '../matches/matches.css';
 
 function SetCard({ model, folderPath, onRemove }: { model: Model; folderPath: string; onRemove: () => void }) {
-  const hasGeometry = (searchableStates as readonly string[]).includes(model.state);
-  const viewerFile = useViewerFile(model, hasGeometry);
-  const [firstUrl, setFirstUrl] = useState<string | undefined>(undefined);
-  if (viewerFile.data && !firstUrl) setFirstUrl(viewerFile.data);
+  const url = useKeptViewerUrl(model, true);
   return (
     <ModelPreviewCard
       testId="compare-set-card"
-      url={!hasGeometry || viewerFile.isError ? null : firstUrl}
+      url={url}
       label={`3D preview of ${model.name}`}
       thumbnailUrl={safeImageUrl(model.thumbnail)}
       title={<Link to={`/models/${encodeURIComponent(model.id)}`}>{model.name}</Link>}

@@ -27,6 +27,18 @@ export function MatchScores({ match, direction }: { match: Match; direction: Con
   );
 }
 
+/**
+ * The model's viewer address, asked for once `enabled`; the first one is kept, because a re-signed
+ * address of the same file must not reload the preview. Null when there is nothing to show.
+ */
+export function useKeptViewerUrl(model: Model, enabled: boolean): string | null | undefined {
+  const hasGeometry = (searchableStates as readonly string[]).includes(model.state);
+  const viewerFile = useViewerFile(model, enabled && hasGeometry);
+  const [firstUrl, setFirstUrl] = useState<string | undefined>(undefined);
+  if (viewerFile.data && !firstUrl) setFirstUrl(viewerFile.data);
+  return !hasGeometry || viewerFile.isError ? null : firstUrl;
+}
+
 /** One result: 3D preview (viewer file asked for only once the card is near the window), name, folder, state, scores. */
 export function MatchCard({
   queryId,
@@ -44,13 +56,8 @@ export function MatchCard({
   stateLabel: string;
 }) {
   const model = match.matchedModel;
-  const hasGeometry = (searchableStates as readonly string[]).includes(model.state);
   const [near, setNear] = useState(false);
-  const viewerFile = useViewerFile(model, near && hasGeometry);
-  // The first address is kept: a re-signed address of the same file must not reload the preview.
-  const [firstUrl, setFirstUrl] = useState<string | undefined>(undefined);
-  if (viewerFile.data && !firstUrl) setFirstUrl(viewerFile.data);
-  const url = !hasGeometry || viewerFile.isError ? null : firstUrl;
+  const url = useKeptViewerUrl(model, near);
 
   return (
     <ModelPreviewCard
@@ -80,15 +87,12 @@ export function MatchCard({
 
 /** The model whose matches are listed, shown beside them so each result can be judged against it. */
 export function QueryModelCard({ model, folderPath }: { model: Model; folderPath: string }) {
-  const hasGeometry = (searchableStates as readonly string[]).includes(model.state);
-  const viewerFile = useViewerFile(model, hasGeometry);
-  const [firstUrl, setFirstUrl] = useState<string | undefined>(undefined);
-  if (viewerFile.data && !firstUrl) setFirstUrl(viewerFile.data);
+  const url = useKeptViewerUrl(model, true);
   return (
     <ModelPreviewCard
       testId="query-card"
       cardClassName="query-card"
-      url={!hasGeometry || viewerFile.isError ? null : firstUrl}
+      url={url}
       label={`3D preview of ${model.name}`}
       thumbnailUrl={safeImageUrl(model.thumbnail)}
       title={<Link to={modelHref(model.id)}>{model.name}</Link>}

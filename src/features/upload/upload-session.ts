@@ -197,19 +197,18 @@ export class UploadSession {
 
   /** Changes the unit of the review's mesh files that do not say theirs. */
   async setMeshUnits(units: DeclaredUnit): Promise<void> {
-    if (this.state.phase === 'running' || this.state.queued || units === this.state.meshUnits) return;
-    this.state = { ...this.state, meshUnits: units };
-    if (this.files.length === 0) {
-      this.set({});
-      return;
-    }
-    await this.plan();
+    if (units !== this.state.meshUnits) await this.changeReview({ meshUnits: units });
   }
 
   /** Skips the files dropped at stored paths, or keeps them beside under a free name. */
   async setWhenStored(choice: WhenStored): Promise<void> {
-    if (this.state.phase === 'running' || this.state.queued || choice === this.state.whenStored) return;
-    this.state = { ...this.state, whenStored: choice };
+    if (choice !== this.state.whenStored) await this.changeReview({ whenStored: choice });
+  }
+
+  /** A choice of the review changed: the files are planned again with it. */
+  private async changeReview(patch: Partial<Pick<SessionState, 'meshUnits' | 'whenStored'>>): Promise<void> {
+    if (this.state.phase === 'running' || this.state.queued) return;
+    this.state = { ...this.state, ...patch };
     if (this.files.length === 0) {
       this.set({});
       return;
