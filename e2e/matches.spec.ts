@@ -170,9 +170,12 @@ test('matches: threshold, shared-canvas previews, compare overlay, duplicates', 
   await page.getByLabel('Section', { exact: true }).selectOption('y');
   await expect(page).toHaveURL(/section=y/);
   await expect(async () => expect((await pixels(page.getByTestId('compare-view-query'))).red).toBeGreaterThan(0.01)).toPass({ timeout: 10_000 });
-  await page.getByLabel('X-ray').check();
+  // The view's state lives in the URL, set in a router transition: the box turns once it lands.
+  await page.getByLabel('X-ray').click();
+  await expect(page.getByLabel('X-ray')).toBeChecked();
   await expect(async () => expect((await pixels(page.getByTestId('compare-view-query'))).red).toBeLessThan(0.001)).toPass({ timeout: 10_000 });
-  await page.getByLabel('X-ray').uncheck();
+  await page.getByLabel('X-ray').click();
+  await expect(page.getByLabel('X-ray')).not.toBeChecked();
   await page.getByLabel('Section', { exact: true }).selectOption('');
   await page.getByRole('button', { name: 'Overlay' }).click();
   await expect(page).toHaveURL(/mode=overlay/);
