@@ -160,7 +160,7 @@ export function CompareSetPage() {
                 <tr key={row.label}>
                   <th scope="row">{row.label}</th>
                   {models.map((m, i) => (
-                    <td key={m.id}>
+                    <td key={m.id} data-label={m.name}>
                       {row.cell(m)}
                       {row.measure && i > 0 && first && <span className="compare-set-table__diff"> ({difference(row.measure(first), row.measure(m))})</span>}
                     </td>

@@ -147,27 +147,27 @@ function FactsTable({ query, match }: { query: Model; match: Model }) {
       <tbody>
         <tr>
           <th scope="row">Overall size</th>
-          <td>{q.size}</td>
-          <td>{m.size}</td>
-          <td>{sizeDiff}</td>
+          <td data-label={query.name}>{q.size}</td>
+          <td data-label={match.name}>{m.size}</td>
+          <td data-label="Difference">{sizeDiff}</td>
         </tr>
         <tr>
           <th scope="row">Surface area</th>
-          <td>{q.area}</td>
-          <td>{m.area}</td>
-          <td>{difference(inMm(query, query.facts?.surfaceArea, 2), inMm(match, match.facts?.surfaceArea, 2))}</td>
+          <td data-label={query.name}>{q.area}</td>
+          <td data-label={match.name}>{m.area}</td>
+          <td data-label="Difference">{difference(inMm(query, query.facts?.surfaceArea, 2), inMm(match, match.facts?.surfaceArea, 2))}</td>
         </tr>
         <tr>
           <th scope="row">Volume</th>
-          <td>{q.volume}</td>
-          <td>{m.volume}</td>
-          <td>{difference(inMm(query, query.facts?.volume, 3), inMm(match, match.facts?.volume, 3))}</td>
+          <td data-label={query.name}>{q.volume}</td>
+          <td data-label={match.name}>{m.volume}</td>
+          <td data-label="Difference">{difference(inMm(query, query.facts?.volume, 3), inMm(match, match.facts?.volume, 3))}</td>
         </tr>
         <tr>
           <th scope="row">State</th>
-          <td>{stateLabel(query.state)}</td>
-          <td>{stateLabel(match.state)}</td>
-          <td>{query.state === match.state ? 'Same' : 'Differs'}</td>
+          <td data-label={query.name}>{stateLabel(query.state)}</td>
+          <td data-label={match.name}>{stateLabel(match.state)}</td>
+          <td data-label="Difference">{query.state === match.state ? 'Same' : 'Differs'}</td>
         </tr>
       </tbody>
     </table>

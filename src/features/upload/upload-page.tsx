@@ -221,22 +221,24 @@ function StoredPathsField({ session, folder }: { session: UploadSession; folder:
     ['keep-both', 'Keep both: send them under a free name, such as “part (2).step”'],
   ];
   return (
-    <fieldset className="warning upload-stored" data-testid="upload-stored">
-      <legend>
-        {stored.length === 1 ? 'One file is' : `${stored.length} files are`} already on the service at the same path
-      </legend>
-      <ul className="upload-stored__paths">
-        {stored.slice(0, storedShown).map((p) => (
-          <li key={p}>{pathInFolder(p, folder)}</li>
+    <div className="warning upload-stored" data-testid="upload-stored">
+      <fieldset>
+        <legend>
+          {stored.length === 1 ? 'One file is' : `${stored.length} files are`} already on the service at the same path
+        </legend>
+        <ul className="upload-stored__paths">
+          {stored.slice(0, storedShown).map((p) => (
+            <li key={p}>{pathInFolder(p, folder)}</li>
+          ))}
+          {stored.length > storedShown && <li>and {stored.length - storedShown} more</li>}
+        </ul>
+        {choices.map(([value, label]) => (
+          <label key={value} className="upload-stored__choice">
+            <input type="radio" name={name} value={value} checked={choice === value} disabled={queued} onChange={() => void session.setWhenStored(value)} /> {label}
+          </label>
         ))}
-        {stored.length > storedShown && <li>and {stored.length - storedShown} more</li>}
-      </ul>
-      {choices.map(([value, label]) => (
-        <label key={value} className="upload-stored__choice">
-          <input type="radio" name={name} value={value} checked={choice === value} disabled={queued} onChange={() => void session.setWhenStored(value)} /> {label}
-        </label>
-      ))}
-    </fieldset>
+      </fieldset>
+    </div>
   );
 }
 
@@ -244,6 +246,9 @@ function ReviewSection({ session, snap, busy, startError, queued }: { session: U
   const headingId = useId();
   const problemCount = snap.summary.problem;
   const toSend = snap.files.filter((f) => f.status !== 'problem');
+  // Files dropped at stored paths and skipped are not in the batch, but they were dropped.
+  const skipped = useSyncExternalStore(session.subscribe, () => (session.getState().whenStored === 'skip' ? session.getState().stored.length : 0));
+  const dropped = snap.files.length + skipped;
   const bytes = toSend.reduce((sum, f) => sum + f.size, 0);
   const roles = { part: 0, 'sub-assembly': 0, assembly: 0 };
   for (const f of toSend) if (f.role) roles[f.role]++;
@@ -254,7 +259,7 @@ function ReviewSection({ session, snap, busy, startError, queued }: { session: U
         {queued ? 'Queued' : 'Review'}
       </h2>
       <p role="status">
-        {snap.files.length} {snap.files.length === 1 ? 'file' : 'files'} into <strong>{snap.targetFolder || '—'}</strong>: {toSend.length}{' '}
+        {dropped} {dropped === 1 ? 'file' : 'files'} into <strong>{snap.targetFolder || '—'}</strong>: {toSend.length}{' '}
         to send ({formatBytes(bytes)}; {countWords(roles.part, 'part', 'parts')}, {countWords(roles['sub-assembly'], 'sub-assembly', 'sub-assemblies')},{' '}
         {countWords(roles.assembly, 'assembly', 'assemblies')})
         {problemCount > 0 && (
@@ -262,6 +267,7 @@ function ReviewSection({ session, snap, busy, startError, queued }: { session: U
             , <strong className="upload-problem-count">{problemCount} with problems</strong>
           </>
         )}
+        {skipped > 0 && <>, {skipped} already on the service (skipped)</>}
         .
       </p>
       {problemCount > 0 && (
