@@ -64,8 +64,10 @@ function Highlight({ assemblyUrl, highlight }: { assemblyUrl: string; highlight:
   const assembly = useViewerGltf(assemblyUrl);
   const part = useViewerGltf(highlight.url);
   const copies = useMemo(() => {
-    const toAssembly = new Matrix4().makeScale(...(Array(3).fill(viewerUnits(assembly.scene).metresPerUnit) as [number, number, number]));
-    const fromPart = new Matrix4().makeScale(...(Array(3).fill(1 / viewerUnits(part.scene).metresPerUnit) as [number, number, number]));
+    const a = viewerUnits(assembly.scene).metresPerUnit;
+    const p = 1 / viewerUnits(part.scene).metresPerUnit;
+    const toAssembly = new Matrix4().makeScale(a, a, a);
+    const fromPart = new Matrix4().makeScale(p, p, p);
     return highlight.placements.map((placement) => {
       const holder = restyled(part.scene, highlighted);
       const wrapper = new Matrix4().multiplyMatrices(toAssembly, new Matrix4().fromArray(placement)).multiply(fromPart);

@@ -5,7 +5,7 @@ import { useFolderTree } from '../../api/folders';
 import { useModels } from '../../api/models';
 import { filterBuilder, formatFilter } from '../../contract/filter';
 import type { Model } from '../../contract/models';
-import { formatLength, formatNumber, formatSize, useDisplayUnit, type DisplayUnit } from '../../app/ui/lengths';
+import { convertLength, formatLength, formatNumber, formatSize, useDisplayUnit, type DisplayUnit } from '../../app/ui/lengths';
 import { PageHeader } from '../../app/ui/page-header';
 import { safeImageUrl } from '../../app/ui/safe-url';
 import { EmptyState, ErrorState, LoadingState } from '../../app/ui/states';
@@ -44,9 +44,8 @@ interface Row {
   measure?: (model: Model) => number | null | undefined;
 }
 
-const mmPer: Record<string, number> = { mm: 1, cm: 10, m: 1000, in: 25.4 };
-/** A model's length in millimetres (a mesh without a stated unit is read as millimetres). */
-const inMm = (model: Model, value: number, power: 1 | 2 | 3 = 1) => value * (mmPer[model.facts?.units ?? ''] ?? 1) ** power;
+/** A model's length (area, volume) in millimetres, so that models in other units compare. */
+const inMm = (model: Model, value: number, power: 1 | 2 | 3 = 1) => convertLength(value, model.facts?.units, 'mm', power);
 
 function rowsFor(display: DisplayUnit, folderPaths: ReadonlyMap<number, string>): Row[] {
   const facts = (m: Model) => m.facts;
