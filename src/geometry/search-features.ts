@@ -17,8 +17,12 @@ import { MM_PER_UNIT, type Mesh, type Vec3 } from './mesh';
 import type { MeshFacts, WeldResult } from './mesh-facts';
 import { shellRoots, surfaceArea, weld } from './mesh-facts';
 
-/** Bumped whenever stored search features change meaning (descriptor version included). */
-export const SEARCH_FEATURES_VERSION = 2000 + GLOBAL_DESCRIPTOR_VERSION;
+/**
+ * Bumped whenever stored search features change meaning (descriptor version included). 2010: the
+ * outer surface drops faces lying on another body's face and looks for exterior space around a
+ * point; chord errors pass along a coarse curve's facets.
+ */
+export const SEARCH_FEATURES_VERSION = 2010 + GLOBAL_DESCRIPTOR_VERSION;
 
 /** At most this many distinct shells get their own vector (the largest by area). */
 export const MAX_COMPONENTS = 12;

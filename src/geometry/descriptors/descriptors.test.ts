@@ -165,6 +165,39 @@ describe('part-to-part descriptor', () => {
     expect(exact(ruled(applyToMesh(twoBodies, randomRigid(prng(4)))), base).score).toBeGreaterThanOrEqual(98);
   });
 
+  it('a thin-walled part cut apart, each side meshed on its own, is still the same part', async () => {
+    const { Manifold } = await loadManifold();
+    // An open box with 2 mm walls and a bored boss on its floor.
+    const boss = Manifold.cylinder(28, 4.8, 4.8, 32).subtract(Manifold.cylinder(30, 2.2, 2.2, 32)).translate(7.8, 7.8, 1.99);
+    const box = Manifold.cube([100, 60, 30]).subtract(Manifold.cube([96, 56, 30]).translate(2, 2, 2)).add(boss);
+    const base = ruled(manifoldToMesh(box));
+    // The cut faces share no vertices with each other, and across the walls they lie within a
+    // cell or two of the skin.
+    const rand = prng(14);
+    const n = [rand() - 0.5, rand() - 0.5, rand() - 0.5] as [number, number, number];
+    const [a, b] = box.splitByPlane(n, (n[0] * 50 + n[1] * 30 + n[2] * 15) / Math.hypot(...n));
+    const twoBodies = mergeMeshes([manifoldToMesh(a), manifoldToMesh(b)]);
+    for (const m of [boss, box, a, b]) m.delete();
+    expect(exact(ruled(applyToMesh(twoBodies, randomRigid(rand))), base).score).toBeGreaterThanOrEqual(98);
+  });
+
+  it('keeps a coarse swept elbow (8 facets around, 45°) ≥ 98 against a fine one', async () => {
+    const m = await loadManifold();
+    const elbow = (seg: number) => {
+      const ring = (r: number) => Array.from({ length: seg }, (_, k) => [40 + r * Math.cos((2 * Math.PI * k) / seg), r * Math.sin((2 * Math.PI * k) / seg)] as [number, number]);
+      const section = new m.CrossSection([ring(10), ring(7).reverse()], 'EvenOdd');
+      const bend = section.revolve(seg * 2, 90);
+      const leg = m.Manifold.cylinder(20, 10, 10, seg).subtract(m.Manifold.cylinder(22, 7, 7, seg).translate(0, 0, -1)).rotate([90, 0, 0]).translate(40, 0.01, 0);
+      const solid = bend.add(leg);
+      const mesh = manifoldToMesh(solid);
+      for (const x of [section, bend, leg, solid]) x.delete();
+      return mesh;
+    };
+    const coarse = elbow(8);
+    expect(coarse.indices.length / 3).toBeLessThan(700);
+    expect(exact(ruled(applyToMesh(coarse, randomRigid(prng(15)))), ruled(elbow(32))).score).toBeGreaterThanOrEqual(98);
+  });
+
   it('relates a scaled copy as scaled, with its factor, below 98', async () => {
     const base = ruled(await buildPart('bracket', 0));
     const twice = exact(ruled(applyToMesh(await buildPart('bracket', 0), multiply(randomRigid(prng(5)), scaling(2)))), base);

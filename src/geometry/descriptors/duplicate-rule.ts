@@ -8,7 +8,7 @@
 // it is a mirror image or a scaled copy. Pure.
 import type { Vec3 } from '../mesh';
 import { alignParts, type Alignment, type PreparedPart } from './rescore';
-import { indexSurface, invert, type IndexedSurface, type Rigid } from './registration';
+import { indexSurface, invert, rigidToMat4, type IndexedSurface, type Rigid } from './registration';
 import type { SurfaceSamples } from './sampling';
 
 /** The rule's tolerances (chosen on the dev split only). */
@@ -86,13 +86,35 @@ export function offSurfaceShare(src: SurfaceSamples, srcChord: ArrayLike<number>
   return off / n;
 }
 
-/** The rule for a against b after their best proper rigid alignment. */
+/**
+ * The rule for a against b after their best proper rigid alignment: the aligner's first choice,
+ * ranked by how much surface lies within a fixed distance. A coarse mesh lies off its curves by
+ * its chord error everywhere, so that ranking means little for it: when either mesh is coarse
+ * (most of its surface has a chord error above the base tolerance) and the rule fails, the
+ * aligner's other refined candidates are judged too, and the one with the least surface off wins.
+ */
 export function checkDuplicate(a: PreparedPart, b: PreparedPart): RuleOutcome {
   const alignment = alignParts(a, b);
   const base = DUPLICATE_RULE.tolerance * Math.max(diagonal(a), diagonal(b));
-  const offAB = offSurfaceShare(a.analysis.samples, a.analysis.chord, a.analysis.bend, alignment.motion, b.surface, b.analysis.chord, b.analysis.bend, base);
-  const offBA = offSurfaceShare(b.analysis.samples, b.analysis.chord, b.analysis.bend, invert(alignment.motion), a.surface, a.analysis.chord, a.analysis.bend, base);
-  return { offAB, offBA, agrees: Math.max(offAB, offBA) <= DUPLICATE_RULE.outliers, alignment };
+  const judge = (motion: Rigid): RuleOutcome => {
+    const offAB = offSurfaceShare(a.analysis.samples, a.analysis.chord, a.analysis.bend, motion, b.surface, b.analysis.chord, b.analysis.bend, base);
+    const offBA = offSurfaceShare(b.analysis.samples, b.analysis.chord, b.analysis.bend, invert(motion), a.surface, a.analysis.chord, a.analysis.bend, base);
+    return { offAB, offBA, agrees: Math.max(offAB, offBA) <= DUPLICATE_RULE.outliers, alignment: motion === alignment.motion ? alignment : { ...alignment, motion, transform: rigidToMat4(motion) } };
+  };
+  let best = judge(alignment.motion);
+  if (best.agrees || (medianChord(a) * DUPLICATE_RULE.chordFactor <= base && medianChord(b) * DUPLICATE_RULE.chordFactor <= base)) return best;
+  for (const motion of alignment.alternatives) {
+    if (best.agrees) break;
+    const next = judge(motion);
+    if (Math.max(next.offAB, next.offBA) < Math.max(best.offAB, best.offBA)) best = next;
+  }
+  return best;
+}
+
+/** Chord error (mm) of the median surface sample. */
+function medianChord(p: PreparedPart): number {
+  const c = p.analysis.chord;
+  return c?.length ? Float32Array.from(c).sort()[c.length >> 1]! : 0;
 }
 
 /** Score 98..100 of a pair that agrees: 100 with nothing off, 98 at the allowed share. */

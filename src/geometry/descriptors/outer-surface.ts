@@ -9,8 +9,17 @@ import type { Mesh } from '../mesh';
 
 /** Cells along the longest side of the grid. */
 const RESOLUTION = 128;
-/** Offsets (cells) along the normal at which a surface point looks for exterior space. */
-const OFFSETS = [1, -1, 0.6, -0.6];
+/** Cells (along each axis) within which exterior space makes a surface point outer. */
+const NEAR_EXTERIOR = 1;
+
+/**
+ * Where a triangle is looked at (barycentric u, v): corners, edge midpoints and centroid, pulled a
+ * little towards the centroid so a corner on a shared edge reads its own side.
+ */
+const CLASSIFY_POINTS = ([[0, 0], [1, 0], [0, 1], [0.5, 0], [0, 0.5], [0.5, 0.5], [1 / 3, 1 / 3]] as const).map(([u, v]) => [u * 0.96 + 0.0133, v * 0.96 + 0.0133] as const);
+
+/** Offsets (cells) of the cells looked in around a point. */
+const NEAR = [[0, 0, 0], [0.5, 0, 0], [-0.5, 0, 0], [0, 0.5, 0], [0, -0.5, 0], [0, 0, 0.5], [0, 0, -0.5]] as const;
 
 export interface OuterSurface {
   mesh: Mesh;
@@ -91,6 +100,23 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
     return i + nx * (j + ny * k);
   };
   const grid = new Uint8Array(dims[0] * dims[1] * dims[2]); // 0 free, 1 surface, 2 exterior
+  // Which triangles touch each cell (pairs, sorted into lists below): to find faces that lie on
+  // another face turned the other way.
+  let touchCell = new Int32Array(1024), touchTri = new Int32Array(1024), touches = 0;
+  const touch = (c: number, t: number) => {
+    if (touches && touchCell[touches - 1] === c && touchTri[touches - 1] === t) return;
+    if (touches === touchCell.length) {
+      const grow = (a: Int32Array) => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      touchCell = grow(touchCell);
+      touchTri = grow(touchTri);
+    }
+    touchCell[touches] = c;
+    touchTri[touches++] = t;
+  };
 
   // Rasterise: rows of points h/2 apart, parallel to each triangle's longest edge and h/2 apart
   // across it, so a sliver costs what its area does.
@@ -116,12 +142,51 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
       const steps = Math.max(1, Math.ceil((2 * base * (1 - tt)) / h));
       for (let i = 0; i <= steps; i++) {
         const f = ((1 - tt) * i) / steps;
-        grid[cell(sx0 + f * ux, sy0 + f * uy, sz0 + f * uz)] = 1;
+        touch(cell(sx0 + f * ux, sy0 + f * uy, sz0 + f * uz), t);
       }
     }
   }
 
-  // Flood the free space from a corner cell (6-connected).
+  const lists = cellLists(touchCell.subarray(0, touches), touchTri.subarray(0, touches), grid.length);
+  const unit = triangleNormals(p, idx);
+  const planeTolerance = 1e-4 * h * (resolution - 4);
+  /**
+   * Whether a point of triangle t lies on another triangle whose normal is opposite: two bodies
+   * touching along a face, the face between them kept on both (a part cut apart, each side
+   * tessellated on its own). Such faces are inside however close to the skin they are.
+   */
+  const onOppositeFace = (x: number, y: number, z: number, t: number) => {
+    // The cells around the point too: a triangle crossing a corner of the point's cell may not
+    // have been recorded there.
+    for (const [dx, dy, dz] of NEAR) {
+      const c = cell(x + dx * h, y + dy * h, z + dz * h);
+      for (let k = lists.start[c]!; k < lists.start[c + 1]!; k++) {
+        const u = lists.tri[k]!;
+        if (u === t || dropped[u] || unit[u * 3]! * unit[t * 3]! + unit[u * 3 + 1]! * unit[t * 3 + 1]! + unit[u * 3 + 2]! * unit[t * 3 + 2]! > -0.995) continue;
+        if (onTriangle(p, idx, u, unit, x, y, z, planeTolerance)) return true;
+      }
+    }
+    return false;
+  };
+
+  // Faces lying on a face of another body turned the other way are dropped before the flood, so
+  // they neither hide nor show what is next to them (both of the pair: marked, then dropped).
+  const contact = new Uint8Array(nt);
+  for (let t = 0; t < nt; t++) {
+    if (dropped[t]) continue;
+    const [a, b, c] = tri(t);
+    let on = 0;
+    for (const [u, v] of CLASSIFY_POINTS) {
+      const w = 1 - u - v;
+      if (onOppositeFace(w * p[a]! + u * p[b]! + v * p[c]!, w * p[a + 1]! + u * p[b + 1]! + v * p[c + 1]!, w * p[a + 2]! + u * p[b + 2]! + v * p[c + 2]!, t)) on++;
+    }
+    if (on * 2 > CLASSIFY_POINTS.length) contact[t] = 1;
+  }
+  for (let t = 0; t < nt; t++) if (contact[t]) dropped[t] = 1;
+  for (let i = 0; i < touches; i++) if (!dropped[touchTri[i]!]) grid[touchCell[i]!] = 1;
+
+  // Flood the free space from a corner cell (6-connected: steps across edges and corners would leak
+  // through the gaps of a skin rasterised from points).
   const stack = new Int32Array(grid.length);
   let top = 0;
   grid[0] = 2;
@@ -146,13 +211,20 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
   }
 
   /**
-   * A surface point is outer when the space just off it, on either side along its normal (the
-   * winding of internal faces means nothing), is exterior. Points on an internal face within
-   * about a cell of the skin read as outer; a band about a cell wide along concave corners reads
-   * as hidden, which costs nothing: the rest of those faces is there to compare with.
+   * A surface point is outer when exterior space lies within NEAR_EXTERIOR cells of it (a cube
+   * around its cell). Looking along the normal instead fails on a part turned against the grid:
+   * a tilted face's own cells form a staircase up to √3 cells thick, so along concave corners a
+   * band several cells wide read as hidden. Internal faces within that distance of the skin read
+   * as outer; faces between touching bodies were dropped above.
    */
-  const seen = (x: number, y: number, z: number, nx: number, ny: number, nz: number) => {
-    for (const f of OFFSETS) if (grid[cell(x + f * h * nx, y + f * h * ny, z + f * h * nz)] === 2) return true;
+  const seen = (x: number, y: number, z: number) => {
+    const i = Math.floor((x - origin[0]!) / h), j = Math.floor((y - origin[1]!) / h), k = Math.floor((z - origin[2]!) / h);
+    for (let dz = -NEAR_EXTERIOR; dz <= NEAR_EXTERIOR; dz++) {
+      for (let dy = -NEAR_EXTERIOR; dy <= NEAR_EXTERIOR; dy++) {
+        const row = i + nx * (j + dy + ny * (k + dz));
+        for (let dx = -NEAR_EXTERIOR; dx <= NEAR_EXTERIOR; dx++) if (grid[row + dx] === 2) return true;
+      }
+    }
     return false;
   };
 
@@ -163,18 +235,11 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
   /** Classifies a triangle (9 coordinates) by its corners, edge midpoints and centroid; splits mixed ones. */
   const visit = (q: number[], t: number, depth: number) => {
     const pts: number[][] = [];
-    for (const [u, v] of [[0, 0], [1, 0], [0, 1], [0.5, 0], [0, 0.5], [0.5, 0.5], [1 / 3, 1 / 3]] as const) {
-      // Pulled a little towards the centroid, so a corner on a shared edge reads its own side.
-      const uu = u * 0.96 + 0.0133, vv = v * 0.96 + 0.0133, ww = 1 - uu - vv;
+    for (const [uu, vv] of CLASSIFY_POINTS) {
+      const ww = 1 - uu - vv;
       pts.push([0, 1, 2].map((k) => ww * q[k]! + uu * q[3 + k]! + vv * q[6 + k]!));
     }
-    const ux = q[3]! - q[0]!, uy = q[4]! - q[1]!, uz = q[5]! - q[2]!, vx = q[6]! - q[0]!, vy = q[7]! - q[1]!, vz = q[8]! - q[2]!;
-    let nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-    const nl = Math.hypot(nx, ny, nz) || 1;
-    nx /= nl;
-    ny /= nl;
-    nz /= nl;
-    const flags = pts.map((x) => seen(x[0]!, x[1]!, x[2]!, nx, ny, nz));
+    const flags = pts.map((x) => seen(x[0]!, x[1]!, x[2]!) && !onOppositeFace(x[0]!, x[1]!, x[2]!, t));
     const all = flags.every(Boolean), none = !flags.some(Boolean);
     const longest = Math.max(Math.hypot(q[3]! - q[0]!, q[4]! - q[1]!, q[5]! - q[2]!), Math.hypot(q[6]! - q[0]!, q[7]! - q[1]!, q[8]! - q[2]!), Math.hypot(q[6]! - q[3]!, q[7]! - q[4]!, q[8]! - q[5]!));
     if (all || none || longest < 2 * h || depth > 4) {
@@ -206,3 +271,46 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
   if (mesh.units) out.units = mesh.units;
   return { mesh: out, source: Uint32Array.from(source), hiddenShare: total > 0 ? hidden / total : 0 };
 }
+
+/** Triangles by cell (CSR) from (cell, triangle) pairs. */
+function cellLists(cells: Int32Array, tris: Int32Array, size: number): { start: Int32Array; tri: Int32Array } {
+  const start = new Int32Array(size + 1);
+  for (let i = 0; i < cells.length; i++) start[cells[i]! + 1]!++;
+  for (let c = 0; c < size; c++) start[c + 1]! += start[c]!;
+  const next = start.slice(0, size);
+  const tri = new Int32Array(cells.length);
+  for (let i = 0; i < cells.length; i++) tri[next[cells[i]!]!++] = tris[i]!;
+  return { start, tri };
+}
+
+/** Unit normal of each triangle (zero for a degenerate one). */
+function triangleNormals(p: ArrayLike<number>, idx: ArrayLike<number>): Float64Array {
+  const out = new Float64Array(idx.length);
+  for (let t = 0; t < idx.length / 3; t++) {
+    const a = idx[t * 3]! * 3, b = idx[t * 3 + 1]! * 3, c = idx[t * 3 + 2]! * 3;
+    const ux = p[b]! - p[a]!, uy = p[b + 1]! - p[a + 1]!, uz = p[b + 2]! - p[a + 2]!;
+    const vx = p[c]! - p[a]!, vy = p[c + 1]! - p[a + 1]!, vz = p[c + 2]! - p[a + 2]!;
+    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const l = Math.hypot(nx, ny, nz);
+    if (l > 0) out.set([nx / l, ny / l, nz / l], t * 3);
+  }
+  return out;
+}
+
+/** Whether (x, y, z) lies on triangle u: within `tolerance` of its plane and inside its edges. */
+function onTriangle(p: ArrayLike<number>, idx: ArrayLike<number>, u: number, unit: Float64Array, x: number, y: number, z: number, tolerance: number): boolean {
+  const a = idx[u * 3]! * 3, b = idx[u * 3 + 1]! * 3, c = idx[u * 3 + 2]! * 3;
+  const nx = unit[u * 3]!, ny = unit[u * 3 + 1]!, nz = unit[u * 3 + 2]!;
+  if (Math.abs((x - p[a]!) * nx + (y - p[a + 1]!) * ny + (z - p[a + 2]!) * nz) > tolerance) return false;
+  // Inside: the point is on the inner side of each edge (within the tolerance).
+  for (const [i, j] of [[a, b], [b, c], [c, a]] as const) {
+    const ex = p[j]! - p[i]!, ey = p[j + 1]! - p[i + 1]!, ez = p[j + 2]! - p[i + 2]!;
+    // The edge's inward direction in the plane: n × e.
+    const ix = ny * ez - nz * ey, iy = nz * ex - nx * ez, iz = nx * ey - ny * ex;
+    const l = Math.hypot(ix, iy, iz);
+    if (l === 0) return false;
+    if (((x - p[i]!) * ix + (y - p[i + 1]!) * iy + (z - p[i + 2]!) * iz) / l < -tolerance) return false;
+  }
+  return true;
+}
+

@@ -49,6 +49,8 @@ export interface Alignment {
   /** Share of a's surface on b after the motion, and of b's surface on placed a. */
   coverageAB: number;
   coverageBA: number;
+  /** The other refined candidates, best first: a coarse mesh (inscribed in its curves) covers little at any motion, so coverage may rank a wrong one first. */
+  alternatives: Rigid[];
 }
 
 /** Best proper rigid alignment of part a onto part b. */
@@ -60,17 +62,16 @@ export function alignParts(a: PreparedPart, b: PreparedPart, o: { tolerance?: nu
     .map((h) => ({ h, c: coverage(a.analysis.samples, quick, h, b.surface, tol * 3) }))
     .sort((x, y) => y.c - x.c)
     .slice(0, 3);
-  let best: Alignment | undefined;
   const R = b.analysis.rmsRadius;
-  for (const { h } of hyps) {
-    const m = icp(a.analysis.samples, fine, b.surface, h, { iterations: 12, maxDist: 0.3 * R, minDist: Math.max(tol, 2 * b.surface.spacing) });
-    const cAB = coverage(a.analysis.samples, subsetIndices(a.analysis.samples.count, 1500), m, b.surface, tol);
-    if (!best || cAB > best.coverageAB) best = { motion: m, transform: rigidToMat4(m), coverageAB: cAB, coverageBA: 0 };
-  }
-  const m = best!.motion;
-  const inv = invertRigid(m);
-  best!.coverageBA = coverage(b.analysis.samples, subsetIndices(b.analysis.samples.count, 1500), inv, a.surface, tol);
-  return best!;
+  const refined = hyps
+    .map(({ h }) => {
+      const m = icp(a.analysis.samples, fine, b.surface, h, { iterations: 12, maxDist: 0.3 * R, minDist: Math.max(tol, 2 * b.surface.spacing) });
+      return { m, c: coverage(a.analysis.samples, subsetIndices(a.analysis.samples.count, 1500), m, b.surface, tol) };
+    })
+    .sort((x, y) => y.c - x.c);
+  const m = refined[0]!.m;
+  const coverageBA = coverage(b.analysis.samples, subsetIndices(b.analysis.samples.count, 1500), invertRigid(m), a.surface, tol);
+  return { motion: m, transform: rigidToMat4(m), coverageAB: refined[0]!.c, coverageBA, alternatives: refined.slice(1).map((r) => r.m) };
 }
 
 /** Surface tolerance of the alignment check, relative to the larger RMS radius. */
