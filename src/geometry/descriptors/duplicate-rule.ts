@@ -90,8 +90,8 @@ export function offSurfaceShare(src: SurfaceSamples, srcChord: ArrayLike<number>
  * The rule for a against b after their best proper rigid alignment: the aligner's first choice,
  * ranked by how much surface lies within a fixed distance. A coarse mesh lies off its curves by
  * its chord error everywhere, so that ranking means little for it: when either mesh is coarse
- * (most of its surface has a chord error above the base tolerance) and the rule fails, the
- * aligner's other refined candidates are judged too, and the one with the least surface off wins.
+ * (its median sample's chord error, counted chordFactor times, exceeds the base tolerance) and the
+ * rule fails, the aligner's other refined candidates are judged too; the least surface off wins.
  */
 export function checkDuplicate(a: PreparedPart, b: PreparedPart): RuleOutcome {
   const alignment = alignParts(a, b);

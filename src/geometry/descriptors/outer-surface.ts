@@ -169,8 +169,9 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
     return false;
   };
 
-  // Faces lying on a face of another body turned the other way are dropped before the flood, so
-  // they neither hide nor show what is next to them (both of the pair: marked, then dropped).
+  // Faces lying wholly on a face of another body turned the other way are dropped before the
+  // flood, so they neither hide nor show what is next to them (both of the pair: marked, then
+  // dropped). One lying there in part (a plate's top under a nut) is split and judged below.
   const contact = new Uint8Array(nt);
   for (let t = 0; t < nt; t++) {
     if (dropped[t]) continue;
@@ -180,7 +181,7 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
       const w = 1 - u - v;
       if (onOppositeFace(w * p[a]! + u * p[b]! + v * p[c]!, w * p[a + 1]! + u * p[b + 1]! + v * p[c + 1]!, w * p[a + 2]! + u * p[b + 2]! + v * p[c + 2]!, t)) on++;
     }
-    if (on * 2 > CLASSIFY_POINTS.length) contact[t] = 1;
+    if (on === CLASSIFY_POINTS.length) contact[t] = 1;
   }
   for (let t = 0; t < nt; t++) if (contact[t]) dropped[t] = 1;
   for (let i = 0; i < touches; i++) if (!dropped[touchTri[i]!]) grid[touchCell[i]!] = 1;
