@@ -151,6 +151,24 @@ export function boundingBox(mesh: Mesh): BoundingBox {
   return { min, max, size: [max[0] - min[0], max[1] - min[1], max[2] - min[2]] };
 }
 
+/** Per triangle: its unit normal (zero for a degenerate one) and twice its area. */
+export function faceNormals(positions: ArrayLike<number>, indices: ArrayLike<number>): { normal: Float64Array; area2: Float64Array } {
+  const p = positions;
+  const nt = indices.length / 3;
+  const normal = new Float64Array(nt * 3);
+  const area2 = new Float64Array(nt);
+  for (let t = 0; t < nt; t++) {
+    const a = indices[t * 3]! * 3, b = indices[t * 3 + 1]! * 3, c = indices[t * 3 + 2]! * 3;
+    const ux = p[b]! - p[a]!, uy = p[b + 1]! - p[a + 1]!, uz = p[b + 2]! - p[a + 2]!;
+    const vx = p[c]! - p[a]!, vy = p[c + 1]! - p[a + 1]!, vz = p[c + 2]! - p[a + 2]!;
+    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const l = Math.hypot(nx, ny, nz);
+    area2[t] = l;
+    if (l > 0) normal.set([nx / l, ny / l, nz / l], t * 3);
+  }
+  return { normal, area2 };
+}
+
 /** Sum of triangle areas. */
 export function surfaceArea(mesh: Mesh): number {
   return areaAndVolume(mesh).area;

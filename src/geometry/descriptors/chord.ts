@@ -3,6 +3,7 @@
 // edge then lies up to about w·θ/8 (its sagitta) off the arc. Edges sharper than FEATURE_ANGLE are
 // designed edges, not tessellation, and say nothing. Pure.
 import type { Mesh } from '../mesh';
+import { faceNormals } from '../mesh-facts';
 
 /** Dihedral angles above this are edges of the design (a hexagon's 60° stays a hexagon). */
 const FEATURE_ANGLE = (50 * Math.PI) / 180;
@@ -25,17 +26,7 @@ export function chordErrors(welded: Mesh): ChordErrors {
   const idx = welded.indices;
   const nt = idx.length / 3;
   const nv = p.length / 3;
-  const normal = new Float64Array(nt * 3);
-  const area2 = new Float64Array(nt);
-  for (let t = 0; t < nt; t++) {
-    const a = idx[t * 3]! * 3, b = idx[t * 3 + 1]! * 3, c = idx[t * 3 + 2]! * 3;
-    const ux = p[b]! - p[a]!, uy = p[b + 1]! - p[a + 1]!, uz = p[b + 2]! - p[a + 2]!;
-    const vx = p[c]! - p[a]!, vy = p[c + 1]! - p[a + 1]!, vz = p[c + 2]! - p[a + 2]!;
-    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-    const l = Math.hypot(nx, ny, nz);
-    area2[t] = l;
-    if (l > 0) normal.set([nx / l, ny / l, nz / l], t * 3);
-  }
+  const { normal, area2 } = faceNormals(p, idx);
   const out = new Float32Array(nt);
   const bend = new Float32Array(nt);
   // Per triangle: the length of its bending edges and the widest bending facet there (see below).

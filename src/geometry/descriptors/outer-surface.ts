@@ -1,11 +1,13 @@
 // The outer surface of a mesh: what can be seen from outside. Exports often carry more than the
 // part's skin — bodies cut apart with their shared faces kept, an enclosed body (a die in a
 // package), pins running into a housing — and two files of one part then differ only inside.
-// The mesh is rasterised into a voxel grid, the empty space reachable from the grid's border is
-// flood-filled, and surface that touches none of it is dropped; a triangle partly inside is split
-// until its pieces are about a voxel wide. Pure; used for part-to-part comparison only (part-in-
+// Faces lying on another body's face turned the other way (the two sides of a cut) are dropped;
+// the rest is rasterised into a voxel grid, the empty space reachable from the grid's border is
+// flood-filled, and surface with none of it in the cells around is dropped; a triangle partly
+// inside is split until its pieces are about a voxel wide. Pure; used for part-to-part comparison only (part-in-
 // part keeps every body, since a part inside an assembly is what it looks for).
 import type { Mesh } from '../mesh';
+import { faceNormals } from '../mesh-facts';
 
 /** Cells along the longest side of the grid. */
 const RESOLUTION = 128;
@@ -102,20 +104,12 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
   const grid = new Uint8Array(dims[0] * dims[1] * dims[2]); // 0 free, 1 surface, 2 exterior
   // Which triangles touch each cell (pairs, sorted into lists below): to find faces that lie on
   // another face turned the other way.
-  let touchCell = new Int32Array(1024), touchTri = new Int32Array(1024), touches = 0;
+  const touchCell: number[] = [], touchTri: number[] = [];
   const touch = (c: number, t: number) => {
-    if (touches && touchCell[touches - 1] === c && touchTri[touches - 1] === t) return;
-    if (touches === touchCell.length) {
-      const grow = (a: Int32Array) => {
-        const b = new Int32Array(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      touchCell = grow(touchCell);
-      touchTri = grow(touchTri);
-    }
-    touchCell[touches] = c;
-    touchTri[touches++] = t;
+    const last = touchCell.length - 1;
+    if (last >= 0 && touchCell[last] === c && touchTri[last] === t) return;
+    touchCell.push(c);
+    touchTri.push(t);
   };
 
   // Rasterise: rows of points h/2 apart, parallel to each triangle's longest edge and h/2 apart
@@ -147,8 +141,8 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
     }
   }
 
-  const lists = cellLists(touchCell.subarray(0, touches), touchTri.subarray(0, touches), grid.length);
-  const unit = triangleNormals(p, idx);
+  const lists = cellLists(touchCell, touchTri, grid.length);
+  const unit = faceNormals(p, idx).normal;
   const planeTolerance = 1e-4 * h * (resolution - 4);
   /**
    * Whether a point of triangle t lies on another triangle whose normal is opposite: two bodies
@@ -184,7 +178,7 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
     if (on === CLASSIFY_POINTS.length) contact[t] = 1;
   }
   for (let t = 0; t < nt; t++) if (contact[t]) dropped[t] = 1;
-  for (let i = 0; i < touches; i++) if (!dropped[touchTri[i]!]) grid[touchCell[i]!] = 1;
+  for (let i = 0; i < touchCell.length; i++) if (!dropped[touchTri[i]!]) grid[touchCell[i]!] = 1;
 
   // Flood the free space from a corner cell (6-connected: steps across edges and corners would leak
   // through the gaps of a skin rasterised from points).
@@ -274,7 +268,7 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
 }
 
 /** Triangles by cell (CSR) from (cell, triangle) pairs. */
-function cellLists(cells: Int32Array, tris: Int32Array, size: number): { start: Int32Array; tri: Int32Array } {
+function cellLists(cells: readonly number[], tris: readonly number[], size: number): { start: Int32Array; tri: Int32Array } {
   const start = new Int32Array(size + 1);
   for (let i = 0; i < cells.length; i++) start[cells[i]! + 1]!++;
   for (let c = 0; c < size; c++) start[c + 1]! += start[c]!;
@@ -282,20 +276,6 @@ function cellLists(cells: Int32Array, tris: Int32Array, size: number): { start: 
   const tri = new Int32Array(cells.length);
   for (let i = 0; i < cells.length; i++) tri[next[cells[i]!]!++] = tris[i]!;
   return { start, tri };
-}
-
-/** Unit normal of each triangle (zero for a degenerate one). */
-function triangleNormals(p: ArrayLike<number>, idx: ArrayLike<number>): Float64Array {
-  const out = new Float64Array(idx.length);
-  for (let t = 0; t < idx.length / 3; t++) {
-    const a = idx[t * 3]! * 3, b = idx[t * 3 + 1]! * 3, c = idx[t * 3 + 2]! * 3;
-    const ux = p[b]! - p[a]!, uy = p[b + 1]! - p[a + 1]!, uz = p[b + 2]! - p[a + 2]!;
-    const vx = p[c]! - p[a]!, vy = p[c + 1]! - p[a + 1]!, vz = p[c + 2]! - p[a + 2]!;
-    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-    const l = Math.hypot(nx, ny, nz);
-    if (l > 0) out.set([nx / l, ny / l, nz / l], t * 3);
-  }
-  return out;
 }
 
 /** Whether (x, y, z) lies on triangle u: within `tolerance` of its plane and inside its edges. */
