@@ -7,7 +7,8 @@
  * (src/bench/search-latency.ts) and the duplicates of a 5,000-model folder.
  * Knobs: BENCH_DESIGNS (designs per archetype, default 3), BENCH_SETS (dev,frozen,real),
  * BENCH_CPU_RUNS (5), BENCH_MODELS / BENCH_QUERIES (latency probe), BENCH_FOLDER_MODELS,
- * BENCH_SKIP_LATENCY=1.
+ * BENCH_SKIP_LATENCY=1, BENCH_ARCHETYPES (only these, by name), BENCH_PAIRS=design (score only the pairs within each design: duplicates,
+ * edits, mirrors, scaled copies; no retrieval figures).
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -16,6 +17,7 @@ import { buildPart } from '../geometry/descriptors/benchmark-dataset';
 import { meshFacts, weld } from '../geometry/mesh-facts';
 import type { Mesh } from '../geometry/mesh';
 import { computeSearchFeatures } from '../geometry/search-features';
+import { setPairThreads } from '../service/search/pair-pool';
 import { measureFolderDuplicates } from './folder-duplicates';
 import { measureSearchLatency } from './search-latency';
 import { buildRealParts } from './search-data/real-parts';
@@ -108,13 +110,16 @@ async function latency() {
 }
 
 async function main() {
+  // Exact pairs run on the service's pair pool: one thread per core.
+  setPairThreads(os.availableParallelism());
   const per = Number(process.env.BENCH_DESIGNS ?? 3);
   const only = process.env.BENCH_SETS?.split(',') ?? ['dev', 'frozen', 'real'];
   console.log(`search benchmark: ${per} designs per archetype; ${os.availableParallelism()} cores, load ${load()}`);
   const sets: SetResult[] = [];
   for (const name of only) {
-    const records = name === 'real' ? await buildRealParts() : await buildSplit(name as SplitName, { perArchetype: per });
-    sets.push(await evaluateSet(name, records));
+    const archetypes = process.env.BENCH_ARCHETYPES?.split(',');
+    const records = name === 'real' ? await buildRealParts() : await buildSplit(name as SplitName, { perArchetype: per, ...(archetypes ? { archetypes } : {}) });
+    sets.push(await evaluateSet(name, records, process.env.BENCH_PAIRS === 'design' ? 'design' : 'all'));
   }
   printTable(sets);
   await descriptorCost();

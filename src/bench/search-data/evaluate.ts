@@ -38,22 +38,33 @@ export async function describe(records: readonly SearchRecord[], progress?: (don
 
 const side = (d: Described, i: number) => ({ key: `${d.record.id}:${i}`, prepared: d.features.prepared, global: d.features.global, components: d.features.components.map((c, idx) => ({ idx, descriptor: c.descriptor, pose: c.pose })) });
 
-/** Part-to-part results of every pair (i < j), by the service's rule. */
-export function partToPartMatrix(ds: readonly Described[]): { score(i: number, j: number): number; relation(i: number, j: number): string | undefined; off(i: number, j: number): number | undefined; exactPairs: number } {
+/**
+ * Part-to-part results of every pair (i < j), by the service's rule on its pair pool (one row's
+ * pairs in flight at a time, so each worker keeps the row's model decoded); with `only`, just the
+ * pairs it accepts (the others score NaN and count nowhere).
+ */
+export async function partToPartMatrix(ds: readonly Described[], only?: (i: number, j: number) => boolean): Promise<{ score(i: number, j: number): number; relation(i: number, j: number): string | undefined; off(i: number, j: number): number | undefined; exactPairs: number }> {
   const n = ds.length;
-  const score = new Float64Array(n * n).fill(100);
+  const score = new Float64Array(n * n).fill(NaN);
+  for (let i = 0; i < n; i++) score[i * n + i] = 100;
   const relation = new Map<number, string>();
   const off = new Map<number, number>();
   let exactPairs = 0;
   const sides = ds.map(side);
   for (let i = 0; i < n; i++) {
+    const row: Promise<void>[] = [];
     for (let j = i + 1; j < n; j++) {
-      const r = comparePartToPart(sides[i]!, sides[j]!, ds[i]!.features.geo, ds[j]!.features.geo);
-      if (r.exact) exactPairs++;
-      score[i * n + j] = score[j * n + i] = r.score;
-      if (r.relation) relation.set(i * n + j, r.relation).set(j * n + i, r.relation);
-      if (r.off !== undefined) off.set(i * n + j, r.off).set(j * n + i, r.off);
+      if (only && !only(i, j)) continue;
+      row.push(
+        comparePartToPart(sides[i]!, sides[j]!, ds[i]!.features.geo, ds[j]!.features.geo).then((r) => {
+          if (r.exact) exactPairs++;
+          score[i * n + j] = score[j * n + i] = r.score;
+          if (r.relation) relation.set(i * n + j, r.relation).set(j * n + i, r.relation);
+          if (r.off !== undefined) off.set(i * n + j, r.off).set(j * n + i, r.off);
+        }),
+      );
     }
+    await Promise.all(row);
   }
   return { score: (i, j) => score[i * n + j]!, relation: (i, j) => relation.get(i * n + j), off: (i, j) => off.get(i * n + j), exactPairs };
 }

@@ -64,6 +64,8 @@ export function figures(ds: readonly Described[], p: PairScores, distance: (i: n
       if (j <= i) continue;
       const a = rec(i), b = rec(j);
       const s = p.score(i, j);
+      // Not scored (a run that scores only the pairs within each design).
+      if (Number.isNaN(s)) continue;
       const same = isSamePart(a, b);
       const off = p.off(i, j);
       if (off !== undefined) {
@@ -112,7 +114,7 @@ export function figures(ds: readonly Described[], p: PairScores, distance: (i: n
   for (const i of pool.filter((k) => rec(k).kind === 'original')) {
     const others = pool.filter((j) => j !== i).map((j) => ({ rel: rec(j).design === rec(i).design, s: p.score(i, j) }));
     const relevant = others.filter((o) => o.rel).length;
-    if (!relevant) continue;
+    if (!relevant || others.some((o) => Number.isNaN(o.s))) continue;
     others.sort((x, y) => y.s - x.s);
     if (others[0]!.rel) nn++;
     let hits = 0, ap = 0;

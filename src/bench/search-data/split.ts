@@ -2,14 +2,16 @@
 // duplicates made the ways files really differ (another tessellation, a coarse mesh, another
 // format, metres instead of millimetres, bodies split with internal faces, an enclosed inner body),
 // small feature edits that are NOT duplicates, mirrored and scaled copies, and mesh assemblies
-// with a repeated part. The dev split is seed 1; the frozen test split is seed 7919 — no setting
-// may ever be chosen on it.
+// with a repeated part; and designs from another kernel and other tessellators (brep-designs.ts:
+// STEP in mm, inch and metres against gmsh meshes, STEP assemblies). The dev split is seed 1; the
+// frozen test split is seed 7919 — no setting may ever be chosen on it.
 import type { Manifold, ManifoldToplevel } from 'manifold-3d';
 import { loadManifold, manifoldToMesh, toGlb, toObj, toPly, toStlBinary } from '../../geometry/fixtures';
 import { randomRigid, randomRotation } from '../../geometry/descriptors/benchmark-dataset';
 import { prng } from '../../geometry/descriptors/sampling';
 import { applyToMesh, mergeMeshes, multiply, scaling, translation, type Mesh } from '../../geometry/mesh';
 import { boundingBox, surfaceArea } from '../../geometry/mesh-facts';
+import { buildBrepDesigns } from './brep-designs';
 import { ARCHETYPES, type Archetype, type Params } from './designs';
 
 export type RecordKind = 'original' | 'duplicate' | 'variant' | 'detail' | 'edit' | 'mirror' | 'scaled' | 'assembly';
@@ -229,6 +231,7 @@ export async function buildSplit(split: SplitName, o: SplitOptions = {}): Promis
       originals.set(design, made.base);
     }
   }
-  records.push(...makeAssemblies(records, originals, prng(seed * 7 + 3), o.assemblies ?? 8, split));
+  if (originals.size >= 3) records.push(...makeAssemblies(records, originals, prng(seed * 7 + 3), o.assemblies ?? 8, split));
+  records.push(...(await buildBrepDesigns(split, seed, per, Math.ceil((o.assemblies ?? 8) / 4), o.archetypes)));
   return records;
 }

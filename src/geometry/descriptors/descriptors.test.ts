@@ -8,6 +8,7 @@ import { alignParts, preparePart, type PreparedPart } from './rescore';
 import { partToPartExact } from './duplicate-rule';
 import { computeSearchFeatures, preparedPartFrom } from '../search-features';
 import { meshFacts, weld } from '../mesh-facts';
+import type { Manifold } from 'manifold-3d';
 import { loadManifold, manifoldToMesh } from '../fixtures';
 
 import { prng, sampleSurface } from './sampling';
@@ -19,6 +20,12 @@ function ruled(mesh: Mesh): PreparedPart {
   return preparedPartFrom(f.prepared, f.global);
 }
 const exact = (a: PreparedPart, b: PreparedPart) => partToPartExact(a, b, partToPartScore(a.descriptor, b.descriptor));
+/** The solid's mesh; the solid (wasm memory) is freed. */
+function meshFrom(solid: Manifold): Mesh {
+  const mesh = manifoldToMesh(solid);
+  solid.delete();
+  return mesh;
+}
 
 describe('sampling', () => {
   it('is deterministic per seed and area-weighted', async () => {
@@ -150,12 +157,7 @@ describe('part-to-part descriptor', () => {
 
   it('a hole moved by 2 % of the size is another part; the same part cut into two bodies is not', async () => {
     const { Manifold } = await loadManifold();
-    const plate = (x: number) => {
-      const s = Manifold.cube([100, 60, 8]).subtract(Manifold.cylinder(10, 5, 5, 32).translate(x, 30, -1));
-      const mesh = manifoldToMesh(s);
-      s.delete();
-      return mesh;
-    };
+    const plate = (x: number) => meshFrom(Manifold.cube([100, 60, 8]).subtract(Manifold.cylinder(10, 5, 5, 32).translate(x, 30, -1)));
     const base = ruled(plate(30));
     expect(exact(ruled(applyToMesh(plate(32.3), randomRigid(prng(3)))), base).score).toBeLessThan(98);
     const solid = Manifold.cube([100, 60, 8]).subtract(Manifold.cylinder(10, 5, 5, 32).translate(30, 30, -1));
@@ -196,6 +198,18 @@ describe('part-to-part descriptor', () => {
     const coarse = elbow(8);
     expect(coarse.indices.length / 3).toBeLessThan(700);
     expect(exact(ruled(applyToMesh(coarse, randomRigid(prng(15)))), ruled(elbow(32))).score).toBeGreaterThanOrEqual(98);
+  });
+
+  it('keeps small holes meshed with few facets ≥ 98 against finely meshed ones (a few samples around each)', async () => {
+    const { Manifold } = await loadManifold();
+    // A long flanged tube with eight 3 mm bolt holes (about 3 samples on each wall); the holes
+    // get 10 facets around on one side, 40 on the other.
+    const flange = (holeSegments: number) => {
+      let s = Manifold.cylinder(4, 60, 60, 96).add(Manifold.cylinder(150, 14, 14, 96)).subtract(Manifold.cylinder(170, 11, 11, 96).translate(0, 0, -10));
+      for (let k = 0; k < 8; k++) s = s.subtract(Manifold.cylinder(10, 1.5, 1.5, holeSegments).translate(45 * Math.cos((k * Math.PI) / 4), 45 * Math.sin((k * Math.PI) / 4), -2));
+      return meshFrom(s);
+    };
+    expect(exact(ruled(applyToMesh(flange(10), randomRigid(prng(21)))), ruled(flange(40))).score).toBeGreaterThanOrEqual(98);
   });
 
   it('relates a scaled copy as scaled, with its factor, below 98', async () => {

@@ -1,9 +1,10 @@
 // The duplicate rule, in geometry a designer can check: two models are the same part when, after
 // the best alignment by a proper rigid motion (turning and moving, never mirroring or scaling),
 // almost all of each one's surface lies on the other's within a tolerance. The tolerance is a
-// small share of the part's size plus each mesh's own chord error where the point lies (a flat
-// facet standing in for a curved surface lies off it by up to its sagitta), so a coarse but
-// faithful tessellation still agrees and a hole moved by 1 % of the size does not.
+// small share of the part's diagonal plus the larger of the two meshes' chord errors where
+// the point lies (a flat facet standing in for a curved surface lies off it by up to its sagitta;
+// two tessellations inscribed in one curve lie within the larger sagitta of each other), so a
+// coarse but faithful tessellation still agrees and a hole moved by 1 % of the size does not.
 // The same test after mirroring one model, or after scaling it to the other's size, says whether
 // it is a mirror image or a scaled copy. Pure.
 import type { Vec3 } from '../mesh';
@@ -13,9 +14,14 @@ import type { SurfaceSamples } from './sampling';
 
 /** The rule's tolerances (chosen on the dev split only). */
 export const DUPLICATE_RULE = {
-  /** Distance allowed beyond both meshes' chord errors, as a share of the part's diagonal. */
+  /**
+   * Distance allowed beyond the meshes' chord errors, as a share of the part's diagonal: an
+   * alignment can split a moved feature's offset between it and the rest of the part, so a feature
+   * moved by more than twice this is always off. (A share of the largest extent, 0.58–1 × this,
+   * was tried on dev: it cost coarse meshes of filleted parts their match.)
+   */
   tolerance: 0.004,
-  /** Chord errors count this many times: a least-squares alignment of a coarse mesh (inscribed in the curve) against a fine one splits the difference. */
+  /** The larger chord error counts this many times: a least-squares alignment of a coarse mesh (inscribed in the curve) against a fine one splits the difference. */
   chordFactor: 1.5,
   /** Share of either model's surface allowed outside the tolerance (sampling at sharp edges, tiny slivers). */
   outliers: 0.0015,
@@ -36,13 +42,19 @@ const MAX_ANGLE = Math.PI / 3;
 /** Normals this close count from any nearby sample (see offSurfaceShare). */
 const COS_CLOSE = Math.cos((10 * Math.PI) / 180);
 
+/**
+ * How fast (radians per mm) the normal of a curved facet turns along the surface: a facet of width
+ * w meeting its neighbour at θ has chord error c = w·θ/8, so θ/w = θ²/(8c). Zero on flat faces.
+ */
+const turnRate = (chord: number | undefined, bend: number | undefined) => (chord && bend ? (bend * bend) / (8 * chord) : 0);
+
 /** Diagonal of the oriented extents (mm). */
 export const diagonal = (p: PreparedPart) => Math.hypot(...p.analysis.extents);
 
 /**
  * Share of `src` samples (placed by `m`) off `dst`: farther from it than the point's tolerance —
- * base + the chord errors at both samples (× chordFactor) — measured to the nearest `dst` sample
- * whose normal agrees, along the bisector of the two normals.
+ * base + the larger chord error of the two samples (× chordFactor) — measured to the nearest `dst`
+ * sample whose normal agrees, along the bisector of the two normals.
  */
 export function offSurfaceShare(src: SurfaceSamples, srcChord: ArrayLike<number> | undefined, srcBend: ArrayLike<number> | undefined, m: Rigid, dst: IndexedSurface, dstChord: ArrayLike<number> | undefined, dstBend: ArrayLike<number> | undefined, base: number): number {
   const n = src.count;
@@ -58,7 +70,9 @@ export function offSurfaceShare(src: SurfaceSamples, srcChord: ArrayLike<number>
     const nx = R[0]! * N[i * 3]! + R[1]! * N[i * 3 + 1]! + R[2]! * N[i * 3 + 2]!;
     const ny = R[3]! * N[i * 3]! + R[4]! * N[i * 3 + 1]! + R[5]! * N[i * 3 + 2]!;
     const nz = R[6]! * N[i * 3]! + R[7]! * N[i * 3 + 1]! + R[8]! * N[i * 3 + 2]!;
-    const own = base + DUPLICATE_RULE.chordFactor * (srcChord?.[i] ?? 0);
+    const own = srcChord?.[i] ?? 0;
+    const allowed = (j: number) => base + DUPLICATE_RULE.chordFactor * Math.max(own, dstChord?.[j] ?? 0);
+    const turn = turnRate(srcChord?.[i], srcBend?.[i]);
     // The nearest dst sample whose normal agrees (within NORMAL_ANGLE plus half of both facets'
     // bends: a facet of a curve tilts from its normal by up to half its bend) must lie within the
     // tolerance along the bisector of the two normals (exact on a plane; on a circle the chord
@@ -66,21 +80,25 @@ export function offSurfaceShare(src: SurfaceSamples, srcChord: ArrayLike<number>
     // Narrow faces (a gear's tooth tips, a boss) hold few samples, so the nearest may sit on a
     // neighbouring face: any sample up to 2.5 spacings away whose normal agrees within
     // CLOSE_ANGLE (no bend allowance, so a chamfer never stands in for its faces) also counts.
+    // On a curve, a sample some way off has its normal turned by that way times the curve's turn
+    // rate: a small hole holds a few samples around it, which a fixed angle would never pair. Only
+    // between two curved samples (the slower rate): a flat face never pairs with a hole's wall.
     let best = -1, bestD2 = Infinity, bestD = 0, close = false;
-    dst.tree.within(px, py, pz, 2.5 * dst.spacing + own + DUPLICATE_RULE.chordFactor * maxChord, (j, d2) => {
+    dst.tree.within(px, py, pz, 2.5 * dst.spacing + base + DUPLICATE_RULE.chordFactor * Math.max(own, maxChord), (j, d2) => {
       const qx = QN[j * 3]!, qy = QN[j * 3 + 1]!, qz = QN[j * 3 + 2]!;
       const cos = nx * qx + ny * qy + nz * qz;
-      if (cos < Math.cos(Math.min(MAX_ANGLE, NORMAL_ANGLE + ((srcBend?.[i] ?? 0) + (dstBend?.[j] ?? 0)) / 2))) return;
+      const turned = Math.sqrt(d2) * Math.min(turn, turnRate(dstChord?.[j], dstBend?.[j]));
+      if (cos < Math.cos(Math.min(MAX_ANGLE, NORMAL_ANGLE + ((srcBend?.[i] ?? 0) + (dstBend?.[j] ?? 0)) / 2 + turned))) return;
       const bl = Math.sqrt(2 + 2 * cos);
       const d = ((px - Q[j * 3]!) * (qx + nx) + (py - Q[j * 3 + 1]!) * (qy + ny) + (pz - Q[j * 3 + 2]!) * (qz + nz)) / bl;
-      if (!close && cos >= COS_CLOSE && Math.abs(d) <= own + DUPLICATE_RULE.chordFactor * (dstChord?.[j] ?? 0)) close = true;
+      if (!close && cos >= COS_CLOSE && Math.abs(d) <= allowed(j)) close = true;
       if (d2 < bestD2) {
         best = j;
         bestD2 = d2;
         bestD = d;
       }
     });
-    const ok = close || (best >= 0 && Math.abs(bestD) <= own + DUPLICATE_RULE.chordFactor * (dstChord?.[best] ?? 0));
+    const ok = close || (best >= 0 && Math.abs(bestD) <= allowed(best));
     if (!ok) off++;
   }
   return off / n;

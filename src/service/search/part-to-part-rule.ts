@@ -3,7 +3,8 @@
 // benchmark measures the rule the service applies.
 import { NOT_SAME_MAX, plausibleRelations, type Size } from '../../geometry/descriptors/duplicate-rule';
 import { descriptorDistance, scoreFromDistance } from '../../geometry/descriptors/global-descriptor';
-import comparePair, { type PairAnswer, type PairSide } from './pair-worker';
+import { comparePairOffThread } from './pair-pool';
+import type { PairAnswer, PairSide } from './pair-worker';
 
 /** Descriptor score of two part-to-part vectors (what the index ranks by). */
 export function descriptorScore(a: ArrayLike<number>, b: ArrayLike<number>): number {
@@ -24,10 +25,10 @@ export function needsExact(geoA: ArrayLike<number>, geoB: ArrayLike<number>, des
 /** A candidate's score before (or without) the exact comparison: never a duplicate. */
 export const provisionalScore = (descriptor: number) => Math.min(NOT_SAME_MAX, descriptor);
 
-/** The pair's result by the rule, in this thread (the benchmark; the service uses the pair pool). */
-export function comparePartToPart(a: PairSide, b: PairSide, geoA: ArrayLike<number>, geoB: ArrayLike<number>): PairAnswer & { exact: boolean; score: number } {
+/** The pair's result by the rule, computed on the pair pool as the service's are (the benchmark scores every pair). */
+export async function comparePartToPart(a: PairSide, b: PairSide, geoA: ArrayLike<number>, geoB: ArrayLike<number>): Promise<PairAnswer & { exact: boolean; score: number }> {
   const descriptor = descriptorScore(a.global, b.global);
   if (!needsExact(geoA, geoB, descriptor)) return { score: provisionalScore(descriptor), transform: [], exact: false };
-  const r = comparePair({ kind: 'part-to-part', a, b });
+  const r = await comparePairOffThread({ kind: 'part-to-part', a, b });
   return { ...r, score: r.score ?? 0, exact: true };
 }
