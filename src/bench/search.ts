@@ -7,8 +7,9 @@
  * (src/bench/search-latency.ts) and the duplicates of a 5,000-model folder.
  * Knobs: BENCH_DESIGNS (designs per archetype, default 3), BENCH_SETS (dev,frozen,real),
  * BENCH_CPU_RUNS (5), BENCH_MODELS / BENCH_QUERIES (latency probe), BENCH_FOLDER_MODELS,
- * BENCH_SKIP_LATENCY=1, BENCH_ARCHETYPES (only these, by name), BENCH_PAIRS=design (score only the pairs within each design: duplicates,
- * edits, mirrors, scaled copies; no retrieval figures).
+ * BENCH_SKIP_LATENCY=1, BENCH_ARCHETYPES (only these archetypes, by name), BENCH_PAIRS=design
+ * (score only the pairs within each design: duplicates, edits, mirrors, scaled copies, variants;
+ * no retrieval figures).
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';

@@ -193,8 +193,6 @@ const ARCHETYPES: BrepArchetype[] = [
   },
 ];
 
-export const BREP_ARCHETYPES = ARCHETYPES.map((a) => a.name);
-
 /** A proper turn and move of the model (degrees, mm), drawn from `rand`. */
 function placement(rand: () => number): string {
   const axis = [rand() - 0.5, rand() - 0.5, rand() - 0.5].map((v) => v || 0.1);

@@ -70,8 +70,8 @@ export function offSurfaceShare(src: SurfaceSamples, srcChord: ArrayLike<number>
     const nx = R[0]! * N[i * 3]! + R[1]! * N[i * 3 + 1]! + R[2]! * N[i * 3 + 2]!;
     const ny = R[3]! * N[i * 3]! + R[4]! * N[i * 3 + 1]! + R[5]! * N[i * 3 + 2]!;
     const nz = R[6]! * N[i * 3]! + R[7]! * N[i * 3 + 1]! + R[8]! * N[i * 3 + 2]!;
-    const own = srcChord?.[i] ?? 0;
-    const allowed = (j: number) => base + DUPLICATE_RULE.chordFactor * Math.max(own, dstChord?.[j] ?? 0);
+    const ownChord = srcChord?.[i] ?? 0;
+    const allowed = (j: number) => base + DUPLICATE_RULE.chordFactor * Math.max(ownChord, dstChord?.[j] ?? 0);
     const turn = turnRate(srcChord?.[i], srcBend?.[i]);
     // The nearest dst sample whose normal agrees (within NORMAL_ANGLE plus half of both facets'
     // bends: a facet of a curve tilts from its normal by up to half its bend) must lie within the
@@ -84,7 +84,7 @@ export function offSurfaceShare(src: SurfaceSamples, srcChord: ArrayLike<number>
     // rate: a small hole holds a few samples around it, which a fixed angle would never pair. Only
     // between two curved samples (the slower rate): a flat face never pairs with a hole's wall.
     let best = -1, bestD2 = Infinity, bestD = 0, close = false;
-    dst.tree.within(px, py, pz, 2.5 * dst.spacing + base + DUPLICATE_RULE.chordFactor * Math.max(own, maxChord), (j, d2) => {
+    dst.tree.within(px, py, pz, 2.5 * dst.spacing + base + DUPLICATE_RULE.chordFactor * Math.max(ownChord, maxChord), (j, d2) => {
       const qx = QN[j * 3]!, qy = QN[j * 3 + 1]!, qz = QN[j * 3 + 2]!;
       const cos = nx * qx + ny * qy + nz * qz;
       const turned = Math.sqrt(d2) * Math.min(turn, turnRate(dstChord?.[j], dstBend?.[j]));
