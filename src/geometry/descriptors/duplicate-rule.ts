@@ -63,6 +63,8 @@ export function offSurfaceShare(src: SurfaceSamples, srcChord: ArrayLike<number>
   const R = m.R;
   let maxChord = 0;
   if (dstChord) for (let j = 0; j < dstChord.length; j++) maxChord = Math.max(maxChord, dstChord[j]!);
+  // Per dst sample once, not per candidate pair.
+  const dstTurn = Float64Array.from({ length: dst.samples.count }, (_, j) => turnRate(dstChord?.[j], dstBend?.[j]));
   let off = 0;
   for (let i = 0; i < n; i++) {
     const x = P[i * 3]!, y = P[i * 3 + 1]!, z = P[i * 3 + 2]!;
@@ -87,7 +89,7 @@ export function offSurfaceShare(src: SurfaceSamples, srcChord: ArrayLike<number>
     dst.tree.within(px, py, pz, 2.5 * dst.spacing + base + DUPLICATE_RULE.chordFactor * Math.max(ownChord, maxChord), (j, d2) => {
       const qx = QN[j * 3]!, qy = QN[j * 3 + 1]!, qz = QN[j * 3 + 2]!;
       const cos = nx * qx + ny * qy + nz * qz;
-      const turned = Math.sqrt(d2) * Math.min(turn, turnRate(dstChord?.[j], dstBend?.[j]));
+      const turned = Math.sqrt(d2) * Math.min(turn, dstTurn[j]!);
       if (cos < Math.cos(Math.min(MAX_ANGLE, NORMAL_ANGLE + ((srcBend?.[i] ?? 0) + (dstBend?.[j] ?? 0)) / 2 + turned))) return;
       const bl = Math.sqrt(2 + 2 * cos);
       const d = ((px - Q[j * 3]!) * (qx + nx) + (py - Q[j * 3 + 1]!) * (qy + ny) + (pz - Q[j * 3 + 2]!) * (qz + nz)) / bl;
