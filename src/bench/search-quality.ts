@@ -4,7 +4,7 @@
 // ingestion's code from the files as uploaded.
 import { describe, geoScore, partInPart, partToPartMatrix, type Described } from './search-data/evaluate';
 import { figures, type Figures } from './search-data/metrics';
-import { DUPLICATE_RULE } from '../geometry/descriptors/duplicate-rule';
+import { DUPLICATE_RULE, OFF_REPORTED_MAX } from '../geometry/descriptors/duplicate-rule';
 import { descriptorDistance } from '../geometry/descriptors/global-descriptor';
 import type { SearchRecord } from './search-data/split';
 
@@ -65,7 +65,7 @@ export function printTable(sets: SetResult[]): void {
   console.log(`\n${fmt(head)}\n${w.map((x) => '-'.repeat(x)).join('-|-')}`);
   for (const r of rows) console.log(fmt(r));
   console.log('(✗ = target not met; 0/0 and — have nothing to count in that set)');
-  console.log('\nshare of surface off the other after the best proper alignment (the duplicate rule allows ≤ ' + DUPLICATE_RULE.outliers + '), by pair: p50 / p90 / max, or min for pairs that must fail');
+  console.log('\nshare of surface off the other after the best proper alignment (the duplicate rule allows ≤ ' + DUPLICATE_RULE.outliers + '; counted up to ' + OFF_REPORTED_MAX + ', then the pair has long failed), by pair: p50 / p90 / max, or min for pairs that must fail');
   for (const s of sets) {
     for (const [k, xs] of Object.entries(s.figures.offByKind).sort()) {
       const v = [...xs].sort((a, b) => a - b);

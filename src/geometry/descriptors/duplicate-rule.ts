@@ -27,8 +27,15 @@ export const DUPLICATE_RULE = {
   outliers: 0.0015,
 };
 
+/**
+ * Counting surface off stops past this share (10 × the allowed outliers): the pair has failed
+ * long before, and the figure is only reported (how near a failing pair came). Clear non-duplicates
+ * then cost a few hundred samples, not all of them.
+ */
+export const OFF_REPORTED_MAX = 10 * DUPLICATE_RULE.outliers;
+
 export interface RuleOutcome {
-  /** Share of a's surface off b, and of b's off a (after the motion). */
+  /** Share of a's surface off b, and of b's off a (after the motion; counted up to OFF_REPORTED_MAX, and b's not counted once a's fails). */
   offAB: number;
   offBA: number;
   /** Whether both are within {@link DUPLICATE_RULE}.outliers. */
@@ -54,27 +61,55 @@ export const diagonal = (p: PreparedPart) => Math.hypot(...p.analysis.extents);
 /**
  * Share of `src` samples (placed by `m`) off `dst`: farther from it than the point's tolerance —
  * base + the larger chord error of the two samples (× chordFactor) — measured to the nearest `dst`
- * sample whose normal agrees, along the bisector of the two normals.
+ * sample whose normal agrees, along the bisector of the two normals. Counting stops once the
+ * share passes `stopAbove` (the share returned is then just past it).
  */
-export function offSurfaceShare(src: SurfaceSamples, srcChord: ArrayLike<number> | undefined, srcBend: ArrayLike<number> | undefined, m: Rigid, dst: IndexedSurface, dstChord: ArrayLike<number> | undefined, dstBend: ArrayLike<number> | undefined, base: number): number {
+export function offSurfaceShare(src: SurfaceSamples, srcChord: ArrayLike<number> | undefined, srcBend: ArrayLike<number> | undefined, m: Rigid, dst: IndexedSurface, dstChord: ArrayLike<number> | undefined, dstBend: ArrayLike<number> | undefined, base: number, stopAbove = OFF_REPORTED_MAX): number {
   const n = src.count;
   if (!n) return 1;
+  const offMax = Math.floor(stopAbove * n);
+  const nearestD2 = new Float64Array(1);
   const P = src.points, N = src.normals, Q = dst.samples.points, QN = dst.samples.normals;
   const R = m.R;
   let maxChord = 0;
   if (dstChord) for (let j = 0; j < dstChord.length; j++) maxChord = Math.max(maxChord, dstChord[j]!);
   // Per dst sample once, not per candidate pair.
   const dstTurn = Float64Array.from({ length: dst.samples.count }, (_, j) => turnRate(dstChord?.[j], dstBend?.[j]));
+  // The sample being judged; the helpers below are made once per call, not per sample (closures
+  // in a loop of millions cost more than the arithmetic).
+  let i = 0, px = 0, py = 0, pz = 0, nx = 0, ny = 0, nz = 0, ownChord = 0, turn = 0;
+  let best = -1, bestD2 = Infinity, bestD = 0, close = false;
+  const allowed = (j: number) => base + DUPLICATE_RULE.chordFactor * Math.max(ownChord, dstChord?.[j] ?? 0);
+  const cosTo = (j: number) => nx * QN[j * 3]! + ny * QN[j * 3 + 1]! + nz * QN[j * 3 + 2]!;
+  /** The distance along the normals' bisector when the normals agree, else NaN. */
+  const along = (j: number, d2: number, cos: number) => {
+    const turned = Math.sqrt(d2) * Math.min(turn, dstTurn[j]!);
+    if (cos < Math.cos(Math.min(MAX_ANGLE, NORMAL_ANGLE + ((srcBend?.[i] ?? 0) + (dstBend?.[j] ?? 0)) / 2 + turned))) return NaN;
+    return ((px - Q[j * 3]!) * (QN[j * 3]! + nx) + (py - Q[j * 3 + 1]!) * (QN[j * 3 + 1]! + ny) + (pz - Q[j * 3 + 2]!) * (QN[j * 3 + 2]! + nz)) / Math.sqrt(2 + 2 * cos);
+  };
+  const visit = (j: number, d2: number) => {
+    const cos = cosTo(j);
+    const d = along(j, d2, cos);
+    if (Number.isNaN(d)) return false;
+    if (cos >= COS_CLOSE && Math.abs(d) <= allowed(j)) return (close = true);
+    if (d2 < bestD2) {
+      best = j;
+      bestD2 = d2;
+      bestD = d;
+    }
+    return false;
+  };
   let off = 0;
-  for (let i = 0; i < n; i++) {
+  for (i = 0; i < n; i++) {
     const x = P[i * 3]!, y = P[i * 3 + 1]!, z = P[i * 3 + 2]!;
-    const px = R[0]! * x + R[1]! * y + R[2]! * z + m.t[0], py = R[3]! * x + R[4]! * y + R[5]! * z + m.t[1], pz = R[6]! * x + R[7]! * y + R[8]! * z + m.t[2];
-    const nx = R[0]! * N[i * 3]! + R[1]! * N[i * 3 + 1]! + R[2]! * N[i * 3 + 2]!;
-    const ny = R[3]! * N[i * 3]! + R[4]! * N[i * 3 + 1]! + R[5]! * N[i * 3 + 2]!;
-    const nz = R[6]! * N[i * 3]! + R[7]! * N[i * 3 + 1]! + R[8]! * N[i * 3 + 2]!;
-    const ownChord = srcChord?.[i] ?? 0;
-    const allowed = (j: number) => base + DUPLICATE_RULE.chordFactor * Math.max(ownChord, dstChord?.[j] ?? 0);
-    const turn = turnRate(srcChord?.[i], srcBend?.[i]);
+    px = R[0]! * x + R[1]! * y + R[2]! * z + m.t[0];
+    py = R[3]! * x + R[4]! * y + R[5]! * z + m.t[1];
+    pz = R[6]! * x + R[7]! * y + R[8]! * z + m.t[2];
+    nx = R[0]! * N[i * 3]! + R[1]! * N[i * 3 + 1]! + R[2]! * N[i * 3 + 2]!;
+    ny = R[3]! * N[i * 3]! + R[4]! * N[i * 3 + 1]! + R[5]! * N[i * 3 + 2]!;
+    nz = R[6]! * N[i * 3]! + R[7]! * N[i * 3 + 1]! + R[8]! * N[i * 3 + 2]!;
+    ownChord = srcChord?.[i] ?? 0;
+    turn = turnRate(srcChord?.[i], srcBend?.[i]);
     // The nearest dst sample whose normal agrees (within NORMAL_ANGLE plus half of both facets'
     // bends: a facet of a curve tilts from its normal by up to half its bend) must lie within the
     // tolerance along the bisector of the two normals (exact on a plane; on a circle the chord
@@ -85,23 +120,18 @@ export function offSurfaceShare(src: SurfaceSamples, srcChord: ArrayLike<number>
     // On a curve, a sample some way off has its normal turned by that way times the curve's turn
     // rate: a small hole holds a few samples around it, which a fixed angle would never pair. Only
     // between two curved samples (the slower rate): a flat face never pairs with a hole's wall.
-    let best = -1, bestD2 = Infinity, bestD = 0, close = false;
-    dst.tree.within(px, py, pz, 2.5 * dst.spacing + base + DUPLICATE_RULE.chordFactor * Math.max(ownChord, maxChord), (j, d2) => {
-      const qx = QN[j * 3]!, qy = QN[j * 3 + 1]!, qz = QN[j * 3 + 2]!;
-      const cos = nx * qx + ny * qy + nz * qz;
-      const turned = Math.sqrt(d2) * Math.min(turn, dstTurn[j]!);
-      if (cos < Math.cos(Math.min(MAX_ANGLE, NORMAL_ANGLE + ((srcBend?.[i] ?? 0) + (dstBend?.[j] ?? 0)) / 2 + turned))) return;
-      const bl = Math.sqrt(2 + 2 * cos);
-      const d = ((px - Q[j * 3]!) * (qx + nx) + (py - Q[j * 3 + 1]!) * (qy + ny) + (pz - Q[j * 3 + 2]!) * (qz + nz)) / bl;
-      if (!close && cos >= COS_CLOSE && Math.abs(d) <= allowed(j)) close = true;
-      if (d2 < bestD2) {
-        best = j;
-        bestD2 = d2;
-        bestD = d;
-      }
-    });
+    const radius = 2.5 * dst.spacing + base + DUPLICATE_RULE.chordFactor * Math.max(ownChord, maxChord);
+    // Most samples of a pair that agrees lie on the nearest sample of the other: when the nearest
+    // agrees within its tolerance, it is also the nearest agreeing one the full search would find.
+    const first = dst.tree.nearest(px, py, pz, radius, nearestD2);
+    if (first >= 0 && Math.abs(along(first, nearestD2[0]!, cosTo(first))) <= allowed(first)) continue;
+    best = -1;
+    bestD2 = Infinity;
+    bestD = 0;
+    close = false;
+    dst.tree.within(px, py, pz, radius, visit);
     const ok = close || (best >= 0 && Math.abs(bestD) <= allowed(best));
-    if (!ok) off++;
+    if (!ok && ++off > offMax) break;
   }
   return off / n;
 }
@@ -118,7 +148,8 @@ export function checkDuplicate(a: PreparedPart, b: PreparedPart): RuleOutcome {
   const base = DUPLICATE_RULE.tolerance * Math.max(diagonal(a), diagonal(b));
   const judge = (motion: Rigid): RuleOutcome => {
     const offAB = offSurfaceShare(a.analysis.samples, a.analysis.chord, a.analysis.bend, motion, b.surface, b.analysis.chord, b.analysis.bend, base);
-    const offBA = offSurfaceShare(b.analysis.samples, b.analysis.chord, b.analysis.bend, invert(motion), a.surface, a.analysis.chord, a.analysis.bend, base);
+    // Failed one way: the other way cannot save it (reported as at least as much off).
+    const offBA = offAB > DUPLICATE_RULE.outliers ? offAB : offSurfaceShare(b.analysis.samples, b.analysis.chord, b.analysis.bend, invert(motion), a.surface, a.analysis.chord, a.analysis.bend, base);
     return { offAB, offBA, agrees: Math.max(offAB, offBA) <= DUPLICATE_RULE.outliers, alignment: motion === alignment.motion ? alignment : { ...alignment, motion, transform: rigidToMat4(motion) } };
   };
   let best = judge(alignment.motion);
@@ -213,7 +244,7 @@ export interface PartToPartOutcome {
   scale?: number;
   /** Column-major 4×4 placing a in b's frame (with the mirror or the scale for those relations); absent when not aligned. */
   transform?: number[];
-  /** Shares of surface off the other after alignment, for reports (absent when not tried). */
+  /** The larger share of surface off the other after alignment, for reports (absent when not tried; see RuleOutcome). */
   off?: number;
 }
 

@@ -71,17 +71,21 @@ export function subsetIndices(n: number, m: number): number[] {
  * Share of the chosen `src` samples (placed by `m`) that lie on `dst`'s surface: a dst sample
  * within `1.5 · spacing + tol` whose normal agrees (cos > 0.5) and that lies within `tol` along the
  * bisector of the two normals.
- * Returns the fraction 0..1.
+ * Returns the fraction 0..1; with `beat`, NaN as soon as the fraction cannot exceed it (a ranking
+ * that keeps only the best few need not finish the rest).
  */
-export function coverage(src: SurfaceSamples, idx: readonly number[], m: Rigid, dst: IndexedSurface, tol: number): number {
+export function coverage(src: SurfaceSamples, idx: readonly number[], m: Rigid, dst: IndexedSurface, tol: number, beat = -1): number {
   if (!idx.length) return 0;
+  const need = beat * idx.length;
   const P = src.points, N = src.normals, Q = dst.samples.points, QN = dst.samples.normals;
   const R = m.R;
   // 1.5 × the mean spacing: low-discrepancy samples on long sliver triangles (cylinders of CAD
   // tessellations) leave gaps of more than one spacing, which would read as missing surface.
   const radius = 1.5 * dst.spacing + tol;
   let hit = 0;
-  for (const i of idx) {
+  for (let k = 0; k < idx.length; k++) {
+    if (hit + idx.length - k <= need) return NaN;
+    const i = idx[k]!;
     const x = P[i * 3]!, y = P[i * 3 + 1]!, z = P[i * 3 + 2]!;
     const px = R[0]! * x + R[1]! * y + R[2]! * z + m.t[0], py = R[3]! * x + R[4]! * y + R[5]! * z + m.t[1], pz = R[6]! * x + R[7]! * y + R[8]! * z + m.t[2];
     const nx = R[0]! * N[i * 3]! + R[1]! * N[i * 3 + 1]! + R[2]! * N[i * 3 + 2]!;
@@ -89,7 +93,6 @@ export function coverage(src: SurfaceSamples, idx: readonly number[], m: Rigid, 
     const nz = R[6]! * N[i * 3]! + R[7]! * N[i * 3 + 1]! + R[8]! * N[i * 3 + 2]!;
     let ok = false;
     dst.tree.within(px, py, pz, radius, (j) => {
-      if (ok) return;
       const qx = QN[j * 3]!, qy = QN[j * 3 + 1]!, qz = QN[j * 3 + 2]!;
       const cos = nx * qx + ny * qy + nz * qz;
       if (cos < 0.5) return;
@@ -98,7 +101,7 @@ export function coverage(src: SurfaceSamples, idx: readonly number[], m: Rigid, 
       // sample on a bore or a cylinder does not read as a gap the way its tangent plane would.
       const bl = Math.sqrt(2 + 2 * cos);
       const d = ((px - Q[j * 3]!) * (qx + nx) + (py - Q[j * 3 + 1]!) * (qy + ny) + (pz - Q[j * 3 + 2]!) * (qz + nz)) / bl;
-      if (Math.abs(d) <= tol) ok = true;
+      return (ok = Math.abs(d) <= tol);
     });
     if (ok) hit++;
   }

@@ -58,10 +58,16 @@ export function alignParts(a: PreparedPart, b: PreparedPart, o: { tolerance?: nu
   const tol = o.tolerance ?? ALIGN_TOLERANCE * Math.max(a.analysis.rmsRadius, b.analysis.rmsRadius);
   const quick = subsetIndices(a.analysis.samples.count, 200);
   const fine = subsetIndices(a.analysis.samples.count, 600);
-  const hyps = poseHypotheses(a.analysis, b.analysis)
-    .map((h) => ({ h, c: coverage(a.analysis.samples, quick, h, b.surface, tol * 3) }))
-    .sort((x, y) => y.c - x.c)
-    .slice(0, 3);
+  // The three best hypotheses by coverage (the first of equals): one that cannot pass the third
+  // is not counted to the end.
+  const hyps: { h: Rigid; c: number }[] = [];
+  for (const h of poseHypotheses(a.analysis, b.analysis)) {
+    const c = coverage(a.analysis.samples, quick, h, b.surface, tol * 3, hyps.length === 3 ? hyps[2]!.c : -1);
+    if (Number.isNaN(c) || (hyps.length === 3 && c <= hyps[2]!.c)) continue;
+    const at = hyps.findIndex((x) => x.c < c);
+    hyps.splice(at < 0 ? hyps.length : at, 0, { h, c });
+    hyps.length = Math.min(hyps.length, 3);
+  }
   const R = b.analysis.rmsRadius;
   const refined = hyps
     .map(({ h }) => {
