@@ -1,5 +1,5 @@
 // Worker thread entry (pair-pool.ts): the exact comparison of two models — part-to-part rescoring
-// (~36 ms of CPU) or part-in-part containment (0.1–0.5 s, more when it falls back to voting) —
+// (~20–50 ms of CPU) or part-in-part containment (0.1–0.5 s, more when it falls back to voting) —
 // away from the service's event loop, so requests keep being answered while pairs are computed
 // (after every ingested model, or by a query that finds a pair not stored yet).
 import { containment, type ContainmentModel } from '../../geometry/descriptors/containment';
