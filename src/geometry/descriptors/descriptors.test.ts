@@ -212,6 +212,21 @@ describe('part-to-part descriptor', () => {
     expect(exact(ruled(applyToMesh(flange(10), randomRigid(prng(21)))), ruled(flange(40))).score).toBeGreaterThanOrEqual(98);
   });
 
+  it('puts a 2 mm hole moved by 1.5 mm (1.3 % of the size) below 98, though its wall is under 0.15 % of the surface', async () => {
+    const { Manifold } = await loadManifold();
+    // A 2.5 mm plate with five 2 mm holes; in the edit the middle one sits 1.5 mm to the side. Its
+    // wall is 0.12 % of the surface (about 4 samples on each part), so the share off passes: the
+    // surface off lies in one place on both parts (the old hole on one, the new one on the other).
+    const plate = (moved: number) => {
+      let s = Manifold.cube([100, 60, 2.5]);
+      for (const [k, [x, y]] of [[12, 10], [85, 14], [20, 48], [70, 45], [50, 30]].entries()) s = s.subtract(Manifold.cylinder(10, 1, 1, 24).translate(x! + (k === 4 ? moved : 0), y!, -2));
+      return meshFrom(s);
+    };
+    const base = ruled(plate(0));
+    expect(exact(ruled(applyToMesh(plate(0), randomRigid(prng(22)))), base).score).toBeGreaterThanOrEqual(98);
+    expect(exact(ruled(applyToMesh(plate(1.5), randomRigid(prng(23)))), base).score).toBeLessThan(98);
+  });
+
   it('relates a scaled copy as scaled, with its factor, below 98', async () => {
     const base = ruled(await buildPart('bracket', 0));
     const twice = exact(ruled(applyToMesh(await buildPart('bracket', 0), multiply(randomRigid(prng(5)), scaling(2)))), base);

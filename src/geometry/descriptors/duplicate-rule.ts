@@ -1,6 +1,7 @@
 // The duplicate rule, in geometry a designer can check: two models are the same part when, after
 // the best alignment by a proper rigid motion (turning and moving, never mirroring or scaling),
-// almost all of each one's surface lies on the other's within a tolerance. The tolerance is a
+// almost all of each one's surface lies on the other's within a tolerance, and what little is off
+// is not in one place on both (a small feature moved). The tolerance is a
 // small share of the part's diagonal plus the larger of the two meshes' chord errors where
 // the point lies (a flat facet standing in for a curved surface lies off it by up to its sagitta;
 // two tessellations inscribed in one curve lie within the larger sagitta of each other), so a
@@ -9,7 +10,7 @@
 // it is a mirror image or a scaled copy. Pure.
 import type { Vec3 } from '../mesh';
 import { alignParts, type Alignment, type PreparedPart } from './rescore';
-import { indexSurface, invert, rigidToMat4, type IndexedSurface, type Rigid } from './registration';
+import { apply, indexSurface, invert, rigidToMat4, type IndexedSurface, type Rigid } from './registration';
 import type { SurfaceSamples } from './sampling';
 
 /** The rule's tolerances (chosen on the dev split only). */
@@ -25,6 +26,16 @@ export const DUPLICATE_RULE = {
   chordFactor: 1.5,
   /** Share of either model's surface allowed outside the tolerance (sampling at sharp edges, tiny slivers). */
   outliers: 0.0015,
+  /**
+   * Unless the surface off is in one place on both: this many samples of each model's surface off
+   * the other within `clusterSpacings` sample spacings of one of them. A feature that moved leaves
+   * its old place off on one part and its new place off on the other, side by side; sampling at
+   * edges scatters, and a remnant only one mesh has (an inner body) is off on one side. On the dev
+   * split no pair of one part has more than 1 such sample of each; every small hole moved by 1–3 %
+   * whose wall is under the outlier share has 3–6.
+   */
+  clusterSamples: 2,
+  clusterSpacings: 2,
 };
 
 /**
@@ -35,6 +46,8 @@ export const DUPLICATE_RULE = {
 export const OFF_REPORTED_MAX = 10 * DUPLICATE_RULE.outliers;
 
 export interface RuleOutcome {
+  /** Whether the surface off is in one place on both models (a feature moved): see DUPLICATE_RULE.clusterSamples. */
+  movedFeature: boolean;
   /** Share of a's surface off b, and of b's off a (after the motion; counted up to OFF_REPORTED_MAX, and b's not counted once a's fails). */
   offAB: number;
   offBA: number;
@@ -62,9 +75,10 @@ export const diagonal = (p: PreparedPart) => Math.hypot(...p.analysis.extents);
  * Share of `src` samples (placed by `m`) off `dst`: farther from it than the point's tolerance —
  * base + the larger chord error of the two samples (× chordFactor) — measured to the nearest `dst`
  * sample whose normal agrees, along the bisector of the two normals. Counting stops once the
- * share passes `stopAbove` (the share returned is then just past it).
+ * share passes `stopAbove` (the share returned is then just past it). The samples found off are
+ * added to `offPoints` (placed, x y z), when given.
  */
-export function offSurfaceShare(src: SurfaceSamples, srcChord: ArrayLike<number> | undefined, srcBend: ArrayLike<number> | undefined, m: Rigid, dst: IndexedSurface, dstChord: ArrayLike<number> | undefined, dstBend: ArrayLike<number> | undefined, base: number, stopAbove = OFF_REPORTED_MAX): number {
+export function offSurfaceShare(src: SurfaceSamples, srcChord: ArrayLike<number> | undefined, srcBend: ArrayLike<number> | undefined, m: Rigid, dst: IndexedSurface, dstChord: ArrayLike<number> | undefined, dstBend: ArrayLike<number> | undefined, base: number, stopAbove = OFF_REPORTED_MAX, offPoints?: number[]): number {
   const n = src.count;
   if (!n) return 1;
   const offMax = Math.floor(stopAbove * n);
@@ -131,7 +145,9 @@ export function offSurfaceShare(src: SurfaceSamples, srcChord: ArrayLike<number>
     close = false;
     dst.tree.within(px, py, pz, radius, visit);
     const ok = close || (best >= 0 && Math.abs(bestD) <= allowed(best));
-    if (!ok && ++off > offMax) break;
+    if (ok) continue;
+    offPoints?.push(px, py, pz);
+    if (++off > offMax) break;
   }
   return off / n;
 }
@@ -147,10 +163,14 @@ export function checkDuplicate(a: PreparedPart, b: PreparedPart): RuleOutcome {
   const alignment = alignParts(a, b);
   const base = DUPLICATE_RULE.tolerance * Math.max(diagonal(a), diagonal(b));
   const judge = (motion: Rigid): RuleOutcome => {
-    const offAB = offSurfaceShare(a.analysis.samples, a.analysis.chord, a.analysis.bend, motion, b.surface, b.analysis.chord, b.analysis.bend, base);
+    // The samples found off: a's placed in b's frame, b's in a's frame.
+    const offA: number[] = [], offB: number[] = [];
+    const offAB = offSurfaceShare(a.analysis.samples, a.analysis.chord, a.analysis.bend, motion, b.surface, b.analysis.chord, b.analysis.bend, base, OFF_REPORTED_MAX, offA);
     // Failed one way: the other way cannot save it (reported as at least as much off).
-    const offBA = offAB > DUPLICATE_RULE.outliers ? offAB : offSurfaceShare(b.analysis.samples, b.analysis.chord, b.analysis.bend, invert(motion), a.surface, a.analysis.chord, a.analysis.bend, base);
-    return { offAB, offBA, agrees: Math.max(offAB, offBA) <= DUPLICATE_RULE.outliers, alignment: motion === alignment.motion ? alignment : { ...alignment, motion, transform: rigidToMat4(motion) } };
+    const offBA = offAB > DUPLICATE_RULE.outliers ? offAB : offSurfaceShare(b.analysis.samples, b.analysis.chord, b.analysis.bend, invert(motion), a.surface, a.analysis.chord, a.analysis.bend, base, OFF_REPORTED_MAX, offB);
+    const withinShare = Math.max(offAB, offBA) <= DUPLICATE_RULE.outliers;
+    const movedFeature = withinShare && offInOnePlace(offA, placeAll(motion, offB), DUPLICATE_RULE.clusterSpacings * Math.max(a.surface.spacing, b.surface.spacing));
+    return { offAB, offBA, movedFeature, agrees: withinShare && !movedFeature, alignment: motion === alignment.motion ? alignment : { ...alignment, motion, transform: rigidToMat4(motion) } };
   };
   let best = judge(alignment.motion);
   if (best.agrees || (medianChord(a) * DUPLICATE_RULE.chordFactor <= base && medianChord(b) * DUPLICATE_RULE.chordFactor <= base)) return best;
@@ -160,6 +180,35 @@ export function checkDuplicate(a: PreparedPart, b: PreparedPart): RuleOutcome {
     if (Math.max(next.offAB, next.offBA) < Math.max(best.offAB, best.offBA)) best = next;
   }
   return best;
+}
+
+/** Points (x y z …) moved by `m`. */
+function placeAll(m: Rigid, xyz: readonly number[]): number[] {
+  const out: number[] = [];
+  for (let k = 0; k < xyz.length; k += 3) out.push(...apply(m, [xyz[k]!, xyz[k + 1]!, xyz[k + 2]!]));
+  return out;
+}
+
+/**
+ * Whether some sample off lies within `radius` of DUPLICATE_RULE.clusterSamples samples off of
+ * each model (itself counted): the surface off is in one place on both (a few points each, since
+ * each side is within the outlier share).
+ */
+export function offInOnePlace(offA: readonly number[], offB: readonly number[], radius: number): boolean {
+  const need = DUPLICATE_RULE.clusterSamples;
+  if (offA.length < need * 3 || offB.length < need * 3) return false;
+  const near = (x: number, y: number, z: number, pts: readonly number[]) => {
+    let n = 0;
+    for (let k = 0; k < pts.length; k += 3) if (Math.hypot(pts[k]! - x, pts[k + 1]! - y, pts[k + 2]! - z) <= radius) n++;
+    return n;
+  };
+  for (const pts of [offA, offB]) {
+    for (let k = 0; k < pts.length; k += 3) {
+      const x = pts[k]!, y = pts[k + 1]!, z = pts[k + 2]!;
+      if (near(x, y, z, offA) >= need && near(x, y, z, offB) >= need) return true;
+    }
+  }
+  return false;
 }
 
 /** Chord error (mm) of the median surface sample. */
