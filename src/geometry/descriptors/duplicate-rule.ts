@@ -51,7 +51,7 @@ export interface RuleOutcome {
   /** Share of a's surface off b, and of b's off a (after the motion; counted up to OFF_REPORTED_MAX, and b's not counted once a's fails). */
   offAB: number;
   offBA: number;
-  /** Whether both are within {@link DUPLICATE_RULE}.outliers. */
+  /** Whether both are within {@link DUPLICATE_RULE}.outliers and the surface off is not in one place on both. */
   agrees: boolean;
   alignment: Alignment;
 }
@@ -194,7 +194,7 @@ function placeAll(m: Rigid, xyz: readonly number[]): number[] {
  * each model (itself counted): the surface off is in one place on both (a few points each, since
  * each side is within the outlier share).
  */
-export function offInOnePlace(offA: readonly number[], offB: readonly number[], radius: number): boolean {
+function offInOnePlace(offA: readonly number[], offB: readonly number[], radius: number): boolean {
   const need = DUPLICATE_RULE.clusterSamples;
   if (offA.length < need * 3 || offB.length < need * 3) return false;
   const near = (x: number, y: number, z: number, pts: readonly number[]) => {
