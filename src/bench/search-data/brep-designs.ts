@@ -12,7 +12,9 @@ import { join } from 'node:path';
 import { importFile } from '../../geometry/importers';
 import { isImportError } from '../../geometry/importer';
 import { boundingBox, surfaceArea } from '../../geometry/mesh-facts';
+import { cross } from '../../geometry/descriptors/pose';
 import { prng } from '../../geometry/descriptors/sampling';
+import type { Vec3 } from '../../geometry/mesh';
 import type { Params } from './designs';
 import type { SearchRecord } from './split';
 
@@ -32,10 +34,8 @@ interface BrepArchetype {
   geo(p: Params): string;
 }
 
-type Vec = [number, number, number];
-const add = (a: Vec, b: Vec): Vec => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
-const scale = (a: Vec, k: number): Vec => [a[0] * k, a[1] * k, a[2] * k];
-const cross = (a: Vec, b: Vec): Vec => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+const scale = (a: Vec3, k: number): Vec3 => [a[0] * k, a[1] * k, a[2] * k];
 const between = (rand: () => number, lo: number, hi: number) => lo + (hi - lo) * rand();
 const r2 = (x: number) => Math.round(x * 100) / 100;
 const f = (x: number) => String(r2(x));
@@ -105,13 +105,13 @@ const ARCHETYPES: BrepArchetype[] = [
       const rad = (deg: number) => (deg * Math.PI) / 180;
       // After the first bend (about y through (R1, 0, L1)) the tube runs along T1 from P1.
       const t1 = rad(th1!);
-      const T1: Vec = [Math.sin(t1), 0, Math.cos(t1)];
+      const T1: Vec3 = [Math.sin(t1), 0, Math.cos(t1)];
       const P2 = add([R1! - R1! * Math.cos(t1), 0, L1! + R1! * Math.sin(t1)], scale(T1, L2!));
       // The second bend's axis: y turned about T1 by phi; its centre lies so that turning P2 about it moves along T1.
-      const Y: Vec = [0, 1, 0];
+      const Y: Vec3 = [0, 1, 0];
       const A = add(scale(Y, Math.cos(rad(phi!))), scale(cross(T1, Y), Math.sin(rad(phi!))));
       const C = add(P2, scale(cross(T1, A), -R2!));
-      const v = (x: Vec) => x.map(f).join(', ');
+      const v = (x: Vec3) => x.map(f).join(', ');
       return [
         annulus(ro!, ri),
         `a[] = Extrude {0, 0, ${f(L1!)}} { Surface{3}; };`,

@@ -60,12 +60,11 @@ export class KdTree {
     let best = -1;
     let bestD = maxDist * maxDist;
     const o = this.order, p = this.points, st = this.stack, pl = this.planeD2;
-    let top = 0;
     st[0] = 0;
     st[1] = this.n;
     st[2] = 0;
     pl[0] = -1;
-    top = 1;
+    let top = 1;
     // Near side first, the far side only if the plane is nearer than the best so far when it is
     // reached (the order of the recursive search, so ties resolve alike).
     while (top > 0) {
