@@ -22,7 +22,7 @@ import { shellRoots, surfaceArea, weld } from './mesh-facts';
  * outer surface drops faces lying on another body's face and looks for exterior space around a
  * point; chord errors pass along a coarse curve's facets.
  */
-export const SEARCH_FEATURES_VERSION = 2010 + GLOBAL_DESCRIPTOR_VERSION;
+export const SEARCH_FEATURES_VERSION = 2011 + GLOBAL_DESCRIPTOR_VERSION;
 
 /** At most this many distinct shells get their own vector (the largest by area). */
 export const MAX_COMPONENTS = 12;

@@ -10,8 +10,14 @@ const FEATURE_ANGLE = (50 * Math.PI) / 180;
 
 /** Neighbours closer to coplanar than this are one flat facet (exports leave a fraction of a degree of noise). */
 const FLAT_ANGLE = (1 * Math.PI) / 180;
-/** Two triangles this many times apart in area or less are facets of one curve. */
+/** Two triangles this many times apart in area (or two strips in width) or less are facets of one curve. */
 const SAME_WIDTH = 4;
+/** A triangle whose shortest edge is this many times shorter than its longest is thin. */
+const NEEDLE = 0.01;
+/** And that edge this share of the part's diagonal or less: a needle, not a small hole's facet. */
+const NEEDLE_SIZE = 1e-3;
+/** A facet whose bending edges make up at least this share of its rim is a strip of a curve. */
+const STRIP_RIM = 0.5;
 
 export interface ChordErrors {
   /** Per triangle: how far it may lie off the curve it stands for (mesh units). */
@@ -23,32 +29,26 @@ export interface ChordErrors {
 /** Per triangle of a welded mesh (shared vertices), its chord error and bend. */
 export function chordErrors(welded: Mesh): ChordErrors {
   const p = welded.positions;
-  const idx = welded.indices;
-  const nt = idx.length / 3;
+  const nt = welded.indices.length / 3;
   const nv = p.length / 3;
-  const { normal, area2 } = faceNormals(p, idx);
+  const { normal, area2 } = faceNormals(p, welded.indices);
+  const idx = collapseNeedles(p, welded.indices, normal);
   const out = new Float32Array(nt);
   const bend = new Float32Array(nt);
   // Per triangle: the length of its bending edges and the widest bending facet there (see below).
   const bendEdge = new Float64Array(nt), bendWidth = new Float64Array(nt);
   const curveChord = new Float32Array(nt), curveBend = new Float32Array(nt);
-  const consider = (t: number, u: number, angle: number, edge: number) => {
-    bendEdge[t]! += edge;
-    // The narrower facet is what bends: a wide face meeting a narrow chamfer at a shallow angle
-    // must not read as a coarse curve as wide as the face.
-    const w = Math.min(area2[t]!, area2[u]!) / edge;
-    bendWidth[t] = Math.max(bendWidth[t]!, w);
-    out[t] = Math.max(out[t]!, (w * angle) / 8);
-    bend[t] = Math.max(bend[t]!, angle);
-    // Between facets of about one width: two facets of one curve (what a facet passes on below).
-    if (Math.max(area2[t]!, area2[u]!) <= SAME_WIDTH * Math.min(area2[t]!, area2[u]!)) {
-      curveChord[t] = Math.max(curveChord[t]!, (w * angle) / 8);
-      curveBend[t] = Math.max(curveBend[t]!, angle);
-    }
+  // Triangles of one flat facet (neighbours within FLAT_ANGLE): a facet of a coarse curve is often
+  // cut into several triangles, and those inside it meet no bend of their own.
+  const facet = new Int32Array(nt).map((_, i) => i);
+  const root = (t: number): number => {
+    while (facet[t] !== t) t = facet[t] = facet[facet[t]!]!;
+    return t;
   };
   // Edges of exactly two faces: an edge of more (bodies meeting) is not a smooth curve.
   const onEdge = new Map<number, number[]>();
   for (let t = 0; t < nt; t++) {
+    if (idx[t * 3] === idx[t * 3 + 1] || idx[t * 3 + 1] === idx[t * 3 + 2] || idx[t * 3 + 2] === idx[t * 3]) continue;
     for (let k = 0; k < 3; k++) {
       const a = idx[t * 3 + k]!, b = idx[t * 3 + ((k + 1) % 3)]!;
       const key = a < b ? a * nv + b : b * nv + a;
@@ -57,17 +57,14 @@ export function chordErrors(welded: Mesh): ChordErrors {
       else onEdge.set(key, [t]);
     }
   }
-  // Triangles of one flat facet (neighbours within FLAT_ANGLE): a facet of a coarse curve is often
-  // cut into several triangles, and those inside it meet no bend of their own.
-  const facet = new Int32Array(nt).map((_, i) => i);
-  const root = (t: number): number => {
-    while (facet[t] !== t) t = facet[t] = facet[facet[t]!]!;
-    return t;
+  const edgeLength = (key: number) => {
+    const a = Math.floor(key / nv), b = key % nv;
+    return Math.hypot(p[b * 3]! - p[a * 3]!, p[b * 3 + 1]! - p[a * 3 + 1]!, p[b * 3 + 2]! - p[a * 3 + 2]!);
   };
+  const bends: { t: number; u: number; angle: number; edge: number }[] = [];
   for (const [key, list] of onEdge) {
     if (list.length !== 2) continue;
     const [t, u] = list as [number, number];
-    const a = Math.floor(key / nv), b = key % nv;
     const cos = normal[t * 3]! * normal[u * 3]! + normal[t * 3 + 1]! * normal[u * 3 + 1]! + normal[t * 3 + 2]! * normal[u * 3 + 2]!;
     const angle = Math.acos(Math.max(-1, Math.min(1, cos)));
     if (angle <= FLAT_ANGLE) {
@@ -75,8 +72,45 @@ export function chordErrors(welded: Mesh): ChordErrors {
       continue;
     }
     if (angle > FEATURE_ANGLE) continue;
-    const edge = Math.hypot(p[b * 3]! - p[a * 3]!, p[b * 3 + 1]! - p[a * 3 + 1]!, p[b * 3 + 2]! - p[a * 3 + 2]!);
-    if (!(edge > 0)) continue;
+    const edge = edgeLength(key);
+    if (edge > 0) bends.push({ t, u, angle, edge });
+  }
+  // A facet bent along most of its rim (a strip of a coarse curve, bent along both long sides) is
+  // as wide as twice its area over its bending edges, however its triangles cut it: a mesher may
+  // split a 10 mm facet into slivers 2 mm high along its bends. A face bent along one side only
+  // (a plate meeting a shallow chamfer) is not a strip and keeps its triangles' widths.
+  const facetArea = new Float64Array(nt), facetRim = new Float64Array(nt), facetBends = new Float64Array(nt);
+  for (let t = 0; t < nt; t++) facetArea[root(t)]! += area2[t]! / 2;
+  for (const [key, list] of onEdge) {
+    const r0 = root(list[0]!);
+    if (list.length === 2 && root(list[1]!) === r0) continue;
+    const edge = edgeLength(key);
+    for (const t of list) facetRim[root(t)]! += edge;
+  }
+  for (const { t, u, edge } of bends) {
+    facetBends[root(t)]! += edge;
+    facetBends[root(u)]! += edge;
+  }
+  const stripWidth = (t: number) => {
+    const r = root(t);
+    return facetBends[r]! >= STRIP_RIM * facetRim[r]! ? (2 * facetArea[r]!) / facetBends[r]! : 0;
+  };
+  const consider = (t: number, u: number, angle: number, edge: number) => {
+    bendEdge[t]! += edge;
+    // The narrower facet is what bends: a wide face meeting a narrow chamfer at a shallow angle
+    // must not read as a coarse curve as wide as the face.
+    const strips = Math.min(stripWidth(t), stripWidth(u));
+    const w = Math.max(Math.min(area2[t]!, area2[u]!) / edge, strips);
+    bendWidth[t] = Math.max(bendWidth[t]!, w);
+    out[t] = Math.max(out[t]!, (w * angle) / 8);
+    bend[t] = Math.max(bend[t]!, angle);
+    // Between facets of about one width: two facets of one curve (what a facet passes on below).
+    if (Math.max(area2[t]!, area2[u]!) <= SAME_WIDTH * Math.min(area2[t]!, area2[u]!) || (strips > 0 && Math.max(stripWidth(t), stripWidth(u)) <= SAME_WIDTH * strips)) {
+      curveChord[t] = Math.max(curveChord[t]!, (w * angle) / 8);
+      curveBend[t] = Math.max(curveBend[t]!, angle);
+    }
+  };
+  for (const { t, u, angle, edge } of bends) {
     consider(t, u, angle, edge);
     consider(u, t, angle, edge);
   }
@@ -87,21 +121,68 @@ export function chordErrors(welded: Mesh): ChordErrors {
   // An edge to a much wider face (a countersink meeting a plate's top at 45°) is not passed on, and
   // a wide face meeting a curve at a shallow angle is a face of the design and keeps its own.
   const facetChord = new Float32Array(nt), facetBend = new Float32Array(nt);
-  const facetArea = new Float64Array(nt), facetEdges = new Float64Array(nt), facetWidth = new Float64Array(nt);
+  const facetWidth = new Float64Array(nt);
   for (let t = 0; t < nt; t++) {
     const r = root(t);
-    facetArea[r]! += area2[t]! / 2;
     if (!bendEdge[t]) continue;
     facetChord[r] = Math.max(facetChord[r]!, curveChord[t]!);
     facetBend[r] = Math.max(facetBend[r]!, curveBend[t]!);
-    facetEdges[r]! += bendEdge[t]!;
     facetWidth[r] = Math.max(facetWidth[r]!, bendWidth[t]!);
   }
   for (let t = 0; t < nt; t++) {
     const r = root(t);
-    if (!facetEdges[r] || facetArea[r]! > facetWidth[r]! * facetEdges[r]!) continue;
+    if (!facetBends[r] || facetArea[r]! > facetWidth[r]! * facetBends[r]!) continue;
     out[t] = Math.max(out[t]!, facetChord[r]!);
     bend[t] = Math.max(bend[t]!, facetBend[r]!);
   }
   return { chord: out, bend };
+}
+
+/**
+ * The indices with the short edge of every needle triangle collapsed (its two ends made one
+ * vertex), so the needle drops out and the facets on either side share its long edge. Boolean
+ * kernels leave such slivers along a coarse curve's edges; across them two facets of the curve
+ * would not be seen to meet. A needle is thin (NEEDLE), its short edge tiny beside the part
+ * (NEEDLE_SIZE), and its normal, being noise, turned off a neighbour's past FEATURE_ANGLE: a thin
+ * strip of a small hole's wall agrees with its neighbours and is kept.
+ */
+function collapseNeedles(p: ArrayLike<number>, indices: ArrayLike<number>, normal: ArrayLike<number>): Uint32Array {
+  const out = Uint32Array.from(indices);
+  const nv = p.length / 3;
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (let v = 0; v < nv; v++) for (let k = 0; k < 3; k++) (lo[k] = Math.min(lo[k]!, p[v * 3 + k]!)), (hi[k] = Math.max(hi[k]!, p[v * 3 + k]!));
+  const tiny = NEEDLE_SIZE * Math.hypot(hi[0]! - lo[0]!, hi[1]! - lo[1]!, hi[2]! - lo[2]!);
+  const length = (a: number, b: number) => Math.hypot(p[b * 3]! - p[a * 3]!, p[b * 3 + 1]! - p[a * 3 + 1]!, p[b * 3 + 2]! - p[a * 3 + 2]!);
+  const thin: [t: number, k: number][] = [];
+  for (let t = 0; t < indices.length / 3; t++) {
+    const e = [0, 1, 2].map((k) => length(indices[t * 3 + k]!, indices[t * 3 + ((k + 1) % 3)]!));
+    const k = e.indexOf(Math.min(...e));
+    if (e[k]! < tiny && e[k]! < NEEDLE * Math.max(...e)) thin.push([t, k]);
+  }
+  if (!thin.length) return out;
+  const key = (a: number, b: number) => (a < b ? a * nv + b : b * nv + a);
+  const onEdge = new Map<number, number[]>();
+  for (let t = 0; t < indices.length / 3; t++) {
+    for (let k = 0; k < 3; k++) {
+      const id = key(indices[t * 3 + k]!, indices[t * 3 + ((k + 1) % 3)]!);
+      const list = onEdge.get(id);
+      if (list) list.push(t);
+      else onEdge.set(id, [t]);
+    }
+  }
+  const cosFeature = Math.cos(FEATURE_ANGLE);
+  const parent = Uint32Array.from({ length: nv }, (_, i) => i);
+  const find = (v: number): number => {
+    while (parent[v] !== v) v = parent[v] = parent[parent[v]!]!;
+    return v;
+  };
+  for (const [t, k] of thin) {
+    const v = [0, 1, 2].map((j) => indices[t * 3 + j]!);
+    const turned = [1, 2].some((j) =>
+      onEdge.get(key(v[(k + j) % 3]!, v[(k + j + 1) % 3]!))!.some((u) => u !== t && normal[t * 3]! * normal[u * 3]! + normal[t * 3 + 1]! * normal[u * 3 + 1]! + normal[t * 3 + 2]! * normal[u * 3 + 2]! < cosFeature),
+    );
+    if (turned) parent[find(v[k]!)] = find(v[(k + 1) % 3]!);
+  }
+  for (let j = 0; j < out.length; j++) out[j] = find(out[j]!);
+  return out;
 }

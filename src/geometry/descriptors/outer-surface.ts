@@ -13,6 +13,8 @@ import { faceNormals } from '../mesh-facts';
 const RESOLUTION = 128;
 /** Cells (along each axis) within which exterior space makes a surface point outer. */
 const NEAR_EXTERIOR = 1;
+/** Off a cell's centre (cells), so a ray along x does not run along a face or edge of an axis-aligned part. */
+const RAY_JITTER = 0.0137;
 
 /**
  * Where a triangle is looked at (barycentric u, v): corners, edge midpoints and centroid, pulled a
@@ -205,6 +207,12 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
     if (k < nz - 1) fill(c + sz);
   }
 
+  // Free space the flood did not reach is inside a body, or empty space it could not pass: a bore
+  // of a few cells turned against the grid, its rasterised wall a staircase that closes it off.
+  // Each such region is inside a body when a ray from it crosses the bodies' faces with a nonzero
+  // winding (a body enclosed in another counts twice); empty regions count as exterior.
+  openUnreachedSpace(grid, dims, (cells) => windingsAlongX(p, idx, dropped, unit, origin, h, dims, cells));
+
   /**
    * A surface point is outer when exterior space lies within NEAR_EXTERIOR cells of it (a cube
    * around its cell). Looking along the normal instead fails on a part turned against the grid:
@@ -295,3 +303,82 @@ function onTriangle(p: ArrayLike<number>, idx: ArrayLike<number>, u: number, uni
   return true;
 }
 
+/**
+ * Labels the free cells (0) the exterior flood left by 6-connected region and marks as exterior
+ * (2) every region whose winding (`windings` of one cell of each) is zero.
+ */
+function openUnreachedSpace(grid: Uint8Array, dims: readonly [number, number, number], windings: (cells: readonly number[]) => Int32Array): void {
+  const [nx, ny, nz] = dims;
+  const label = new Int32Array(grid.length).fill(-1);
+  const stack = new Int32Array(grid.length);
+  const first: number[] = [];
+  const sz = nx * ny;
+  let top = 0;
+  const add = (d: number, id: number) => {
+    if (grid[d] !== 0 || label[d]! >= 0) return;
+    label[d] = id;
+    stack[top++] = d;
+  };
+  for (let s = 0; s < grid.length; s++) {
+    if (grid[s] !== 0 || label[s]! >= 0) continue;
+    const id = first.length;
+    add(s, id);
+    while (top) {
+      const c = stack[--top]!;
+      const i = c % nx, j = Math.floor(c / nx) % ny, k = Math.floor(c / sz);
+      if (i > 0) add(c - 1, id);
+      if (i < nx - 1) add(c + 1, id);
+      if (j > 0) add(c - nx, id);
+      if (j < ny - 1) add(c + nx, id);
+      if (k > 0) add(c - sz, id);
+      if (k < nz - 1) add(c + sz, id);
+    }
+    first.push(s);
+  }
+  if (!first.length) return;
+  const w = windings(first);
+  for (let c = 0; c < grid.length; c++) if (label[c]! >= 0 && w[label[c]!] === 0) grid[c] = 2;
+}
+
+/**
+ * Winding number at the centre of each of `cells` (moved off it by RAY_JITTER, so a ray does not
+ * run along a face or edge of an axis-aligned part): the faces a ray along +x from it crosses,
+ * each +1 or −1 by which way it faces. One pass over the faces, each tried against the rows its
+ * yz bounds cover that hold a cell asked for.
+ */
+function windingsAlongX(p: ArrayLike<number>, idx: ArrayLike<number>, dropped: Uint8Array, unit: Float64Array, origin: readonly number[], h: number, dims: readonly [number, number, number], cells: readonly number[]): Int32Array {
+  const [nx, ny] = dims;
+  const out = new Int32Array(cells.length);
+  const byRow = new Map<number, number[]>();
+  for (const [q, c] of cells.entries()) {
+    const row = Math.floor(c / nx);
+    const list = byRow.get(row);
+    if (list) list.push(q);
+    else byRow.set(row, [q]);
+  }
+  const rowY = (j: number) => origin[1]! + (j + 0.5 + RAY_JITTER) * h, rowZ = (k: number) => origin[2]! + (k + 0.5 - RAY_JITTER) * h;
+  for (let t = 0; t < idx.length / 3; t++) {
+    if (dropped[t] || unit[t * 3] === 0) continue;
+    const a = idx[t * 3]! * 3, b = idx[t * 3 + 1]! * 3, c = idx[t * 3 + 2]! * 3;
+    const y0 = p[a + 1]!, z0 = p[a + 2]!;
+    const e1y = p[b + 1]! - y0, e1z = p[b + 2]! - z0, e2y = p[c + 1]! - y0, e2z = p[c + 2]! - z0;
+    const det = e1y * e2z - e1z * e2y;
+    if (det === 0) continue;
+    const sign = unit[t * 3]! > 0 ? 1 : -1;
+    const jFrom = Math.ceil((Math.min(y0, p[b + 1]!, p[c + 1]!) - origin[1]!) / h - 0.5 - RAY_JITTER), jTo = Math.floor((Math.max(y0, p[b + 1]!, p[c + 1]!) - origin[1]!) / h - 0.5 - RAY_JITTER);
+    const kFrom = Math.ceil((Math.min(z0, p[b + 2]!, p[c + 2]!) - origin[2]!) / h - 0.5 + RAY_JITTER), kTo = Math.floor((Math.max(z0, p[b + 2]!, p[c + 2]!) - origin[2]!) / h - 0.5 + RAY_JITTER);
+    for (let k = Math.max(0, kFrom); k <= kTo; k++) {
+      for (let j = Math.max(0, jFrom); j <= Math.min(ny - 1, jTo); j++) {
+        const list = byRow.get(j + ny * k);
+        if (!list) continue;
+        // Barycentric coordinates of the row's line in the face's yz projection.
+        const qy = rowY(j) - y0, qz = rowZ(k) - z0;
+        const u = (qy * e2z - qz * e2y) / det, v = (e1y * qz - e1z * qy) / det;
+        if (u < 0 || v < 0 || u + v > 1) continue;
+        const x = p[a]! + u * (p[b]! - p[a]!) + v * (p[c]! - p[a]!);
+        for (const q of list) if (x > origin[0]! + ((cells[q]! % nx) + 0.5) * h) out[q]! += sign;
+      }
+    }
+  }
+  return out;
+}
