@@ -3,7 +3,7 @@
 // edge then lies up to about w·θ/8 (its sagitta) off the arc. Edges sharper than FEATURE_ANGLE are
 // designed edges, not tessellation, and say nothing. Pure.
 import type { Mesh } from '../mesh';
-import { faceNormals } from '../mesh-facts';
+import { boundingBox, faceNormals } from '../mesh-facts';
 
 /** Dihedral angles above this are edges of the design (a hexagon's 60° stays a hexagon). */
 const FEATURE_ANGLE = (50 * Math.PI) / 180;
@@ -32,7 +32,7 @@ export function chordErrors(welded: Mesh): ChordErrors {
   const nt = welded.indices.length / 3;
   const nv = p.length / 3;
   const { normal, area2 } = faceNormals(p, welded.indices);
-  const idx = collapseNeedles(p, welded.indices, normal);
+  const idx = collapseNeedles(welded, normal);
   const out = new Float32Array(nt);
   const bend = new Float32Array(nt);
   // Per triangle: the length of its bending edges and the widest bending facet there (see below).
@@ -146,12 +146,11 @@ export function chordErrors(welded: Mesh): ChordErrors {
  * (NEEDLE_SIZE), and its normal, being noise, turned off a neighbour's past FEATURE_ANGLE: a thin
  * strip of a small hole's wall agrees with its neighbours and is kept.
  */
-function collapseNeedles(p: ArrayLike<number>, indices: ArrayLike<number>, normal: ArrayLike<number>): Uint32Array {
+function collapseNeedles(welded: Mesh, normal: ArrayLike<number>): Uint32Array {
+  const p = welded.positions, indices = welded.indices;
   const out = Uint32Array.from(indices);
   const nv = p.length / 3;
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-  for (let v = 0; v < nv; v++) for (let k = 0; k < 3; k++) (lo[k] = Math.min(lo[k]!, p[v * 3 + k]!)), (hi[k] = Math.max(hi[k]!, p[v * 3 + k]!));
-  const tiny = NEEDLE_SIZE * Math.hypot(hi[0]! - lo[0]!, hi[1]! - lo[1]!, hi[2]! - lo[2]!);
+  const tiny = NEEDLE_SIZE * Math.hypot(...boundingBox(welded).size);
   const length = (a: number, b: number) => Math.hypot(p[b * 3]! - p[a * 3]!, p[b * 3 + 1]! - p[a * 3 + 1]!, p[b * 3 + 2]! - p[a * 3 + 2]!);
   const thin: [t: number, k: number][] = [];
   for (let t = 0; t < indices.length / 3; t++) {
