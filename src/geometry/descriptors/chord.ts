@@ -61,19 +61,37 @@ export function chordErrors(welded: Mesh): ChordErrors {
     const a = Math.floor(key / nv), b = key % nv;
     return Math.hypot(p[b * 3]! - p[a * 3]!, p[b * 3 + 1]! - p[a * 3 + 1]!, p[b * 3 + 2]! - p[a * 3 + 2]!);
   };
-  const bends: { t: number; u: number; angle: number; edge: number }[] = [];
+  // Bending edges (faces t and u, angle, length), and edges that are not flat (face t, face u or −1
+  // where the edge has not two faces, length): the facets' rims once the flat facets are known.
+  const bendT: number[] = [], bendU: number[] = [], bendAngle: number[] = [], bendLength: number[] = [];
+  const rimT: number[] = [], rimU: number[] = [], rimLength: number[] = [];
   for (const [key, list] of onEdge) {
-    if (list.length !== 2) continue;
-    const [t, u] = list as [number, number];
-    const cos = normal[t * 3]! * normal[u * 3]! + normal[t * 3 + 1]! * normal[u * 3 + 1]! + normal[t * 3 + 2]! * normal[u * 3 + 2]!;
-    const angle = Math.acos(Math.max(-1, Math.min(1, cos)));
-    if (angle <= FLAT_ANGLE) {
-      facet[root(t)] = root(u);
-      continue;
+    if (list.length === 2) {
+      const [t, u] = list as [number, number];
+      const cos = normal[t * 3]! * normal[u * 3]! + normal[t * 3 + 1]! * normal[u * 3 + 1]! + normal[t * 3 + 2]! * normal[u * 3 + 2]!;
+      const angle = Math.acos(Math.max(-1, Math.min(1, cos)));
+      if (angle <= FLAT_ANGLE) {
+        facet[root(t)] = root(u);
+        continue;
+      }
+      const edge = edgeLength(key);
+      rimT.push(t);
+      rimU.push(u);
+      rimLength.push(edge);
+      if (angle <= FEATURE_ANGLE && edge > 0) {
+        bendT.push(t);
+        bendU.push(u);
+        bendAngle.push(angle);
+        bendLength.push(edge);
+      }
+    } else {
+      const edge = edgeLength(key);
+      for (const t of list) {
+        rimT.push(t);
+        rimU.push(-1);
+        rimLength.push(edge);
+      }
     }
-    if (angle > FEATURE_ANGLE) continue;
-    const edge = edgeLength(key);
-    if (edge > 0) bends.push({ t, u, angle, edge });
   }
   // A facet bent along most of its rim (a strip of a coarse curve, bent along both long sides) is
   // as wide as twice its area over its bending edges, however its triangles cut it: a mesher may
@@ -81,15 +99,18 @@ export function chordErrors(welded: Mesh): ChordErrors {
   // (a plate meeting a shallow chamfer) is not a strip and keeps its triangles' widths.
   const facetArea = new Float64Array(nt), facetRim = new Float64Array(nt), facetBends = new Float64Array(nt);
   for (let t = 0; t < nt; t++) facetArea[root(t)]! += area2[t]! / 2;
-  for (const [key, list] of onEdge) {
-    const r0 = root(list[0]!);
-    if (list.length === 2 && root(list[1]!) === r0) continue;
-    const edge = edgeLength(key);
-    for (const t of list) facetRim[root(t)]! += edge;
+  for (let k = 0; k < rimT.length; k++) {
+    const rt = root(rimT[k]!);
+    if (rimU[k]! < 0) facetRim[rt]! += rimLength[k]!;
+    // Two faces of one facet joined around the other way are not its rim.
+    else if (root(rimU[k]!) !== rt) {
+      facetRim[rt]! += rimLength[k]!;
+      facetRim[root(rimU[k]!)]! += rimLength[k]!;
+    }
   }
-  for (const { t, u, edge } of bends) {
-    facetBends[root(t)]! += edge;
-    facetBends[root(u)]! += edge;
+  for (let k = 0; k < bendT.length; k++) {
+    facetBends[root(bendT[k]!)]! += bendLength[k]!;
+    facetBends[root(bendU[k]!)]! += bendLength[k]!;
   }
   const stripWidth = (t: number) => {
     const r = root(t);
@@ -110,9 +131,9 @@ export function chordErrors(welded: Mesh): ChordErrors {
       curveBend[t] = Math.max(curveBend[t]!, angle);
     }
   };
-  for (const { t, u, angle, edge } of bends) {
-    consider(t, u, angle, edge);
-    consider(u, t, angle, edge);
+  for (let k = 0; k < bendT.length; k++) {
+    consider(bendT[k]!, bendU[k]!, bendAngle[k]!, bendLength[k]!);
+    consider(bendU[k]!, bendT[k]!, bendAngle[k]!, bendLength[k]!);
   }
   // A facet that is a strip along its bends (area no more than the bending facets' width times the
   // length of its bending edges) stands for a curve as a whole: each of its triangles takes the
@@ -154,9 +175,10 @@ function collapseNeedles(welded: Mesh, normal: ArrayLike<number>): Uint32Array {
   const length = (a: number, b: number) => Math.hypot(p[b * 3]! - p[a * 3]!, p[b * 3 + 1]! - p[a * 3 + 1]!, p[b * 3 + 2]! - p[a * 3 + 2]!);
   const thin: [t: number, k: number][] = [];
   for (let t = 0; t < indices.length / 3; t++) {
-    const e = [0, 1, 2].map((k) => length(indices[t * 3 + k]!, indices[t * 3 + ((k + 1) % 3)]!));
-    const k = e.indexOf(Math.min(...e));
-    if (e[k]! < tiny && e[k]! < NEEDLE * Math.max(...e)) thin.push([t, k]);
+    const a = indices[t * 3]!, b = indices[t * 3 + 1]!, c = indices[t * 3 + 2]!;
+    const ab = length(a, b), bc = length(b, c), ca = length(c, a);
+    const shortest = Math.min(ab, bc, ca);
+    if (shortest < tiny && shortest < NEEDLE * Math.max(ab, bc, ca)) thin.push([t, shortest === ab ? 0 : shortest === bc ? 1 : 2]);
   }
   if (!thin.length) return out;
   const key = (a: number, b: number) => (a < b ? a * nv + b : b * nv + a);

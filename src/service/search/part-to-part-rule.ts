@@ -16,10 +16,21 @@ export function sizeFromGeo(geo: ArrayLike<number>): Size {
   return { extents: [Math.exp(geo[0]! / 4), Math.exp(geo[1]! / 4), Math.exp(geo[2]! / 4)], area: Math.exp(2 * geo[9]!) };
 }
 
-/** Whether a candidate needs the exact comparison: only pairs of about one size, or of one proportion, can be the same part, a mirror image or a scaled copy. */
+/**
+ * Descriptor scores below which the rule never held on the dev split (every pair of it compared):
+ * the lowest duplicate scored 92.6, mirror image 82.0, scaled copy 44.1 (the descriptor sees
+ * size). Below them a pair is not compared exactly: it keeps its descriptor score.
+ */
+export const EXACT_FLOOR = { same: 70, scaled: 30 };
+
+/**
+ * Whether a candidate needs the exact comparison: only pairs of about one size, or of one
+ * proportion, can be the same part, a mirror image or a scaled copy, and only when the descriptor
+ * finds them alike enough (EXACT_FLOOR).
+ */
 export function needsExact(geoA: ArrayLike<number>, geoB: ArrayLike<number>, descriptor: number): boolean {
   const p = plausibleRelations(sizeFromGeo(geoA), sizeFromGeo(geoB), descriptor);
-  return p.same || p.scale !== undefined;
+  return p.same ? descriptor >= EXACT_FLOOR.same : p.scale !== undefined && descriptor >= EXACT_FLOOR.scaled;
 }
 
 /** A candidate's score before (or without) the exact comparison: never a duplicate. */
