@@ -46,17 +46,7 @@ export function chordErrors(welded: Mesh): ChordErrors {
     return t;
   };
   // Edges of exactly two faces: an edge of more (bodies meeting) is not a smooth curve.
-  const onEdge = new Map<number, number[]>();
-  for (let t = 0; t < nt; t++) {
-    if (idx[t * 3] === idx[t * 3 + 1] || idx[t * 3 + 1] === idx[t * 3 + 2] || idx[t * 3 + 2] === idx[t * 3]) continue;
-    for (let k = 0; k < 3; k++) {
-      const a = idx[t * 3 + k]!, b = idx[t * 3 + ((k + 1) % 3)]!;
-      const key = a < b ? a * nv + b : b * nv + a;
-      const list = onEdge.get(key);
-      if (list) list.push(t);
-      else onEdge.set(key, [t]);
-    }
-  }
+  const onEdge = facesByEdge(idx, nv);
   const edgeLength = (key: number) => {
     const a = Math.floor(key / nv), b = key % nv;
     return Math.hypot(p[b * 3]! - p[a * 3]!, p[b * 3 + 1]! - p[a * 3 + 1]!, p[b * 3 + 2]! - p[a * 3 + 2]!);
@@ -181,16 +171,7 @@ function collapseNeedles(welded: Mesh, normal: ArrayLike<number>): Uint32Array {
     if (shortest < tiny && shortest < NEEDLE * Math.max(ab, bc, ca)) thin.push([t, shortest === ab ? 0 : shortest === bc ? 1 : 2]);
   }
   if (!thin.length) return out;
-  const key = (a: number, b: number) => (a < b ? a * nv + b : b * nv + a);
-  const onEdge = new Map<number, number[]>();
-  for (let t = 0; t < indices.length / 3; t++) {
-    for (let k = 0; k < 3; k++) {
-      const id = key(indices[t * 3 + k]!, indices[t * 3 + ((k + 1) % 3)]!);
-      const list = onEdge.get(id);
-      if (list) list.push(t);
-      else onEdge.set(id, [t]);
-    }
-  }
+  const onEdge = facesByEdge(indices, nv);
   const cosFeature = Math.cos(FEATURE_ANGLE);
   const parent = Uint32Array.from({ length: nv }, (_, i) => i);
   const find = (v: number): number => {
@@ -200,10 +181,28 @@ function collapseNeedles(welded: Mesh, normal: ArrayLike<number>): Uint32Array {
   for (const [t, k] of thin) {
     const v = [0, 1, 2].map((j) => indices[t * 3 + j]!);
     const turned = [1, 2].some((j) =>
-      onEdge.get(key(v[(k + j) % 3]!, v[(k + j + 1) % 3]!))!.some((u) => u !== t && normal[t * 3]! * normal[u * 3]! + normal[t * 3 + 1]! * normal[u * 3 + 1]! + normal[t * 3 + 2]! * normal[u * 3 + 2]! < cosFeature),
+      onEdge.get(edgeKey(v[(k + j) % 3]!, v[(k + j + 1) % 3]!, nv))!.some((u) => u !== t && normal[t * 3]! * normal[u * 3]! + normal[t * 3 + 1]! * normal[u * 3 + 1]! + normal[t * 3 + 2]! * normal[u * 3 + 2]! < cosFeature),
     );
     if (turned) parent[find(v[k]!)] = find(v[(k + 1) % 3]!);
   }
   for (let j = 0; j < out.length; j++) out[j] = find(out[j]!);
   return out;
+}
+
+/** An edge's key, whichever way round (vertices a, b of nv). */
+const edgeKey = (a: number, b: number, nv: number) => (a < b ? a * nv + b : b * nv + a);
+
+/** The faces on each edge (by {@link edgeKey}); faces with two corners at one vertex have none. */
+function facesByEdge(idx: ArrayLike<number>, nv: number): Map<number, number[]> {
+  const onEdge = new Map<number, number[]>();
+  for (let t = 0; t < idx.length / 3; t++) {
+    if (idx[t * 3] === idx[t * 3 + 1] || idx[t * 3 + 1] === idx[t * 3 + 2] || idx[t * 3 + 2] === idx[t * 3]) continue;
+    for (let k = 0; k < 3; k++) {
+      const key = edgeKey(idx[t * 3 + k]!, idx[t * 3 + ((k + 1) % 3)]!, nv);
+      const list = onEdge.get(key);
+      if (list) list.push(t);
+      else onEdge.set(key, [t]);
+    }
+  }
+  return onEdge;
 }
