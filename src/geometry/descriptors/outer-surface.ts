@@ -3,9 +3,10 @@
 // package), pins running into a housing — and two files of one part then differ only inside.
 // Faces lying on another body's face turned the other way (the two sides of a cut) are dropped;
 // the rest is rasterised into a voxel grid, the empty space reachable from the grid's border is
-// flood-filled, and surface with none of it in the cells around is dropped; a triangle partly
-// inside is split until its pieces are about a voxel wide. Pure; used for part-to-part comparison only (part-in-
-// part keeps every body, since a part inside an assembly is what it looks for).
+// flood-filled (and space it could not reach that is inside no body, by the winding number, added
+// to it), and surface with none of it in the cells around is dropped; a triangle partly inside is
+// split until its pieces are about a voxel wide. Pure; used for part-to-part comparison only
+// (part-in-part keeps every body, since a part inside an assembly is what it looks for).
 import type { Mesh } from '../mesh';
 import { faceNormals } from '../mesh-facts';
 
