@@ -2,11 +2,11 @@
 // part's skin — bodies cut apart with their shared faces kept, an enclosed body (a die in a
 // package), pins running into a housing — and two files of one part then differ only inside.
 // Faces lying on another body's face turned the other way (the two sides of a cut) are dropped;
-// the rest is rasterised into a voxel grid, the empty space reachable from the grid's border is
-// flood-filled (and space it could not reach that is inside no body, by the winding number, added
-// to it), and surface with none of it in the cells around is dropped; a triangle partly inside is
-// split until its pieces are about a voxel wide. Pure; used for part-to-part comparison only
-// (part-in-part keeps every body, since a part inside an assembly is what it looks for).
+// the rest is rasterised into a voxel grid, the empty space is found as the free space inside no
+// body (by the winding number, so a narrow bore the space around cannot reach through the grid
+// counts too), and surface with none of it in the cells around is dropped; a triangle partly
+// inside is split until its pieces are about a voxel wide. Pure; used for part-to-part comparison
+// only (part-in-part keeps every body, since a part inside an assembly is what it looks for).
 import type { Mesh } from '../mesh';
 import { faceNormals } from '../mesh-facts';
 
@@ -183,36 +183,12 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
   for (let t = 0; t < nt; t++) if (contact[t]) dropped[t] = 1;
   for (let i = 0; i < touchCell.length; i++) if (!dropped[touchTri[i]!]) grid[touchCell[i]!] = 1;
 
-  // Flood the free space from a corner cell (6-connected: steps across edges and corners would leak
-  // through the gaps of a skin rasterised from points).
-  const stack = new Int32Array(grid.length);
-  let top = 0;
-  grid[0] = 2;
-  stack[top++] = 0;
-  const sx = 1, sy = nx, sz = nx * ny;
-  const nz = dims[2];
-  // Defined once: a function made per cell costs more than the fill (tsx names every closure).
-  const fill = (d: number) => {
-    if (grid[d] !== 0) return;
-    grid[d] = 2;
-    stack[top++] = d;
-  };
-  while (top) {
-    const c = stack[--top]!;
-    const i = c % nx, j = Math.floor(c / nx) % ny, k = Math.floor(c / sz);
-    if (i > 0) fill(c - sx);
-    if (i < nx - 1) fill(c + sx);
-    if (j > 0) fill(c - sy);
-    if (j < ny - 1) fill(c + sy);
-    if (k > 0) fill(c - sz);
-    if (k < nz - 1) fill(c + sz);
-  }
-
-  // Free space the flood did not reach is inside a body, or empty space it could not pass: a bore
-  // of a few cells turned against the grid, its rasterised wall a staircase that closes it off.
-  // Each such region is inside a body when a ray from it crosses the bodies' faces with a nonzero
-  // winding (a body enclosed in another counts twice); empty regions count as exterior.
-  openUnreachedSpace(grid, dims, (cells) => windingsAlongX(p, idx, dropped, unit, origin, h, dims, cells));
+  // Free space is outside when no body holds it: the space around the part (the grid's margin
+  // is free on every side), and empty space the outside cannot reach through the grid — a bore of a
+  // few cells turned against it, its rasterised wall a staircase that closes it off. A region of
+  // free space is inside a body when a ray from it crosses the bodies' faces with a nonzero winding
+  // (a body enclosed in another counts twice).
+  markOutside(grid, dims, (cells) => windingsAlongX(p, idx, dropped, unit, origin, h, dims, cells));
 
   /**
    * A surface point is outer when exterior space lies within NEAR_EXTERIOR cells of it (a cube
@@ -305,16 +281,18 @@ function onTriangle(p: ArrayLike<number>, idx: ArrayLike<number>, u: number, uni
 }
 
 /**
- * Labels the free cells (0) the exterior flood left by 6-connected region and marks as exterior
- * (2) every region whose winding (`windings` of one cell of each) is zero.
+ * Labels the free cells (0) by 6-connected region (steps across edges and corners would leak
+ * through the gaps of a skin rasterised from points) and marks as exterior (2) every region whose
+ * winding (`windings` of one cell of each) is zero.
  */
-function openUnreachedSpace(grid: Uint8Array, dims: readonly [number, number, number], windings: (cells: readonly number[]) => Int32Array): void {
+function markOutside(grid: Uint8Array, dims: readonly [number, number, number], windings: (cells: readonly number[]) => Int32Array): void {
   const [nx, ny, nz] = dims;
   const label = new Int32Array(grid.length).fill(-1);
   const stack = new Int32Array(grid.length);
   const first: number[] = [];
   const sz = nx * ny;
   let top = 0;
+  // Defined once: a function made per cell costs more than the fill (tsx names every closure).
   const add = (d: number, id: number) => {
     if (grid[d] !== 0 || label[d]! >= 0) return;
     label[d] = id;
