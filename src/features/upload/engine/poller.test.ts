@@ -62,6 +62,32 @@ describe('StatePoller', () => {
     expect(poller.getStats().maxIdsPerRequest).toBe(100);
   });
 
+  it('keeps a second between requests as they really leave, when the transport waits before sending', async () => {
+    // Like the app's transport, which reads its token first: some reads are slow, some are not.
+    const waits = [300, 0, 450, 0, 0, 200, 0];
+    const sent: number[] = [];
+    class SlowToSend extends StateStub {
+      override async listModelsById(ids: string[]): Promise<ModelRecord[]> {
+        await new Promise((resolve) => setTimeout(resolve, waits[sent.length % waits.length]));
+        sent.push(Date.now());
+        return super.listModelsById(ids);
+      }
+    }
+    const stub = new SlowToSend();
+    stub.set('m0', 'processing');
+    const poller = new StatePoller(stub);
+    poller.track([{ id: 'm0', filePath: 'T/m0.stl', role: 'part' }]);
+    poller.start();
+    // Keep the interval at its base: every answer is a change.
+    const unchange = setInterval(() => stub.set('m0', 'processing', { stateReason: String(Date.now()) }), 100);
+    await vi.advanceTimersByTimeAsync(10_000);
+    clearInterval(unchange);
+    poller.stop();
+    const gaps = sent.slice(1).map((t, i) => t - sent[i]!);
+    expect(gaps.length).toBeGreaterThanOrEqual(5);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1000);
+  });
+
   it('backs off ×1.5 up to 10 s while nothing changes, and starts over on a change', async () => {
     const { stub, poller } = setup(1);
     poller.start();

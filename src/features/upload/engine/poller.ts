@@ -67,7 +67,11 @@ export interface PollerOptions {
   maxIntervalMs: number;
   backoffFactor: number;
   chunkSize: number;
-  /** At least this long between two requests, whatever the number of chunks. */
+  /**
+   * At least this long from one answer to the next request, whatever the number of chunks.
+   * Counted from the answer, not the send: a transport that waits (for a token, say) before it
+   * really sends would otherwise let two requests leave closer together than this.
+   */
   minRequestSpacingMs: number;
   /** How long a settled assembly is watched after a part of it arrived. */
   followWindowMs: number;
@@ -113,7 +117,7 @@ export class StatePoller {
   private running = false;
   private paused = false;
   private expectingMore = false;
-  private lastRequestAt = -Infinity;
+  private lastAnswerAt = -Infinity;
   private round: string[][] = [];
   private roundChanged = false;
   private wasSettled = false;
@@ -243,7 +247,7 @@ export class StatePoller {
   }
 
   /**
-   * Schedules the next request: `interval / chunks` after the previous one (so a round of all
+   * Schedules the next request: `interval / chunks` after the previous answer (so a round of all
    * chunks takes about one interval), never closer than minRequestSpacingMs, and not before
    * `minDelay` from now.
    */
@@ -256,7 +260,7 @@ export class StatePoller {
       return;
     }
     const spacing = Math.max(this.options.minRequestSpacingMs, this.interval / this.chunkCount(now));
-    const delay = Math.max(minDelay, this.lastRequestAt + spacing - now);
+    const delay = Math.max(minDelay, this.lastAnswerAt + spacing - now);
     this.timer = clock.setTimeout(() => {
       this.timer = undefined;
       void this.tick();
@@ -282,7 +286,6 @@ export class StatePoller {
     }
     const ids = this.round.shift()!;
     this.inFlight = true;
-    this.lastRequestAt = clock.now();
     this.stats.requests++;
     this.stats.maxIdsPerRequest = Math.max(this.stats.maxIdsPerRequest, ids.length);
     let changed: Tracked[] = [];
@@ -294,6 +297,7 @@ export class StatePoller {
       this.stats.lastError = toApiError(raw).message;
     } finally {
       this.inFlight = false;
+      this.lastAnswerAt = clock.now();
     }
     if (changed.length > 0) {
       this.roundChanged = true;
