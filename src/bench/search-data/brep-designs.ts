@@ -191,6 +191,46 @@ const ARCHETYPES: BrepArchetype[] = [
       ].join('\n');
     },
   },
+  {
+    // A thin-walled cover (a moulded housing's lid): a box with rounded vertical edges shelled to
+    // 1–2 % of its width, open below, holes in the top and one wall. Its rim and walls are faces
+    // narrower than the comparison's sample spacing, as in real plastic housings.
+    name: 'shelled-cover',
+    chiral: true,
+    draw: (rand) => {
+      const W = between(rand, 60, 120);
+      return { W, D: between(rand, 0.5, 0.9) * W, H: between(rand, 0.25, 0.5) * W, t: between(rand, 0.012, 0.02) * W, cr: between(rand, 0.1, 0.2) * W, hr: between(rand, 0.03, 0.05) * W, sh: 0 };
+    },
+    shift: 'sh',
+    edits: [['t', 1], ['hr', 1]],
+    variants: ['W', 'D', 'H'],
+    geo: ({ W, D, H, t, cr, hr, sh }) => {
+      const e = 0.01;
+      /** Fillets the vertical edges (within the box x0 y0 z0 x1 y1 z1) of volume `v` by `r`; the result is the first of `out[]`. */
+      const roundVertical = (v: number, out: string, box: readonly number[], r: number) => [
+        `c[] = Curve In BoundingBox {${box.map(f).join(', ')}};`,
+        `vc[] = {};`,
+        `For i In {0 : #c[] - 1}`,
+        `  bb[] = BoundingBox Curve{c[i]};`,
+        `  If (Fabs(bb[5] - bb[2]) > ${f(H! / 2)})`,
+        `    vc[] += c[i];`,
+        `  EndIf`,
+        `EndFor`,
+        `${out}[] = Fillet{${v}}{vc[]}{${f(r)}};`,
+      ];
+      return [
+        `Box(1) = {0, 0, 0, ${f(W!)}, ${f(D!)}, ${f(H!)}};`,
+        ...roundVertical(1, 'o', [-1, -1, -e, W! + 1, D! + 1, H! + e], cr!),
+        `Box(2) = {${f(t!)}, ${f(t!)}, -1, ${f(W! - 2 * t!)}, ${f(D! - 2 * t!)}, ${f(H! - t! + 1)}};`,
+        ...roundVertical(2, 'in', [t! - e, t! - e, -1 - e, W! - t! + e, D! - t! + e, H! - t! + e], cr! - t!),
+        `BooleanDifference(30) = { Volume{o[0]}; Delete; }{ Volume{in[0]}; Delete; };`,
+        `Cylinder(20) = {${f(0.3 * W! + sh!)}, ${f(0.4 * D!)}, ${f(H! - t! - 1)}, 0, 0, ${f(t! + 2)}, ${f(hr!)}};`,
+        `Cylinder(21) = {${f(0.7 * W!)}, ${f(0.65 * D!)}, ${f(H! - t! - 1)}, 0, 0, ${f(t! + 2)}, ${f(hr!)}};`,
+        `Cylinder(22) = {${f(0.6 * W!)}, -1, ${f(0.5 * H!)}, 0, ${f(t! + 2)}, 0, ${f(hr!)}};`,
+        `BooleanDifference(40) = { Volume{30}; Delete; }{ Volume{20, 21, 22}; Delete; };`,
+      ].join('\n');
+    },
+  },
 ];
 
 /** A proper turn and move of the model (degrees, mm), drawn from `rand`. */
