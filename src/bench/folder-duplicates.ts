@@ -10,7 +10,7 @@
  * HTTP, only read them and are the timed figure (steady state). Nothing is cached between calls:
  * each reads the folder's vectors and pairs afresh.
  *
- * Analysis blobs default to 512 samples (BENCH_BLOB_SAMPLES; ingestion stores 4,096): the timed
+ * Analysis blobs default to 512 samples (BENCH_BLOB_SAMPLES; ingestion stores 8,192): the timed
  * calls never read blobs (vectors and stored scores only), so their size does not change the
  * figure; it only changes the first call, which the exact comparisons dominate — measured
  * ~87 ms of CPU per pair at 512 samples, ~115 ms at 4,096 (pose hypotheses and ICP, not the

@@ -18,7 +18,7 @@
  * 15 % two, 8 % three, 7 % four to six) with duplicate-level noise (σ 0.005–0.04, i.e. scores
  * from ~100 to just under 98), so each query has near neighbours at every score level and some
  * duplicates, which need exact rescoring. Every model carries the real analysis blob of its base
- * (BENCH_BLOB_SAMPLES samples, default 4096 as ingestion stores for single-shell parts), so exact
+ * (as ingestion stores it, or BENCH_BLOB_SAMPLES samples when set), so exact
  * rescoring and containment cost what they cost for real parts.
  *
  * `npx tsx src/bench/search-latency.ts` (BENCH_MODELS, BENCH_QUERIES, BENCH_EXPLAIN=1 prints the
@@ -63,8 +63,7 @@ export async function measureSearchLatency(o: { models?: number; queries?: numbe
   const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
   const modelCount = o.models ?? 20_000;
   const queries = o.queries ?? 40;
-  const blobSamples = o.blobSamples ?? 4096;
-  const bases = await baseFeatures(blobSamples);
+  const bases = await baseFeatures(o.blobSamples);
   const t = await startTestService();
   try {
     const user = await t.createUser({ tenantKey: 'bench', roles: ['viewer'] });
@@ -234,13 +233,14 @@ async function explainNearest(db: Db, tenantId: number, modelId: string) {
   }
 }
 
-export async function baseFeatures(blobSamples: number): Promise<SearchFeatures[]> {
+/** One part per family, described as ingestion does; with `blobSamples`, its blob re-drawn with that many samples. */
+export async function baseFeatures(blobSamples?: number): Promise<SearchFeatures[]> {
   const out: SearchFeatures[] = [];
   for (const family of FAMILIES) {
     const mesh = await buildPart(family, 0);
     const welded = weld(mesh);
     const f = computeSearchFeatures(mesh, { facts: meshFacts(mesh, { welded }), welded });
-    if (blobSamples !== 4096) f.prepared = encodePrepared(analyseShape(mesh, { samples: blobSamples }));
+    if (blobSamples !== undefined) f.prepared = encodePrepared(analyseShape(mesh, { samples: blobSamples }));
     out.push(f);
   }
   return out;
@@ -267,7 +267,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const figures = await measureSearchLatency({
     models: Number(process.env.BENCH_MODELS ?? 20_000),
     queries: Number(process.env.BENCH_QUERIES ?? 40),
-    blobSamples: Number(process.env.BENCH_BLOB_SAMPLES ?? 4096),
+    ...(process.env.BENCH_BLOB_SAMPLES ? { blobSamples: Number(process.env.BENCH_BLOB_SAMPLES) } : {}),
     explain: process.env.BENCH_EXPLAIN === '1',
     progress: (line) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${line}`),
   });

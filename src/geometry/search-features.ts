@@ -2,7 +2,7 @@
 // the part-to-part vector, the geo-related vector, one vector per distinct shell (part-in-part
 // candidates inside assemblies) and a compact binary of the analysis + surface samples that exact
 // rescoring and containment rebuild at query time without the mesh.
-import { analyseShape, type ShapeAnalysis } from './descriptors/analysis';
+import { analyseShape, REGISTRATION_SAMPLES, type ShapeAnalysis } from './descriptors/analysis';
 import type { ContainmentModel } from './descriptors/containment';
 import { geoDescriptorFromAnalysis } from './descriptors/geo-descriptor';
 import { GLOBAL_DESCRIPTOR_VERSION, globalDescriptorFromAnalysis } from './descriptors/global-descriptor';
@@ -22,16 +22,24 @@ import { shellRoots, surfaceArea, weld } from './mesh-facts';
  * outer surface drops faces lying on another body's face and looks for exterior space around a
  * point; chord errors pass along a coarse curve's facets.
  */
-export const SEARCH_FEATURES_VERSION = 2011 + GLOBAL_DESCRIPTOR_VERSION;
+export const SEARCH_FEATURES_VERSION = 2012 + GLOBAL_DESCRIPTOR_VERSION;
 
 /** At most this many distinct shells get their own vector (the largest by area). */
 export const MAX_COMPONENTS = 12;
 /** Shells below this share of the model's area are too small to anchor a part-in-part candidate. */
 const MIN_COMPONENT_SHARE = 0.002;
-/** Samples per shell descriptor: candidates only, so fewer than the model's own 4096. */
+/** Samples per shell descriptor: candidates only, so fewer than the model's own. */
 const COMPONENT_SAMPLES = 1024;
 /** Stored samples: single-shell parts keep the analysis samples; assemblies get denser ones, so a small part in them is covered. */
 const ASSEMBLY_SAMPLES = 8192;
+/**
+ * Samples of a model's outer surface kept for part-to-part: twice the registration default, so
+ * that a face narrower than 4,096 samples' spacing (a thin wall's rim, a small hole through it)
+ * holds some on both models, and a feature moved there leaves enough off to be seen. Distances
+ * in spacings (the rule's searches, alignment's) stay at 4,096 samples' spacing, where they were
+ * set; the descriptor draws as many samples as before.
+ */
+const PART_SAMPLES = 2 * REGISTRATION_SAMPLES;
 
 export interface SearchComponent {
   /** Global descriptor of the shell (same layout and distance as the model's own). */
@@ -77,7 +85,7 @@ export function computeSearchFeatures(mesh: Mesh, o: { facts: Pick<MeshFacts, 'g
       surfaceChord = { chord: Float32Array.from(outer.source, (t) => triangleChord.chord[t]!), bend: Float32Array.from(outer.source, (t) => triangleChord.bend[t]!) };
     }
   }
-  const analysis = analyseShape(surface, { triangleChord: surfaceChord });
+  const analysis = analyseShape(surface, { samples: PART_SAMPLES, statSamples: 4 * REGISTRATION_SAMPLES, spacingSamples: REGISTRATION_SAMPLES, triangleChord: surfaceChord });
   const global = globalDescriptorFromAnalysis(analysis);
   const geo = geoDescriptorFromAnalysis(analysis, o.facts);
   if (o.facts.shellCount <= 1) {
@@ -162,7 +170,7 @@ function subMesh(mesh: Mesh, tris: number[], units: Mesh['units']): Mesh {
 //
 // Layout: "GSF1" | u32 header length | header JSON (UTF-8) | pad to 4 | i16 points (3n, relative
 // to the samples' box, 65535 steps per axis) | i8 normals (3n, ×127) | u8 chord errors (n, ×
-// chordStep) | u8 bends (n, of π/2). About 11 bytes per sample (46 KB for 4096): 1/65535 of the
+// chordStep) | u8 bends (n, of π/2). About 11 bytes per sample (90 KB for a part's 8,192): 1/65535 of the
 // part's size is far below the tolerances registration uses. Models of several bodies append a
 // second blob of the same layout: all their bodies, for part-in-part.
 
@@ -182,6 +190,7 @@ interface PreparedHeader {
   step: Vec3;
   /** Chord errors follow the normals as u8 × this (mm), then bends as u8 of π/2; absent: neither stored. */
   chordStep?: number;
+  spacingSamples?: number;
 }
 
 /**
@@ -218,7 +227,7 @@ function encodeOne(a: ShapeAnalysis): Uint8Array {
   const step = [0, 1, 2].map((k) => Math.max((max[k]! - min[k]!) / 65535, 1e-12)) as Vec3;
   let maxChord = 0;
   if (a.chord) for (const c of a.chord) maxChord = Math.max(maxChord, c);
-  const header: PreparedHeader = { moments: a.moments, pose: a.pose, extents: a.extents, volume: a.volume, rmsRadius: a.rmsRadius, count: n, area: s.area, min, step, ...(a.chord && maxChord > 0 ? { chordStep: maxChord / 255 } : {}) };
+  const header: PreparedHeader = { moments: a.moments, pose: a.pose, extents: a.extents, volume: a.volume, rmsRadius: a.rmsRadius, count: n, area: s.area, min, step, ...(a.chord && maxChord > 0 ? { chordStep: maxChord / 255 } : {}), ...(a.spacingSamples ? { spacingSamples: a.spacingSamples } : {}) };
   const json = new TextEncoder().encode(JSON.stringify(header));
   const headerEnd = align4(8 + json.length);
   const bytes = new Uint8Array(headerEnd + n * 9 + (header.chordStep ? 2 * n : 0));
@@ -272,7 +281,7 @@ function decodeOne(bytes: Uint8Array): { analysis: ShapeAnalysis; end: number } 
     for (let k = 0; k < 3; k++) normals[i * 3 + k] = normals[i * 3 + k]! / l;
   }
   const samples: SurfaceSamples = { points, normals, count: n, area: h.area };
-  const analysis: ShapeAnalysis = { samples, moments: h.moments, pose: h.pose, extents: h.extents, volume: h.volume, rmsRadius: h.rmsRadius };
+  const analysis: ShapeAnalysis = { samples, moments: h.moments, pose: h.pose, extents: h.extents, volume: h.volume, rmsRadius: h.rmsRadius, ...(h.spacingSamples ? { spacingSamples: h.spacingSamples } : {}) };
   let end = headerEnd + n * 9;
   if (h.chordStep) {
     const step = h.chordStep;
@@ -286,13 +295,13 @@ function decodeOne(bytes: Uint8Array): { analysis: ShapeAnalysis; end: number } 
 /** Rebuilds what partToPartRescore needs from the stored blob and vector. */
 export function preparedPartFrom(bytes: Uint8Array, descriptor: Float32Array): PreparedPart {
   const analysis = decodePrepared(bytes);
-  return { analysis, surface: indexSurface(analysis.samples), descriptor };
+  return { analysis, surface: indexSurface(analysis.samples, analysis.spacingSamples), descriptor };
 }
 
 /** Rebuilds what containment() needs from the stored blob. */
 export function containmentModelFrom(bytes: Uint8Array): ContainmentModel {
   const analysis = decodePrepared(bytes, 'containment');
-  return { analysis, surface: indexSurface(analysis.samples) };
+  return { analysis, surface: indexSurface(analysis.samples, analysis.spacingSamples) };
 }
 
 function align4(n: number): number {

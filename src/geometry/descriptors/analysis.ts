@@ -28,6 +28,8 @@ export interface ShapeAnalysis {
   chord?: Float32Array;
   /** Bend (radians) of the mesh where each registration sample lies: how far its normal may be off the curve's. */
   bend?: Float32Array;
+  /** The sample count whose spacing distances in spacings are taken at (see indexSurface); absent: the samples'. */
+  spacingSamples?: number;
 }
 
 export interface AnalysisOptions {
@@ -38,6 +40,8 @@ export interface AnalysisOptions {
   seed?: number;
   /** Chord error (mesh units) and bend per triangle of `mesh`, carried to the registration samples. */
   triangleChord?: { chord: ArrayLike<number>; bend: ArrayLike<number> };
+  /** See {@link ShapeAnalysis.spacingSamples}. */
+  spacingSamples?: number;
 }
 
 /** Default count of registration samples. */
@@ -61,7 +65,7 @@ export function analyseShape(mesh: Mesh, o: AnalysisOptions = {}): ShapeAnalysis
   const volume = Math.abs(signedVolume(mesh)) * s * s * s;
   const cv = moments.covariance;
   const rmsRadius = Math.sqrt(Math.max(cv[0]! + cv[4]! + cv[8]!, 1e-30));
-  const out: ShapeAnalysis = { samples, statSamples, exact, moments, pose, extents, volume, rmsRadius };
+  const out: ShapeAnalysis = { samples, statSamples, exact, moments, pose, extents, volume, rmsRadius, ...(o.spacingSamples ? { spacingSamples: o.spacingSamples } : {}) };
   const tc = o.triangleChord;
   if (tc && samples.triangles) {
     out.chord = Float32Array.from(samples.triangles, (t) => (tc.chord[t] ?? 0) * s);

@@ -238,7 +238,7 @@ export function mirrored(a: PreparedPart): PreparedPart {
   const e3m = flip(e3);
   const pose = { ...a.analysis.pose, centroid: flip(a.analysis.pose.centroid), axes: [flip(e1), flip(e2), [-e3m[0], -e3m[1], -e3m[2]]] as [Vec3, Vec3, Vec3] };
   const analysis = { ...a.analysis, samples, pose };
-  return { ...a, analysis, surface: indexSurface(samples) };
+  return { ...a, analysis, surface: indexSurface(samples, a.analysis.spacingSamples) };
 }
 
 /** a scaled by `f` about the origin, prepared like a part. */
@@ -250,7 +250,7 @@ export function scaled(a: PreparedPart, f: number): PreparedPart {
   const pose = { ...p, centroid: p.centroid.map((v) => v * f) as Vec3, eigenvalues: p.eigenvalues.map((v) => v * f * f) as Vec3 };
   const chord = a.analysis.chord?.map((c) => c * f);
   const analysis = { ...a.analysis, samples, pose, extents: a.analysis.extents.map((e) => e * f) as Vec3, rmsRadius: a.analysis.rmsRadius * f, moments: { ...a.analysis.moments, area: a.analysis.moments.area * f * f }, ...(chord ? { chord } : {}) };
-  return { ...a, analysis, surface: indexSurface(samples) };
+  return { ...a, analysis, surface: indexSurface(samples, a.analysis.spacingSamples) };
 }
 
 export type Relation = 'same' | 'mirrored' | 'scaled';

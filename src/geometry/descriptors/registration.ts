@@ -51,12 +51,16 @@ export function axisAngle(axis: Vec3, angle: number): number[] {
 export interface IndexedSurface {
   samples: SurfaceSamples;
   tree: KdTree;
-  /** √(area / count): typical distance between neighbouring samples (mm). */
+  /**
+   * √(area / spacingSamples): typical distance between neighbouring samples (mm) at the density
+   * that distances in spacings were set at — the samples' own unless the surface is sampled more
+   * densely than that (to see narrow faces, not to narrow every search).
+   */
   spacing: number;
 }
 
-export function indexSurface(samples: SurfaceSamples): IndexedSurface {
-  return { samples, tree: new KdTree(samples.points, samples.count), spacing: Math.sqrt(samples.area / Math.max(1, samples.count)) };
+export function indexSurface(samples: SurfaceSamples, spacingSamples = samples.count): IndexedSurface {
+  return { samples, tree: new KdTree(samples.points, samples.count), spacing: Math.sqrt(samples.area / Math.max(1, spacingSamples)) };
 }
 
 /** Indices 0, k, 2k, … giving about `m` of `n` (systematic subset). */
