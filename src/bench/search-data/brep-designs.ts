@@ -53,6 +53,17 @@ function holes(firstTag: number, angles: readonly number[], rp: number, r: numbe
   return { geo, tags };
 }
 
+/** .geo statements putting into `into[]` the curves of `from[]` that rise more than `dz` (upright edges). */
+const upright = (from: string, into: string, dz: number) => [
+  `${into}[] = {};`,
+  `For i In {0 : #${from}[] - 1}`,
+  `  bb[] = BoundingBox Curve{${from}[i]};`,
+  `  If (Fabs(bb[5] - bb[2]) > ${f(dz)})`,
+  `    ${into}[] += ${from}[i];`,
+  `  EndIf`,
+  `EndFor`,
+];
+
 /** An annulus in the xy plane (surface 3). */
 const annulus = (ro: number, ri: number) => `Disk(1) = {0, 0, 0, ${f(ro)}};\nDisk(2) = {0, 0, 0, ${f(ri)}};\nBooleanDifference(3) = { Surface{1}; Delete; }{ Surface{2}; Delete; };`;
 
@@ -146,13 +157,7 @@ const ARCHETYPES: BrepArchetype[] = [
         // The plate's two free corners, rounded (vertical edges at y = D).
         `k[] = Curve In BoundingBox {-1, ${f(D! - e)}, -1, ${f(W! + 1)}, ${f(D! + e)}, ${f(t! + 1)}};`,
         `v[] = Volume{:};`,
-        `kk[] = {};`,
-        `For i In {0 : #k[] - 1}`,
-        `  bb[] = BoundingBox Curve{k[i]};`,
-        `  If (Fabs(bb[5] - bb[2]) > ${f(t! / 2)})`,
-        `    kk[] += k[i];`,
-        `  EndIf`,
-        `EndFor`,
+        ...upright('k', 'kk', t! / 2),
         `Fillet{v[0]}{kk[]}{${f(cr!)}}`,
         `v[] = Volume{:};`,
         `Cylinder(20) = {${f(0.27 * W! + sh!)}, ${f(0.55 * D!)}, -1, 0, 0, ${f(t! + 2)}, ${f(hr!)}};`,
@@ -209,13 +214,7 @@ const ARCHETYPES: BrepArchetype[] = [
       /** Fillets the vertical edges (within the box x0 y0 z0 x1 y1 z1) of volume `v` by `r`; the result is the first of `out[]`. */
       const roundVertical = (v: number, out: string, box: readonly number[], r: number) => [
         `c[] = Curve In BoundingBox {${box.map(f).join(', ')}};`,
-        `vc[] = {};`,
-        `For i In {0 : #c[] - 1}`,
-        `  bb[] = BoundingBox Curve{c[i]};`,
-        `  If (Fabs(bb[5] - bb[2]) > ${f(H! / 2)})`,
-        `    vc[] += c[i];`,
-        `  EndIf`,
-        `EndFor`,
+        ...upright('c', 'vc', H! / 2),
         `${out}[] = Fillet{${v}}{vc[]}{${f(r)}};`,
       ];
       return [
