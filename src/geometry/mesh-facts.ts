@@ -183,7 +183,7 @@ export function signedVolume(mesh: Mesh): number {
  * Area and signed volume in one plain loop over the triangles (no per-triangle callback: a
  * callback shared by several callers stops being inlined, and this runs on every ingest).
  */
-function areaAndVolume(mesh: Mesh): { area: number; volume: number } {
+export function areaAndVolume(mesh: Mesh): { area: number; volume: number } {
   const p = mesh.positions;
   const idx = mesh.indices;
   let area = 0, v6 = 0;

@@ -15,14 +15,14 @@ import { chordErrors } from './descriptors/chord';
 import { mayHideSurface, outerSurface } from './descriptors/outer-surface';
 import { MM_PER_UNIT, type Mesh, type Vec3 } from './mesh';
 import type { MeshFacts, WeldResult } from './mesh-facts';
-import { shellRoots, surfaceArea, weld } from './mesh-facts';
+import { areaAndVolume, shellRoots, surfaceArea, weld } from './mesh-facts';
 
 /**
  * Bumped whenever stored search features change meaning (descriptor version included). 2010: the
  * outer surface drops faces lying on another body's face and looks for exterior space around a
  * point; chord errors pass along a coarse curve's facets.
  */
-export const SEARCH_FEATURES_VERSION = 2012 + GLOBAL_DESCRIPTOR_VERSION;
+export const SEARCH_FEATURES_VERSION = 2013 + GLOBAL_DESCRIPTOR_VERSION;
 
 /** At most this many distinct shells get their own vector (the largest by area). */
 export const MAX_COMPONENTS = 12;
@@ -33,13 +33,27 @@ const COMPONENT_SAMPLES = 1024;
 /** Stored samples: single-shell parts keep the analysis samples; assemblies get denser ones, so a small part in them is covered. */
 const ASSEMBLY_SAMPLES = 8192;
 /**
- * Samples of a model's outer surface kept for part-to-part: twice the registration default, so
- * that a face narrower than 4,096 samples' spacing (a thin wall's rim, a small hole through it)
- * holds some on both models, and a feature moved there leaves enough off to be seen. Distances
- * in spacings (the rule's searches, alignment's) stay at 4,096 samples' spacing, where they were
- * set; the descriptor draws as many samples as before.
+ * Samples of a thin-walled model's outer surface kept for part-to-part: twice the registration
+ * default, so that a face narrower than 4,096 samples' spacing (a thin wall's rim, a small hole
+ * through it) holds some on both models, and a feature moved there leaves enough off to be seen.
+ * Distances in spacings (the rule's searches, alignment's) stay at 4,096 samples' spacing, where
+ * they were set; the descriptor draws as many samples as before.
  */
-const PART_SAMPLES = 2 * REGISTRATION_SAMPLES;
+const THIN_WALLED_SAMPLES = 2 * REGISTRATION_SAMPLES;
+/**
+ * A model is thin-walled when its mean wall — twice its volume over its area, the thickness of a
+ * plate of that volume and area — is under this many spacings of 4,096 samples. On the dev split
+ * the covers and housings lie at 0.4–0.7, swept and pipe elbows at 1.0–1.2 (where 8,192 samples
+ * found missed pairs), hinge leaves, swept pipes and a T profile at 1.3–1.5, and plates, flanges,
+ * gears and shafts at 2–9. A surface that encloses nothing measurable reads as thin: more samples
+ * cost time, never a match.
+ */
+const THIN_WALL = 1.5;
+
+function thinWalled(surface: Mesh): boolean {
+  const { area, volume } = areaAndVolume(surface);
+  return area > 0 && (2 * Math.abs(volume)) / area < THIN_WALL * Math.sqrt(area / REGISTRATION_SAMPLES);
+}
 
 export interface SearchComponent {
   /** Global descriptor of the shell (same layout and distance as the model's own). */
@@ -85,7 +99,7 @@ export function computeSearchFeatures(mesh: Mesh, o: { facts: Pick<MeshFacts, 'g
       surfaceChord = { chord: Float32Array.from(outer.source, (t) => triangleChord.chord[t]!), bend: Float32Array.from(outer.source, (t) => triangleChord.bend[t]!) };
     }
   }
-  const analysis = analyseShape(surface, { samples: PART_SAMPLES, statSamples: 4 * REGISTRATION_SAMPLES, spacingSamples: REGISTRATION_SAMPLES, triangleChord: surfaceChord });
+  const analysis = analyseShape(surface, { samples: thinWalled(surface) ? THIN_WALLED_SAMPLES : REGISTRATION_SAMPLES, statSamples: 4 * REGISTRATION_SAMPLES, spacingSamples: REGISTRATION_SAMPLES, triangleChord: surfaceChord });
   const global = globalDescriptorFromAnalysis(analysis);
   const geo = geoDescriptorFromAnalysis(analysis, o.facts);
   if (o.facts.shellCount <= 1) {

@@ -36,6 +36,9 @@ describe('thin walls', () => {
     const fine = prepared(await cover({ segments: 64 }));
     const coarse = prepared(applyToMesh(await cover({ segments: 8 }), randomRigid(prng(11))));
     const moved = prepared(applyToMesh(await cover({ segments: 64, moved: 1.6 }), randomRigid(prng(12))));
+    // Thin-walled: twice the samples, with distances in spacings still those of 4,096.
+    expect(fine.analysis.samples.count).toBe(8192);
+    expect(fine.surface.spacing).toBeCloseTo(Math.sqrt(fine.analysis.samples.area / 4096), 6);
     expect(partToPartExact(coarse, fine, 99).score).toBeGreaterThanOrEqual(98);
     expect(partToPartExact(fine, coarse, 99).score).toBeGreaterThanOrEqual(98);
     expect(partToPartExact(moved, fine, 99).score).toBeLessThan(98);
