@@ -10,13 +10,13 @@
  * HTTP, only read them and are the timed figure (steady state). Nothing is cached between calls:
  * each reads the folder's vectors and pairs afresh.
  *
- * Analysis blobs default to 512 samples (BENCH_BLOB_SAMPLES; ingestion stores 8,192): the timed
- * calls never read blobs (vectors and stored scores only), so their size does not change the
- * figure; it only changes the first call, which the exact comparisons dominate — measured
- * ~87 ms of CPU per pair at 512 samples, ~115 ms at 4,096 (pose hypotheses and ICP, not the
- * sample count), one pair at a time on the one pair worker thread: the 3,518 links at the
- * duplicate line took 300–420 s at 512 samples and 404 s at 4,096 on the shared machine (load
- * 1–7), while the timed calls measured the same at both sizes (medians 0.67–0.78 s and 0.69 s).
+ * Analysis blobs default to 512 samples (BENCH_BLOB_SAMPLES; ingestion stores 4,096, 8,192 for
+ * thin-walled parts): the timed calls never read blobs (vectors and stored scores only), so their
+ * size does not change the figure; it only changes the first call, which the exact comparisons
+ * dominate — measured ~87 ms of CPU per pair at 512 samples, ~115 ms at 4,096 (pose hypotheses
+ * and ICP, not the sample count), one pair at a time on the one pair worker thread: the 3,518
+ * links at the duplicate line took 300–420 s at 512 samples and 404 s at 4,096 on the shared
+ * machine (load 1–7), while the timed calls measured the same at both sizes (medians 0.67–0.78 s and 0.69 s).
  *
  * `npx tsx src/bench/folder-duplicates.ts` (BENCH_FOLDER_MODELS, BENCH_BLOB_SAMPLES, BENCH_REPEATS).
  */

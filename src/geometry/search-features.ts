@@ -20,7 +20,8 @@ import { areaAndVolume, shellRoots, surfaceArea, weld } from './mesh-facts';
 /**
  * Bumped whenever stored search features change meaning (descriptor version included). 2010: the
  * outer surface drops faces lying on another body's face and looks for exterior space around a
- * point; chord errors pass along a coarse curve's facets.
+ * point; chord errors pass along a coarse curve's facets. 2013: thin-walled parts keep 8,192
+ * samples, and distances in spacings are taken at 4,096 samples' (spacingSamples).
  */
 export const SEARCH_FEATURES_VERSION = 2013 + GLOBAL_DESCRIPTOR_VERSION;
 
@@ -184,9 +185,10 @@ function subMesh(mesh: Mesh, tris: number[], units: Mesh['units']): Mesh {
 //
 // Layout: "GSF1" | u32 header length | header JSON (UTF-8) | pad to 4 | i16 points (3n, relative
 // to the samples' box, 65535 steps per axis) | i8 normals (3n, ×127) | u8 chord errors (n, ×
-// chordStep) | u8 bends (n, of π/2). About 11 bytes per sample (90 KB for a part's 8,192): 1/65535 of the
-// part's size is far below the tolerances registration uses. Models of several bodies append a
-// second blob of the same layout: all their bodies, for part-in-part.
+// chordStep) | u8 bends (n, of π/2). About 11 bytes per sample (45 KB for 4,096, 90 KB for a
+// thin-walled part's 8,192): 1/65535 of the part's size is far below the tolerances registration
+// uses. Models of several bodies append a second blob of the same layout: all their bodies, for
+// part-in-part.
 
 const MAGIC = 0x31465347; // "GSF1" little-endian
 /** Bends are stored as u8 up to this (radians); larger ones are design edges anyway. */
@@ -204,6 +206,7 @@ interface PreparedHeader {
   step: Vec3;
   /** Chord errors follow the normals as u8 × this (mm), then bends as u8 of π/2; absent: neither stored. */
   chordStep?: number;
+  /** See ShapeAnalysis.spacingSamples; absent: `count`. */
   spacingSamples?: number;
 }
 

@@ -28,7 +28,7 @@ export interface ShapeAnalysis {
   chord?: Float32Array;
   /** Bend (radians) of the mesh where each registration sample lies: how far its normal may be off the curve's. */
   bend?: Float32Array;
-  /** The sample count whose spacing distances in spacings are taken at (see indexSurface); absent: the samples'. */
+  /** Distances given in sample spacings are taken at this many samples' spacing (see indexSurface); absent: the samples' own count. */
   spacingSamples?: number;
 }
 

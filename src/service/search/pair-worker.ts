@@ -42,9 +42,9 @@ const SEED_SHELLS = 12;
 const SEED_COVERAGE = 0.7;
 
 /**
- * Decoded analyses with their surface index: decoding and indexing 8,192 samples costs about as
- * much as a query, and a cluster of duplicates compares the same models over and over. The key
- * carries the model version, which changes whenever its features can have changed.
+ * Decoded analyses with their surface index: decoding and indexing 4,096–8,192 samples costs
+ * about as much as a query, and a cluster of duplicates compares the same models over and over.
+ * The key carries the model version, which changes whenever its features can have changed.
  */
 const decoded = new Map<string, ContainmentModel>();
 const DECODED_MAX = 64;
