@@ -13,6 +13,8 @@ import { operationRoutes } from './routes/operations';
 import { stateCounts } from './store/models';
 import { createBruteForceGuard } from './identity/throttle';
 import { registerErrorHandling } from './http/error-handler';
+import { duplicateReportRoutes } from './routes/v2/duplicate-reports';
+import { duplicateDecisionRoutes, matchFeedbackRoutes } from './routes/v2/duplicate-decisions';
 import { isApiPath, isDocsPath, isIdentityPath, isOperationsPath } from './http/paths';
 import { registerApiDocs } from './http/api-docs';
 import { registerSecurityHeaders } from './http/security-headers';
@@ -199,6 +201,9 @@ export async function buildApp({
     await api.register(matchRoutes, { db, files, prefix: '/v2/models' });
     await api.register(modelReportRoutes, { db, files, prefix: '/v2/models' });
     await api.register(folderDuplicateRoutes, { db, files, prefix: '/v2/folders' });
+    await api.register(duplicateReportRoutes, { db, files, queue: ingestQueue, prefix: '/v2/duplicate-reports' });
+    await api.register(duplicateDecisionRoutes, { db, blobStore, lifecycle, prefix: '/v2/duplicate-decisions' });
+    await api.register(matchFeedbackRoutes, { db, prefix: '/v2/models' });
     await api.register(metadataKeyRoutes, { db, prefix: '/v2/metadata-keys' });
     await api.register(metadataRoutes, { db, prefix: '/v2/metadata' });
     await api.register(userRoutes, { db, prefix: '/v2/users' });

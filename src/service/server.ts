@@ -104,6 +104,11 @@ export async function startService({ config, publicUrlFromEnv = true, web, logge
           committed: () => void ingestionStarting.then((started) => started.queue.committed?.()).catch(() => {}),
           ready: async () => (await ingestionStarting).queue.ready?.(),
           depth: async () => (await (await ingestionStarting).queue.depth?.()) ?? 0,
+          sendReport: async (reportId) => {
+            const { queue: started } = await ingestionStarting;
+            if (!started.sendReport) throw new Error('this queue runs no reports');
+            await started.sendReport(reportId);
+          },
         }
       : ingestQueue;
     let built: Awaited<ReturnType<typeof buildApp>>;

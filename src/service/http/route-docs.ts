@@ -36,7 +36,7 @@ export const listQueryDocs = pageQuerySchema.extend({
 export interface RouteDocs {
   summary: string;
   description?: string;
-  tag: 'Models' | 'Matches' | 'Reports' | 'Metadata' | 'Folders' | 'Images' | 'Users' | 'Client credentials';
+  tag: 'Models' | 'Matches' | 'Reports' | 'Duplicate review' | 'Metadata' | 'Folders' | 'Images' | 'Users' | 'Client credentials';
   params?: z.ZodType;
   querystring?: z.ZodType;
   body?: z.ZodType;

@@ -1,7 +1,7 @@
 import type { IngestJobSender } from '../store/model-lifecycle';
 
 /**
- * What the API needs from ingestion: a durable request to process a model at a version. The
+ * What the API needs from the workers (ingestion, and the duplicate reports run beside it): a durable request to process a model at a version. The
  * queue lives in the database, so a request sent in the transaction that moved the model to
  * `processing` survives a restart; worker processes pick it up.
  */
@@ -10,4 +10,6 @@ export interface IngestQueue extends IngestJobSender {
   ready?(): Promise<void>;
   /** Jobs waiting or running (metrics). */
   depth?(): Promise<number>;
+  /** Asks a worker to run a duplicates report (search/duplicate-report-job.ts). */
+  sendReport?(reportId: string): Promise<void>;
 }

@@ -13,6 +13,10 @@ export const INGEST_QUEUE = 'model-ingest';
 export const INGEST_DEAD_LETTERS = 'model-ingest-dead';
 /** Reprocessing of models whose search data predates the running recipe (one job at a time). */
 export const UPGRADE_QUEUE = 'search-upgrade';
+/** Duplicate reports (search/duplicate-report-job.ts), one job per report. */
+export const REPORT_QUEUE = 'duplicate-report';
+/** Attempts after the first of a report whose worker stopped or whose database call failed. */
+export const REPORT_RETRIES = 2;
 
 export interface QueueConfig {
   /** Attempts after the first when processing breaks for reasons outside the file (default 2). */
@@ -79,6 +83,7 @@ export async function openJobQueue(store: Store, config: QueueConfig = {}): Prom
     { name: INGEST_DEAD_LETTERS, retryLimit: 5 },
     { name: INGEST_QUEUE, ...ingest },
     { name: UPGRADE_QUEUE, policy: 'short', retryLimit: 5, retryDelay: 30, expireInSeconds: 3600 },
+    { name: REPORT_QUEUE, retryLimit: REPORT_RETRIES, retryDelay: 5, expireInSeconds: 900 },
   ];
   const setUp = async () => {
     await boss.start();
@@ -107,11 +112,15 @@ export async function openJobQueue(store: Store, config: QueueConfig = {}): Prom
   // One job per model version: a job whose version was overtaken finds that out and does nothing.
   const sendJob = (trx: Transaction<Database>, job: IngestJob) => boss.send(INGEST_QUEUE, job, { singletonKey: `${job.modelId}:${job.version}`, db: bossDb(trx) });
   const listeners: (() => void)[] = [];
-  const queues = [INGEST_QUEUE, INGEST_DEAD_LETTERS, UPGRADE_QUEUE];
+  const queues = [INGEST_QUEUE, INGEST_DEAD_LETTERS, UPGRADE_QUEUE, REPORT_QUEUE];
   return {
     boss,
     async send(trx, job) {
       await sendJob(trx, job);
+    },
+    async sendReport(reportId) {
+      await boss.send(REPORT_QUEUE, { reportId }, { singletonKey: reportId });
+      listeners.forEach((l) => l());
     },
     async handBack(job) {
       await db.transaction().execute(async (trx) => {

@@ -6,7 +6,9 @@ import type { Store } from '../store/database';
 import { ModelLifecycle, type IngestJob } from '../store/model-lifecycle';
 import { findModelById } from '../store/models';
 import { ingestModel, type IngestResult } from './ingest-job';
-import { INGEST_DEAD_LETTERS, INGEST_QUEUE, openJobQueue, UPGRADE_QUEUE, type JobQueue } from './job-queue';
+import { INGEST_DEAD_LETTERS, INGEST_QUEUE, openJobQueue, REPORT_QUEUE, REPORT_RETRIES, UPGRADE_QUEUE, type JobQueue } from './job-queue';
+import { runDuplicateReport } from '../search/duplicate-report-job';
+import { failReport } from '../store/duplicate-reports';
 import { modelsWithOutdatedDescriptors } from './outdated-models';
 import { createWorkerPool, defaultPoolSize, type WorkerPool } from './worker-pool';
 import { HEARTBEAT_MS, registerWorker } from './worker-leases';
@@ -156,6 +158,21 @@ export async function startIngestion({ store, blobs, queue: given, config = {} }
     if (outdated.length >= 1000) await boss.send(UPGRADE_QUEUE, {}, { singletonKey: 'upgrade', startAfter: 30 });
   }
 
+  // A report whose last attempt failed ends `failed` rather than `running` for ever.
+  async function runReport(job: PgBoss.JobWithMetadata<{ reportId: string }>) {
+    await leases.hold(REPORT_QUEUE, job.id);
+    try {
+      await runDuplicateReport(db, job.data.reportId);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      log.error(`report ${job.data.reportId}: attempt ${job.retryCount + 1} failed: ${message}`);
+      if (job.retryCount >= REPORT_RETRIES) await failReport(db, job.data.reportId, 'The report could not be made; run it again.');
+      throw error;
+    } finally {
+      await leases.release(job.id).catch(() => {});
+    }
+  }
+
   async function handBack(jobs: { queue: string; jobId: string }[], why: string) {
     if (jobs.length === 0) return;
     log.warn(`ingest: ${jobs.length} job(s) ${why}; retrying`);
@@ -178,6 +195,7 @@ export async function startIngestion({ store, blobs, queue: given, config = {} }
   }
   await boss.work<IngestJob>(INGEST_DEAD_LETTERS, { batchSize: 20, pollingIntervalSeconds }, (jobs) => track(giveUp(jobs)));
   await boss.work(UPGRADE_QUEUE, { pollingIntervalSeconds: 5 }, () => track(upgrade()));
+  workerIds.push(await boss.work<{ reportId: string }>(REPORT_QUEUE, { ...options }, ([job]) => (job ? track(runReport(job)) : Promise.resolve())));
   queue.onCommitted(() => workerIds.forEach((id) => boss.notifyWorker(id)));
   await boss.send(UPGRADE_QUEUE, {}, { singletonKey: 'upgrade', startAfter: config.upgradeDelaySeconds ?? 10 });
 
@@ -195,7 +213,7 @@ export async function startIngestion({ store, blobs, queue: given, config = {} }
     },
     async stop() {
       if (stopping) return;
-      await Promise.all([INGEST_QUEUE, INGEST_DEAD_LETTERS, UPGRADE_QUEUE].map((name) => boss.offWork(name)));
+      await Promise.all([INGEST_QUEUE, INGEST_DEAD_LETTERS, UPGRADE_QUEUE, REPORT_QUEUE].map((name) => boss.offWork(name)));
       clearInterval(heartbeat);
       const drained = Promise.allSettled([...running]);
       await Promise.race([drained, new Promise((r) => setTimeout(r, config.drainMs ?? 20_000).unref())]);

@@ -37,21 +37,33 @@ const EXACT_HINT = 97;
 /** Milliseconds spent in each step of a call (benchmarks print them). */
 export type DuplicatePhases = Partial<Record<'read' | 'links' | 'exact' | 'clusters', number>>;
 
+/** Where a call is (a background report shows it): the step, and of how many pairs or models how many are done. */
+export type DuplicateProgress = (step: 'reading' | 'linking' | 'comparing' | 'grouping', done: number, total: number) => void;
+
 export function folderDuplicates(db: Kysely<Database>, tenantId: number, folderId: number, threshold: number, phases: DuplicatePhases = {}): Promise<DuplicateClusters> {
   return scopeDuplicates(db, tenantId, [folderId], threshold, phases);
 }
 
 /** Duplicate clusters among the models of `folderIds` (all of the tenant's when null). */
-export async function scopeDuplicates(db: Kysely<Database>, tenantId: number, folderIds: readonly number[] | null, threshold: number, phases: DuplicatePhases = {}): Promise<DuplicateClusters> {
+export async function scopeDuplicates(
+  db: Kysely<Database>,
+  tenantId: number,
+  folderIds: readonly number[] | null,
+  threshold: number,
+  phases: DuplicatePhases = {},
+  progress: DuplicateProgress = () => {},
+): Promise<DuplicateClusters> {
   let t = performance.now();
   const lap = (phase: keyof DuplicatePhases) => {
     const now = performance.now();
     phases[phase] = (phases[phase] ?? 0) + now - t;
     t = now;
   };
+  progress('reading', 0, 0);
   const { ids, dim, data } = await folderVectors(db, tenantId, folderIds);
   const n = ids.length;
   lap('read');
+  progress('linking', 0, n);
   const radius = distanceForScore(Math.max(threshold, 1e-6));
   const links = pairsWithin(data, n, dim, radius, MAX_LINKS).map(({ i, j, d2 }) => {
     const descriptor = scoreFromDistance(Math.sqrt(d2));
@@ -89,6 +101,9 @@ export async function scopeDuplicates(db: Kysely<Database>, tenantId: number, fo
     const i = index.get(a!), j = index.get(b!);
     if (i !== undefined && j !== undefined) links.push({ i, j, descriptor: s.score, score: s.score, related: s.relation ? s : undefined });
   }
+  const toCompare = [...missing.values()].reduce((sum, list) => sum + list.length, 0);
+  let compared = 0;
+  progress('comparing', 0, toCompare);
   for (const [a, list] of missing) {
     const exact = await exactPairs(db, tenantId, 'part-to-part', ids[a]!, list.map((m) => ids[m.other]!));
     for (const m of list) {
@@ -98,6 +113,7 @@ export async function scopeDuplicates(db: Kysely<Database>, tenantId: number, fo
       // The exact result is from ids[a] (the smaller id) to the other: the stored pair's direction.
       m.link.related = r.relation ? { score: r.score, relation: r.relation, ...(r.relation === 'scaled' && r.scale !== undefined ? { scale: r.scale } : {}) } : undefined;
     }
+    progress('comparing', (compared += list.length), toCompare);
   }
   // Mirror images and scaled copies are relations, never members of a duplicate group.
   const kept = links.filter((l) => l.score >= threshold && !l.related);
@@ -113,6 +129,7 @@ export async function scopeDuplicates(db: Kysely<Database>, tenantId: number, fo
     })
     .sort((x, y) => y.matchPercentage - x.matchPercentage || (x.a < y.a ? -1 : 1));
   lap('exact');
+  progress('grouping', 0, n);
 
   const parent = Int32Array.from({ length: n }, (_, i) => i);
   const find = (x: number): number => {

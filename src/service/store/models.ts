@@ -122,27 +122,7 @@ export type MoveModelResult = { ok: true; row: ModelRow } | { ok: false; reason:
 
 /** Moves a model into another folder of its tenant, keeping its file name (its path follows). */
 export async function moveModel(db: Kysely<Database>, tenantId: number, id: string, folderId: number): Promise<MoveModelResult> {
-  if (!isUuid(id)) return { ok: false, reason: 'no-model' };
-  let path = '';
-  try {
-    return await db.transaction().execute(async (trx) => {
-      const model = await trx.selectFrom('models').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).forUpdate().executeTakeFirst();
-      if (!model) return { ok: false, reason: 'no-model' } as const;
-      const folder = await folderPath(trx, tenantId, folderId);
-      if (folder === undefined) return { ok: false, reason: 'no-folder' } as const;
-      path = `${folder}/${model.file_name}`;
-      const row = await trx
-        .updateTable('models')
-        .set({ folder_id: folderId, file_path: path, file_path_lower: foldNameCase(path), updated_at: sql`now()` })
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return { ok: true, row } as const;
-    });
-  } catch (error) {
-    if (isUniqueViolation(error, 'models_tenant_file_path_unique')) return { ok: false, reason: 'taken', path };
-    throw error;
-  }
+  return moveModelsTo(db, tenantId, [id], folderId);
 }
 
 /** A tenant's model; undefined for unknown ids, malformed ids and other tenants' models alike. */
@@ -206,20 +186,6 @@ export async function listModels(db: Kysely<Database>, tenantId: number, query: 
 export async function deleteModel(db: Db, tenantId: number, id: string): Promise<ModelRow | undefined> {
   if (!isUuid(id)) return undefined;
   return db.deleteFrom('models').where('tenant_id', '=', tenantId).where('id', '=', id).returningAll().executeTakeFirst();
-}
-
-/**
- * Deletes a model; assemblies that use it (linked by file name or placed in their tree) are
- * queued again in the same transaction, so they end -incomplete and name it missing.
- */
-export async function deleteModelAndRequeueAssemblies(
-  db: Kysely<Database>,
-  tenantId: number,
-  id: string,
-  requeue: RequeueAssembly,
-): Promise<{ row: ModelRow; assemblies: string[] } | undefined> {
-  const result = await deleteModelsAndRequeueAssemblies(db, tenantId, [id], requeue);
-  return 'missing' in result ? undefined : { row: result.rows[0]!, assemblies: result.assemblies };
 }
 
 class MissingModels extends Error {
@@ -395,4 +361,58 @@ export async function assembliesWaitingFor(db: Kysely<Database>, tenantId: numbe
 /** Locks a model's row for the rest of the transaction and reads what ingestion checks before it writes. */
 export async function lockModel(trx: Transaction<Database>, id: string) {
   return trx.selectFrom('models').select(['version', 'state', 'viewer_key', 'thumbnail_key']).where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** For each of `partIds`, the tenant's assemblies that use it: their trees place it, or they reference its file. */
+export async function assembliesUsing(db: Db, tenantId: number, partIds: readonly string[]): Promise<Map<string, { id: string; name: string; filePath: string }[]>> {
+  const out = new Map<string, { id: string; name: string; filePath: string }[]>();
+  const ids = [...new Set(partIds)].filter(isUuid);
+  if (!ids.length) return out;
+  const { rows } = await sql<{ part_id: string; id: string; name: string; file_path: string }>`
+    select p.part_id::text as part_id, m.id, m.name, m.file_path
+    from unnest(${ids}::uuid[]) as p(part_id)
+    join models m on m.tenant_id = ${tenantId} and m.id <> p.part_id and (
+      exists (select 1 from assembly_links l where l.assembly_id = m.id and l.part_id = p.part_id)
+      -- Model ids are UUIDs: one found anywhere in the tree's text is a node of that model.
+      or (m.assembly_tree is not null and position(p.part_id::text in m.assembly_tree::text) > 0))
+    order by m.name, m.id`.execute(db);
+  for (const r of rows) {
+    let list = out.get(r.part_id);
+    if (!list) out.set(r.part_id, (list = []));
+    list.push({ id: r.id, name: r.name, filePath: r.file_path });
+  }
+  return out;
+}
+
+/** Moves models into one folder of their tenant, keeping their file names (their paths follow): all or nothing. */
+export async function moveModelsTo(db: Kysely<Database>, tenantId: number, ids: readonly string[], folderId: number): Promise<MoveModelResult & { rows?: ModelRow[] }> {
+  let path = '';
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const names: string[] = [];
+      for (const id of ids) {
+        const model = isUuid(id) ? await trx.selectFrom('models').select('file_name').where('tenant_id', '=', tenantId).where('id', '=', id).forUpdate().executeTakeFirst() : undefined;
+        if (!model) return { ok: false, reason: 'no-model' } as const;
+        names.push(model.file_name);
+      }
+      const folder = await folderPath(trx, tenantId, folderId);
+      if (folder === undefined) return { ok: false, reason: 'no-folder' } as const;
+      const rows: ModelRow[] = [];
+      for (const [i, id] of ids.entries()) {
+        path = `${folder}/${names[i]!}`;
+        rows.push(
+          await trx
+            .updateTable('models')
+            .set({ folder_id: folderId, file_path: path, file_path_lower: foldNameCase(path), updated_at: sql`now()` })
+            .where('id', '=', id)
+            .returningAll()
+            .executeTakeFirstOrThrow(),
+        );
+      }
+      return { ok: true, row: rows[0]!, rows } as const;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, 'models_tenant_file_path_unique')) return { ok: false, reason: 'taken', path };
+    throw error;
+  }
 }

@@ -17,9 +17,50 @@ export interface Database {
   queue_workers: QueueWorkersTable;
   queue_leases: QueueLeasesTable;
   external_identities: ExternalIdentitiesTable;
+  duplicate_reports: DuplicateReportsTable;
+  duplicate_decisions: DuplicateDecisionsTable;
 }
 
 /** Users of another OIDC provider (identity/external-issuer.ts). */
+/** A duplicates report over a scope (migration 0014): its progress while it runs, its groups when ready. */
+export interface DuplicateReportsTable {
+  id: string;
+  tenant_id: number;
+  /** The folders asked for; null for the whole tenant. */
+  folder_ids: NullableJson<number[]>;
+  include_subfolders: boolean;
+  threshold: number;
+  status: string;
+  phase: string;
+  done: ColumnType<number, number | undefined, number>;
+  total: ColumnType<number, number | undefined, number>;
+  error: string | null;
+  /** What the scope's searchable models were when the report read them (stale when it differs). */
+  fingerprint: string | null;
+  result: NullableJson<unknown>;
+  created_by: string;
+  created_at: CreatedAt;
+  finished_at: Date | null;
+}
+
+/** A designer's decision on one pair of models (migration 0014). */
+export interface DuplicateDecisionsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  low_id: string;
+  high_id: string;
+  master_id: string;
+  verdict: string;
+  threshold: number;
+  match_percentage: number | null;
+  master_path: string;
+  model_path: string;
+  note: string | null;
+  decided_by: string;
+  decided_by_name: string;
+  decided_at: DefaultNow;
+}
+
 export interface ExternalIdentitiesTable {
   issuer: string;
   subject: string;

@@ -1,5 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely, Transaction } from 'kysely';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { filePathProblem } from '../../../contract/file-paths';
 import { modelFilterFields } from '../../../contract/filter';
@@ -25,7 +25,8 @@ import {
 } from '../../../contract/models';
 import { listOrderFields } from '../../../contract/order';
 import { pageDataFor, pageQuerySchema } from '../../../contract/paging';
-import { modelBlobKeys, type BlobStore } from '../../files/blob-store';
+import type { BlobStore } from '../../files/blob-store';
+import { modelDeletion } from './model-deletion';
 import type { ModelFiles } from '../../files/model-files';
 import { UPLOAD_TTL_SECONDS } from '../../files/signed-urls';
 import { requireRole } from '../../http/auth';
@@ -37,8 +38,6 @@ import { deleteMetadataValue, findMetadataKey, metadataOf, setMetadataValue } fr
 import {
   assemblyLinksOf,
   createModels,
-  deleteModelAndRequeueAssemblies,
-  deleteModelsAndRequeueAssemblies,
   findModel,
   listModels,
   moveModel,
@@ -67,21 +66,12 @@ export interface ModelRouteOptions {
 
 /** `/v2/models` (api-contract.md, Models; Metadata keys for the per-model pairs). */
 export async function modelRoutes(app: FastifyInstance, { db, blobStore, files, lifecycle }: ModelRouteOptions) {
-  const requeue = (trx: Transaction<Database>, id: string) => lifecycle.reprocess(id, { reason: 'reprocess' }, trx);
+  const deleteModels = modelDeletion({ db, blobStore, lifecycle });
   async function modelOr404(tenantId: number, params: unknown): Promise<ModelRow> {
     const { id } = parseInput(idParams, params, 'params');
     const row = await findModel(db, tenantId, id);
     if (!row) throw new NotFound(`No model ${id}.`);
     return row;
-  }
-
-  async function removeFiles(request: FastifyRequest, row: ModelRow) {
-    try {
-      await blobStore.deletePrefix(modelBlobKeys(row.tenant_id, row.id).prefix);
-    } catch (error) {
-      // The record is gone; a leftover file is only disk space, and no address can reach it.
-      request.log.error({ err: error, modelId: row.id }, 'could not delete model files');
-    }
   }
 
   async function present(row: ModelRow) {
@@ -178,10 +168,8 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files, 
     async (request, reply) => {
       const auth = requireRole(request, 'editor');
       const { id } = parseInput(idParams, request.params, 'params');
-      // Assemblies that used this part are processed again and end -incomplete, naming it missing.
-      const deleted = await deleteModelAndRequeueAssemblies(db, auth.tenantId, id, requeue);
-      if (!deleted) throw new NotFound(`No model ${id}.`);
-      await removeFiles(request, deleted.row);
+      const deleted = await deleteModels(request.log, auth.tenantId, [id]);
+      if ('missing' in deleted) throw new NotFound(`No model ${id}.`);
       return reply.status(204).send();
     },
   );
@@ -298,9 +286,8 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files, 
       if (ids.length === 0) throw new InvalidInput('ids: give the ids of the models to delete.', { parameter: 'ids' });
       if (ids.length > MAX_MODELS_PER_REQUEST)
         throw new TooLarge(`ids: at most ${MAX_MODELS_PER_REQUEST} models per request (got ${ids.length}); split the list.`);
-      const result = await deleteModelsAndRequeueAssemblies(db, auth.tenantId, ids, requeue);
+      const result = await deleteModels(request.log, auth.tenantId, ids);
       if ('missing' in result) throw new NotFound(`No model ${result.missing.join(', ')}; nothing was deleted.`);
-      await Promise.all(result.rows.map((row) => removeFiles(request, row)));
       return reply.status(204).send();
     },
   );

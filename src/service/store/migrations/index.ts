@@ -12,6 +12,7 @@ import { queueWorkers } from './0010-queue-workers';
 import { externalIdentities } from './0011-external-identities';
 import { modelsUpdated } from './0012-models-updated';
 import { declaredUnits } from './0013-declared-units';
+import { duplicateReview } from './0014-duplicate-review';
 
 /** All migrations, in order. Names sort lexically, which is the order Kysely applies them in. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0011-external-identities': externalIdentities,
   '0012-models-updated': modelsUpdated,
   '0013-declared-units': declaredUnits,
+  '0014-duplicate-review': duplicateReview,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,191 @@
+// `/v2/duplicate-reports` (contract duplicate-review.ts): duplicates reports over a scope, run by a
+// worker in the background and kept; their groups to review, with decisions applied.
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import {
+  duplicateReportListResponseSchema,
+  duplicateReportRequestSchema,
+  duplicateReportResponseSchema,
+  reportGroupsResponseSchema,
+  type DuplicateReport,
+  type ReportGroupsResponse,
+} from '../../../contract/duplicate-review';
+import { pageDataFor, pageQuerySchema } from '../../../contract/paging';
+import type { ModelFiles } from '../../files/model-files';
+import { requireRole } from '../../http/auth';
+import { Conflict, NotFound } from '../../http/errors';
+import { routeDocs } from '../../http/route-docs';
+import { parseInput } from '../../http/validation';
+import type { IngestQueue } from '../../ingest/ingest-queue';
+import { reportFolders, type StoredReport } from '../../search/duplicate-report-job';
+import { decidedMaster, proposedGroups, suggestedMaster } from '../../search/review-groups';
+import { decisionsAmong } from '../../store/duplicate-decisions';
+import { createReport, findReport, listReports, scopeFingerprint } from '../../store/duplicate-reports';
+import { existingFolderIds, folderPaths } from '../../store/folders';
+import { assembliesUsing } from '../../store/models';
+import type { Database } from '../../store/schema';
+import { roundedLinks } from './duplicate-answers';
+import { decisionDto, decidedPairs, userNames } from './duplicate-decisions';
+import { toModelsByIds } from './model-dto';
+
+const idParams = z.object({ id: z.string() });
+
+type ReportRow = NonNullable<Awaited<ReturnType<typeof findReport>>>;
+type ListedRow = Awaited<ReturnType<typeof listReports>>['rows'][number] | ReportRow;
+
+export async function duplicateReportRoutes(app: FastifyInstance, { db, files, queue }: { db: Kysely<Database>; files: ModelFiles; queue: IngestQueue | undefined }) {
+  /** The answer for report rows: scope paths, who made them, and whether the scope changed since. */
+  async function present(tenantId: number, rows: readonly ListedRow[], groupCounts: ReadonlyMap<string, number> = new Map()): Promise<DuplicateReport[]> {
+    const [paths, names] = await Promise.all([folderPaths(db, tenantId), userNames(db, rows.map((r) => r.created_by))]);
+    return Promise.all(
+      rows.map(async (r) => {
+        const stale = r.status === 'ready' && r.fingerprint !== (await scopeFingerprint(db, tenantId, await reportFolders(db, tenantId, r.folder_ids, r.include_subfolders)));
+        const modelCount = 'result' in r ? ((r.result as StoredReport | null)?.modelCount ?? null) : r.model_count;
+        return {
+          id: r.id,
+          status: r.status as DuplicateReport['status'],
+          progress: { phase: r.phase as DuplicateReport['progress']['phase'], done: r.done, total: r.total },
+          threshold: r.threshold,
+          scope: { folders: r.folder_ids ? r.folder_ids.map((id) => ({ id, path: paths.get(id) ?? '(deleted folder)' })) : null, includeSubfolders: r.include_subfolders },
+          modelCount: r.status === 'ready' ? modelCount : null,
+          groupCount: groupCounts.get(r.id) ?? null,
+          stale,
+          error: r.error,
+          createdBy: { id: r.created_by, name: names.get(r.created_by) ?? r.created_by },
+          createdAt: r.created_at.toISOString(),
+          finishedAt: r.finished_at?.toISOString() ?? null,
+        };
+      }),
+    );
+  }
+
+  async function reportOr404(tenantId: number, params: unknown) {
+    const { id } = parseInput(idParams, params, 'params');
+    const row = await findReport(db, tenantId, id);
+    if (!row) throw new NotFound(`No duplicates report ${id}.`);
+    return row;
+  }
+
+  app.post(
+    '/',
+    {
+      schema: routeDocs({
+        tag: 'Duplicate review',
+        summary: 'Start a duplicates report over folders or the whole tenant',
+        description: 'Runs in the background: poll the report for its progress. Without folderIds it covers every model of the tenant.',
+        body: duplicateReportRequestSchema,
+        response: { 202: duplicateReportResponseSchema },
+      }),
+    },
+    async (request, reply) => {
+      const auth = requireRole(request, 'viewer');
+      const body = parseInput(duplicateReportRequestSchema, request.body ?? {}, 'body');
+      const folderIds = body.folderIds?.length ? [...new Set(body.folderIds)] : null;
+      if (folderIds) {
+        const found = await existingFolderIds(db, auth.tenantId, folderIds);
+        const missing = folderIds.filter((id) => !found.includes(id));
+        if (missing.length) throw new NotFound(`No folder ${missing.join(', ')}.`);
+      }
+      if (!queue?.sendReport) throw new Conflict('Reports are run by workers, and this deployment has none.');
+      const row = await createReport(db, { tenantId: auth.tenantId, folderIds, includeSubfolders: body.includeSubfolders, threshold: body.threshold, createdBy: auth.userId });
+      await queue.sendReport(row.id);
+      const [report] = await present(auth.tenantId, [row]);
+      return reply.status(202).send({ report });
+    },
+  );
+
+  app.get(
+    '/',
+    { schema: routeDocs({ tag: 'Duplicate review', summary: 'Duplicates reports, newest first', querystring: pageQuerySchema, response: { 200: duplicateReportListResponseSchema } }) },
+    async (request) => {
+      const auth = requireRole(request, 'viewer');
+      const page = parseInput(pageQuerySchema, request.query, 'query');
+      const { rows, total } = await listReports(db, auth.tenantId, page);
+      return { reports: await present(auth.tenantId, rows), pageData: pageDataFor(total, page) };
+    },
+  );
+
+  app.get(
+    '/:id',
+    { schema: routeDocs({ tag: 'Duplicate review', summary: 'A duplicates report: its progress, or its figures once ready', params: idParams, response: { 200: duplicateReportResponseSchema } }) },
+    async (request) => {
+      const auth = requireRole(request, 'viewer');
+      const row = await reportOr404(auth.tenantId, request.params);
+      const counts = new Map<string, number>();
+      if (row.status === 'ready') counts.set(row.id, await groupsOf(auth.tenantId, row).then((g) => g.length));
+      const [report] = await present(auth.tenantId, [row], counts);
+      return { report };
+    },
+  );
+
+  /** The report's groups with decisions applied, largest first. */
+  async function groupsOf(tenantId: number, row: ReportRow) {
+    const stored = row.result as StoredReport;
+    const ids = [...new Set(stored.clusters.flatMap((c) => c.modelIds))];
+    return proposedGroups(stored, decidedPairs(await decisionsAmong(db, tenantId, ids)), row.threshold);
+  }
+
+  app.get(
+    '/:id/groups',
+    {
+      schema: routeDocs({
+        tag: 'Duplicate review',
+        summary: "A page of a ready report's groups, largest first",
+        description:
+          'Each member with the assemblies that use it and its decision; the master its decisions name, else the suggested one (used in most assemblies, then the oldest). Pairs decided "not a duplicate" at this threshold or below are not linked. 409 while the report runs.',
+        params: idParams,
+        querystring: pageQuerySchema,
+        response: { 200: reportGroupsResponseSchema },
+      }),
+    },
+    async (request) => {
+      const auth = requireRole(request, 'viewer');
+      const row = await reportOr404(auth.tenantId, request.params);
+      const page = parseInput(pageQuerySchema, request.query, 'query');
+      if (row.status !== 'ready') throw new Conflict(row.status === 'failed' ? `The report failed: ${row.error ?? ''}` : 'The report is not ready yet.');
+      const all = await groupsOf(auth.tenantId, row);
+      const start = (page.page - 1) * page.perPage;
+      const slice = all.slice(start, start + page.perPage);
+      const stored = row.result as StoredReport;
+      const memberIds = slice.flatMap((g) => g.modelIds);
+      const members = new Set(memberIds);
+      const relations = stored.relations.filter((r) => members.has(r.a) || members.has(r.b));
+      const [models, usedIn, decisions] = await Promise.all([
+        toModelsByIds(db, auth.tenantId, [...new Set([...memberIds, ...relations.flatMap((r) => [r.a, r.b])])], files),
+        assembliesUsing(db, auth.tenantId, memberIds),
+        decisionsAmong(db, auth.tenantId, memberIds),
+      ]);
+      const byId = new Map(models.map((m) => [m.id, m]));
+      const pairs = decidedPairs(decisions);
+      const names = await userNames(db, decisions.map((d) => d.decided_by));
+      const groups = slice.flatMap((g) => {
+        // A member deleted since the report ran is left out; a group needs two.
+        const alive = g.modelIds.filter((id) => byId.has(id));
+        if (alive.length < 2) return [];
+        const suggested = suggestedMaster(alive.map((id) => ({ id, usedIn: usedIn.get(id)?.length ?? 0, createdAt: Date.parse(byId.get(id)!.createdAt) })));
+        const decided = decidedMaster(alive, pairs);
+        const masterId = decided && alive.includes(decided) ? decided : suggested;
+        const own = relations.filter((r) => alive.includes(r.a) || alive.includes(r.b)).filter((r) => byId.has(r.a) && byId.has(r.b));
+        return [
+          {
+            key: g.key,
+            members: alive.map((id) => {
+              const decision = decisions.find((d) => d.master_id === masterId && (d.low_id === id || d.high_id === id) && id !== masterId);
+              return { model: byId.get(id)!, usedIn: usedIn.get(id) ?? [], ...(decision ? { decision: decisionDto(decision, names) } : {}) };
+            }),
+            links: roundedLinks(g.links.filter((l) => byId.has(l.a) && byId.has(l.b))),
+            suggestedMasterId: suggested,
+            masterId,
+            relations: roundedLinks(own),
+            relatedModels: [...new Set(own.flatMap((r) => [r.a, r.b]))].filter((id) => !alive.includes(id)).map((id) => byId.get(id)!),
+          },
+        ];
+      });
+      const counts = new Map([[row.id, all.length]]);
+      const [report] = await present(auth.tenantId, [row], counts);
+      const body: ReportGroupsResponse = { report: report!, groups, pageData: pageDataFor(all.length, page) };
+      return body;
+    },
+  );
+}
