@@ -20,7 +20,7 @@ test('sign-in returns to the page asked for, shows the user, and sign-out ends t
   await expect(page).toHaveURL(/\/credentials$/);
   await expect(page.getByRole('heading', { name: 'API credentials' })).toBeVisible();
 
-  for (const name of ['Folders', 'Upload', 'Image search', 'Credentials']) {
+  for (const name of ['Folders', 'Upload', 'Duplicates', 'Image search', 'Credentials']) {
     await expect(page.getByRole('link', { name, exact: true })).toBeVisible();
   }
 

@@ -47,10 +47,13 @@ export interface RequestOptions<S extends z.ZodType | undefined> {
   schema?: S;
   /** Completes an answer before `schema` checks it (published-answers.ts: deployments that send only the published fields). */
   prepare?: (body: unknown) => unknown;
+  /** The answer's body as text (a file such as a CSV export) instead of JSON checked by `schema`. */
+  text?: boolean;
   signal?: AbortSignal;
 }
 
 type Result<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Answer<S, T> = T extends true ? string : Result<S>;
 
 const statusMessages: Record<number, string> = {
   400: 'The service did not accept the request.',
@@ -117,7 +120,7 @@ function isAbort(error: unknown): boolean {
 }
 
 export interface ApiClient {
-  request<S extends z.ZodType | undefined = undefined>(path: string, options?: RequestOptions<S>): Promise<Result<S>>;
+  request<S extends z.ZodType | undefined = undefined, T extends boolean | undefined = undefined>(path: string, options?: RequestOptions<S> & { text?: T }): Promise<Answer<S, T>>;
 }
 
 export function createApiClient({ baseUrl, auth }: ApiClientOptions): ApiClient {
@@ -142,7 +145,10 @@ export function createApiClient({ baseUrl, auth }: ApiClientOptions): ApiClient 
     }
   }
 
-  async function request<S extends z.ZodType | undefined = undefined>(path: string, options: RequestOptions<S> = {}): Promise<Result<S>> {
+  async function request<S extends z.ZodType | undefined = undefined, T extends boolean | undefined = undefined>(
+    path: string,
+    options: RequestOptions<S> & { text?: T } = {},
+  ): Promise<Answer<S, T>> {
     const url = buildUrl(baseUrl, path, options.query);
 
     let token = await auth.getAccessToken();
@@ -163,7 +169,8 @@ export function createApiClient({ baseUrl, auth }: ApiClientOptions): ApiClient 
     if (response.status === 401) throw signedOut();
     if (!response.ok) throw await errorFromResponse(response);
 
-    if (!options.schema) return undefined as Result<S>;
+    if (options.text) return (await response.text()) as Answer<S, T>;
+    if (!options.schema) return undefined as Answer<S, T>;
     let json: unknown;
     try {
       json = await response.json();
@@ -175,7 +182,7 @@ export function createApiClient({ baseUrl, auth }: ApiClientOptions): ApiClient 
       console.error(`Unexpected answer from ${path}`, parsed.error.issues);
       throw new ApiError(response.status, clientErrorCodes.invalidResponse, 'The service sent an answer this app does not understand.');
     }
-    return parsed.data as Result<S>;
+    return parsed.data as Answer<S, T>;
   }
 
   return { request };

@@ -109,8 +109,9 @@ export function useFolders(params: FolderListParams = {}) {
   return useQuery(folderQueries.list(params));
 }
 
-export function useFolderTree() {
-  return useQuery(folderQueries.tree());
+/** Every folder; `fresh` asks again on mount (a page that chooses among them, after scripts may have added some). */
+export function useFolderTree({ fresh = false }: { fresh?: boolean } = {}) {
+  return useQuery({ ...folderQueries.tree(), ...(fresh ? { refetchOnMount: 'always' as const } : {}) });
 }
 
 export function useFolder(id: number | null) {

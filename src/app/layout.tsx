@@ -10,6 +10,7 @@ const UploadIndicator = lazy(() => import('../features/upload/upload-indicator')
 const links = [
   { to: '/folders', label: 'Folders' },
   { to: '/upload', label: 'Upload' },
+  { to: '/review', label: 'Duplicates' },
   { to: '/image-search', label: 'Image search' },
   { to: '/credentials', label: 'Credentials' },
 ];

@@ -77,7 +77,7 @@ describe('app routes', () => {
     const router = renderAt('/', fakeAuth(true));
     expect(await screen.findByRole('heading', { level: 1, name: 'Folders' })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/folders');
-    for (const name of ['Folders', 'Upload', 'Image search', 'Credentials']) {
+    for (const name of ['Folders', 'Upload', 'Duplicates', 'Image search', 'Credentials']) {
       expect(screen.getByRole('link', { name })).toBeTruthy();
     }
     expect(await screen.findByText('No folders yet')).toBeTruthy();

@@ -92,6 +92,20 @@ export function createAppRoutes({ auth, queryClient }: RouterDeps) {
           ErrorBoundary: RouteError,
         },
         {
+          path: 'review',
+          loader: protect(() => {
+            void queryClient.prefetchQuery(folderQueries.tree());
+          }),
+          lazy: async () => ({ Component: (await import('../features/review/reviews-page')).ReviewsPage }),
+          ErrorBoundary: RouteError,
+        },
+        {
+          path: 'review/:reportId',
+          loader: protect(),
+          lazy: async () => ({ Component: (await import('../features/review/report-page')).ReportPage }),
+          ErrorBoundary: RouteError,
+        },
+        {
           path: 'compare',
           loader: protect(),
           lazy: async () => ({ Component: (await import('../features/compare-set/compare-set-page')).CompareSetPage }),

@@ -117,7 +117,21 @@ export const reviewGroupSchema = z.object({
 });
 export type ReviewGroup = z.infer<typeof reviewGroupSchema>;
 
-export const reportGroupsResponseSchema = z.object({ report: duplicateReportSchema, groups: z.array(reviewGroupSchema), pageData: pageDataSchema });
+/** A member of any of the report's groups decided a duplicate of its group's master: what a bulk action acts on. */
+export const decidedDuplicateSchema = z.object({
+  model: modelSchema,
+  master: modelSchema,
+  usedIn: reviewMemberSchema.shape.usedIn,
+});
+export type DecidedDuplicate = z.infer<typeof decidedDuplicateSchema>;
+
+export const reportGroupsResponseSchema = z.object({
+  report: duplicateReportSchema,
+  groups: z.array(reviewGroupSchema),
+  pageData: pageDataSchema,
+  /** Across every group of the report, not only this page. */
+  decidedDuplicates: z.array(decidedDuplicateSchema),
+});
 export type ReportGroupsResponse = z.infer<typeof reportGroupsResponseSchema>;
 
 /** Most models one bulk action takes: a larger selection is sent as several requests. */

@@ -113,17 +113,38 @@ export async function duplicateReportRoutes(app: FastifyInstance, { db, files, q
       const auth = requireRole(request, 'viewer');
       const row = await reportOr404(auth.tenantId, request.params);
       const counts = new Map<string, number>();
-      if (row.status === 'ready') counts.set(row.id, await groupsOf(auth.tenantId, row).then((g) => g.length));
+      if (row.status === 'ready') counts.set(row.id, (await groupsOf(auth.tenantId, row)).groups.length);
       const [report] = await present(auth.tenantId, [row], counts);
       return { report };
     },
   );
 
-  /** The report's groups with decisions applied, largest first. */
+  /** The report's groups with decisions applied, largest first, and those decisions. */
   async function groupsOf(tenantId: number, row: ReportRow) {
     const stored = row.result as StoredReport;
     const ids = [...new Set(stored.clusters.flatMap((c) => c.modelIds))];
-    return proposedGroups(stored, decidedPairs(await decisionsAmong(db, tenantId, ids)), row.threshold);
+    const decisions = await decisionsAmong(db, tenantId, ids);
+    return { groups: proposedGroups(stored, decidedPairs(decisions), row.threshold), decisions };
+  }
+
+  /** Members decided duplicates of their group's decided master, in every group: what bulk actions take. */
+  async function decidedDuplicates(tenantId: number, groups: ReturnType<typeof proposedGroups>, decisions: Awaited<ReturnType<typeof decisionsAmong>>) {
+    const pairs = decidedPairs(decisions);
+    const found: { modelId: string; masterId: string }[] = [];
+    for (const g of groups) {
+      const master = decidedMaster(g.modelIds, pairs);
+      if (!master) continue;
+      for (const d of decisions) {
+        const other = d.low_id === master ? d.high_id : d.high_id === master ? d.low_id : undefined;
+        if (d.verdict === 'duplicate' && d.master_id === master && other && g.modelIds.includes(other)) found.push({ modelId: other, masterId: master });
+      }
+    }
+    const [models, usedIn] = await Promise.all([
+      toModelsByIds(db, tenantId, [...new Set(found.flatMap((f) => [f.modelId, f.masterId]))], files),
+      assembliesUsing(db, tenantId, found.map((f) => f.modelId)),
+    ]);
+    const byId = new Map(models.map((m) => [m.id, m]));
+    return found.flatMap((f) => (byId.has(f.modelId) && byId.has(f.masterId) ? [{ model: byId.get(f.modelId)!, master: byId.get(f.masterId)!, usedIn: usedIn.get(f.modelId) ?? [] }] : []));
   }
 
   app.get(
@@ -144,7 +165,7 @@ export async function duplicateReportRoutes(app: FastifyInstance, { db, files, q
       const row = await reportOr404(auth.tenantId, request.params);
       const page = parseInput(pageQuerySchema, request.query, 'query');
       if (row.status !== 'ready') throw new Conflict(row.status === 'failed' ? `The report failed: ${row.error ?? ''}` : 'The report is not ready yet.');
-      const all = await groupsOf(auth.tenantId, row);
+      const { groups: all, decisions: reportDecisions } = await groupsOf(auth.tenantId, row);
       const start = (page.page - 1) * page.perPage;
       const slice = all.slice(start, start + page.perPage);
       const stored = row.result as StoredReport;
@@ -184,7 +205,7 @@ export async function duplicateReportRoutes(app: FastifyInstance, { db, files, q
       });
       const counts = new Map([[row.id, all.length]]);
       const [report] = await present(auth.tenantId, [row], counts);
-      const body: ReportGroupsResponse = { report: report!, groups, pageData: pageDataFor(all.length, page) };
+      const body: ReportGroupsResponse = { report: report!, groups, pageData: pageDataFor(all.length, page), decidedDuplicates: await decidedDuplicates(auth.tenantId, all, reportDecisions) };
       return body;
     },
   );

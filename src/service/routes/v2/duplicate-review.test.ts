@@ -184,6 +184,8 @@ describe('duplicate review', () => {
     const brackets = groups.groups.find((g) => g.members.some((x) => x.model.id === m.b1))!;
     expect(brackets.masterId).toBe(m.b2);
     expect(brackets.members.find((x) => x.model.id === m.b1)!.decision).toMatchObject({ verdict: 'duplicate', masterId: m.b2 });
+    // What a bulk action would take: every decided duplicate of the report, with the assemblies that use it.
+    expect(groups.decidedDuplicates.map((d) => [d.model.id, d.master.id, d.usedIn.length])).toEqual([[m.b1, m.b2, 0]]);
     // At a lower threshold the "not a duplicate" pairs are proposed again (same family, small changes).
     expect(memberSets(await groupsOf((await runReport({ threshold: 90 })).id))[0]).toBe(set('b1', 'b2', 'b3'));
 

@@ -1,0 +1,166 @@
+import { useState } from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { errorMessage } from '../../api/client';
+import { fetchDecisionExport, useDuplicateReport, useReportGroups, useStartReport } from '../../api/duplicate-review';
+import type { DuplicateReport } from '../../contract/duplicate-review';
+import { PageHeader } from '../../app/ui/page-header';
+import { EmptyState, ErrorState, LoadingState } from '../../app/ui/states';
+import { showToast } from '../../app/toast';
+import { SharedCanvasProvider } from '../../viewer/shared-canvas';
+import { useCanEdit } from '../folders/permissions';
+import { BulkActionDialog } from './bulk-action-dialog';
+import { GroupCard } from './group-card';
+import { ReportProgress, scopeWords } from './report-status';
+import './review.css';
+
+function saveFile(text: string, name: string, type: string) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+function ExportButtons() {
+  const [busy, setBusy] = useState<string | null>(null);
+  const download = (format: 'csv' | 'json') => {
+    setBusy(format);
+    fetchDecisionExport(format)
+      .then((text) => saveFile(text, `duplicate-decisions-${new Date().toISOString().slice(0, 10)}.${format}`, format === 'csv' ? 'text/csv' : 'application/json'))
+      .catch((error: unknown) => showToast(`The export failed: ${errorMessage(error)}`, 'error'))
+      .finally(() => setBusy(null));
+  };
+  return (
+    <>
+      <button type="button" className="button" disabled={busy !== null} onClick={() => download('csv')}>
+        {busy === 'csv' ? 'Exporting…' : 'Export decisions (CSV)'}
+      </button>
+      <button type="button" className="button" disabled={busy !== null} onClick={() => download('json')}>
+        {busy === 'json' ? 'Exporting…' : 'Export decisions (JSON)'}
+      </button>
+    </>
+  );
+}
+
+function RunAgain({ report, label = 'Run again' }: { report: DuplicateReport; label?: string }) {
+  const start = useStartReport();
+  const navigate = useNavigate();
+  return (
+    <>
+      <button
+        type="button"
+        className="button"
+        disabled={start.isPending}
+        onClick={() =>
+          start.mutate(
+            { folderIds: report.scope.folders?.map((f) => f.id) ?? [], includeSubfolders: report.scope.includeSubfolders, threshold: report.threshold },
+            { onSuccess: (next) => void navigate(`/review/${encodeURIComponent(next.id)}`) },
+          )
+        }
+      >
+        {start.isPending ? 'Starting…' : label}
+      </button>
+      {start.isError && <span className="form-error">{errorMessage(start.error)}</span>}
+    </>
+  );
+}
+
+function Groups({ report }: { report: DuplicateReport }) {
+  const [search, setSearch] = useSearchParams();
+  const page = Math.max(1, Number(search.get('page')) || 1);
+  const groups = useReportGroups(report.id, page, report.status === 'ready');
+  const canEdit = useCanEdit();
+  const [acting, setActing] = useState(false);
+  if (groups.isPending) return <LoadingState label="Loading the groups…" />;
+  if (groups.isError) return <ErrorState title="The groups could not be loaded" message={errorMessage(groups.error)} onRetry={() => void groups.refetch()} />;
+  const { pageData, decidedDuplicates } = groups.data;
+  const goTo = (p: number) => {
+    const next = new URLSearchParams(search);
+    next.set('page', String(p));
+    setSearch(next);
+    window.scrollTo({ top: 0 });
+  };
+  return (
+    <>
+      <div className="review-toolbar">
+        <ExportButtons />
+        {canEdit && (
+          <button type="button" className="button button--primary" disabled={decidedDuplicates.length === 0} onClick={() => setActing(true)}>
+            Act on {decidedDuplicates.length} decided {decidedDuplicates.length === 1 ? 'duplicate' : 'duplicates'}…
+          </button>
+        )}
+      </div>
+      {pageData.total === 0 ? (
+        <EmptyState title="No duplicate groups">
+          <p>
+            No models in this scope match at {report.threshold}% or more{report.modelCount !== null ? ` (${report.modelCount} compared)` : ''}, or every pair was decided not a duplicate.
+          </p>
+        </EmptyState>
+      ) : (
+        <SharedCanvasProvider>
+          {groups.data.groups.map((g, i) => (
+            <GroupCard key={g.key} group={g} index={pageData.startIndex + i} threshold={report.threshold} canEdit={canEdit} />
+          ))}
+        </SharedCanvasProvider>
+      )}
+      {pageData.lastPage > 1 && (
+        <nav className="pager" aria-label="Pages of groups">
+          <button type="button" className="button" disabled={page <= 1} onClick={() => goTo(page - 1)}>
+            Previous
+          </button>
+          <span>
+            Page {pageData.currentPage} of {pageData.lastPage}
+          </span>
+          <button type="button" className="button" disabled={page >= pageData.lastPage} onClick={() => goTo(page + 1)}>
+            Next
+          </button>
+        </nav>
+      )}
+      {acting && <BulkActionDialog duplicates={decidedDuplicates} onClose={() => setActing(false)} />}
+    </>
+  );
+}
+
+/** /review/:reportId — a report's progress while it runs, then its groups to review. */
+export function ReportPage() {
+  const reportId = useParams().reportId ?? '';
+  const report = useDuplicateReport(reportId);
+  const r = report.data;
+  return (
+    <div className="page review-page">
+      <PageHeader trail={[{ label: 'Duplicate clean-up', to: '/review' }]} title={r ? `Duplicates: ${scopeWords(r)}` : 'Duplicates report'}>
+        {r && (
+          <p className="lead">
+            At {r.threshold}% or more{r.modelCount !== null ? `, among ${r.modelCount.toLocaleString()} models` : ''}
+            {r.groupCount !== null ? `: ${r.groupCount} ${r.groupCount === 1 ? 'group' : 'groups'} to review` : ''}. Started by {r.createdBy.name}.
+          </p>
+        )}
+      </PageHeader>
+      {report.isPending ? (
+        <LoadingState label="Loading the report…" />
+      ) : report.isError ? (
+        <ErrorState title="The report could not be loaded" message={errorMessage(report.error)} onRetry={() => void report.refetch()} />
+      ) : (
+        <>
+          <div className="review-toolbar" data-testid="report-status">
+            <ReportProgress report={report.data} />
+            {(report.data.stale || report.data.status === 'failed') && <RunAgain report={report.data} />}
+          </div>
+          {report.data.stale && (
+            <p className="warning" role="note">
+              Models in these folders changed since this report ran (added, removed, moved or processed again). Decisions recorded here are kept; run it again to review the current models.
+            </p>
+          )}
+          {report.data.status === 'ready' ? (
+            <Groups report={report.data} />
+          ) : report.data.status !== 'failed' ? (
+            <p className="muted">
+              You can leave this page: the report keeps running, and <Link to="/review">Duplicate clean-up</Link> lists it.
+            </p>
+          ) : null}
+        </>
+      )}
+    </div>
+  );
+}
