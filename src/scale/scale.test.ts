@@ -6,6 +6,7 @@
 import fs from 'node:fs/promises';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { duplicateReportResponseSchema, reportGroupsResponseSchema } from '../contract/duplicate-review';
 import { similarityMatchesResponseSchema } from '../contract/matches';
 import { sphere, toStlBinary } from '../geometry/fixtures';
 import { BUCKET, scaleParts, startCluster, type Cluster } from './cluster';
@@ -102,6 +103,19 @@ describe('API and worker processes on PostgreSQL and S3', () => {
     expect(res.status).toBe(200);
     const matches = similarityMatchesResponseSchema.parse(await res.json()).matches;
     expect(matches.map((m) => m.matchedModel.id)).toContain(ids[ids.length - 1]);
+
+    // A duplicates report started on the API process is run by a worker process; its groups hold the copy.
+    const started = await http.api(token, '/v2/duplicate-reports', { method: 'POST', json: {} });
+    expect(started.status, await started.clone().text()).toBe(202);
+    const reportId = duplicateReportResponseSchema.parse(await started.json()).report.id;
+    let report = duplicateReportResponseSchema.parse(await (await http.api(token, `/v2/duplicate-reports/${reportId}`)).json()).report;
+    for (const deadline = Date.now() + 60_000; report.status !== 'ready' && report.status !== 'failed' && Date.now() < deadline; ) {
+      await new Promise((r) => setTimeout(r, 250));
+      report = duplicateReportResponseSchema.parse(await (await http.api(token, `/v2/duplicate-reports/${reportId}`)).json()).report;
+    }
+    expect(report).toMatchObject({ status: 'ready', modelCount: ids.length, stale: false });
+    const groups = reportGroupsResponseSchema.parse(await (await http.api(token, `/v2/duplicate-reports/${reportId}/groups?perPage=100`)).json()).groups;
+    expect(groups.some((g) => [ids[0], ids[ids.length - 1]].every((id) => g.members.some((m) => m.model.id === id)))).toBe(true);
 
     // Each worker answers for itself: alive, its dependencies reachable, and the jobs it ran counted where they ran.
     const finishedByWorkers = await Promise.all(
