@@ -50,6 +50,8 @@ test('duplicate clean-up: review a group across folders, decide one member, expo
   await expect(card('Flange copy').getByRole('button', { name: 'Duplicate of master' })).toHaveAttribute('aria-pressed', 'true');
   await expect(card('Flange again').getByText('Not decided yet')).toBeVisible();
   await page.screenshot({ path: 'test-results/review-group.png', fullPage: true });
+  await page.getByRole('heading', { name: 'Group 1: 3 models' }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'e2e/screenshots/duplicate-review.png' });
 
   // Export the decisions as CSV.
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export decisions (CSV)' }).click()]);

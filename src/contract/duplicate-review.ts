@@ -95,8 +95,11 @@ export const duplicateDecisionListResponseSchema = z.object({ decisions: z.array
 /** A model of a group as the review shows it. */
 export const reviewMemberSchema = z.object({
   model: modelSchema,
-  /** Assemblies that use it (their trees place it, or they reference its file). */
-  usedIn: z.array(z.object({ id: z.string(), name: z.string(), filePath: z.string() })),
+  /**
+   * Assemblies that use it: by `reference` (their trees place it, or they name its file: deleting
+   * it makes them incomplete) or by `shape` (part-in-part finds it in them).
+   */
+  usedIn: z.array(z.object({ id: z.string(), name: z.string(), filePath: z.string(), by: z.enum(['reference', 'shape']) })),
   /** The decision on this member against the group's master, if one was made. */
   decision: duplicateDecisionSchema.optional(),
 });

@@ -29,7 +29,8 @@ export function BulkActionDialog({ duplicates, onClose }: { duplicates: readonly
 
   const folder = folders.data?.find((f) => f.id === folderId);
   const key = keys.data?.find((k) => k.id === keyId);
-  const assemblies = [...new Map(duplicates.flatMap((d) => d.usedIn).map((a) => [a.id, a])).values()].filter((a) => !duplicates.some((d) => d.model.id === a.id));
+  // Assemblies that reference a duplicate lose a part when it is deleted (those only found to contain its shape do not).
+  const assemblies = [...new Map(duplicates.flatMap((d) => d.usedIn.filter((a) => a.by === 'reference')).map((a) => [a.id, a])).values()].filter((a) => !duplicates.some((d) => d.model.id === a.id));
   const ready = kind === 'move' ? folder !== undefined : kind === 'set-metadata' ? key !== undefined : assemblies.every((a) => confirmed.has(a.id));
   const finished = run.isSuccess;
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useDecide, useUndoDecision } from '../../api/duplicate-review';
 import { useViewerFile } from '../../api/models';
@@ -56,6 +56,7 @@ function MemberFacts({ member }: { member: ReviewMember }) {
               <span key={a.id}>
                 {i > 0 && ', '}
                 <Link to={modelLink(a)}>{a.filePath}</Link>
+                {a.by === 'shape' && <span className="muted"> (found by shape)</span>}
               </span>
             ))}
       </dd>
@@ -108,6 +109,22 @@ function Decide({ member, master, threshold, canEdit }: { member: ReviewMember; 
   );
 }
 
+/** Opens the comparison of this member with any other of its group (the master has its own button). */
+function CompareWithAny({ member, others }: { member: Model; others: readonly Model[] }) {
+  const navigate = useNavigate();
+  if (others.length === 0) return null;
+  return (
+    <select aria-label={`Compare ${member.name} with another member`} value="" onChange={(event) => void navigate(compareLink(others.find((o) => o.id === event.target.value)!, member))}>
+      <option value="">Compare with…</option>
+      {others.map((o) => (
+        <option key={o.id} value={o.id}>
+          {o.filePath}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 function MemberCard({ member, master, onChooseMaster, group, threshold, canEdit }: { member: ReviewMember; master: Model; onChooseMaster: () => void; group: ReviewGroup; threshold: number; canEdit: boolean }) {
   const [near, setNear] = useState(false);
   const viewerFile = useViewerFile(member.model, near);
@@ -133,6 +150,7 @@ function MemberCard({ member, master, onChooseMaster, group, threshold, canEdit 
       </label>
       {group.suggestedMasterId === member.model.id && <span className="muted">Suggested master (used in most assemblies, then the oldest)</span>}
       <MemberFacts member={member} />
+      <CompareWithAny member={member.model} others={group.members.map((m) => m.model).filter((m) => m.id !== member.model.id && m.id !== (isMaster ? '' : master.id))} />
       {!isMaster && (
         <>
           <div className="preview-card__meta">

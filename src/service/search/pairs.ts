@@ -193,3 +193,25 @@ class PairInputs {
     return comparePairOffThread({ kind: this.kind, a: side(sa), b: side(sb) });
   }
 }
+
+/**
+ * For each of `partIds`, the searchable assemblies its stored part-in-part results place it in:
+ * at least `minForward` % of the part found in the assembly (what a part-in-part list shows as contained).
+ */
+export async function assembliesContaining(db: Kysely<Database>, tenantId: number, partIds: readonly string[], minForward = 90): Promise<Map<string, { id: string; name: string; filePath: string }[]>> {
+  const out = new Map<string, { id: string; name: string; filePath: string }[]>();
+  if (!partIds.length) return out;
+  const { rows } = await sql<{ part_id: string; id: string; name: string; file_path: string }>`
+    select p.model_id::text as part_id, m.id, m.name, m.file_path
+    from search_pairs p join models m on m.id = p.other_id
+    where p.tenant_id = ${tenantId} and p.kind = 'part-in-part' and p.version = ${PAIR_VERSION}
+      and p.model_id = any(${[...partIds]}::uuid[]) and p.forward >= ${minForward}
+      and m.is_assembly and m.id in (${searchableIdsSql(tenantId)})
+    order by m.name, m.id`.execute(db);
+  for (const r of rows) {
+    let list = out.get(r.part_id);
+    if (!list) out.set(r.part_id, (list = []));
+    list.push({ id: r.id, name: r.name, filePath: r.file_path });
+  }
+  return out;
+}

@@ -366,21 +366,31 @@ export async function lockModel(trx: Transaction<Database>, id: string) {
 /** For each of `partIds`, the tenant's assemblies that use it: their trees place it, or they reference its file. */
 export async function assembliesUsing(db: Db, tenantId: number, partIds: readonly string[]): Promise<Map<string, { id: string; name: string; filePath: string }[]>> {
   const out = new Map<string, { id: string; name: string; filePath: string }[]>();
-  const ids = [...new Set(partIds)].filter(isUuid);
-  if (!ids.length) return out;
-  const { rows } = await sql<{ part_id: string; id: string; name: string; file_path: string }>`
-    select p.part_id::text as part_id, m.id, m.name, m.file_path
-    from unnest(${ids}::uuid[]) as p(part_id)
-    join models m on m.tenant_id = ${tenantId} and m.id <> p.part_id and (
-      exists (select 1 from assembly_links l where l.assembly_id = m.id and l.part_id = p.part_id)
-      -- Model ids are UUIDs: one found anywhere in the tree's text is a node of that model.
-      or (m.assembly_tree is not null and position(p.part_id::text in m.assembly_tree::text) > 0))
-    order by m.name, m.id`.execute(db);
-  for (const r of rows) {
-    let list = out.get(r.part_id);
-    if (!list) out.set(r.part_id, (list = []));
-    list.push({ id: r.id, name: r.name, filePath: r.file_path });
-  }
+  const ids = new Set(partIds.filter(isUuid));
+  if (!ids.size) return out;
+  // Two reads, each proportional to what it finds: the links by their part index, and the trees
+  // of the tenant's assemblies (few beside its parts), searched here for the ids they name.
+  const [links, trees] = await Promise.all([
+    sql<{ part_id: string; id: string; name: string; file_path: string }>`
+      select l.part_id::text as part_id, m.id, m.name, m.file_path
+      from assembly_links l join models m on m.id = l.assembly_id
+      where l.part_id = any(${[...ids]}::uuid[]) and m.tenant_id = ${tenantId}`.execute(db),
+    sql<{ id: string; name: string; file_path: string; tree: string }>`
+      select id, name, file_path, assembly_tree::text as tree from models
+      where tenant_id = ${tenantId} and assembly_tree is not null`.execute(db),
+  ]);
+  const found = new Map<string, Map<string, { id: string; name: string; filePath: string }>>();
+  const add = (partId: string, a: { id: string; name: string; file_path: string }) => {
+    if (a.id === partId) return;
+    let list = found.get(partId);
+    if (!list) found.set(partId, (list = new Map()));
+    list.set(a.id, { id: a.id, name: a.name, filePath: a.file_path });
+  };
+  for (const r of links.rows) add(r.part_id, r);
+  // Model ids are UUIDs: one found anywhere in a tree's text is a node of that model.
+  const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+  for (const t of trees.rows) for (const [id] of t.tree.matchAll(uuid)) if (ids.has(id)) add(id, t);
+  for (const [partId, list] of found) out.set(partId, [...list.values()].sort((x, y) => x.name.localeCompare(y.name) || (x.id < y.id ? -1 : 1)));
   return out;
 }
 

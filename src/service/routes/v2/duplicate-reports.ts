@@ -10,6 +10,7 @@ import {
   reportGroupsResponseSchema,
   type DuplicateReport,
   type ReportGroupsResponse,
+  type ReviewMember,
 } from '../../../contract/duplicate-review';
 import { pageDataFor, pageQuerySchema } from '../../../contract/paging';
 import type { ModelFiles } from '../../files/model-files';
@@ -19,6 +20,7 @@ import { routeDocs } from '../../http/route-docs';
 import { parseInput } from '../../http/validation';
 import type { IngestQueue } from '../../ingest/ingest-queue';
 import { reportFolders, type StoredReport } from '../../search/duplicate-report-job';
+import { assembliesContaining } from '../../search/pairs';
 import { decidedMaster, proposedGroups, suggestedMaster } from '../../search/review-groups';
 import { decisionsAmong } from '../../store/duplicate-decisions';
 import { createReport, findReport, listReports, scopeFingerprint } from '../../store/duplicate-reports';
@@ -119,6 +121,18 @@ export async function duplicateReportRoutes(app: FastifyInstance, { db, files, q
     },
   );
 
+  /** The assemblies that reference each model, then those part-in-part finds it in (each once). */
+  async function usedInOf(tenantId: number, ids: readonly string[]) {
+    const [referencing, containing] = await Promise.all([assembliesUsing(db, tenantId, ids), assembliesContaining(db, tenantId, ids)]);
+    const out = new Map<string, ReviewMember['usedIn']>();
+    for (const id of ids) {
+      const byReference = (referencing.get(id) ?? []).map((a) => ({ ...a, by: 'reference' as const }));
+      const byShape = (containing.get(id) ?? []).filter((a) => !byReference.some((r) => r.id === a.id)).map((a) => ({ ...a, by: 'shape' as const }));
+      out.set(id, [...byReference, ...byShape]);
+    }
+    return out;
+  }
+
   /** The report's groups with decisions applied, largest first, and those decisions. */
   async function groupsOf(tenantId: number, row: ReportRow) {
     const stored = row.result as StoredReport;
@@ -141,7 +155,7 @@ export async function duplicateReportRoutes(app: FastifyInstance, { db, files, q
     }
     const [models, usedIn] = await Promise.all([
       toModelsByIds(db, tenantId, [...new Set(found.flatMap((f) => [f.modelId, f.masterId]))], files),
-      assembliesUsing(db, tenantId, found.map((f) => f.modelId)),
+      usedInOf(tenantId, found.map((f) => f.modelId)),
     ]);
     const byId = new Map(models.map((m) => [m.id, m]));
     return found.flatMap((f) => (byId.has(f.modelId) && byId.has(f.masterId) ? [{ model: byId.get(f.modelId)!, master: byId.get(f.masterId)!, usedIn: usedIn.get(f.modelId) ?? [] }] : []));
@@ -174,7 +188,7 @@ export async function duplicateReportRoutes(app: FastifyInstance, { db, files, q
       const relations = stored.relations.filter((r) => members.has(r.a) || members.has(r.b));
       const [models, usedIn, decisions] = await Promise.all([
         toModelsByIds(db, auth.tenantId, [...new Set([...memberIds, ...relations.flatMap((r) => [r.a, r.b])])], files),
-        assembliesUsing(db, auth.tenantId, memberIds),
+        usedInOf(auth.tenantId, memberIds),
         decisionsAmong(db, auth.tenantId, memberIds),
       ]);
       const byId = new Map(models.map((m) => [m.id, m]));

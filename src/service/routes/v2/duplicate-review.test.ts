@@ -136,7 +136,7 @@ describe('duplicate review', () => {
     const brackets = all.groups[0]!;
     expect(brackets.suggestedMasterId).toBe(m.b2);
     expect(brackets.masterId).toBe(m.b2);
-    expect(brackets.members.find((x) => x.model.id === m.b2)!.usedIn).toEqual([{ id: m.asm, name: 'rig.step', filePath: 'other/rig.step' }]);
+    expect(brackets.members.find((x) => x.model.id === m.b2)!.usedIn).toEqual([{ id: m.asm, name: 'rig.step', filePath: 'other/rig.step', by: 'reference' }]);
     expect(brackets.members.find((x) => x.model.id === m.b1)!.usedIn).toEqual([]);
     expect(brackets.links.every((l) => l.matchPercentage >= 98)).toBe(true);
 
