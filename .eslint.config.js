@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-const features = ['auth', 'folders', 'upload', 'matches', 'image-search', 'credentials'];
+const features = ['auth', 'folders', 'upload', 'matches', 'image-search', 'credentials', 'review'];
 
 const zone = (files, patterns) => ({
   files,

@@ -11,7 +11,7 @@ import { DeleteFolderDialog, FolderNameDialog } from './folder-dialogs';
 import { ancestorIds } from './folder-tree-model';
 import { FolderTree } from './folder-tree';
 import { ModelGrid, ModelGridSkeleton, ModelTable, ModelTableSkeleton } from './model-views';
-import { useCanEdit } from './permissions';
+import { useCanEdit } from '../auth/permissions';
 import { SelectionBar } from './selection-bar';
 import { StateSummary } from '../../app/ui/state-summary';
 import './folders.css';

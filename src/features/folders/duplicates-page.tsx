@@ -13,7 +13,7 @@ import { safeImageUrl } from '../../app/ui/safe-url';
 import './folders.css';
 import { PageHeader } from '../../app/ui/page-header';
 import { ThresholdSlider } from '../../app/ui/threshold-slider';
-import { RelationList } from './relation-list';
+import { RelationList } from '../../app/ui/relation-list';
 
 export const defaultDuplicateThreshold = 98;
 

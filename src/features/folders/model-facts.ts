@@ -27,18 +27,3 @@ export function factRows(facts: MeshFactsDto, display: DisplayUnit): FactRow[] {
 }
 
 const unitNames: Record<string, string> = { mm: 'Millimetres', cm: 'Centimetres', m: 'Metres', in: 'Inches' };
-
-const sizeFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
-
-/** A file size for people: "812 bytes", "4.7 MB" (decimal units, as file managers show them). */
-export function formatFileSize(bytes: number): string {
-  if (bytes < 1000) return `${whole.format(bytes)} ${bytes === 1 ? 'byte' : 'bytes'}`;
-  const units = ['kB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1000;
-  let unit = 0;
-  while (value >= 999.95 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return `${sizeFormat.format(value)} ${units[unit]!}`;
-}

@@ -20,6 +20,7 @@ import { stateLabel } from './state-words';
 import { ThresholdSlider } from '../../app/ui/threshold-slider';
 import './matches.css';
 import { PageHeader } from '../../app/ui/page-header';
+import { FolderOptions } from '../../app/ui/folder-options';
 
 
 const kindHints: Record<MatchKind, string> = {
@@ -142,13 +143,7 @@ function MatchResults({ model, kind }: { model: Model; kind: MatchKind }) {
           <label htmlFor="match-folder">Folder</label>
           <select id="match-folder" value={state.folderId ?? ''} onChange={(e) => update({ folderId: e.target.value ? Number(e.target.value) : null }, { resetPage: true })}>
             <option value="">All folders</option>
-            {[...(folders.data ?? [])]
-              .sort((a, b) => a.path.localeCompare(b.path))
-              .map((f) => (
-                <option key={f.id} value={f.id}>
-                  {f.path}
-                </option>
-              ))}
+            <FolderOptions folders={folders.data} />
           </select>
         </div>
         <MetadataFilter

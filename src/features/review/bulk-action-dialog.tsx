@@ -5,6 +5,8 @@ import { useFolderTree } from '../../api/folders';
 import { useMetadataKeys } from '../../api/metadata-keys';
 import type { DecidedDuplicate } from '../../contract/duplicate-review';
 import { Dialog } from '../../app/ui/dialog';
+import { FolderOptions } from '../../app/ui/folder-options';
+import { toggled } from './toggled';
 
 type Kind = DuplicateAction['action'];
 
@@ -61,13 +63,7 @@ export function BulkActionDialog({ duplicates, onClose }: { duplicates: readonly
             <span>Folder</span>
             <select value={folderId ?? ''} onChange={(event) => setFolderId(event.target.value ? Number(event.target.value) : null)}>
               <option value="">Choose a folder…</option>
-              {[...(folders.data ?? [])]
-                .sort((a, b) => a.path.localeCompare(b.path))
-                .map((f) => (
-                  <option key={f.id} value={f.id}>
-                    {f.path}
-                  </option>
-                ))}
+              <FolderOptions folders={folders.data} />
             </select>
           </label>
         )}
@@ -99,12 +95,7 @@ export function BulkActionDialog({ duplicates, onClose }: { duplicates: readonly
                 <input
                   type="checkbox"
                   checked={confirmed.has(a.id)}
-                  onChange={(event) => {
-                    const next = new Set(confirmed);
-                    if (event.target.checked) next.add(a.id);
-                    else next.delete(a.id);
-                    setConfirmed(next);
-                  }}
+                  onChange={(event) => setConfirmed(toggled(confirmed, a.id, event.target.checked))}
                 />
                 Delete parts used by {a.filePath}
               </label>

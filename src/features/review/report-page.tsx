@@ -7,7 +7,7 @@ import { PageHeader } from '../../app/ui/page-header';
 import { EmptyState, ErrorState, LoadingState } from '../../app/ui/states';
 import { showToast } from '../../app/toast';
 import { SharedCanvasProvider } from '../../viewer/shared-canvas';
-import { useCanEdit } from '../folders/permissions';
+import { useCanEdit } from '../auth/permissions';
 import { BulkActionDialog } from './bulk-action-dialog';
 import { GroupCard } from './group-card';
 import { ReportProgress, scopeWords } from './report-status';

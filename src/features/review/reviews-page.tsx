@@ -9,6 +9,7 @@ import { ErrorState, LoadingState, EmptyState } from '../../app/ui/states';
 import { DataTable } from '../../app/ui/table';
 import { RelativeTime } from '../../app/ui/relative-time';
 import { ReportProgress, scopeWords } from './report-status';
+import { toggled } from './toggled';
 import './review.css';
 
 /** Starts a report: folders (with or without subfolders) or everything, and a threshold. */
@@ -49,12 +50,7 @@ function NewReportForm({ initialFolderIds }: { initialFolderIds: number[] }) {
                   <input
                     type="checkbox"
                     checked={chosen.has(f.id)}
-                    onChange={(event) => {
-                      const next = new Set(chosen);
-                      if (event.target.checked) next.add(f.id);
-                      else next.delete(f.id);
-                      setChosen(next);
-                    }}
+                    onChange={(event) => setChosen(toggled(chosen, f.id, event.target.checked))}
                   />
                   {f.path}
                 </label>

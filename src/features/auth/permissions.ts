@@ -1,6 +1,6 @@
-// The one place this feature reads the signed-in user: roles come from the auth feature's hook
-// (auth is the shell's session rather than a sibling task).
-import { useCurrentUser } from '../auth/auth-context';
+// What the signed-in user's roles allow, for every feature (auth is the shell's session, the one
+// feature the others may import).
+import { useCurrentUser } from './auth-context';
 
 /** editor and admin may change folders, models and metadata (api-contract.md, Identity). */
 export function canEdit(roles: readonly string[] | undefined): boolean {
