@@ -28,7 +28,7 @@ test('duplicate clean-up: review a group across folders, decide one member, expo
   await page.getByRole('link', { name: 'Duplicates', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Duplicate clean-up' })).toBeVisible();
   await page.getByRole('checkbox', { name: root, exact: true }).check();
-  await page.screenshot({ path: 'test-results/review-start.png', fullPage: true });
+  await page.screenshot({ path: 'e2e/screenshots/review-start.png' });
   await page.getByRole('button', { name: 'Find duplicates in 1 folder' }).click();
 
   // The report runs in the background, then shows its one group of three across two folders.
@@ -49,7 +49,6 @@ test('duplicate clean-up: review a group across folders, decide one member, expo
   await expect(card('Flange copy').getByTestId('member-decision')).toContainText('Decided: duplicate of the master');
   await expect(card('Flange copy').getByRole('button', { name: 'Duplicate of master' })).toHaveAttribute('aria-pressed', 'true');
   await expect(card('Flange again').getByText('Not decided yet')).toBeVisible();
-  await page.screenshot({ path: 'test-results/review-group.png', fullPage: true });
   await page.getByRole('heading', { name: 'Group 1: 3 models' }).scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'e2e/screenshots/duplicate-review.png' });
 
@@ -67,7 +66,7 @@ test('duplicate clean-up: review a group across folders, decide one member, expo
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('combobox', { name: 'Folder' }).selectOption({ label: `${root} archive` });
   await expect(dialog.getByTestId('bulk-plan').getByRole('listitem')).toHaveText([`${root}/copies/flange-copy.obj → ${root} archive/flange-copy.obj`]);
-  await page.screenshot({ path: 'test-results/review-move.png', fullPage: true });
+  await page.screenshot({ path: 'e2e/screenshots/review-move.png' });
   await dialog.getByRole('button', { name: 'Move 1' }).click();
   await expect(dialog.getByText('Done: 1 of 1.')).toBeVisible();
   await dialog.getByRole('button', { name: 'Close' }).click();
@@ -77,5 +76,5 @@ test('duplicate clean-up: review a group across folders, decide one member, expo
   // The folders page shows the duplicate in the archive folder.
   await page.goto(`/folders/${archiveId}`);
   await expect(page.getByRole('link', { name: 'Flange copy' }).first()).toBeVisible();
-  await page.screenshot({ path: 'test-results/review-moved.png', fullPage: true });
+  await page.screenshot({ path: 'e2e/screenshots/review-moved.png' });
 });

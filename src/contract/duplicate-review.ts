@@ -41,7 +41,7 @@ export const duplicateReportSchema = z.object({
   }),
   /** Models compared, once ready. */
   modelCount: z.number().int().nonnegative().nullable(),
-  /** Groups of two or more still proposed (decisions "not a duplicate" applied), once ready. */
+  /** Groups of two or more still proposed (decisions "not a duplicate" applied), once ready; in lists of reports, null. */
   groupCount: z.number().int().nonnegative().nullable(),
   /** Models of the scope changed (added, removed, moved, processed again) since the report read them. */
   stale: z.boolean(),

@@ -18,8 +18,13 @@ export interface SharedModelPreviewProps {
   label: string;
   /** Shown while loading, without WebGL, and when the file cannot be shown. */
   thumbnailUrl?: string | null;
-  /** Called once when the preview comes near the window (200 px ahead): time to get its `url`. */
+  /** Called once when the preview comes near the window ({@link nearMargin} ahead): time to get its `url`. */
   onNearViewport?: () => void;
+  /**
+   * How far ahead of the window a preview counts as near (an IntersectionObserver rootMargin;
+   * default 200px). A long page that is read by scrolling loads further ahead.
+   */
+  nearMargin?: string;
   /** Called once the model has been drawn on screen. */
   onReady?: () => void;
   className?: string;
@@ -50,7 +55,7 @@ function PreviewModel({ gltf, onDrawn, track }: { gltf: GLTF; onDrawn: () => voi
  * orbit (the wheel keeps scrolling the page). Display only: it never asks the API for anything.
  * Its element gets `data-viewer-ready="true"` once the model is on screen.
  */
-export function SharedModelPreview({ url, label, thumbnailUrl, onNearViewport, onReady, className }: SharedModelPreviewProps) {
+export function SharedModelPreview({ url, label, thumbnailUrl, onNearViewport, nearMargin = '200px', onReady, className }: SharedModelPreviewProps) {
   const canvas = useSharedCanvas();
   const element = useRef<HTMLDivElement>(null);
   // Without IntersectionObserver (old browsers, tests) every preview counts as near.
@@ -71,11 +76,11 @@ export function SharedModelPreview({ url, label, thumbnailUrl, onNearViewport, o
           observer.disconnect();
         }
       },
-      { rootMargin: '200px' },
+      { rootMargin: nearMargin },
     );
     observer.observe(target);
     return () => observer.disconnect();
-  }, [near]);
+  }, [near, nearMargin]);
 
   useEffect(() => {
     if (near) reportNear();

@@ -140,6 +140,8 @@ function MemberCard({ member, master, onChooseMaster, group, threshold, canEdit 
       label={`3D preview of ${member.model.name}`}
       thumbnailUrl={safeImageUrl(member.model.thumbnail)}
       onNearViewport={() => setNear(true)}
+      // Groups are read by scrolling: files load a window's height ahead.
+      nearMargin="100% 0px"
       title={<Link to={modelLink(member.model)}>{member.model.name}</Link>}
       subtitle={member.model.filePath}
     >

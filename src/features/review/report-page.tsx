@@ -98,11 +98,7 @@ function Groups({ report }: { report: DuplicateReport }) {
           </p>
         </EmptyState>
       ) : (
-        <SharedCanvasProvider>
-          {groups.data.groups.map((g, i) => (
-            <GroupCard key={g.key} group={g} index={pageData.startIndex + i} threshold={report.threshold} canEdit={canEdit} />
-          ))}
-        </SharedCanvasProvider>
+        groups.data.groups.map((g, i) => <GroupCard key={g.key} group={g} index={pageData.startIndex + i} threshold={report.threshold} canEdit={canEdit} />)
       )}
       {pageData.lastPage > 1 && (
         <nav className="pager" aria-label="Pages of groups">
@@ -127,40 +123,43 @@ export function ReportPage() {
   const reportId = useParams().reportId ?? '';
   const report = useDuplicateReport(reportId);
   const r = report.data;
+  // The canvas is set up while the report and its groups load, not after.
   return (
-    <div className="page review-page">
-      <PageHeader trail={[{ label: 'Duplicate clean-up', to: '/review' }]} title={r ? `Duplicates: ${scopeWords(r)}` : 'Duplicates report'}>
-        {r && (
-          <p className="lead">
-            At {r.threshold}% or more{r.modelCount !== null ? `, among ${r.modelCount.toLocaleString()} models` : ''}
-            {r.groupCount !== null ? `: ${r.groupCount} ${r.groupCount === 1 ? 'group' : 'groups'} to review` : ''}. Started by {r.createdBy.name}.
-          </p>
-        )}
-      </PageHeader>
-      {report.isPending ? (
-        <LoadingState label="Loading the report…" />
-      ) : report.isError ? (
-        <ErrorState title="The report could not be loaded" message={errorMessage(report.error)} onRetry={() => void report.refetch()} />
-      ) : (
-        <>
-          <div className="review-toolbar" data-testid="report-status">
-            <ReportProgress report={report.data} />
-            {(report.data.stale || report.data.status === 'failed') && <RunAgain report={report.data} />}
-          </div>
-          {report.data.stale && (
-            <p className="warning" role="note">
-              Models in these folders changed since this report ran (added, removed, moved or processed again). Decisions recorded here are kept; run it again to review the current models.
+    <SharedCanvasProvider>
+      <div className="page review-page">
+        <PageHeader trail={[{ label: 'Duplicate clean-up', to: '/review' }]} title={r ? `Duplicates: ${scopeWords(r)}` : 'Duplicates report'}>
+          {r && (
+            <p className="lead">
+              At {r.threshold}% or more{r.modelCount !== null ? `, among ${r.modelCount.toLocaleString()} models` : ''}
+              {r.groupCount !== null ? `: ${r.groupCount} ${r.groupCount === 1 ? 'group' : 'groups'} to review` : ''}. Started by {r.createdBy.name}.
             </p>
           )}
-          {report.data.status === 'ready' ? (
-            <Groups report={report.data} />
-          ) : report.data.status !== 'failed' ? (
-            <p className="muted">
-              You can leave this page: the report keeps running, and <Link to="/review">Duplicate clean-up</Link> lists it.
-            </p>
-          ) : null}
-        </>
-      )}
-    </div>
+        </PageHeader>
+        {report.isPending ? (
+          <LoadingState label="Loading the report…" />
+        ) : report.isError ? (
+          <ErrorState title="The report could not be loaded" message={errorMessage(report.error)} onRetry={() => void report.refetch()} />
+        ) : (
+          <>
+            <div className="review-toolbar" data-testid="report-status">
+              <ReportProgress report={report.data} />
+              {(report.data.stale || report.data.status === 'failed') && <RunAgain report={report.data} />}
+            </div>
+            {report.data.stale && (
+              <p className="warning" role="note">
+                Models in these folders changed since this report ran (added, removed, moved or processed again). Decisions recorded here are kept; run it again to review the current models.
+              </p>
+            )}
+            {report.data.status === 'ready' ? (
+              <Groups report={report.data} />
+            ) : report.data.status !== 'failed' ? (
+              <p className="muted">
+                You can leave this page: the report keeps running, and <Link to="/review">Duplicate clean-up</Link> lists it.
+              </p>
+            ) : null}
+          </>
+        )}
+      </div>
+    </SharedCanvasProvider>
   );
 }

@@ -96,7 +96,6 @@ function ReportRow({ report }: { report: DuplicateReport }) {
         <ReportProgress report={report} compact />
       </td>
       <td>{report.modelCount ?? '—'}</td>
-      <td>{report.groupCount ?? '—'}</td>
       <td>
         <RelativeTime value={report.createdAt} /> <span className="muted">by {report.createdBy.name}</span>
       </td>
@@ -129,7 +128,7 @@ export function ReviewsPage() {
             <p>Start one above: it runs in the background, and you can leave this page meanwhile.</p>
           </EmptyState>
         ) : (
-          <DataTable caption="Duplicate reports, newest first" columns={['Scope', 'Threshold', 'Status', 'Models', 'Groups', 'Started']}>
+          <DataTable caption="Duplicate reports, newest first" columns={['Scope', 'Threshold', 'Status', 'Models', 'Started']}>
             {list.data.reports.map((r) => (
               <ReportRow key={r.id} report={r} />
             ))}

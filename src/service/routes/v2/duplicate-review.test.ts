@@ -147,6 +147,25 @@ describe('duplicate review', () => {
     expect(theirs.modelCount).toBe(1);
   }, 120_000);
 
+  it('is documented on /docs with its request and answer schemas', async () => {
+    const doc = (await (await fetch(`${t.baseUrl}/docs/openapi.json`)).json()) as { paths: Record<string, Record<string, { tags: string[]; responses: Record<string, unknown> }>> };
+    for (const [path, method] of [
+      ['/v2/duplicate-reports', 'post'],
+      ['/v2/duplicate-reports/{id}', 'get'],
+      ['/v2/duplicate-reports/{id}/groups', 'get'],
+      ['/v2/duplicate-decisions', 'post'],
+      ['/v2/duplicate-decisions/export', 'get'],
+      ['/v2/duplicate-decisions/actions', 'post'],
+      ['/v2/duplicate-decisions/{id}', 'delete'],
+      ['/v2/models/{id}/part-to-part-matches/{matchedModelId}/feedback', 'put'],
+      ['/v2/models/{id}/match-feedback', 'get'],
+    ] as const) {
+      const op = doc.paths[path]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      expect(op!.tags).toEqual(['Duplicate review']);
+    }
+  });
+
   it('refuses bad report requests with the contract error', async () => {
     for (const [json, status] of [
       [{ threshold: 40 }, 400],
