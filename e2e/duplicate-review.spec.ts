@@ -36,18 +36,23 @@ test('duplicate clean-up: review a group across folders, decide one member, expo
   await expect(group).toHaveCount(1, { timeout: 60_000 });
   const members = group.getByTestId('review-member');
   await expect(members).toHaveCount(3);
-  await expect(group.getByText(`${root}/copies/flange-copy.obj`)).toBeVisible();
-  await expect(group.getByText(`${root}/parts/flange.stl`)).toBeVisible();
+  // Full paths under each preview.
+  const subtitles = group.locator('.preview-card__subtitle');
+  await expect(subtitles.filter({ hasText: `${root}/copies/flange-copy.obj` })).toBeVisible();
+  await expect(subtitles.filter({ hasText: `${root}/parts/flange.stl` })).toBeVisible();
   await expect(page.getByTestId('review-group').getByText('Plate')).toHaveCount(0);
 
   // Keep the original; decide the copy a duplicate of it.
   const card = (name: string) => members.filter({ has: page.getByRole('link', { name, exact: true }) });
   await card('Flange').getByRole('radio').check();
   await expect(card('Flange').getByText('Master: the one to keep')).toBeVisible();
+  // Any two members compare in one step: beside the master's Compare, the other member is offered.
+  await expect(card('Flange again').getByRole('combobox', { name: 'Compare Flange again with another member' }).getByRole('option')).toHaveText(['Compare with…', `${root}/copies/flange-copy.obj`]);
   await card('Flange copy').getByRole('textbox', { name: 'Note on Flange copy' }).fill('exported twice');
   await card('Flange copy').getByRole('button', { name: 'Duplicate of master' }).click();
   await expect(card('Flange copy').getByTestId('member-decision')).toContainText('Decided: duplicate of the master');
   await expect(card('Flange copy').getByRole('button', { name: 'Duplicate of master' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(card('Flange copy').getByRole('button', { name: 'Duplicate of master' })).toBeEnabled();
   await expect(card('Flange again').getByText('Not decided yet')).toBeVisible();
   await page.getByRole('heading', { name: 'Group 1: 3 models' }).scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'e2e/screenshots/duplicate-review.png' });
