@@ -206,7 +206,7 @@ describe('duplicate review', () => {
     // What a bulk action would take: every decided duplicate of the report, with the assemblies that use it.
     expect(groups.decidedDuplicates.map((d) => [d.model.id, d.master.id, d.usedIn.length])).toEqual([[m.b1, m.b2, 0]]);
     // At a lower threshold the "not a duplicate" pairs are proposed again (same family, small changes).
-    expect(memberSets(await groupsOf((await runReport({ threshold: 90 })).id))[0]).toBe(set('b1', 'b2', 'b3'));
+    expect(memberSets(await groupsOf((await runReport({ threshold: 90 })).id))).toContain(set('b1', 'b2', 'b3'));
 
     // Published match feedback: the same decisions from one model; FamilyMatch records "not a duplicate".
     const fb = await call(`/v2/models/${m.b1}/match-feedback`, { token: viewerToken });
