@@ -24,9 +24,13 @@ test('duplicate clean-up: review a group across folders, decide one member, expo
   expect(archive.status(), await archive.text()).toBe(201);
   const archiveId = ((await archive.json()) as { folder: { id: number } }).folder.id;
 
-  // Start a report over the root folder and its subfolders, from the nav.
-  await page.getByRole('link', { name: 'Duplicates', exact: true }).click();
+  // From a folder's duplicates, the review starts with that folder chosen; widen it to the root and its subfolders.
+  const parts = settled.find((m) => m.name === 'Flange')!.folderId;
+  await page.goto(`/folders/${parts}/duplicates`);
+  await page.getByRole('link', { name: 'start a clean-up review of this folder' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Duplicate clean-up' })).toBeVisible();
+  await expect(page.getByRole('checkbox', { name: `${root}/parts`, exact: true })).toBeChecked();
+  await page.getByRole('checkbox', { name: `${root}/parts`, exact: true }).uncheck();
   await page.getByRole('checkbox', { name: root, exact: true }).check();
   await page.screenshot({ path: 'e2e/screenshots/review-start.png' });
   await page.getByRole('button', { name: 'Find duplicates in 1 folder' }).click();

@@ -128,7 +128,10 @@ export function DuplicatesPage() {
             </>
           }
         >
-          <p className="lead">Models whose whole shape matches at or above the threshold, grouped. Open “Compare” to see exactly where two differ.</p>
+          <p className="lead">
+            Models whose whole shape matches at or above the threshold, grouped. Open “Compare” to see exactly where two differ. To decide which to keep and
+            move, tag or delete the others, <Link to={`/review?folder=${folderId}`}>start a clean-up review of this folder</Link>.
+          </p>
         </PageHeader>
         <div className="duplicates__controls">
           <ThresholdSlider label="Part-to-part threshold" value={threshold} onCommit={(value) => setView({ threshold: value })} />
