@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   assemblyTreeResponseSchema,
@@ -200,6 +201,17 @@ export function useViewerFile(model: Pick<Model, 'id' | 'viewerFile'>, enabled: 
   const asked = useQuery({ ...modelQueries.viewerFile(model.id), enabled: enabled && !carried });
   const { data, isError, isFetching, error, refetch } = asked;
   return carried && enabled ? { data: carried, isError: false, isFetching: false, error: null, refetch } : { data, isError, isFetching, error, refetch };
+}
+
+/**
+ * The viewer GLB's address for a preview, asked for once `enabled`: the first one is kept, because
+ * a re-signed address of the same file must not reload the preview. Null when it cannot be had.
+ */
+export function useKeptViewerFile(model: Pick<Model, 'id' | 'viewerFile'>, enabled: boolean): string | null | undefined {
+  const viewerFile = useViewerFile(model, enabled);
+  const [first, setFirst] = useState<string | undefined>(undefined);
+  if (viewerFile.data && !first) setFirst(viewerFile.data);
+  return viewerFile.isError ? null : first;
 }
 
 /** A signed address whose `expires` (unix seconds) is at least a minute away; one without it is taken as it is. */

@@ -44,4 +44,3 @@ export function RelationList({ links, models, label }: { links: readonly Relatio
     </div>
   );
 }
-

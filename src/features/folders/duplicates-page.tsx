@@ -3,7 +3,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useFolder } from '../../api/folders';
 import { useFolderDuplicates } from '../../api/matches';
-import { useViewerFile } from '../../api/models';
+import { useKeptViewerFile } from '../../api/models';
 import type { DuplicateCluster, RelationLink } from '../../contract/matches';
 import type { Model } from '../../contract/models';
 import { ErrorState, LoadingState } from '../../app/ui/states';
@@ -24,15 +24,12 @@ export function readThreshold(raw: string | null): number {
 
 function DuplicateCard({ model, anchor, score }: { model: Model; anchor: Model; score: number | null }) {
   const [near, setNear] = useState(false);
-  const viewerFile = useViewerFile(model, near);
-  // The first address is kept: a re-signed address of the same file must not reload the preview.
-  const [first, setFirst] = useState<string | undefined>(undefined);
-  if (viewerFile.data && !first) setFirst(viewerFile.data);
+  const url = useKeptViewerFile(model, near);
   const isAnchor = model.id === anchor.id;
   return (
     <ModelPreviewCard
       testId="duplicate-card"
-      url={viewerFile.isError ? null : first}
+      url={url}
       label={`3D preview of ${model.name}`}
       thumbnailUrl={safeImageUrl(model.thumbnail)}
       onNearViewport={() => setNear(true)}

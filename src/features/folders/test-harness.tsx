@@ -1,29 +1,10 @@
 // Test-only helpers: a small in-memory service behind a stubbed fetch (the only thing replaced).
+import { makeFolder } from '../../api/test-fixtures';
 import { json, stubFetch } from '../../api/test-fetch';
+export { makeFolder, makeModel } from '../../api/test-fixtures';
 import type { Folder } from '../../contract/folders';
 import type { MetadataKey } from '../../contract/metadata-keys';
 import type { Model } from '../../contract/models';
-
-export function makeModel(overrides: Partial<Model> = {}): Model {
-  return {
-    id: 'm1',
-    name: 'Bracket',
-    filePath: 'Brackets/bracket.stl',
-    fileName: 'bracket.stl',
-    fileType: 'stl',
-    folderId: 1,
-    isAssembly: false,
-    state: 'finished',
-    metadata: [],
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-02T00:00:00.000Z',
-    ...overrides,
-  };
-}
-
-export function makeFolder(id: number, name: string, parentFolderId: number | null = null, modelCount = 0): Folder {
-  return { id, name, parentFolderId, path: name, createdAt: '2026-01-01T00:00:00.000Z', modelCount };
-}
 
 export interface FakeService {
   folders: Folder[];

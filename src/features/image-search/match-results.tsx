@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useFolderTree } from '../../api/folders';
 import { useImageMatches } from '../../api/images';
-import { useViewerFile } from '../../api/models';
+import { useKeptViewerFile } from '../../api/models';
 import { EmptyState, ErrorState } from '../../app/ui/states';
 import type { Folder } from '../../contract/folders';
 import type { ImageMatch } from '../../contract/images';
@@ -28,11 +28,7 @@ function MatchCard({ match, rank, folderPath }: { match: ImageMatch; rank: numbe
   const score = match.matchPercentage;
   const state = stateWords[model.state] ?? { label: model.state };
   const [near, setNear] = useState(false);
-  const viewerFile = useViewerFile(model, near);
-  // The first address is kept: a re-signed address of the same file must not reload the preview.
-  const [firstUrl, setFirstUrl] = useState<string | undefined>(undefined);
-  if (viewerFile.data && !firstUrl) setFirstUrl(viewerFile.data);
-  const url = viewerFile.isError ? null : firstUrl;
+  const url = useKeptViewerFile(model, near);
 
   return (
     <li data-testid="image-match" data-model-id={model.id}>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useViewerFile } from '../../api/models';
+import { useKeptViewerFile } from '../../api/models';
 import type { Match, MatchKind } from '../../contract/matches';
 import { searchableStates, type Model } from '../../contract/models';
 import { ModelPreviewCard } from '../../viewer/model-preview-card';
@@ -27,16 +27,11 @@ export function MatchScores({ match, direction }: { match: Match; direction: Con
   );
 }
 
-/**
- * The model's viewer address, asked for once `enabled`; the first one is kept, because a re-signed
- * address of the same file must not reload the preview. Null when there is nothing to show.
- */
+/** The model's kept viewer address (useKeptViewerFile) once `enabled`; null for a model without geometry. */
 export function useKeptViewerUrl(model: Model, enabled: boolean): string | null | undefined {
   const hasGeometry = (searchableStates as readonly string[]).includes(model.state);
-  const viewerFile = useViewerFile(model, enabled && hasGeometry);
-  const [firstUrl, setFirstUrl] = useState<string | undefined>(undefined);
-  if (viewerFile.data && !firstUrl) setFirstUrl(viewerFile.data);
-  return !hasGeometry || viewerFile.isError ? null : firstUrl;
+  const url = useKeptViewerFile(model, enabled && hasGeometry);
+  return hasGeometry ? url : null;
 }
 
 /** One result: 3D preview (viewer file asked for only once the card is near the window), name, folder, state, scores. */

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { json, stubFetch } from '../../api/test-fetch';
 import type { DecidedDuplicate } from '../../contract/duplicate-review';
-import type { Model } from '../../contract/models';
+import { makeFolder, makeModel } from '../../api/test-fixtures';
 import { BulkActionDialog } from './bulk-action-dialog';
 
 afterEach(() => {
@@ -12,16 +12,6 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const makeModel = (o: Pick<Model, 'id' | 'name' | 'filePath' | 'fileName'>): Model => ({
-  fileType: 'stl',
-  folderId: 1,
-  isAssembly: false,
-  state: 'finished',
-  metadata: [],
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  ...o,
-});
 const master = makeModel({ id: 'master', name: 'Flange', filePath: 'parts/flange.stl', fileName: 'flange.stl' });
 const duplicate = (i: number, usedIn: DecidedDuplicate['usedIn'] = []): DecidedDuplicate => ({
   model: makeModel({ id: `d${i}`, name: `Copy ${i}`, filePath: `copies/copy-${i}.stl`, fileName: `copy-${i}.stl` }),
@@ -32,7 +22,7 @@ const duplicate = (i: number, usedIn: DecidedDuplicate['usedIn'] = []): DecidedD
 function setup(duplicates: DecidedDuplicate[], refuseAt?: number) {
   const sent: { action: string; modelIds: string[]; confirmedAssemblyIds?: string[] }[] = [];
   stubFetch(async (url, init) => {
-    if (url.pathname === '/v2/folders') return json({ folders: [{ id: 7, name: 'archive', parentFolderId: null, path: 'archive', createdAt: '2026-01-01T00:00:00.000Z' }], pageData: { total: 1, perPage: 100, currentPage: 1, lastPage: 1, startIndex: 0, endIndex: 1 } });
+    if (url.pathname === '/v2/folders') return json({ folders: [makeFolder(7, 'archive')], pageData: { total: 1, perPage: 100, currentPage: 1, lastPage: 1, startIndex: 0, endIndex: 1 } });
     if (url.pathname === '/v2/duplicate-decisions/actions') {
       const body = JSON.parse(String(init?.body)) as (typeof sent)[number];
       sent.push(body);

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useDecide, useUndoDecision } from '../../api/duplicate-review';
-import { useViewerFile } from '../../api/models';
+import { useKeptViewerFile } from '../../api/models';
 import type { DuplicateVerdict, ReviewGroup, ReviewMember } from '../../contract/duplicate-review';
 import type { Model } from '../../contract/models';
 import { formatDateTime, formatFileSize } from '../../app/ui/format';
@@ -126,17 +126,14 @@ function CompareWithAny({ member, others }: { member: Model; others: readonly Mo
 
 function MemberCard({ member, master, onChooseMaster, group, threshold, canEdit }: { member: ReviewMember; master: Model; onChooseMaster: () => void; group: ReviewGroup; threshold: number; canEdit: boolean }) {
   const [near, setNear] = useState(false);
-  const viewerFile = useViewerFile(member.model, near);
-  // The first address is kept: a re-signed address of the same file must not reload the preview.
-  const [first, setFirst] = useState<string | undefined>(undefined);
-  if (viewerFile.data && !first) setFirst(viewerFile.data);
+  const url = useKeptViewerFile(member.model, near);
   const isMaster = member.model.id === master.id;
   const score = group.links.find((l) => (l.a === master.id && l.b === member.model.id) || (l.b === master.id && l.a === member.model.id))?.matchPercentage;
   return (
     <ModelPreviewCard
       testId="review-member"
       cardClassName={`review-member${isMaster ? ' review-member--master' : ''}`}
-      url={viewerFile.isError ? null : first}
+      url={url}
       label={`3D preview of ${member.model.name}`}
       thumbnailUrl={safeImageUrl(member.model.thumbnail)}
       onNearViewport={() => setNear(true)}

@@ -34,7 +34,6 @@ export async function runDuplicateReport(db: Kysely<Database>, id: string): Prom
   const write = (phase: ReportPhase, done: number, total: number) => {
     writing = writing.then(() => setReportProgress(db, id, phase, done, total));
   };
-  write('reading', 0, 0);
   try {
     const fingerprint = await scopeFingerprint(db, report.tenant_id, folders);
     const found = await scopeDuplicates(db, report.tenant_id, folders, report.threshold, {}, (step, done, total) => {
@@ -45,8 +44,7 @@ export async function runDuplicateReport(db: Kysely<Database>, id: string): Prom
       write(step, done, total);
     });
     await writing;
-    const stored: StoredReport = found;
-    await finishReport(db, id, fingerprint, stored);
+    await finishReport(db, id, fingerprint, found satisfies StoredReport);
   } catch (error) {
     await writing.catch(() => {});
     if (error instanceof TooManyPairs) {

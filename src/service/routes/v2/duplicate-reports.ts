@@ -40,9 +40,17 @@ export async function duplicateReportRoutes(app: FastifyInstance, { db, files, q
   /** The answer for report rows: scope paths, who made them, and whether the scope changed since. */
   async function present(tenantId: number, rows: readonly ListedRow[], groupCounts: ReadonlyMap<string, number> = new Map()): Promise<DuplicateReport[]> {
     const [paths, names] = await Promise.all([folderPaths(db, tenantId), userNames(db, rows.map((r) => r.created_by))]);
+    // Each scope's fingerprint once: a list is polled while a report runs, and reruns share scopes.
+    const fingerprints = new Map<string, Promise<string>>();
+    const fingerprintOf = (r: ListedRow) => {
+      const key = JSON.stringify([r.folder_ids, r.include_subfolders]);
+      let f = fingerprints.get(key);
+      if (!f) fingerprints.set(key, (f = reportFolders(db, tenantId, r.folder_ids, r.include_subfolders).then((folders) => scopeFingerprint(db, tenantId, folders))));
+      return f;
+    };
     return Promise.all(
       rows.map(async (r) => {
-        const stale = r.status === 'ready' && r.fingerprint !== (await scopeFingerprint(db, tenantId, await reportFolders(db, tenantId, r.folder_ids, r.include_subfolders)));
+        const stale = r.status === 'ready' && r.fingerprint !== (await fingerprintOf(r));
         const modelCount = 'result' in r ? ((r.result as StoredReport | null)?.modelCount ?? null) : r.model_count;
         return {
           id: r.id,
