@@ -61,7 +61,7 @@ test('drop a picture of a known part, search, and find that part among the first
   expect(thumbnail.status()).toBe(200);
   const picture = Buffer.from(await thumbnail.body());
 
-  // Tall enough that every result is in the window: the one shared canvas draws only what is on screen.
+  // Tall enough that every result is in the window: previews load only near the window.
   await page.setViewportSize({ width: 1280, height: 1180 });
   await page.goto('/image-search');
   await expect(page.getByRole('heading', { level: 1, name: 'Image search' })).toBeVisible();
@@ -91,7 +91,7 @@ test('drop a picture of a known part, search, and find that part among the first
   // Drawn in 3D on the page's one shared canvas: pixels, not just an element.
   const preview = card.locator('[data-viewer-ready="true"]');
   await expect(preview).toBeVisible({ timeout: 45_000 });
-  await expect(page.locator('canvas')).toHaveCount(1);
+  await expect(page.locator('canvas[data-shared-canvas]')).toHaveCount(1);
   expect(await drawnShare(await preview.screenshot())).toBeGreaterThan(0.03);
 
   // Filtering by the test folder keeps the bracket (it sits in a subfolder of it); at threshold 0

@@ -129,8 +129,20 @@ test('matches: threshold, shared-canvas previews, compare overlay, duplicates', 
     await expect(preview, `preview ${i} is drawn`).toBeVisible({ timeout: 30_000 });
     expect((await pixels(preview)).drawn, `preview ${i} draws`).toBeGreaterThan(0.03);
   }
-  expect(await page.locator('canvas').count()).toBe(1);
+  // One WebGL canvas however many previews (each preview is a copy of its drawing).
+  expect(await page.locator('canvas[data-shared-canvas]').count()).toBe(1);
   expect(await liveContexts(page)).toBe(1);
+  // A preview turns when dragged, and only that one is drawn again.
+  const [first, second] = [cards.nth(0).locator('[data-viewer-ready="true"]'), cards.nth(1).locator('[data-viewer-ready="true"]')];
+  await first.scrollIntoViewIfNeeded();
+  const [firstBefore, secondBefore] = [await first.screenshot(), await second.screenshot()];
+  const spot = (await first.boundingBox())!;
+  await page.mouse.move(spot.x + spot.width / 2, spot.y + spot.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(spot.x + spot.width / 2 + 80, spot.y + spot.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(async () => Buffer.compare(await first.screenshot(), firstBefore)).not.toBe(0);
+  expect(Buffer.compare(await second.screenshot(), secondBefore)).toBe(0);
   await page.evaluate(() => window.scrollTo(0, 0));
   if (servesOurFields()) await page.screenshot({ path: 'e2e/screenshots/matches.png', fullPage: false });
 
@@ -166,6 +178,25 @@ test('matches: threshold, shared-canvas previews, compare overlay, duplicates', 
   expect(await liveContexts(page)).toBe(1);
   expect((await pixels(page.getByTestId('compare-view-query'))).drawn).toBeGreaterThan(0.03);
   expect((await pixels(page.getByTestId('compare-view-match'))).drawn).toBeGreaterThan(0.03);
+  // Dragging one view turns both (one linked camera), each drawn again into its own element.
+  const [queryView, matchView] = [page.getByTestId('compare-view-query'), page.getByTestId('compare-view-match')];
+  const [queryBefore, matchBefore] = [await queryView.screenshot(), await matchView.screenshot()];
+  const area = (await queryView.boundingBox())!;
+  await page.mouse.move(area.x + area.width / 2, area.y + area.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(area.x + area.width / 2 + 120, area.y + area.height / 2 + 30, { steps: 6 });
+  await page.mouse.up();
+  await expect.poll(async () => Buffer.compare(await queryView.screenshot(), queryBefore)).not.toBe(0);
+  await expect.poll(async () => Buffer.compare(await matchView.screenshot(), matchBefore)).not.toBe(0);
+  // Measuring: two clicks on the model, picked by the view's own raycaster.
+  await page.getByLabel('Measure').click();
+  await expect(page.getByTestId('measurement')).toHaveText('Click a point on a model, then a second one.');
+  await queryView.click({ position: { x: area.width / 2, y: area.height / 2 } });
+  await expect(page.getByTestId('measurement')).toHaveText('First point picked; click a second one.');
+  await queryView.click({ position: { x: area.width / 2 + 15, y: area.height / 2 + 10 } });
+  await expect(page.getByTestId('measurement')).toHaveText(/^Distance: \d/);
+  await page.getByLabel('Measure').click();
+  await expect(page.getByLabel('Measure')).not.toBeChecked();
   // A section cut is capped: the cut face is filled (red) where the solid was, unless seen in X-ray.
   await page.getByLabel('Section', { exact: true }).selectOption('y');
   await expect(page).toHaveURL(/section=y/);

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { useThree, type ThreeEvent } from '@react-three/fiber';
 import { OrbitControls } from '@react-three/drei';
 import {
@@ -226,7 +226,6 @@ interface SceneProps extends CompareViewProps {
   viewId: string;
   /** Which models this view shows. */
   show: 'query' | 'match' | 'both';
-  track: RefObject<HTMLElement | null>;
   marks: [number, number, number][];
   onPick: (viewId: string, point: Vector3, centre: Vector3) => void;
   onDrawn: (viewId: string) => void;
@@ -333,18 +332,17 @@ function CompareScene(props: SceneProps) {
       {capped && show === 'match' && <SectionCap geometry={match.geometry} matrix={matchMatrix} plane={clipping} size={radius * 4} order={4} />}
       <MeasureMarks points={props.marks} radius={radius} />
       <LinkedCamera link={link} id={viewId} radius={radius} />
-      <FrameProbe onDrawn={() => props.onDrawn(viewId)} track={props.track} />
+      <FrameProbe onDrawn={() => props.onDrawn(viewId)} />
     </>
   );
 }
 
-function CompareSlot(props: Omit<SceneProps, 'track'> & { label: string; caption: string }) {
+function CompareSlot(props: SceneProps & { label: string; caption: string }) {
   const { webgl, alive } = useSharedCanvas();
-  const element = useRef<HTMLDivElement>(null);
   const [error, setError] = useState<Error | null>(null);
   return (
     <figure className="compare-slot">
-      <div ref={element} className="compare-slot__view" role="img" aria-label={props.label} data-testid={`compare-view-${props.viewId}`}>
+      <div className="compare-slot__view" role="img" aria-label={props.label} data-testid={`compare-view-${props.viewId}`}>
         {webgl && alive && !error ? (
           <SharedView>
             <StudioLights />
@@ -356,7 +354,7 @@ function CompareSlot(props: Omit<SceneProps, 'track'> & { label: string; caption
               }}
             >
               <Suspense fallback={null}>
-                <CompareScene {...props} track={element} />
+                <CompareScene {...props} />
               </Suspense>
             </ViewerBoundary>
           </SharedView>

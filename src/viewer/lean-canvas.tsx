@@ -20,24 +20,26 @@ export interface LeanCanvasProps {
   dpr?: RenderProps<HTMLCanvasElement>['dpr'];
   gl?: RenderProps<HTMLCanvasElement>['gl'];
   camera?: RenderProps<HTMLCanvasElement>['camera'];
+  /** Drawing-buffer size in CSS pixels, for a canvas that is never shown; otherwise it fills its parent. */
+  size?: { width: number; height: number };
   onCreated?: (state: RootState) => void;
   /** Anything thrown inside the scene (a file that cannot be read, WebGL failing). */
   onError?: (error: Error) => void;
 }
 
 /** R3F's <Canvas>, reduced to what the viewers need, on `createRoot` with a small catalogue. */
-export function LeanCanvas({ children, className, style, eventSource, frameloop, dpr, gl, camera, onCreated, onError }: LeanCanvasProps) {
+export function LeanCanvas({ children, className, style, eventSource, frameloop, dpr, gl, camera, size: fixedSize, onCreated, onError }: LeanCanvasProps) {
   const divRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const root = useRef<ReconcilerRoot<HTMLCanvasElement> | null>(null);
-  const [size, setSize] = useState<Size | null>(null);
+  const [size, setSize] = useState<Size | null>(fixedSize ? { ...fixedSize, top: 0, left: 0 } : null);
   const [ready, setReady] = useState(false);
   const [error, setError] = useState<Error | null>(null);
   if (error) throw error;
 
   useLayoutEffect(() => {
     const element = divRef.current;
-    if (!element) return;
+    if (!element || fixedSize) return;
     const measure = () => {
       const r = element.getBoundingClientRect();
       setSize((s) => (s && s.width === r.width && s.height === r.height && s.top === r.top && s.left === r.left ? s : { width: r.width, height: r.height, top: r.top, left: r.left }));
@@ -46,6 +48,8 @@ export function LeanCanvas({ children, className, style, eventSource, frameloop,
     const observer = new ResizeObserver(measure);
     observer.observe(element);
     return () => observer.disconnect();
+    // A fixed size is fixed for the canvas's life.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   useLayoutEffect(() => {

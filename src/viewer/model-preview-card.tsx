@@ -28,7 +28,7 @@ export function ModelPreviewCard({ title, subtitle, children, testId, cardClassN
   );
 }
 
-/** A responsive grid of cards (no sideways scrolling: the shared canvas cannot see overflow clips). */
+/** A responsive grid of cards. */
 export function PreviewGrid({ children, variant = 'grid' }: { children: ReactNode; variant?: 'grid' | 'row' }) {
   return <div className={variant === 'row' ? 'preview-row' : 'preview-grid'}>{children}</div>;
 }

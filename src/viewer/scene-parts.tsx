@@ -1,6 +1,7 @@
-import { useLayoutEffect, useRef, type RefObject } from 'react';
+import { useContext, useLayoutEffect, useRef, type RefObject } from 'react';
 import { useFrame, useThree } from '@react-three/fiber';
 import { Box3, DirectionalLight, DoubleSide, HemisphereLight, Mesh, MeshStandardMaterial, PerspectiveCamera, Scene, Sphere, SphereGeometry, Spherical, Vector3, type Camera, type Object3D, type WebGLRenderer } from 'three';
+import { SharedViewContext } from './view-drawn';
 
 /** Seen from the front-right and above: shows three faces of most parts. */
 export const viewDirection = new Vector3(1, 0.75, 1.25).normalize();
@@ -152,18 +153,23 @@ export function KeyboardOrbit({ handleRef }: { handleRef: RefObject<((key: strin
 }
 
 /**
- * Reports once that a frame with the model has been drawn; sets no state per frame. With `track`,
- * only frames in which that element is inside the window count (a view off screen is not drawn).
+ * Reports once that a frame with the model has been drawn; sets no state per frame. Inside a view
+ * of the shared canvas that is the next copy of the view onto its element.
  */
-export function FrameProbe({ onDrawn, track }: { onDrawn: () => void; track?: RefObject<HTMLElement | null> }) {
+export function FrameProbe({ onDrawn }: { onDrawn: () => void }) {
+  const view = useContext(SharedViewContext);
   const done = useRef(false);
+  const invalidate = useThree((s) => s.invalidate);
+  // A layout effect: it runs in the commit that mounts the model, before any frame can copy the view.
+  useLayoutEffect(() => {
+    if (!view) return;
+    invalidate();
+    return view.afterDraw(() => requestAnimationFrame(onDrawn));
+    // Once per mount: a new `onDrawn` closure must not wait for another copy.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [view]);
   useFrame(() => {
-    if (done.current) return;
-    if (track) {
-      const rect = track.current?.getBoundingClientRect();
-      const onScreen = rect && rect.width > 0 && rect.bottom > 0 && rect.right > 0 && rect.top < window.innerHeight && rect.left < window.innerWidth;
-      if (!onScreen) return;
-    }
+    if (view || done.current) return;
     done.current = true;
     // Frame callbacks run before this frame is drawn; the next animation frame comes after it is
     // on screen. Asking the canvas for a second frame instead would draw every view once more.

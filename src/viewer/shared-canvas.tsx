@@ -1,75 +1,79 @@
-import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
-import { useFrame, useThree } from '@react-three/fiber';
-import { View } from '@react-three/drei';
+import { createContext, useContext, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createPortal, useFrame, useThree, type RootState } from '@react-three/fiber';
+import { PerspectiveCamera, Scene, type Camera } from 'three';
+import tunnel from 'tunnel-rat';
 import { LeanCanvas } from './lean-canvas';
 import { warmViewerProgram } from './scene-parts';
+import { SharedViewContext, type SharedViewHandle } from './view-drawn';
 import { webglAvailable } from './webgl';
 import './viewer.css';
+
+/** One view of the page: where it is copied to, what it shows and what it last drew. */
+class ViewEntry implements SharedViewHandle {
+  /** Something in the view changed that its camera does not show (a model arrived, a material). */
+  private dirty = true;
+  /** The camera's world and projection matrices when the view was last drawn. */
+  private readonly drawnWith = new Float32Array(32);
+  private readonly waiting = new Set<() => void>();
+  /** The view's portal state: its scene, camera and size. */
+  state: (() => RootState) | null = null;
+
+  constructor(readonly target: HTMLCanvasElement) {}
+
+  attach(state: () => RootState): void {
+    this.state = state;
+  }
+
+  changed(): void {
+    this.dirty = true;
+  }
+
+  afterDraw(drawn: () => void): () => void {
+    this.waiting.add(drawn);
+    return () => this.waiting.delete(drawn);
+  }
+
+  /** Whether the view must be drawn again: changed, moved (orbiting, fitting, a linked camera) or resized. */
+  stale(camera: Camera, width: number, height: number): boolean {
+    camera.updateMatrixWorld();
+    const now = [...camera.matrixWorld.elements, ...camera.projectionMatrix.elements];
+    let moved = false;
+    for (let i = 0; i < now.length; i++) if (this.drawnWith[i] !== now[i]) moved = true;
+    this.drawnWith.set(now);
+    return this.dirty || moved || this.target.width !== width || this.target.height !== height;
+  }
+
+  /** Copies the picture just drawn in the top-left corner of `source` onto the view's element. */
+  copyFrom(source: HTMLCanvasElement, width: number, height: number): void {
+    if (this.target.width !== width || this.target.height !== height) {
+      this.target.width = width;
+      this.target.height = height;
+    }
+    const copy = this.target.getContext('2d');
+    if (!copy) return;
+    copy.clearRect(0, 0, width, height);
+    // Read in the same task as the draw: the drawing buffer is not kept past it.
+    copy.drawImage(source, 0, 0, width, height, 0, 0, width, height);
+    this.dirty = false;
+    const waiting = [...this.waiting];
+    this.waiting.clear();
+    for (const drawn of waiting) drawn();
+  }
+}
+
+interface SharedCanvasInternals {
+  views: Set<ViewEntry>;
+  tunnel: ReturnType<typeof tunnel>;
+}
 
 export interface SharedCanvasState {
   /** False when this browser has no WebGL: previews show their thumbnail instead. */
   webgl: boolean;
-  /** Asks for one new frame (after something moved that the canvas cannot see, e.g. layout). */
-  invalidate: () => void;
   /** False once the canvas's WebGL context was lost; previews fall back to thumbnails. */
   alive: boolean;
-  /** A preview starts getting its model (address and file); call the result once it has it or gave up. */
-  loading: () => () => void;
-  /**
-   * Shows a loaded model together with the others still loading ({@link revealWaitMs} at most):
-   * where drawing is slow (software WebGL) each frame costs much the same however little changed,
-   * so models arriving one by one would each pay for a frame of the whole canvas. Returns a cancel.
-   */
-  reveal: (show: () => void) => () => void;
-  /** A preview has a view on the canvas; call the result when it no longer has. */
-  drawing: () => () => void;
 }
 
-/** The longest a loaded model waits for the page's other previews before it is shown anyway. */
-export const revealWaitMs = 400;
-
-/** The bookkeeping behind {@link SharedCanvasState.loading}, `reveal` and `drawing` (plain, no React state). */
-function previewCoordinator() {
-  let loading = 0;
-  let views = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const waiting = new Set<() => void>();
-  const flush = () => {
-    clearTimeout(timer);
-    timer = undefined;
-    const shows = [...waiting];
-    waiting.clear();
-    for (const show of shows) show(); // set in one task: React commits them together
-  };
-  // Deferred: a preview that swaps one load for the next (address, then file) is not "done".
-  const flushIfIdle = () => queueMicrotask(() => loading === 0 && waiting.size > 0 && flush());
-  return {
-    views: () => views,
-    loading: () => {
-      loading++;
-      let done = false;
-      return () => {
-        if (done) return;
-        done = true;
-        loading--;
-        flushIfIdle();
-      };
-    },
-    reveal: (show: () => void) => {
-      waiting.add(show);
-      timer ??= setTimeout(flush, revealWaitMs);
-      flushIfIdle();
-      return () => waiting.delete(show);
-    },
-    /** Returns the undo, which answers whether that was the last view. */
-    drawing: () => {
-      views++;
-      return () => --views === 0;
-    },
-  };
-}
-
-const SharedCanvasContext = createContext<SharedCanvasState | null>(null);
+const SharedCanvasContext = createContext<(SharedCanvasState & SharedCanvasInternals) | null>(null);
 
 /** The page's shared canvas; previews outside a {@link SharedCanvasProvider} are a mistake. */
 export function useSharedCanvas(): SharedCanvasState {
@@ -78,40 +82,128 @@ export function useSharedCanvas(): SharedCanvasState {
   return state;
 }
 
-/** Views render into scissored parts of the canvas; what lies between them is cleared every frame. */
-const clearPriority = 1;
-/** Priority (and event priority) of every preview view: after the clear. */
-const viewPriority = 2;
+/** Device pixels per CSS pixel of the copies: sharp on high-density screens, at most twice the work. */
+const pixelRatio = () => Math.min(2, Math.max(1, window.devicePixelRatio || 1));
 
 /**
- * One view of the shared canvas (drei `View`) drawn over its parent element; while any is mounted,
- * scrolling and layout changes redraw the canvas.
+ * Draws every view that changed into the corner of the hidden canvas and copies it onto the
+ * view's own 2D canvas, in one animation frame. Views that did not change are not drawn again:
+ * their copies keep the picture, so scrolling and layout cost no WebGL work at all.
  */
-export function SharedView({ children }: { children: ReactNode }) {
-  const { drawing } = useSharedCanvas();
-  useEffect(() => drawing(), [drawing]);
-  return (
-    <View className="shared-preview__view" index={viewPriority}>
-      {children}
-    </View>
+function CopyChangedViews({ views }: { views: Set<ViewEntry> }) {
+  useFrame(({ gl }) => {
+    const ratio = pixelRatio();
+    for (const view of views) {
+      if (!view.state) continue;
+      const { scene, camera, size } = view.state();
+      const width = Math.max(1, Math.round(size.width * ratio));
+      const height = Math.max(1, Math.round(size.height * ratio));
+      if (camera instanceof PerspectiveCamera && camera.aspect !== width / height) {
+        camera.aspect = width / height;
+        camera.updateProjectionMatrix();
+      }
+      if (!view.stale(camera, width, height)) continue;
+      const canvas = gl.domElement;
+      if (canvas.width < width || canvas.height < height) gl.setSize(Math.max(width, canvas.width), Math.max(height, canvas.height), false);
+      // WebGL counts rows from the bottom: this is the canvas's top-left corner, where drawImage reads.
+      const bottom = canvas.height - height;
+      gl.setViewport(0, bottom, width, height);
+      gl.setScissor(0, bottom, width, height);
+      gl.setScissorTest(true);
+      gl.render(scene, camera);
+      gl.setScissorTest(false);
+      view.copyFrom(canvas, width, height);
+    }
+  }, 1);
+  return null;
+}
+
+/** Pointer position over a view's element, for R3F's raycaster (clicks on models, as drei's View). */
+function computeFor(target: HTMLCanvasElement) {
+  return (event: { target: EventTarget | null; clientX: number; clientY: number }, state: RootState) => {
+    if (event.target !== target) return;
+    const rect = target.getBoundingClientRect();
+    state.pointer.set(((event.clientX - rect.left) / rect.width) * 2 - 1, -((event.clientY - rect.top) / rect.height) * 2 + 1);
+    state.raycaster.setFromCamera(state.pointer, state.camera);
+  };
+}
+
+/** Inside the canvas: a view's own scene and camera (an R3F portal), registered for copying. */
+function ViewPortal({ target, size, views, children }: { target: HTMLCanvasElement; size: { width: number; height: number }; views: Set<ViewEntry>; children: ReactNode }) {
+  const rootInvalidate = useThree((s) => s.invalidate);
+  const [scene] = useState(() => new Scene());
+  const [camera] = useState(() => new PerspectiveCamera(35, size.width / size.height, 0.01, 1000));
+  const [entry] = useState(() => new ViewEntry(target));
+  // Anything in the view that asks for a frame (controls, a material, a model arriving) marks it changed.
+  const invalidate = useMemo(
+    () => () => {
+      entry.changed();
+      rootInvalidate();
+    },
+    [entry, rootInvalidate],
+  );
+  return createPortal(
+    <ViewRegistration entry={entry} views={views} size={size}>
+      <SharedViewContext.Provider value={entry}>{children}</SharedViewContext.Provider>
+    </ViewRegistration>,
+    scene,
+    { camera, invalidate, size: { ...size, top: 0, left: 0 }, events: { compute: computeFor(target), priority: 1, connected: target } },
   );
 }
 
-/** Clears the whole canvas (transparent) before the views draw their parts of it. */
-function ClearEachFrame() {
-  useFrame(({ gl }) => {
-    gl.setScissorTest(false);
-    gl.setClearColor(0x000000, 0);
-    gl.clear(true, true, true);
-  }, clearPriority);
-  return null;
+function ViewRegistration({ entry, views, size, children }: { entry: ViewEntry; views: Set<ViewEntry>; size: { width: number; height: number }; children: ReactNode }) {
+  const get = useThree((s) => s.get);
+  const set = useThree((s) => s.set);
+  useLayoutEffect(() => {
+    entry.attach(get);
+    views.add(entry);
+    return () => {
+      views.delete(entry);
+    };
+  }, [entry, views, get]);
+  useLayoutEffect(() => {
+    set({ size: { ...size, top: 0, left: 0 } });
+    get().invalidate();
+  }, [size, set, get]);
+  return children;
 }
 
-/** Hands the canvas's `invalidate` out to the page (scrolling, resizing and layout ask for a frame). */
-function InvalidateBridge({ onInvalidate }: { onInvalidate: (invalidate: () => void) => void }) {
-  const invalidate = useThree((s) => s.invalidate);
-  useEffect(() => onInvalidate(invalidate), [invalidate, onInvalidate]);
-  return null;
+/**
+ * One view of the shared canvas: a 2D canvas filling its parent element, onto which the scene
+ * given as children is drawn whenever it changes. Drag on it to orbit (with OrbitControls inside).
+ */
+export function SharedView({ children }: { children: ReactNode }) {
+  const shared = useContext(SharedCanvasContext);
+  if (!shared) throw new Error('3D previews need a <SharedCanvasProvider> around them.');
+  const key = useId();
+  const [target, setTarget] = useState<HTMLCanvasElement | null>(null);
+  const [size, setSize] = useState<{ width: number; height: number } | null>(null);
+
+  useLayoutEffect(() => {
+    if (!target) return;
+    const measure = () => {
+      const { width, height } = target.getBoundingClientRect();
+      setSize((s) => (s && s.width === width && s.height === height ? s : { width, height }));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [target]);
+
+  const { In } = shared.tunnel;
+  return (
+    <>
+      <canvas ref={setTarget} className="shared-preview__view" />
+      {target && size && size.width > 0 && size.height > 0 && (
+        <In>
+          <ViewPortal key={key} target={target} size={size} views={shared.views}>
+            {children}
+          </ViewPortal>
+        </In>
+      )}
+    </>
+  );
 }
 
 let webglProbe: boolean | undefined;
@@ -122,48 +214,20 @@ function webglOnce(): boolean {
 }
 
 /**
- * One WebGL canvas for every 3D preview inside it (architecture.md: one context per page,
- * however many previews). The canvas is fixed over the window, lets pointer events through,
- * and draws each preview ({@link SharedModelPreview}, drei `View`) into the rectangle of its
- * placeholder element; it only draws when asked (scroll, resize, orbit, a model arriving).
- * The app's sticky header (z-index 5) stays above it.
+ * One WebGL context for every 3D preview inside it (architecture.md: one context per page,
+ * however many previews). Its canvas is hidden: each preview ({@link SharedView}) is drawn in
+ * a corner of it and copied onto the preview's own 2D canvas, only when that preview changed.
+ * Nothing the size of the window is composited over the page, so the page's own changes
+ * (text, thumbnails, scrolling) stay cheap where drawing is done in software; the copies move
+ * with the page like images and need no drawing to scroll.
  */
 export function SharedCanvasProvider({ children }: { children: ReactNode }) {
   const [webgl] = useState(webglOnce);
   const [alive, setAlive] = useState(true);
   const wrapper = useRef<HTMLDivElement>(null);
-  const invalidateRef = useRef<() => void>(() => undefined);
-  const [coordinator] = useState(previewCoordinator);
-  const [state] = useState<SharedCanvasState>(() => ({
-    webgl,
-    alive: true,
-    invalidate: () => invalidateRef.current(),
-    loading: coordinator.loading,
-    reveal: coordinator.reveal,
-    drawing: () => {
-      const stop = coordinator.drawing();
-      return () => {
-        if (stop()) invalidateRef.current(); // clears what the last view drew
-      };
-    },
-  }));
-  const value = alive ? state : { ...state, alive: false };
-
-  useEffect(() => {
-    if (!webgl) return;
-    // Nothing on the canvas: layout changes need no frame (each costs a whole canvas where drawing is slow).
-    const ask = () => coordinator.views() > 0 && invalidateRef.current();
-    window.addEventListener('scroll', ask, { capture: true, passive: true });
-    window.addEventListener('resize', ask);
-    // Layout that moves previews without scrolling (filters opening, lists growing).
-    const observer = new ResizeObserver(ask);
-    if (wrapper.current) observer.observe(wrapper.current);
-    return () => {
-      window.removeEventListener('scroll', ask, { capture: true });
-      window.removeEventListener('resize', ask);
-      observer.disconnect();
-    };
-  }, [webgl, coordinator]);
+  const [internals] = useState<SharedCanvasInternals>(() => ({ views: new Set(), tunnel: tunnel() }));
+  const value = useMemo(() => ({ webgl, alive, ...internals }), [webgl, alive, internals]);
+  const { Out } = internals.tunnel;
 
   return (
     <SharedCanvasContext.Provider value={value}>
@@ -172,13 +236,11 @@ export function SharedCanvasProvider({ children }: { children: ReactNode }) {
         {webgl && alive && (
           <LeanCanvas
             className="shared-canvas__canvas"
+            size={{ width: 640, height: 480 }}
             eventSource={wrapper}
             frameloop="demand"
-            dpr={[1, 2]}
-            // No preserveDrawingBuffer: every frame draws every view again, so keeping the last
-            // frame's pixels would only cost a copy per frame (screenshots read the composited page).
-            gl={{ antialias: true, alpha: true, stencil: true }}
-            camera={{ fov: 35, position: [3, 2, 4], near: 0.01, far: 1000 }}
+            dpr={1}
+            gl={{ antialias: true, alpha: true }}
             onCreated={({ gl, camera }) => {
               warmViewerProgram(gl, camera);
               const canvas = gl.domElement;
@@ -192,9 +254,8 @@ export function SharedCanvasProvider({ children }: { children: ReactNode }) {
               );
             }}
           >
-            <InvalidateBridge onInvalidate={(fn) => (invalidateRef.current = fn)} />
-            <ClearEachFrame />
-            <View.Port />
+            <CopyChangedViews views={internals.views} />
+            <Out />
           </LeanCanvas>
         )}
       </div>

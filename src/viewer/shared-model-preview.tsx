@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
-import { OrbitControls, PerspectiveCamera } from '@react-three/drei';
+import { OrbitControls } from '@react-three/drei';
 import type { Group } from 'three';
 import type { GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { forgetViewerGltf, loadViewerGltf } from './gltf';
@@ -32,7 +32,7 @@ export interface SharedModelPreviewProps {
 
 type Status = 'waiting' | 'loading' | 'ready' | 'error' | 'fallback';
 
-function PreviewModel({ gltf, onDrawn, track }: { gltf: GLTF; onDrawn: () => void; track: React.RefObject<HTMLElement | null> }) {
+function PreviewModel({ gltf, onDrawn }: { gltf: GLTF; onDrawn: () => void }) {
   const group = useRef<Group>(null);
   // Each preview shows its own copy: one cached file may be on the page twice.
   const [scene] = useState(() => gltf.scene.clone(true));
@@ -43,7 +43,7 @@ function PreviewModel({ gltf, onDrawn, track }: { gltf: GLTF; onDrawn: () => voi
         <primitive object={scene} />
       </group>
       <FitToView target={group} request={0} />
-      <FrameProbe onDrawn={onDrawn} track={track} />
+      <FrameProbe onDrawn={onDrawn} />
     </>
   );
 }
@@ -53,7 +53,7 @@ function PreviewModel({ gltf, onDrawn, track }: { gltf: GLTF; onDrawn: () => voi
  * The file loads only once the preview is near the window; the thumbnail stands in until the
  * model has been drawn, and stays where WebGL is missing or the file cannot be read. Drag to
  * orbit (the wheel keeps scrolling the page). Display only: it never asks the API for anything.
- * Its element gets `data-viewer-ready="true"` once the model is on screen.
+ * Its element gets `data-viewer-ready="true"` once the model has been drawn onto it (off screen too).
  */
 export function SharedModelPreview({ url, label, thumbnailUrl, onNearViewport, nearMargin = '200px', onReady, className }: SharedModelPreviewProps) {
   const canvas = useSharedCanvas();
@@ -87,33 +87,18 @@ export function SharedModelPreview({ url, label, thumbnailUrl, onNearViewport, n
   }, [near]);
 
   const draw3d = canvas.webgl && canvas.alive;
-  const { loading, reveal } = canvas;
-  // From coming near until the model is shown (or cannot be): one of the page's loading previews.
-  const getting = draw3d && near && url !== null && loaded?.url !== url;
+  const getting = draw3d && near && !!url && loaded?.url !== url;
   useEffect(() => {
-    if (!getting) return;
-    const finished = loading();
-    if (!url) return finished; // the caller is still getting the address
+    if (!getting || !url) return;
     let current = true;
-    let cancelReveal = () => {};
     loadViewerGltf(url).then(
-      (gltf) => {
-        if (!current) return;
-        cancelReveal = reveal(() => setLoaded({ url, gltf }));
-        finished();
-      },
-      (e: unknown) => {
-        if (!current) return;
-        setError((previous) => previous ?? (e instanceof Error ? e : new Error(String(e))));
-        finished();
-      },
+      (gltf) => current && setLoaded({ url, gltf }),
+      (e: unknown) => current && setError((previous) => previous ?? (e instanceof Error ? e : new Error(String(e)))),
     );
     return () => {
       current = false;
-      cancelReveal();
-      finished();
     };
-  }, [getting, url, attempt, loading, reveal]);
+  }, [getting, url, attempt]);
   const gltf = loaded && loaded.url === url ? loaded.gltf : null;
 
   const onDrawn = useCallback(() => {
@@ -137,11 +122,10 @@ export function SharedModelPreview({ url, label, thumbnailUrl, onNearViewport, n
       {thumbnailUrl && !ready && <img className="shared-preview__thumb" src={thumbnailUrl} alt="" loading="lazy" fetchPriority="low" />}
       {shown && (
         <SharedView>
-          <PerspectiveCamera makeDefault fov={35} position={[3, 2, 4]} near={0.01} far={1000} />
           <StudioLights />
           <OrbitControls makeDefault enableDamping={false} enableZoom={false} enablePan={false} />
           <ViewerBoundary key={`${url}#${attempt}`} onError={(e) => setError((previous) => previous ?? e)}>
-            <PreviewModel gltf={shown} onDrawn={onDrawn} track={element} />
+            <PreviewModel gltf={shown} onDrawn={onDrawn} />
           </ViewerBoundary>
         </SharedView>
       )}

@@ -137,8 +137,9 @@ function MemberCard({ member, master, onChooseMaster, group, threshold, canEdit 
       label={`3D preview of ${member.model.name}`}
       thumbnailUrl={safeImageUrl(member.model.thumbnail)}
       onNearViewport={() => setNear(true)}
-      // Groups are read by scrolling: files load a window's height ahead.
-      nearMargin="100% 0px"
+      // Groups are read by scrolling, and a preview off screen is drawn too (it keeps its copy):
+      // files load four windows ahead, so the rest of the page is drawn by the time it is reached.
+      nearMargin="400% 0px"
       title={<Link to={modelLink(member.model)}>{member.model.name}</Link>}
       subtitle={member.model.filePath}
     >
