@@ -35,21 +35,26 @@ export function StudioLights() {
 }
 
 /**
- * Starts compiling the shader program of viewer GLBs under {@link StudioLights} (glTF's standard
- * material, double-sided; geometry/viewer-file.ts) as soon as a canvas exists. With a software
- * rasteriser linking it takes about a second; done here, it overlaps with waiting for the data
- * instead of holding up the first frame with models. The material is kept (never disposed): three
- * drops a program once no material uses it.
+ * Draws a stand-in for a viewer GLB under {@link StudioLights} (glTF's standard material,
+ * double-sided; geometry/viewer-file.ts) once, in a corner of a canvas that is never shown, as
+ * soon as the canvas exists. A software rasteriser links the program and builds its drawing
+ * routines for that state at the first draw, which takes a few hundred milliseconds; done here,
+ * it overlaps with waiting for the data instead of holding up the first frame with models. The
+ * material is kept (never disposed): three drops a program once no material uses it.
  */
 export function warmViewerProgram(gl: WebGLRenderer, camera: Camera): void {
   const scene = new Scene();
   scene.add(new HemisphereLight(hemisphere.sky, hemisphere.ground, hemisphere.intensity));
   // Only the kinds and numbers of lights matter to the program, not where they are.
   for (const light of directional) scene.add(new DirectionalLight(0xffffff, light.intensity));
-  scene.add(new Mesh(new SphereGeometry(1, 8, 6), new MeshStandardMaterial({ side: DoubleSide })));
-  // Not compileAsync: it polls the link status, and each poll waits for the GPU process. compile()
-  // only queues the work; the first frame with a model finds the program linked.
-  gl.compile(scene, camera);
+  const sphere = new Mesh(new SphereGeometry(1, 8, 6), new MeshStandardMaterial({ side: DoubleSide }));
+  sphere.position.copy(camera.position).addScaledVector(camera.getWorldDirection(new Vector3()), 4);
+  scene.add(sphere);
+  gl.setViewport(0, 0, 16, 16);
+  gl.setScissor(0, 0, 16, 16);
+  gl.setScissorTest(true);
+  gl.render(scene, camera);
+  gl.setScissorTest(false);
 }
 
 /** Camera placement that fits a sphere into a view of this aspect, looking along `direction`. */

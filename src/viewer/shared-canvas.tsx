@@ -37,14 +37,17 @@ class ViewEntry implements SharedViewHandle {
   stale(camera: Camera, width: number, height: number): boolean {
     camera.updateMatrixWorld();
     const now = [...camera.matrixWorld.elements, ...camera.projectionMatrix.elements];
-    let moved = false;
-    for (let i = 0; i < now.length; i++) if (this.drawnWith[i] !== now[i]) moved = true;
-    this.drawnWith.set(now);
-    return this.dirty || moved || this.target.width !== width || this.target.height !== height;
+    return this.dirty || this.target.width !== width || this.target.height !== height || now.some((x, i) => x !== this.drawnWith[i]);
+  }
+
+  /** How far the view's element is from the window (0 inside it), to draw the nearest first. */
+  distanceFromWindow(): number {
+    const rect = this.target.getBoundingClientRect();
+    return Math.max(0, rect.top - window.innerHeight, -rect.bottom, rect.left - window.innerWidth, -rect.right);
   }
 
   /** Copies the picture just drawn in the top-left corner of `source` onto the view's element. */
-  copyFrom(source: HTMLCanvasElement, width: number, height: number): void {
+  copyFrom(source: HTMLCanvasElement, camera: Camera, width: number, height: number): void {
     if (this.target.width !== width || this.target.height !== height) {
       this.target.width = width;
       this.target.height = height;
@@ -55,6 +58,7 @@ class ViewEntry implements SharedViewHandle {
     // Read in the same task as the draw: the drawing buffer is not kept past it.
     copy.drawImage(source, 0, 0, width, height, 0, 0, width, height);
     this.dirty = false;
+    this.drawnWith.set([...camera.matrixWorld.elements, ...camera.projectionMatrix.elements]);
     const waiting = [...this.waiting];
     this.waiting.clear();
     for (const drawn of waiting) drawn();
@@ -86,13 +90,21 @@ export function useSharedCanvas(): SharedCanvasState {
 const pixelRatio = () => Math.min(2, Math.max(1, window.devicePixelRatio || 1));
 
 /**
- * Draws every view that changed into the corner of the hidden canvas and copies it onto the
- * view's own 2D canvas, in one animation frame. Views that did not change are not drawn again:
+ * Most of an animation frame spent drawing views before the rest wait for the next one: where
+ * drawing is done in software, a page of new previews would otherwise hold the page for a second.
+ */
+const drawBudgetMs = 60;
+
+/**
+ * Draws the views that changed into the corner of the hidden canvas and copies each onto the
+ * view's own 2D canvas, nearest the window first. Views that did not change are not drawn again:
  * their copies keep the picture, so scrolling and layout cost no WebGL work at all.
  */
 function CopyChangedViews({ views }: { views: Set<ViewEntry> }) {
-  useFrame(({ gl }) => {
+  useFrame(({ gl, invalidate }) => {
+    const started = performance.now();
     const ratio = pixelRatio();
+    const stale = [];
     for (const view of views) {
       if (!view.state) continue;
       const { scene, camera, size } = view.state();
@@ -102,8 +114,15 @@ function CopyChangedViews({ views }: { views: Set<ViewEntry> }) {
         camera.aspect = width / height;
         camera.updateProjectionMatrix();
       }
-      if (!view.stale(camera, width, height)) continue;
-      const canvas = gl.domElement;
+      if (view.stale(camera, width, height)) stale.push({ view, scene, camera, width, height, distance: view.distanceFromWindow() });
+    }
+    stale.sort((a, b) => a.distance - b.distance);
+    const canvas = gl.domElement;
+    for (const [i, { view, scene, camera, width, height }] of stale.entries()) {
+      if (i > 0 && performance.now() - started > drawBudgetMs) {
+        invalidate();
+        break;
+      }
       if (canvas.width < width || canvas.height < height) gl.setSize(Math.max(width, canvas.width), Math.max(height, canvas.height), false);
       // WebGL counts rows from the bottom: this is the canvas's top-left corner, where drawImage reads.
       const bottom = canvas.height - height;
@@ -112,7 +131,7 @@ function CopyChangedViews({ views }: { views: Set<ViewEntry> }) {
       gl.setScissorTest(true);
       gl.render(scene, camera);
       gl.setScissorTest(false);
-      view.copyFrom(canvas, width, height);
+      view.copyFrom(canvas, camera, width, height);
     }
   }, 1);
   return null;
