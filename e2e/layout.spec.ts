@@ -6,7 +6,7 @@ import { signIn } from './support';
 
 // Every page at a phone's and a desktop's width: axe finds no serious or critical violation,
 // nothing scrolls sideways (down to 360 px), and a screenshot of each is kept for review.
-const widths = [360, 390, 1440, 1920, 2560];
+const widths = [360, 390, 900, 1440, 1920, 2560];
 const axeWidths = new Set([390, 1440]);
 
 interface PageCheck {
@@ -46,7 +46,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}, ${v.nodes.length}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
 }
 
-test('every page fits from 360 to 2560 px and passes axe at 390 and 1440 px', async ({ page, request }) => {
+test('every page fits from 360 to 2560 px, under a short sticky header, and passes axe at 390 and 1440 px', async ({ page, request }) => {
   test.setTimeout(240_000);
   const missing: string[] = [];
   page.on('response', (response) => {
@@ -72,6 +72,14 @@ test('every page fits from 360 to 2560 px and passes axe at 390 and 1440 px', as
   await waitSettled(request, token, models.map((m) => m.id));
   const [first, copy] = models as [(typeof models)[0], (typeof models)[0]];
   const folderId = first.folderId;
+
+  // A duplicates report over the folder, for the clean-up pages.
+  const started = await request.post('/v2/duplicate-reports', { headers: { authorization: `Bearer ${token}` }, data: { folderIds: [folderId] } });
+  expect(started.status(), await started.text()).toBe(202);
+  const reportId = ((await started.json()) as { report: { id: string } }).report.id;
+  await expect
+    .poll(async () => ((await (await request.get(`/v2/duplicate-reports/${reportId}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { report: { status: string } }).report.status, { timeout: 60_000 })
+    .toBe('ready');
 
   const heading = (name: string | RegExp) => async (p: Page) => {
     await expect(p.getByRole('heading', { level: 1, name })).toBeVisible();
@@ -108,6 +116,14 @@ test('every page fits from 360 to 2560 px and passes axe at 390 and 1440 px', as
         await expect(p.locator('[data-viewer-ready="true"]').first()).toBeVisible({ timeout: 30_000 });
       },
     },
+    { name: 'reviews', path: '/review', ready: heading(/duplicate clean-up/i) },
+    {
+      name: 'review',
+      path: `/review/${reportId}`,
+      ready: async (p) => {
+        await expect(p.getByTestId('review-member').locator('[data-viewer-ready="true"]').first()).toBeVisible({ timeout: 30_000 });
+      },
+    },
     { name: 'upload', path: '/upload', ready: heading(/upload/i) },
     { name: 'image-search', path: '/image-search', ready: heading(/image/i) },
     { name: 'credentials', path: '/credentials', ready: heading(/credentials/i) },
@@ -122,6 +138,9 @@ test('every page fits from 360 to 2560 px and passes axe at 390 and 1440 px', as
       await check.ready(page);
       const overflow = await horizontalOverflow(page);
       expect.soft(overflow, `${check.name} at ${width} px scrolls sideways by ${overflow} px`).toBeLessThanOrEqual(0);
+      // The sticky header stays short (two rows on narrow windows): never a column of links over the page.
+      const header = await page.locator('header').first().evaluate((e) => Math.round(e.getBoundingClientRect().height));
+      expect.soft(header, `${check.name} at ${width} px: header height`).toBeLessThanOrEqual(120);
       const outside = await controlsOutside(page);
       expect.soft(outside, `${check.name} at ${width} px: controls outside the window`).toEqual([]);
       let violations: string[] = [];
@@ -130,7 +149,7 @@ test('every page fits from 360 to 2560 px and passes axe at 390 and 1440 px', as
         expect.soft(violations, `${check.name} at ${width} px`).toEqual([]);
         await page.screenshot({ path: test.info().outputPath(`${check.name}-${width}.png`), fullPage: true });
       }
-      report.push(`${String(width).padStart(4)} px  ${check.name.padEnd(13)} overflow ${String(overflow).padStart(4)} px  outside ${outside.length}  axe serious+critical ${axeWidths.has(width) ? violations.length : '-'}${violations.length ? `\n      ${violations.join('\n      ')}` : ''}`);
+      report.push(`${String(width).padStart(4)} px  ${check.name.padEnd(13)} overflow ${String(overflow).padStart(4)} px  header ${header} px  outside ${outside.length}  axe serious+critical ${axeWidths.has(width) ? violations.length : '-'}${violations.length ? `\n      ${violations.join('\n      ')}` : ''}`);
     }
   }
   console.log(`layout report\nsign-in page at 390 px: axe serious+critical ${signInViolations.length}\n${report.join('\n')}`);

@@ -143,6 +143,15 @@ test('matches: threshold, shared-canvas previews, compare overlay, duplicates', 
   await page.mouse.up();
   await expect.poll(async () => Buffer.compare(await first.screenshot(), firstBefore)).not.toBe(0);
   expect(Buffer.compare(await second.screenshot(), secondBefore)).toBe(0);
+  // Another window width draws the previews again at their new size.
+  const copyWidth = () => first.locator('canvas').evaluate((c: HTMLCanvasElement) => c.width);
+  const [widthBefore, shareBefore] = [await copyWidth(), (await pixels(first)).drawn];
+  await page.setViewportSize({ width: 700, height: 800 });
+  await expect.poll(copyWidth).not.toBe(widthBefore);
+  await first.evaluate((element) => element.scrollIntoView({ block: 'center' })); // clear of the sticky header
+  // The same view at another size: about the same share of it is the model.
+  expect((await pixels(first)).drawn).toBeGreaterThan(shareBefore * 0.7);
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.evaluate(() => window.scrollTo(0, 0));
   if (servesOurFields()) await page.screenshot({ path: 'e2e/screenshots/matches.png', fullPage: false });
 

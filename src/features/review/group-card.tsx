@@ -138,8 +138,9 @@ function MemberCard({ member, master, onChooseMaster, group, threshold, canEdit 
       thumbnailUrl={safeImageUrl(member.model.thumbnail)}
       onNearViewport={() => setNear(true)}
       // Groups are read by scrolling, and a preview off screen is drawn too (it keeps its copy):
-      // files load four windows ahead, so the rest of the page is drawn by the time it is reached.
-      nearMargin="400% 0px"
+      // files load ten windows ahead (a page is at most 24 groups), so the page is drawn by the time
+      // it is read.
+      nearMargin="1000% 0px"
       title={<Link to={modelLink(member.model)}>{member.model.name}</Link>}
       subtitle={member.model.filePath}
     >
