@@ -154,6 +154,10 @@ test('matches: threshold, shared-canvas previews, compare overlay, duplicates', 
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.evaluate(() => window.scrollTo(0, 0));
   if (servesOurFields()) await page.screenshot({ path: 'e2e/screenshots/matches.png', fullPage: false });
+  // The graphics driver may drop the page's one context: every preview falls back to its thumbnail and says why.
+  await page.evaluate(() => (document.querySelector('canvas[data-shared-canvas]') as HTMLCanvasElement).getContext('webgl2')?.getExtension('WEBGL_lose_context')?.loseContext());
+  await expect(cards.first().getByText('Thumbnail (3D graphics stopped; reload to restart them)')).toBeVisible();
+  await expect(cards.first().locator('[data-viewer-status="fallback"] img')).toBeVisible();
 
   // The table view has the same rows, sortable by name.
   await page.getByRole('button', { name: 'Table' }).click();

@@ -108,7 +108,16 @@ export async function startCluster({ workers = 2, threads = 1 }: { workers?: num
   const cluster: Partial<Cluster> = {};
   const stop = async () => {
     await Promise.allSettled([cluster.api?.stop(), ...running.map((w) => w.stop())]);
+    // pool.end() resolves once it has let its connections go, not once they have closed: one still
+    // closing when PostgreSQL shuts down gets 57P01, and the pool reports it as an uncaught error.
+    const open = db.totalCount;
+    let closed = 0;
+    const allClosed = new Promise<void>((resolve) => {
+      if (open === 0) resolve();
+      db.on('remove', () => ++closed >= open && resolve());
+    });
     await db.end();
+    await allClosed;
     await s3.close();
     await postgres.stop();
     for (const dir of [s3Root, dataDir]) await fs.rm(dir, { recursive: true, force: true });

@@ -23,11 +23,15 @@ export interface SharedCanvasState {
 
 const SharedCanvasContext = createContext<(SharedCanvasState & SharedCanvasInternals) | null>(null);
 
-/** The page's shared canvas; previews outside a {@link SharedCanvasProvider} are a mistake. */
-export function useSharedCanvas(): SharedCanvasState {
+function useProvided(): SharedCanvasState & SharedCanvasInternals {
   const state = useContext(SharedCanvasContext);
   if (!state) throw new Error('3D previews need a <SharedCanvasProvider> around them.');
   return state;
+}
+
+/** The page's shared canvas; previews outside a {@link SharedCanvasProvider} are a mistake. */
+export function useSharedCanvas(): SharedCanvasState {
+  return useProvided();
 }
 
 /** Device pixels per CSS pixel of the copies: sharp on high-density screens, at most twice the work. */
@@ -136,8 +140,7 @@ function ViewRegistration({ entry, views, size, children }: { entry: ViewEntry; 
  * given as children is drawn whenever it changes. Drag on it to orbit (with OrbitControls inside).
  */
 export function SharedView({ children }: { children: ReactNode }) {
-  const shared = useContext(SharedCanvasContext);
-  if (!shared) throw new Error('3D previews need a <SharedCanvasProvider> around them.');
+  const shared = useProvided();
   const key = useId();
   const [target, setTarget] = useState<HTMLCanvasElement | null>(null);
   const [size, setSize] = useState<{ width: number; height: number } | null>(null);

@@ -115,11 +115,11 @@ export function SharedModelPreview({ url, label, thumbnailUrl, onNearViewport, n
       className={`shared-preview${className ? ` ${className}` : ''}`}
       role="img"
       aria-label={label}
-      data-viewer-ready={ready && !error ? 'true' : undefined}
+      data-viewer-ready={status === 'ready' ? 'true' : undefined}
       data-viewer-status={status}
     >
       {/* Low priority: the stand-in must not hold up the 3D previews' files (six connections a host). */}
-      {thumbnailUrl && !ready && <img className="shared-preview__thumb" src={thumbnailUrl} alt="" loading="lazy" fetchPriority="low" />}
+      {thumbnailUrl && status !== 'ready' && <img className="shared-preview__thumb" src={thumbnailUrl} alt="" loading="lazy" fetchPriority="low" />}
       {shown && (
         <SharedView>
           <StudioLights />
@@ -152,7 +152,7 @@ export function SharedModelPreview({ url, label, thumbnailUrl, onNearViewport, n
           </button>
         </span>
       )}
-      {status === 'fallback' && thumbnailUrl && <span className="shared-preview__status">Thumbnail (no 3D in this browser)</span>}
+      {status === 'fallback' && thumbnailUrl && <span className="shared-preview__status">{canvas.webgl ? 'Thumbnail (3D graphics stopped; reload to restart them)' : 'Thumbnail (no 3D in this browser)'}</span>}
     </div>
   );
 }
