@@ -132,6 +132,8 @@ test('matches: threshold, shared-canvas previews, compare overlay, duplicates', 
   // One WebGL canvas however many previews (each preview is a copy of its drawing).
   expect(await page.locator('canvas[data-shared-canvas]').count()).toBe(1);
   expect(await liveContexts(page)).toBe(1);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  if (servesOurFields()) await page.screenshot({ path: 'e2e/screenshots/matches.png', fullPage: false });
   // A preview turns when dragged, and only that one is drawn again.
   const [first, second] = [cards.nth(0).locator('[data-viewer-ready="true"]'), cards.nth(1).locator('[data-viewer-ready="true"]')];
   await first.scrollIntoViewIfNeeded();
@@ -152,8 +154,6 @@ test('matches: threshold, shared-canvas previews, compare overlay, duplicates', 
   // The same view at another size: about the same share of it is the model.
   expect((await pixels(first)).drawn).toBeGreaterThan(shareBefore * 0.7);
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.evaluate(() => window.scrollTo(0, 0));
-  if (servesOurFields()) await page.screenshot({ path: 'e2e/screenshots/matches.png', fullPage: false });
   // The graphics driver may drop the page's one context: every preview falls back to its thumbnail and says why.
   await page.evaluate(() => (document.querySelector('canvas[data-shared-canvas]') as HTMLCanvasElement).getContext('webgl2')?.getExtension('WEBGL_lose_context')?.loseContext());
   await expect(cards.first().getByText('Thumbnail (3D graphics stopped; reload to restart them)')).toBeVisible();
