@@ -1,7 +1,7 @@
 import { useContext, useLayoutEffect, useRef, type RefObject } from 'react';
 import { useFrame, useThree } from '@react-three/fiber';
 import { Box3, DirectionalLight, DoubleSide, HemisphereLight, Mesh, MeshStandardMaterial, PerspectiveCamera, Scene, Sphere, SphereGeometry, Spherical, Vector3, type Camera, type Object3D, type WebGLRenderer } from 'three';
-import { SharedViewContext } from './view-drawn';
+import { SharedViewContext } from './view-entry';
 
 /** Seen from the front-right and above: shows three faces of most parts. */
 export const viewDirection = new Vector3(1, 0.75, 1.25).normalize();

@@ -4,8 +4,7 @@ import { PerspectiveCamera, Scene } from 'three';
 import tunnel from 'tunnel-rat';
 import { LeanCanvas } from './lean-canvas';
 import { warmViewerProgram } from './scene-parts';
-import { SharedViewContext } from './view-drawn';
-import { ViewEntry } from './view-entry';
+import { SharedViewContext, ViewEntry } from './view-entry';
 import { webglAvailable } from './webgl';
 import './viewer.css';
 

@@ -1,9 +1,9 @@
+import { createContext } from 'react';
 import type { RootState } from '@react-three/fiber';
 import type { Camera } from 'three';
-import type { SharedViewHandle } from './view-drawn';
 
 /** One view of the page: where it is copied to, what it shows and what it last drew. */
-export class ViewEntry implements SharedViewHandle {
+export class ViewEntry {
   /** Something in the view changed that its camera does not show (a model arrived, a material). */
   private dirty = true;
   /** The camera's world and projection matrices when the view was last drawn. */
@@ -22,6 +22,7 @@ export class ViewEntry implements SharedViewHandle {
     this.dirty = true;
   }
 
+  /** Calls `drawn` once the view has next been copied onto its element; returns a cancel. */
   afterDraw(drawn: () => void): () => void {
     this.waiting.add(drawn);
     return () => this.waiting.delete(drawn);
@@ -58,3 +59,9 @@ export class ViewEntry implements SharedViewHandle {
     for (const drawn of waiting) drawn();
   }
 }
+
+/**
+ * Set inside each view of the shared canvas (shared-canvas.tsx): there a frame of the canvas is
+ * not a frame on screen, so "drawn" means copied onto the view's own element.
+ */
+export const SharedViewContext = createContext<ViewEntry | null>(null);
