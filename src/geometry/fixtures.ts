@@ -1,6 +1,7 @@
 // Parametric test parts (manifold-3d) and writers for every mesh format we import, so that tests
 // and benchmarks can produce the same part in each format. Not for production paths.
 import { Document, WebIO } from '@gltf-transform/core';
+import { gltfArray } from './viewer-file';
 import Module, { type Manifold, type ManifoldToplevel } from 'manifold-3d';
 import { strToU8, zipSync } from 'three/examples/jsm/libs/fflate.module.js';
 import type { Mesh } from './mesh';
@@ -242,8 +243,8 @@ function gltfDocument(mesh: Mesh, scaleToMetres: boolean): Document {
   const buffer = doc.createBuffer();
   const s = scaleToMetres ? unitToMetres(mesh) : 1;
   const pos = s === 1 ? mesh.positions : mesh.positions.map((v) => v * s);
-  const position = doc.createAccessor().setType('VEC3').setArray(pos).setBuffer(buffer);
-  const indices = doc.createAccessor().setType('SCALAR').setArray(mesh.indices).setBuffer(buffer);
+  const position = doc.createAccessor().setType('VEC3').setArray(gltfArray(pos)).setBuffer(buffer);
+  const indices = doc.createAccessor().setType('SCALAR').setArray(gltfArray(mesh.indices)).setBuffer(buffer);
   const prim = doc.createPrimitive().setAttribute('POSITION', position).setIndices(indices);
   const node = doc.createNode('part').setMesh(doc.createMesh('part').addPrimitive(prim));
   doc.createScene('scene').addChild(node);

@@ -1,5 +1,5 @@
 // The viewer GLB: what the app's 3D previews load (three's GLTFLoader + MeshoptDecoder).
-import { Document, Logger, WebIO } from '@gltf-transform/core';
+import { Document, Logger, WebIO, type TypedArray } from '@gltf-transform/core';
 import { EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/extensions';
 import { meshopt, weld } from '@gltf-transform/functions';
 import { MeshoptEncoder } from 'meshoptimizer/encoder';
@@ -87,9 +87,9 @@ export async function toViewerGlb(mesh: Mesh, options: ViewerGlbOptions = {}): P
     const buffer = doc.createBuffer();
     const prim = doc
       .createPrimitive()
-      .setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(q.positions).setNormalized(true).setBuffer(buffer))
-      .setAttribute('NORMAL', doc.createAccessor().setType('VEC3').setArray(q.normals).setBuffer(buffer))
-      .setIndices(doc.createAccessor().setType('SCALAR').setArray(q.indices).setBuffer(buffer))
+      .setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(gltfArray(q.positions)).setNormalized(true).setBuffer(buffer))
+      .setAttribute('NORMAL', doc.createAccessor().setType('VEC3').setArray(gltfArray(q.normals)).setBuffer(buffer))
+      .setIndices(doc.createAccessor().setType('SCALAR').setArray(gltfArray(q.indices)).setBuffer(buffer))
       .setMaterial(material);
     const s = q.scale * metresPerUnit;
     node
@@ -104,9 +104,9 @@ export async function toViewerGlb(mesh: Mesh, options: ViewerGlbOptions = {}): P
   const buffer = doc.createBuffer();
   const prim = doc
     .createPrimitive()
-    .setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(shaded.positions).setBuffer(buffer))
-    .setAttribute('NORMAL', doc.createAccessor().setType('VEC3').setArray(shaded.normals).setBuffer(buffer))
-    .setIndices(doc.createAccessor().setType('SCALAR').setArray(shaded.indices).setBuffer(buffer))
+    .setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(gltfArray(shaded.positions)).setBuffer(buffer))
+    .setAttribute('NORMAL', doc.createAccessor().setType('VEC3').setArray(gltfArray(shaded.normals)).setBuffer(buffer))
+    .setIndices(doc.createAccessor().setType('SCALAR').setArray(gltfArray(shaded.indices)).setBuffer(buffer))
     .setMaterial(material);
   node.setMesh(doc.createMesh('part').addPrimitive(prim)).setScale([metresPerUnit, metresPerUnit, metresPerUnit]);
   // Normals from elsewhere: weld first (vertices may repeat), then meshopt() reorders and
@@ -157,4 +157,9 @@ function reorderAndQuantize(mesh: MeshWithNormals, bits: number): Quantized {
     }
   }
   return { positions, normals, indices: unique <= 65534 ? Uint16Array.from(indices) : indices, offset, scale };
+}
+
+/** The typed arrays here own plain ArrayBuffers; glTF-Transform's type asks for that to be said. */
+export function gltfArray(a: Float32Array | Int16Array | Uint16Array | Uint32Array): TypedArray {
+  return a as unknown as TypedArray;
 }
