@@ -12,7 +12,7 @@ const origin = `http://localhost:${port}`;
 // deployment of the hosted service would: the main pages run against it too.
 const publishedPort = port + 1;
 const publishedOrigin = `http://localhost:${publishedPort}`;
-const publishedDocument = '../shared/reference/physna-openapi-2.0.1.json';
+const publishedDocument = 'src/service/testing/published-api/physna-openapi-2.0.1.facts.json';
 const serverEnv = (p: number, o: string, dataDir: string | undefined) => ({ PORT: String(p), HOST: '127.0.0.1', PUBLIC_URL: o, DATA_DIR: dataDir ?? '' });
 
 export default defineConfig({

@@ -1,9 +1,8 @@
-// Conformance to the published API (Physna Public API 2.0.1, ../shared/reference): every
+// Conformance to the published API (Physna Public API 2.0.1, src/service/testing/published-api): every
 // operation the service shares with that document is called on the really started service, and
 // its live answer — success and error — is validated against the document's schema, read at test
 // time. Our extra fields are allowed (the document's `additionalProperties: false` is lifted).
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +10,7 @@ import { box, flange, toStlBinary } from '../../geometry/fixtures';
 import { benchPhoto } from '../images/test-photos';
 import { readTestFile, startIngestTestService, type IngestTestService } from '../ingest/ingest-test-helpers';
 
-const documentPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/reference/physna-openapi-2.0.1.json');
+const documentPath = fileURLToPath(new URL('../testing/published-api/physna-openapi-2.0.1.facts.json', import.meta.url));
 
 interface OpenApi {
   paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }>>;

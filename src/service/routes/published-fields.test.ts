@@ -1,16 +1,15 @@
 // The strict deployment (PUBLISHED_FIELDS_ONLY): answers carry only the published document's
 // fields, so they pass its schemas with `additionalProperties: false` kept, while our own
 // operations answer as usual. Checked on a really started service, against the document read
-// from ../shared/reference at test time.
+// from the in-repo facts of the document (src/service/testing/published-api).
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { box, toStlBinary } from '../../geometry/fixtures';
 import { startIngestTestService, type IngestTestService } from '../ingest/ingest-test-helpers';
 
-const documentPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/reference/physna-openapi-2.0.1.json');
+const documentPath = fileURLToPath(new URL('../testing/published-api/physna-openapi-2.0.1.facts.json', import.meta.url));
 const document = JSON.parse(readFileSync(documentPath, 'utf8')) as { components: { schemas: Record<string, unknown> } };
 const ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true });
 ajv.addSchema(document, 'published');
