@@ -13,7 +13,7 @@ export interface BuiltApp {
   entryKey: string;
   /** The keys with their static import closure (dynamic imports load later, so they are left out). */
   closure(keys: string[], seen?: Set<string>): Set<string>;
-  /** Gzip size (level 9) of a file of dist/. */
+  /** Gzip size (level 9) of a file of dist/app. */
   gz(file: string): number;
   /** The JavaScript files of a set of keys. */
   jsFiles(keys: Iterable<string>): string[];
@@ -21,7 +21,7 @@ export interface BuiltApp {
 
 export async function buildAndReadManifest(): Promise<BuiltApp> {
   await build({ logLevel: 'warn' });
-  const dist = join(process.cwd(), 'dist');
+  const dist = join(process.cwd(), 'dist', 'app');
   const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8')) as Manifest;
   const entryKey = Object.keys(manifest).find((k) => manifest[k]!.isEntry);
   if (!entryKey) throw new Error('no entry in the Vite manifest');

@@ -43,7 +43,7 @@ async function start(config: ServiceConfig, role: 'all' | 'api' = 'all') {
     config,
     store,
     publicUrlFromEnv: Boolean(process.env.PUBLIC_URL),
-    web: { kind: 'dist', distDir: path.join(root, 'dist') },
+    web: { kind: 'dist', distDir: path.join(root, 'dist', 'app') },
     ingestion: role === 'api' ? serviceJobQueue() : serviceIngestion({ drainMs: ALL_IN_ONE_DRAIN_MS }),
     logger: log,
   });

@@ -8,7 +8,6 @@ import type { BlobStore } from './files/blob-store';
 import { createBlobStore } from './files/configured-blob-store';
 import type { IngestQueue } from './ingest/ingest-queue';
 import { pruneExpiredPayloads } from './identity/adapter';
-import { pruneThrottle } from './identity/throttle';
 import { createMetrics, type ServiceMetrics } from './metrics';
 import { openStore, type Store } from './store/database';
 import { ensureDemoAccount } from './store/demo';
@@ -59,8 +58,6 @@ export interface RunningService {
 export async function startService({ config, publicUrlFromEnv = true, web, logger, onClose, store: opening, ingestQueue, ingestion: startIngestion, blobStore: givenBlobStore }: StartOptions): Promise<RunningService> {
   const store = await (opening ?? openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   let server: http.Server | undefined;
-  let pruneTimer: NodeJS.Timeout | undefined;
-  let claimTimer: NodeJS.Timeout | undefined;
   let ingestion: { queue: IngestQueue; stop(): Promise<void> } | undefined;
   try {
     // An embedded database belongs to this process alone: every claim found at start was held by
@@ -73,8 +70,6 @@ export async function startService({ config, publicUrlFromEnv = true, web, logge
       pruneExpiredPayloads(store.db),
     ]);
     if (released > 0) log.warn({ released }, 'uploads cut off by a stop of the service can be sent again');
-    pruneTimer = setInterval(() => void Promise.all([pruneExpiredPayloads(store.db), pruneThrottle(store.db)]).catch(() => {}), 60 * 60 * 1000).unref();
-    claimTimer = setInterval(() => void releaseAbandonedClaims(store.db, new Date(Date.now() - UPLOAD_CLAIM_LEASE_MS)).catch(() => {}), UPLOAD_CLAIM_LEASE_MS / 2).unref();
 
     // Requests that arrive between binding and the app being ready wait here instead of hanging.
     const early: [http.IncomingMessage, http.ServerResponse][] = [];
@@ -145,8 +140,6 @@ export async function startService({ config, publicUrlFromEnv = true, web, logge
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
-        clearInterval(pruneTimer);
-        clearInterval(claimTimer);
         await app.close();
         await closeServer(httpServer);
         await ingestion?.stop();
@@ -156,8 +149,6 @@ export async function startService({ config, publicUrlFromEnv = true, web, logge
 
     return { url, port, app, provider, store, keys, issuer, blobStore, demoCreated, close };
   } catch (error) {
-    clearInterval(pruneTimer);
-    clearInterval(claimTimer);
     if (server) await closeServer(server);
     await ingestion?.stop().catch(() => {});
     await onClose?.();

@@ -2,7 +2,8 @@
 // processes only send; worker processes (start-ingestion.ts) take jobs. Queue settings live here
 // so that every process creates the queues alike.
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import PgBoss from 'pg-boss';
+import type pg from 'pg';
+import { PgBoss, type Db, type Queue } from 'pg-boss';
 import type { Store } from '../store/database';
 import type { IngestJob } from '../store/model-lifecycle';
 import type { Database } from '../store/schema';
@@ -17,6 +18,11 @@ export const UPGRADE_QUEUE = 'search-upgrade';
 export const REPORT_QUEUE = 'duplicate-report';
 /** Attempts after the first of a report whose worker stopped or whose database call failed. */
 export const REPORT_RETRIES = 2;
+/**
+ * Housekeeping on the queue's scheduler: whichever worker takes the job does it, once for the
+ * whole deployment, instead of a timer in every process. Not counted as pending work.
+ */
+export const HOUSEKEEPING_QUEUE = 'housekeeping';
 
 export interface QueueConfig {
   /** Attempts after the first when processing breaks for reasons outside the file (default 2). */
@@ -42,30 +48,38 @@ export interface JobQueue extends IngestQueue {
 }
 
 /**
- * pg-boss runs its SQL through the service's own Kysely connection pool (PGlite or PostgreSQL).
- * Its schema commands are one string of `BEGIN; …; COMMIT;`: when one statement fails, PostgreSQL
- * skips the rest and leaves that connection inside the aborted transaction. pg-boss expects some
- * such failures — two processes installing its schema at the same moment, where it swallows the
- * loser's "already exists" — so the connection is rolled back before it returns to the pool;
- * otherwise the next query that draws it (queue creation, a job) fails with "current transaction
- * is aborted" and the process does not start. Inside a caller's transaction (`send` with `db`) the
- * caller's transaction decides.
+ * pg-boss runs its SQL on the service's own connection pool (PGlite or PostgreSQL), and needs the
+ * rows of every statement of a multi-statement query (its claims put a lock's row first), so
+ * outside a transaction it talks to the `pg` pool under Kysely directly. Its schema commands are
+ * one string of `BEGIN; …; COMMIT;`: when one statement fails, PostgreSQL skips the rest and leaves
+ * that connection inside the aborted transaction. pg-boss expects some such failures — two
+ * processes installing its schema at the same moment, where it swallows the loser's "already
+ * exists" — so the connection is rolled back before it returns to the pool; otherwise the next
+ * query that draws it fails with "current transaction is aborted" and the process does not start.
  */
-function bossDb(db: Kysely<Database> | Transaction<Database>): PgBoss.Db {
+function bossDb(pool: pg.Pool): Db {
   return {
     async executeSql(text: string, values: unknown[] = []) {
-      const query = CompiledQuery.raw(text, values);
-      if (db.isTransaction) return { rows: (await db.executeQuery(query)).rows as unknown[] };
-      return db.connection().execute(async (connection) => {
-        try {
-          return { rows: (await connection.executeQuery(query)).rows as unknown[] };
-        } catch (error) {
-          if (/^\s*BEGIN\b/i.test(text)) await connection.executeQuery(CompiledQuery.raw('ROLLBACK')).catch(() => undefined);
-          throw error;
-        }
-      });
+      const client = await pool.connect();
+      try {
+        return (await client.query(text, values)) as unknown as { rows: unknown[] };
+      } catch (error) {
+        if (/^\s*BEGIN\b/i.test(text)) await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
     },
-  } as PgBoss.Db;
+  };
+}
+
+/** Inside a caller's transaction (`send` with `db`): one statement at a time, and the caller's transaction decides. */
+function transactionDb(trx: Transaction<Database>): Db {
+  return {
+    async executeSql(text: string, values: unknown[] = []) {
+      return { rows: (await trx.executeQuery(CompiledQuery.raw(text, values))).rows as unknown[] };
+    },
+  };
 }
 
 /** Starts pg-boss on the store's database and creates the queues (idempotent, safe when processes start together). */
@@ -76,14 +90,15 @@ export async function openJobQueue(store: Store, config: QueueConfig = {}): Prom
   // A job still `active` this long after it started belongs to a process that died without
   // anyone noticing (worker-leases.ts notices sooner); processing is bounded by the worker timeouts.
   const expireInSeconds = Math.ceil((timeoutMs * 2 + 60_000) / 1000);
-  const boss = new PgBoss({ db: bossDb(db), schedule: false, supervise: config.supervise ?? false, migrate: true, maintenanceIntervalSeconds: 30 });
+  const boss = new PgBoss({ db: bossDb(store.pool), schedule: true, supervise: config.supervise ?? false, migrate: true, maintenanceIntervalSeconds: 30 });
   boss.on('error', (error: unknown) => log.error(`job queue: ${error instanceof Error ? error.message : String(error)}`));
   const ingest = { policy: 'short' as const, retryLimit: config.retryLimit ?? 2, retryDelay: config.retryDelaySeconds ?? 10, expireInSeconds, deadLetter: INGEST_DEAD_LETTERS };
-  const wanted: PgBoss.Queue[] = [
+  const wanted: Queue[] = [
     { name: INGEST_DEAD_LETTERS, retryLimit: 5 },
     { name: INGEST_QUEUE, ...ingest },
     { name: UPGRADE_QUEUE, policy: 'short', retryLimit: 5, retryDelay: 30, expireInSeconds: 3600 },
     { name: REPORT_QUEUE, retryLimit: REPORT_RETRIES, retryDelay: 5, expireInSeconds: 900 },
+    { name: HOUSEKEEPING_QUEUE, policy: 'short', retryLimit: 0, expireInSeconds: 300 },
   ];
   const setUp = async () => {
     await boss.start();
@@ -110,7 +125,7 @@ export async function openJobQueue(store: Store, config: QueueConfig = {}): Prom
   else await setUp();
 
   // One job per model version: a job whose version was overtaken finds that out and does nothing.
-  const sendJob = (trx: Transaction<Database>, job: IngestJob) => boss.send(INGEST_QUEUE, job, { singletonKey: `${job.modelId}:${job.version}`, db: bossDb(trx) });
+  const sendJob = (trx: Transaction<Database>, job: IngestJob) => boss.send(INGEST_QUEUE, job, { singletonKey: `${job.modelId}:${job.version}`, db: transactionDb(trx) });
   const listeners: (() => void)[] = [];
   const queues = [INGEST_QUEUE, INGEST_DEAD_LETTERS, UPGRADE_QUEUE, REPORT_QUEUE];
   return {
@@ -124,7 +139,7 @@ export async function openJobQueue(store: Store, config: QueueConfig = {}): Prom
     },
     async handBack(job) {
       await db.transaction().execute(async (trx) => {
-        await boss.cancel(INGEST_QUEUE, job.id, { db: bossDb(trx) });
+        await boss.cancel(INGEST_QUEUE, job.id, { db: transactionDb(trx) });
         await sendJob(trx, job.data);
       });
     },
@@ -135,15 +150,12 @@ export async function openJobQueue(store: Store, config: QueueConfig = {}): Prom
       listeners.push(listener);
     },
     async ready() {
-      await boss.getQueueSize(INGEST_QUEUE);
+      await boss.getQueue(INGEST_QUEUE);
     },
-    depth: () => boss.getQueueSize(INGEST_QUEUE, { before: 'completed' }),
-    async pending() {
-      const sizes = await Promise.all(queues.map((q) => boss.getQueueSize(q, { before: 'completed' })));
-      return sizes.reduce((a, b) => a + b, 0);
-    },
+    depth: () => liveJobs(db, [INGEST_QUEUE]),
+    pending: () => liveJobs(db, queues),
     async stop() {
-      await boss.stop({ graceful: false, wait: true, close: false });
+      await boss.stop({ graceful: false, close: false });
     },
   };
 }
@@ -154,4 +166,16 @@ export function serviceJobQueue(config: QueueConfig = {}) {
     const queue = await openJobQueue(store, config);
     return { queue, stop: () => queue.stop() };
   };
+}
+
+/**
+ * Jobs not yet settled (created, retry or active) in these queues, counted now. pg-boss's own
+ * queue counts are refreshed by its monitor pass, seconds behind: `idle()` and the queue-depth
+ * gauge need the present, so this reads its job table as pg-boss 10's `getQueueSize` did.
+ */
+async function liveJobs(db: Kysely<Database>, names: string[]): Promise<number> {
+  const { rows } = await db.executeQuery<{ n: number }>(
+    CompiledQuery.raw(`select count(*)::int as n from pgboss.job where name = any($1) and state < 'completed'`, [names]),
+  );
+  return rows[0]?.n ?? 0;
 }

@@ -1,4 +1,4 @@
-import type PgBoss from 'pg-boss';
+import type { Job, JobWithMetadata } from 'pg-boss';
 import type { ServiceConfig } from '../config';
 import type { ServiceMetrics } from '../metrics';
 import type { BlobStore } from '../files/blob-store';
@@ -6,7 +6,7 @@ import type { Store } from '../store/database';
 import { ModelLifecycle, type IngestJob } from '../store/model-lifecycle';
 import { findModelById } from '../store/models';
 import { ingestModel, type IngestResult } from './ingest-job';
-import { INGEST_DEAD_LETTERS, INGEST_QUEUE, openJobQueue, REPORT_QUEUE, REPORT_RETRIES, UPGRADE_QUEUE, type JobQueue } from './job-queue';
+import { HOUSEKEEPING_QUEUE, INGEST_DEAD_LETTERS, INGEST_QUEUE, openJobQueue, REPORT_QUEUE, REPORT_RETRIES, UPGRADE_QUEUE, type JobQueue } from './job-queue';
 import { runDuplicateReport } from '../search/duplicate-report-job';
 import { failReport } from '../store/duplicate-reports';
 import { modelsWithOutdatedDescriptors } from './outdated-models';
@@ -14,6 +14,9 @@ import { createWorkerPool, defaultPoolSize, type WorkerPool } from './worker-poo
 import { HEARTBEAT_MS, registerWorker } from './worker-leases';
 import { setPairThreads } from '../search/pair-pool';
 import { log as serviceLog } from '../log';
+import { pruneExpiredPayloads } from '../identity/adapter';
+import { pruneThrottle } from '../identity/throttle';
+import { releaseAbandonedClaims, UPLOAD_CLAIM_LEASE_MS } from '../store/uploads';
 
 export interface IngestionConfig {
   /** Worker threads and models processed at once (default: cores, at most 2). */
@@ -60,6 +63,10 @@ export interface Ingestion {
    * jobs interrupted there go back to the queue (not counted as a failed attempt).
    */
   stop(): Promise<void>;
+}
+
+interface Housekeeping {
+  task: 'claims' | 'prune';
 }
 
 const GIVEN_UP =
@@ -109,7 +116,7 @@ export async function startIngestion({ store, blobs, queue: given, config = {} }
     ...(config.unpackedMaxBytes ? { unpackedMaxBytes: config.unpackedMaxBytes } : {}),
   };
 
-  async function runJob(job: PgBoss.JobWithMetadata<IngestJob>) {
+  async function runJob(job: JobWithMetadata<IngestJob>) {
     const { modelId } = job.data;
     const started = performance.now();
     await leases.hold(INGEST_QUEUE, job.id);
@@ -141,7 +148,7 @@ export async function startIngestion({ store, blobs, queue: given, config = {} }
   };
 
   // A job that used up its retries: the model ends `failed`, unless a newer version was asked for.
-  async function giveUp(jobs: PgBoss.Job<IngestJob>[]) {
+  async function giveUp(jobs: Job<IngestJob>[]) {
     for (const job of jobs) {
       const { modelId, version } = job.data;
       const current = version ?? (await findModelById(db, modelId))?.version;
@@ -159,7 +166,7 @@ export async function startIngestion({ store, blobs, queue: given, config = {} }
   }
 
   // A report whose last attempt failed ends `failed` rather than `running` for ever.
-  async function runReport(job: PgBoss.JobWithMetadata<{ reportId: string }>) {
+  async function runReport(job: JobWithMetadata<{ reportId: string }>) {
     await leases.hold(REPORT_QUEUE, job.id);
     try {
       await runDuplicateReport(db, job.data.reportId);
@@ -171,6 +178,11 @@ export async function startIngestion({ store, blobs, queue: given, config = {} }
     } finally {
       await leases.release(job.id).catch(() => {});
     }
+  }
+
+  async function housekeeping(task: Housekeeping['task'] | undefined) {
+    if (task === 'claims') await releaseAbandonedClaims(db, new Date(Date.now() - UPLOAD_CLAIM_LEASE_MS));
+    if (task === 'prune') await Promise.all([pruneExpiredPayloads(db), pruneThrottle(db)]);
   }
 
   async function handBack(jobs: { queue: string; jobId: string }[], why: string) {
@@ -191,12 +203,17 @@ export async function startIngestion({ store, blobs, queue: given, config = {} }
   const options = { batchSize: 1, includeMetadata: true as const, pollingIntervalSeconds };
   const workerIds: string[] = [];
   for (let i = 0; i < concurrency; i++) {
-    workerIds.push(await boss.work<IngestJob>(INGEST_QUEUE, options, ([job]) => (job ? track(runJob(job)) : Promise.resolve())));
+    workerIds.push(await boss.work(INGEST_QUEUE, options, ([job]: JobWithMetadata<IngestJob>[]) => (job ? track(runJob(job)) : Promise.resolve())));
   }
   await boss.work<IngestJob>(INGEST_DEAD_LETTERS, { batchSize: 20, pollingIntervalSeconds }, (jobs) => track(giveUp(jobs)));
   await boss.work(UPGRADE_QUEUE, { pollingIntervalSeconds: 5 }, () => track(upgrade()));
-  workerIds.push(await boss.work<{ reportId: string }>(REPORT_QUEUE, { ...options }, ([job]) => (job ? track(runReport(job)) : Promise.resolve())));
+  workerIds.push(await boss.work(REPORT_QUEUE, options, ([job]: JobWithMetadata<{ reportId: string }>[]) => (job ? track(runReport(job)) : Promise.resolve())));
   queue.onCommitted(() => workerIds.forEach((id) => boss.notifyWorker(id)));
+  await boss.work(HOUSEKEEPING_QUEUE, { pollingIntervalSeconds: 30 }, ([job]: Job<Housekeeping>[]) => track(housekeeping(job?.data.task)));
+  // Upload claims whose lease (60 s) ran out are given back each minute; expired sign-in records
+  // and old throttle rows are deleted each hour.
+  await boss.schedule(HOUSEKEEPING_QUEUE, '* * * * *', { task: 'claims' }, { key: 'claims' });
+  await boss.schedule(HOUSEKEEPING_QUEUE, '17 * * * *', { task: 'prune' }, { key: 'prune' });
   await boss.send(UPGRADE_QUEUE, {}, { singletonKey: 'upgrade', startAfter: config.upgradeDelaySeconds ?? 10 });
 
   return {
@@ -213,7 +230,7 @@ export async function startIngestion({ store, blobs, queue: given, config = {} }
     },
     async stop() {
       if (stopping) return;
-      await Promise.all([INGEST_QUEUE, INGEST_DEAD_LETTERS, UPGRADE_QUEUE, REPORT_QUEUE].map((name) => boss.offWork(name)));
+      await Promise.all([INGEST_QUEUE, INGEST_DEAD_LETTERS, UPGRADE_QUEUE, REPORT_QUEUE, HOUSEKEEPING_QUEUE].map((name) => boss.offWork(name)));
       clearInterval(heartbeat);
       const drained = Promise.allSettled([...running]);
       await Promise.race([drained, new Promise((r) => setTimeout(r, config.drainMs ?? 20_000).unref())]);

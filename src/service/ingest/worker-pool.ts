@@ -1,9 +1,8 @@
-import { createRequire } from 'node:module';
 import os from 'node:os';
-import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { WorkerAnswer, WorkerTask } from './ingest-worker';
 import { log } from '../log';
+import { threadEntry } from '../thread-entry';
 
 export interface WorkerPoolOptions {
   /** Threads (default: cores, at most 2). */
@@ -62,16 +61,12 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
   const heapMb = options.maxOldGenerationSizeMb ?? 1024;
   const defaultTimeout = options.timeoutMs ?? 120_000;
   const memoryLimitMb = options.memoryLimitMb ?? 1024;
-  const worker = new URL('./ingest-worker.ts', import.meta.url);
   const pool = new Piscina({
-    filename: worker.href,
+    ...threadEntry('ingest-worker', import.meta.url),
     minThreads: size,
     maxThreads: size,
     idleTimeout: 60 * 60 * 1000,
     resourceLimits: { maxOldGenerationSizeMb: heapMb },
-    // The worker is TypeScript: under `tsx` and under vitest alike it needs tsx's loader.
-    // three's loaders are reached through tsx's CommonJS interop in threads; its deprecation notice is noise here.
-    execArgv: ['--import', tsxLoader(), '--disable-warning=THREE_CJS_DEPRECATED'],
   });
   // A thread that dies between tasks must not become an unhandled 'error' on the pool.
   pool.on('error', (error: unknown) => log.error({ err: error }, 'ingest worker thread failed'));
@@ -132,8 +127,4 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
       await pool.destroy();
     },
   };
-}
-
-function tsxLoader(): string {
-  return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 }

@@ -2,10 +2,9 @@
 // ingestion jobs (each job waits for its model's pairs, so fewer would queue the jobs behind one
 // thread while the ingestion threads idle). Started on first use and ended when idle, so a
 // process that never compares pairs (or has finished) holds no thread.
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { PairAnswer, PairTask } from './pair-worker';
+import { threadEntry } from '../thread-entry';
 
 let pool: Piscina | undefined;
 let threads = 1;
@@ -17,12 +16,10 @@ export function setPairThreads(n: number) {
 
 function pairPool(): Piscina {
   pool ??= new Piscina({
-    filename: new URL('./pair-worker.ts', import.meta.url).href,
+    ...threadEntry('pair-worker', import.meta.url),
     minThreads: 0,
     maxThreads: threads,
     idleTimeout: 10_000,
-    // The worker is TypeScript: under `tsx` and under vitest alike it needs tsx's loader.
-    execArgv: ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href, '--disable-warning=THREE_CJS_DEPRECATED'],
   });
   return pool;
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
 import { migrationProvider } from './migrations/index';
@@ -13,6 +14,8 @@ export interface Store {
   location: string;
   /** A PostgreSQL server other processes may use at the same time (not the embedded PGlite). */
   shared: boolean;
+  /** The pool under `db`, for pg-boss: it needs every result of a multi-statement query, which Kysely keeps only the last of. */
+  pool: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -42,6 +45,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     db,
     location,
     shared: Boolean(options.databaseUrl),
+    pool,
     async close() {
       await db.destroy();
       await closeBackend();

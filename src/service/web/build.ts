@@ -21,9 +21,9 @@ async function newestMtime(root: string, rel: string): Promise<number> {
 
 export type BuildState = 'fresh' | 'stale' | 'missing' | 'no-app';
 
-/** Whether dist/ holds a build at least as new as every input file. */
+/** Whether dist/app holds a build at least as new as every input file. */
 export async function buildState(root: string): Promise<BuildState> {
-  const index = path.join(root, 'dist', 'index.html');
+  const index = path.join(root, 'dist', 'app', 'index.html');
   const [built, hasSources] = await Promise.all([
     fs.stat(index).then((s) => s.mtimeMs, () => undefined),
     fs.access(path.join(root, 'index.html')).then(() => true, () => false),

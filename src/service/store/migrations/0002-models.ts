@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { type Migration } from 'kysely/migration';
 
 /**
  * Models, their uploads, metadata and assembly links (issue 3). The ingestion worker codes against

@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { type Migration } from 'kysely/migration';
 import { GEO_DESCRIPTOR_LENGTH } from '../../../geometry/descriptors/geo-descriptor';
 import { GLOBAL_DESCRIPTOR_LENGTH } from '../../../geometry/descriptors/global-descriptor';
 

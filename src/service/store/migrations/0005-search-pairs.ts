@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { type Migration } from 'kysely/migration';
 
 /**
  * Exact pair results of geometric search (issue 5, latency): part-to-part rescoring and

@@ -1,4 +1,5 @@
-import { type Kysely, type Migration } from 'kysely';
+import { type Kysely } from 'kysely';
+import { type Migration } from 'kysely/migration';
 
 /**
  * Brute-force counters (identity/throttle.ts): rate-limiter-flexible's PostgreSQL table, made

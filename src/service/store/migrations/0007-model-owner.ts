@@ -1,4 +1,5 @@
-import { type Kysely, type Migration } from 'kysely';
+import { type Kysely } from 'kysely';
+import { type Migration } from 'kysely/migration';
 
 /**
  * Who created a model (the published API's required `ownerId`). Models created before this

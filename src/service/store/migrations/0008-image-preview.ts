@@ -1,4 +1,5 @@
-import { type Kysely, type Migration } from 'kysely';
+import { type Kysely } from 'kysely';
+import { type Migration } from 'kysely/migration';
 
 /**
  * A small JPEG of each query image (at most 160 px), so a search answer can show the images it

@@ -1,4 +1,5 @@
-import { type Kysely, type Migration } from 'kysely';
+import { type Kysely } from 'kysely';
+import { type Migration } from 'kysely/migration';
 
 /**
  * Part-to-part pairs may be related without being the same part: one the mirror image of the

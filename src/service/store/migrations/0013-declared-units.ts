@@ -1,4 +1,5 @@
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 
 /**
  * The length unit the uploader chose for a mesh file (STL, OBJ, PLY, OFF, 3MF without a unit):

@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { type Migration } from 'kysely/migration';
 
 /**
  * Duplicate review (routes/v2/duplicate-review.ts): reports over a scope of folders, run in the

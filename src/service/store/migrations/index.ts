@@ -1,4 +1,4 @@
-import type { Migration, MigrationProvider } from 'kysely';
+import type { Migration, MigrationProvider } from 'kysely/migration';
 import { initial } from './0001-initial';
 import { models } from './0002-models';
 import { search } from './0003-search';
