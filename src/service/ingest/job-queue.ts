@@ -108,7 +108,11 @@ export async function openJobQueue(store: Store, config: QueueConfig = {}): Prom
     for (const q of wanted) {
       const found = existing.get(q.name);
       if (!found) await boss.createQueue(q.name, q);
-      else if ((['retryLimit', 'retryDelay', 'expireInSeconds', 'deadLetter'] as const).some((k) => q[k] !== undefined && found[k] !== q[k])) await boss.updateQueue(q.name, q);
+      else if ((['retryLimit', 'retryDelay', 'expireInSeconds', 'deadLetter'] as const).some((k) => q[k] !== undefined && found[k] !== q[k])) {
+        // A queue's policy is fixed at creation; only its retry and expiry settings are updated.
+        const { name, policy: _policy, ...settings } = q;
+        await boss.updateQueue(name, settings);
+      }
     }
   };
   // pg-boss's queue creation attaches partitions to its job table: two processes creating queues

@@ -230,7 +230,8 @@ export async function startIngestion({ store, blobs, queue: given, config = {} }
     },
     async stop() {
       if (stopping) return;
-      await Promise.all([INGEST_QUEUE, INGEST_DEAD_LETTERS, UPGRADE_QUEUE, REPORT_QUEUE, HOUSEKEEPING_QUEUE].map((name) => boss.offWork(name)));
+      // No new jobs; the running ones are drained (or interrupted and handed back) below, not by pg-boss.
+      await Promise.all([INGEST_QUEUE, INGEST_DEAD_LETTERS, UPGRADE_QUEUE, REPORT_QUEUE, HOUSEKEEPING_QUEUE].map((name) => boss.offWork(name, { wait: false })));
       clearInterval(heartbeat);
       const drained = Promise.allSettled([...running]);
       await Promise.race([drained, new Promise((r) => setTimeout(r, config.drainMs ?? 20_000).unref())]);
