@@ -6,7 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const main = path.join(root, 'src/service/main.ts');
+// The built service (npm run build:service), as deployments run it.
+const main = path.join(root, 'dist/service/main.js');
 
 export interface ServiceProcess {
   readonly baseUrl: string;
@@ -29,8 +30,8 @@ export interface ServiceProcess {
 
 
 function run(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  // node + tsx's loader directly (not `npm start` → tsx → node): the pid is the service itself.
-  return spawn(process.execPath, ['--import', 'tsx', main, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // node directly (not through npm): the pid is the service itself.
+  return spawn(process.execPath, [main, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 /** `npm run service -- users add …` against a stopped service's data directory. */
@@ -48,13 +49,13 @@ function statusField(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return m ? Number(m[1]) * 1024 : 0;
 }
 
-/** Starts `main.ts start` (or `api`) on `port` with `env` and waits until sign-in answers. */
+/** Starts the built service (`main.js start` or `api`) on `port` with `env` and waits until sign-in answers. */
 export async function startServiceProcess(env: NodeJS.ProcessEnv & { PORT: string }, role: 'start' | 'api' = 'start'): Promise<ServiceProcess> {
   const baseUrl = `http://localhost:${env.PORT}`;
   return startProcess([role], env, baseUrl, () => fetch(`${baseUrl}/oauth2/default/.well-known/openid-configuration`).then((r) => r.ok, () => false));
 }
 
-/** Starts `main.ts worker` with `env`; `ready` says when it is taking jobs (for example its row in queue_workers). */
+/** Starts the built `main.js worker` with `env`; `ready` says when it is taking jobs (for example its row in queue_workers). */
 export function startWorkerProcess(env: NodeJS.ProcessEnv, ready: (pid: number) => Promise<boolean>): Promise<ServiceProcess> {
   return startProcess(['worker'], env, env.PORT ? `http://127.0.0.1:${env.PORT}` : '', ready);
 }
