@@ -10,7 +10,7 @@ import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { bracket, flange, plateWithHoles, sphere, toStlBinary } from '../geometry/fixtures';
+import { bracket, flange, plateWithHoles, sphere, toStlBinary } from '../geometry/testing/fixtures';
 import { modelBlobKeys } from '../service/files/blob-store';
 import { LocalBlobStore } from '../service/files/local-blob-store';
 import type { IngestResult } from '../service/ingest/ingest-job';

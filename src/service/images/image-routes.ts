@@ -16,8 +16,8 @@ import {
   type ImageMatchesResponse,
 } from '../../contract/images';
 import { pageDataFor } from '../../contract/paging';
-import { VIEW_DESCRIPTOR_LENGTH, VIEW_METHOD } from '../../geometry/views/shape-features';
-import { matchPercentage } from '../../geometry/views/view-index';
+import { VIEW_DESCRIPTOR_LENGTH, VIEW_METHOD } from '../../geometry/search/views/shape-features';
+import { matchPercentage } from '../../geometry/search/views/view-index';
 import type { ModelFiles } from '../files/model-files';
 import { UPLOAD_TTL_SECONDS } from '../files/signed-urls';
 import { requireRole } from '../http/auth';

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { BlobNotFoundError, type BlobStore } from '../files/blob-store';
-import { identity, multiply } from '../../geometry/mesh';
-import { parseStepPlacements, topOccurrences, type StepOccurrence } from '../../geometry/step-placements';
+import { identity, multiply } from '../../geometry/mesh/mesh';
+import { parseStepPlacements, topOccurrences, type StepOccurrence } from '../../geometry/step/step-placements';
 import { storedFilesNamed } from '../store/models';
 import type { Database } from '../store/schema';
 import type { PartInput } from './process-model';

@@ -9,7 +9,7 @@ import { declaredUnitChoices, type DeclaredUnit } from '../../contract/models';
 import type { IngestJob, ModelLifecycle } from '../store/model-lifecycle';
 import { assembliesWaitingFor, findModelById, lockModel, storedFilesNamed } from '../store/models';
 import { folderAncestry, folderSubtree, resolveAssembly, type AssemblyTreeNode, type ResolvedAssembly } from './assembly-parts';
-import type { ProductNode } from '../../geometry/importer';
+import type { ProductNode } from '../../geometry/import/importer';
 import type { ProcessOutput, ScanResult } from './process-model';
 import { isStepFileName } from './process-model';
 import { WorkerLimitError, type WorkerPool } from './worker-pool';

@@ -1,16 +1,16 @@
 // The CPU side of ingestion: runs inside a worker thread (see ingest-worker.ts), never on the
 // service's main thread. Bytes in, derived files and facts out; no database, no blob store.
 import sharp from 'sharp';
-import { isImportError, plural, type ImportedModel, type ProductNode } from '../../geometry/importer';
-import { extensionOf, importFile } from '../../geometry/importers';
-import { applyToMesh, convertUnits, mergeMeshes, type LengthUnit, type Mat4, type Mesh } from '../../geometry/mesh';
-import { meshFacts, weld } from '../../geometry/mesh-facts';
-import { creaseNormals } from '../../geometry/normals';
-import { computeSearchFeatures, type SearchFeatures } from '../../geometry/search-features';
-import { scanStep } from '../../geometry/step-references';
-import { renderThumbnail } from '../../geometry/thumbnail';
-import { toViewerGlb } from '../../geometry/viewer-file';
-import { modelViews, type ModelViews } from '../../geometry/views/model-views';
+import { isImportError, plural, type ImportedModel, type ProductNode } from '../../geometry/import/importer';
+import { extensionOf, importFile } from '../../geometry/import/registry';
+import { applyToMesh, convertUnits, mergeMeshes, type LengthUnit, type Mat4, type Mesh } from '../../geometry/mesh/mesh';
+import { meshFacts, weld } from '../../geometry/mesh/mesh-facts';
+import { creaseNormals } from '../../geometry/mesh/normals';
+import { computeSearchFeatures, type SearchFeatures } from '../../geometry/search/search-features';
+import { scanStep } from '../../geometry/step/step-references';
+import { renderThumbnail } from '../../geometry/output/thumbnail';
+import { toViewerGlb } from '../../geometry/output/viewer-file';
+import { modelViews, type ModelViews } from '../../geometry/search/views/model-views';
 
 /** What the model record stores as `facts` (lengths in `units`). */
 export interface ModelFacts {

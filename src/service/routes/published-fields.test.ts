@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { box, toStlBinary } from '../../geometry/fixtures';
+import { box, toStlBinary } from '../../geometry/testing/fixtures';
 import { startIngestTestService, type IngestTestService } from '../ingest/ingest-test-helpers';
 
 const documentPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/reference/physna-openapi-2.0.1.json');

@@ -4,8 +4,8 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { assemblyTreeNodeSchema, type AssemblyTreeNode } from '../../contract/models';
-import { multiply } from '../../geometry/mesh';
-import { invert, mat4ToRigid, rigidToMat4 } from '../../geometry/descriptors/registration';
+import { multiply } from '../../geometry/mesh/mesh';
+import { invert, mat4ToRigid, rigidToMat4 } from '../../geometry/search/descriptors/registration';
 import { assembliesPlacing } from '../store/models';
 import type { Database, ModelRow } from '../store/schema';
 

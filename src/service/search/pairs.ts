@@ -6,8 +6,8 @@
 // depend on timing.
 import { sql, type Kysely } from 'kysely';
 import { Matrix4 } from 'three';
-import { invert, mat4ToRigid, rigidToMat4 } from '../../geometry/descriptors/registration';
-import { SEARCH_FEATURES_VERSION } from '../../geometry/search-features';
+import { invert, mat4ToRigid, rigidToMat4 } from '../../geometry/search/descriptors/registration';
+import { SEARCH_FEATURES_VERSION } from '../../geometry/search/search-features';
 import type { Database } from '../store/schema';
 import { comparePairOffThread } from './pair-pool';
 import type { PairSide } from './pair-worker';

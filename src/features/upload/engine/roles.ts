@@ -1,5 +1,5 @@
 // What kind of file a dropped file is, from its extension (and, for STEP, from its content).
-import { scanStep } from '../../../geometry/step-references';
+import { scanStep } from '../../../geometry/step/step-references';
 
 /** Role of a file in the upload order: parts first, then sub-assemblies, then top assemblies. */
 export type Role = 'part' | 'sub-assembly' | 'assembly';

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import { GEO_DESCRIPTOR_LENGTH } from '../../../geometry/descriptors/geo-descriptor';
-import { GLOBAL_DESCRIPTOR_LENGTH } from '../../../geometry/descriptors/global-descriptor';
+import { GEO_DESCRIPTOR_LENGTH } from '../../../geometry/search/descriptors/geo-descriptor';
+import { GLOBAL_DESCRIPTOR_LENGTH } from '../../../geometry/search/descriptors/global-descriptor';
 
 /**
  * Geometric search (issue 5). Descriptors are kept as plain `real[]` (the source of truth, on any

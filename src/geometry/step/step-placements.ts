@@ -1,0 +1,619 @@
+// Pure parse of a STEP (ISO 10303-21) assembly's product structure with the placements of its
+// occurrences. OpenCascade places the parts of a single-file assembly itself, but returns nothing
+// for an assembly whose parts live in other files (DOCUMENT_FILE references): those parts are
+// imported one by one and have to be put where the assembly file says.
+//
+// Path through the entity graph for one occurrence (parent → child):
+//   NEXT_ASSEMBLY_USAGE_OCCURRENCE(id, name, desc, parent PD, child PD, ref designator)
+//   ← PRODUCT_DEFINITION_SHAPE(name, desc, NAUO)
+//   ← CONTEXT_DEPENDENT_SHAPE_REPRESENTATION(relationship, PDS)
+//   → (REPRESENTATION_RELATIONSHIP(name, desc, rep_1, rep_2) REPRESENTATION_RELATIONSHIP_WITH_TRANSFORMATION(op) ...)
+//   → ITEM_DEFINED_TRANSFORMATION(name, desc, item_1, item_2) with AXIS2_PLACEMENT_3D items.
+// rep_1 is normally the child's shape representation and rep_2 the parent's; the placement of
+// the child in the parent is then M(item_2) · M(item_1)⁻¹. The child product definitions carry
+// their external file via APPLIED_DOCUMENT_REFERENCE / PRODUCT_DEFINITION_WITH_ASSOCIATED_DOCUMENTS.
+
+import { decodeStepString } from './step-references';
+import { identity, multiply, type Mat4 } from '../mesh/mesh';
+
+/** One placed occurrence of a product in its parent. */
+export interface StepOccurrence {
+  /** Product name (PRODUCT.name, else its id). */
+  name: string;
+  /** Occurrence id/name of the NEXT_ASSEMBLY_USAGE_OCCURRENCE (empty for a root). */
+  instance: string;
+  /** File name (no folders) of the external file holding this product; null when it is in this file. */
+  referencedFile: string | null;
+  /** The reference as written (may include folders, always with `/`). */
+  referencedPath: string | null;
+  /** Column-major placement relative to the parent, lengths in millimetres. */
+  transform: number[];
+  children: StepOccurrence[];
+}
+
+export interface StepAssemblyStructure {
+  /** Top products (usually one: the assembly itself), identity transforms. */
+  roots: StepOccurrence[];
+  /** Number of NEXT_ASSEMBLY_USAGE_OCCURRENCE links read. */
+  links: number;
+  /** Occurrences whose placement could not be read (identity used instead). */
+  unplaced: number;
+}
+
+const MAX_DEPTH = 32;
+
+/** The occurrences directly below the file's product: the root's children when there is one root. */
+export function topOccurrences(s: StepAssemblyStructure): StepOccurrence[] {
+  return s.roots.length === 1 ? s.roots[0]!.children : s.roots;
+}
+
+/** Parses the product structure with placements of a STEP file (bytes or text). */
+export function parseStepPlacements(content: string | Uint8Array): StepAssemblyStructure {
+  const text = typeof content === 'string' ? content : new TextDecoder('latin1').decode(content);
+  const g = new StepGraph(text);
+
+  const nauos: { id: number; instance: string; parent: number; child: number }[] = [];
+  const pdsOf = new Map<number, number[]>(); // definition (PD or NAUO) → PDS ids
+  const repsOfPds = new Map<number, number[]>(); // PDS → shape representations
+  const relOfPds = new Map<number, number[]>(); // PDS of a NAUO → representation relationships
+  const docsOfPd = new Map<number, number[]>();
+  const fileNameOfDoc = new Map<number, string>();
+  const pdsOfFormation = new Map<number, number[]>();
+  const formationsOfProduct = new Map<number, number[]>();
+  const push = <K, V>(m: Map<K, V[]>, k: K, v: V) => {
+    const l = m.get(k);
+    if (l) l.push(v);
+    else m.set(k, [v]);
+  };
+
+  for (const [id, type] of g.types) {
+    if (type === 'NEXT_ASSEMBLY_USAGE_OCCURRENCE') {
+      const a = g.args(id, type);
+      const parent = ref(a?.[3]);
+      const child = ref(a?.[4]);
+      if (parent !== undefined && child !== undefined) nauos.push({ id, instance: str(a?.[1]) || str(a?.[0]), parent, child });
+    } else if (type === 'PRODUCT_DEFINITION_SHAPE') {
+      const d = ref(g.args(id, type)?.[2]);
+      if (d !== undefined) push(pdsOf, d, id);
+    } else if (type === 'SHAPE_DEFINITION_REPRESENTATION') {
+      const a = g.args(id, type);
+      const pds = ref(a?.[0]);
+      const rep = ref(a?.[1]);
+      if (pds !== undefined && rep !== undefined) push(repsOfPds, pds, rep);
+    } else if (type === 'CONTEXT_DEPENDENT_SHAPE_REPRESENTATION') {
+      const a = g.args(id, type);
+      const rel = ref(a?.[0]);
+      const pds = ref(a?.[1]);
+      if (pds !== undefined && rel !== undefined) push(relOfPds, pds, rel);
+    } else if (type === 'APPLIED_DOCUMENT_REFERENCE') {
+      const a = g.args(id, type);
+      const doc = ref(a?.[0]);
+      if (doc === undefined) continue;
+      for (const item of list(a?.[2])) {
+        const r = ref(item);
+        if (r !== undefined) push(docsOfPd, r, doc);
+      }
+    } else if (type === 'PRODUCT_DEFINITION_WITH_ASSOCIATED_DOCUMENTS') {
+      for (const item of list(g.args(id, type)?.[4])) {
+        const r = ref(item);
+        if (r !== undefined) push(docsOfPd, id, r);
+      }
+    } else if (type === 'DOCUMENT_FILE' || type === 'DOCUMENT') {
+      const a = g.args(id, type);
+      const idStr = str(a?.[0]).trim();
+      const nameStr = str(a?.[1]).trim();
+      const f = hasExtension(idStr) ? idStr : hasExtension(nameStr) ? nameStr : '';
+      if (f && !fileNameOfDoc.has(id)) fileNameOfDoc.set(id, f);
+    } else if (type === 'APPLIED_EXTERNAL_IDENTIFICATION_ASSIGNMENT') {
+      // Some writers leave DOCUMENT_FILE's id blank and name the file here.
+      const a = g.args(id, type);
+      const f = str(a?.[0]).trim();
+      if (!hasExtension(f)) continue;
+      for (const item of list(a?.[3])) {
+        const r = ref(item);
+        if (r !== undefined && !fileNameOfDoc.has(r)) fileNameOfDoc.set(r, f);
+      }
+    } else if (isProductDefinitionType(type)) {
+      const f = ref(g.args(id, type)?.[2]);
+      if (f !== undefined) push(pdsOfFormation, f, id);
+    } else if (type.startsWith('PRODUCT_DEFINITION_FORMATION')) {
+      const p = ref(g.args(id, type)?.[2]);
+      if (p !== undefined) push(formationsOfProduct, p, id);
+    }
+  }
+  // Documents attached to a formation or product apply to its product definitions.
+  for (const [target, docs] of [...docsOfPd]) {
+    const type = g.types.get(target) ?? '';
+    const pds =
+      type.startsWith('PRODUCT_DEFINITION_FORMATION') ? (pdsOfFormation.get(target) ?? [])
+      : type === 'PRODUCT' ? (formationsOfProduct.get(target) ?? []).flatMap((f) => pdsOfFormation.get(f) ?? [])
+      : [];
+    for (const pd of pds) for (const d of docs) push(docsOfPd, pd, d);
+  }
+
+  const fileOf = (pd: number): string | null => {
+    for (const d of docsOfPd.get(pd) ?? []) {
+      const f = fileNameOfDoc.get(d);
+      if (f) return f;
+    }
+    return null;
+  };
+  const productName = (pd: number): string => {
+    const formation = ref(g.argsAny(pd)?.[2]);
+    const product = formation === undefined ? undefined : ref(g.argsAny(formation)?.[2]);
+    const a = product === undefined ? undefined : g.args(product, 'PRODUCT');
+    return str(a?.[1]).trim() || str(a?.[0]).trim() || `#${pd}`;
+  };
+  const repsOfPd = (pd: number) => new Set((pdsOf.get(pd) ?? []).flatMap((s) => repsOfPds.get(s) ?? []));
+
+  let unplaced = 0;
+  const placement = (n: (typeof nauos)[number]): number[] => {
+    const childReps = repsOfPd(n.child);
+    const parentReps = repsOfPd(n.parent);
+    for (const pds of pdsOf.get(n.id) ?? []) {
+      for (const rel of relOfPds.get(pds) ?? []) {
+        const m = relationshipTransform(g, rel, childReps, parentReps);
+        if (m) return m;
+      }
+    }
+    unplaced++;
+    return identity();
+  };
+
+  const childrenOf = new Map<number, (typeof nauos)[number][]>();
+  const isChild = new Set<number>();
+  for (const n of nauos) {
+    push(childrenOf, n.parent, n);
+    isChild.add(n.child);
+  }
+  const build = (pd: number, instance: string, transform: number[], ancestry: Set<number>): StepOccurrence => {
+    const file = fileOf(pd);
+    const occ: StepOccurrence = {
+      name: productName(pd),
+      instance,
+      referencedFile: file === null ? null : baseName(file),
+      referencedPath: file === null ? null : normalizePath(file),
+      transform,
+      children: [],
+    };
+    if (ancestry.size < MAX_DEPTH) {
+      for (const n of childrenOf.get(pd) ?? []) {
+        if (ancestry.has(n.child)) continue; // a cycle: ignore the link
+        occ.children.push(build(n.child, n.instance, placement(n), new Set([...ancestry, n.child])));
+      }
+    }
+    return occ;
+  };
+  const roots = [...childrenOf.keys()].filter((pd) => !isChild.has(pd)).map((pd) => build(pd, '', identity(), new Set([pd])));
+  return { roots, links: nauos.length, unplaced };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Placements
+
+/** A rigid placement from an AXIS2_PLACEMENT_3D (lengths scaled by `mm` per unit). */
+export function axis2Placement(location: readonly number[], axis: readonly number[] | undefined, refDirection: readonly number[] | undefined, mm = 1): number[] | undefined {
+  const z = normalize(axis ?? [0, 0, 1]);
+  if (!z) return undefined;
+  let r = refDirection ? normalize(refDirection) : undefined;
+  // A reference direction missing or parallel to the axis: any perpendicular will do (as OCCT).
+  if (!r || Math.abs(dot(r, z)) > 1 - 1e-9) r = Math.abs(z[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
+  const x = normalize(sub(r, scale(z, dot(r, z))));
+  if (!x) return undefined;
+  const y = cross(z, x);
+  const p = [0, 1, 2].map((i) => (location[i] ?? 0) * mm);
+  return [x[0], x[1], x[2], 0, y[0], y[1], y[2], 0, z[0], z[1], z[2], 0, p[0]!, p[1]!, p[2]!, 1];
+}
+
+/** Inverse of a rigid motion (orthonormal rotation + translation). */
+export function invertRigid(m: Mat4): number[] {
+  const e = (i: number) => m[i] ?? 0;
+  const t = [e(12), e(13), e(14)];
+  // rotation transposed; translation −Rᵀt
+  const out = [e(0), e(4), e(8), 0, e(1), e(5), e(9), 0, e(2), e(6), e(10), 0, 0, 0, 0, 1];
+  for (let r = 0; r < 3; r++) out[12 + r] = -(e(r * 4) * t[0]! + e(r * 4 + 1) * t[1]! + e(r * 4 + 2) * t[2]!);
+  return out;
+}
+
+function relationshipTransform(g: StepGraph, rel: number, childReps: Set<number>, parentReps: Set<number>): number[] | undefined {
+  const parts = g.parts(rel);
+  if (!parts) return undefined;
+  let rep1: number | undefined;
+  let rep2: number | undefined;
+  let op: number | undefined;
+  for (const p of parts) {
+    if (p.type.includes('REPRESENTATION_RELATIONSHIP') && p.args.length >= 4) {
+      rep1 = ref(p.args[2]);
+      rep2 = ref(p.args[3]);
+      if (p.args.length >= 5) op ??= ref(p.args[4]);
+    } else if (p.type === 'REPRESENTATION_RELATIONSHIP_WITH_TRANSFORMATION' && p.args.length >= 1) {
+      op = ref(p.args[0]);
+    }
+  }
+  if (op === undefined) return undefined;
+  // rep_1 is the child's by convention; some writers swap them.
+  const reversed = rep1 !== undefined && rep2 !== undefined && (childReps.has(rep2) || parentReps.has(rep1)) && !childReps.has(rep1);
+  const childRep = reversed ? rep2 : rep1;
+  const parentRep = reversed ? rep1 : rep2;
+  const opType = g.types.get(op) ?? '';
+  if (opType === 'ITEM_DEFINED_TRANSFORMATION') {
+    const a = g.args(op, opType);
+    const item1 = ref(a?.[2]);
+    const item2 = ref(a?.[3]);
+    if (item1 === undefined || item2 === undefined) return undefined;
+    const childItem = reversed ? item2 : item1;
+    const parentItem = reversed ? item1 : item2;
+    const from = placementMatrix(g, childItem, g.lengthUnitMm(childRep));
+    const to = placementMatrix(g, parentItem, g.lengthUnitMm(parentRep));
+    if (!from || !to) return undefined;
+    return multiply(to, invertRigid(from));
+  }
+  if (opType.startsWith('CARTESIAN_TRANSFORMATION_OPERATOR')) {
+    // (name, axis1, axis2, local_origin, scale[, axis3]) maps child coordinates into the parent.
+    const a = g.argsAny(op);
+    const mm = g.lengthUnitMm(parentRep);
+    const origin = pointOf(g, ref(a?.[3]));
+    const ax1 = directionOf(g, ref(a?.[1]));
+    const ax3 = directionOf(g, ref(a?.[5]));
+    const m = axis2Placement(origin ?? [0, 0, 0], ax3, ax1, mm);
+    if (!m) return undefined;
+    const s = typeof a?.[4] === 'number' ? a[4] : 1;
+    for (const i of [0, 1, 2, 4, 5, 6, 8, 9, 10]) m[i]! *= s;
+    return m;
+  }
+  return undefined;
+}
+
+function placementMatrix(g: StepGraph, id: number, mm: number): number[] | undefined {
+  const type = g.types.get(id);
+  if (type !== 'AXIS2_PLACEMENT_3D') return undefined;
+  const a = g.args(id, type);
+  const location = pointOf(g, ref(a?.[1]));
+  if (!location) return undefined;
+  return axis2Placement(location, directionOf(g, ref(a?.[2])), directionOf(g, ref(a?.[3])), mm);
+}
+
+function pointOf(g: StepGraph, id: number | undefined): number[] | undefined {
+  if (id === undefined) return undefined;
+  const c = list(g.args(id, 'CARTESIAN_POINT')?.[1]);
+  return c.length ? c.map((v) => (typeof v === 'number' ? v : 0)) : undefined;
+}
+
+function directionOf(g: StepGraph, id: number | undefined): number[] | undefined {
+  if (id === undefined) return undefined;
+  const c = list(g.args(id, 'DIRECTION')?.[1]);
+  return c.length ? c.map((v) => (typeof v === 'number' ? v : 0)) : undefined;
+}
+
+type V3 = [number, number, number];
+const dot = (a: readonly number[], b: readonly number[]) => (a[0] ?? 0) * (b[0] ?? 0) + (a[1] ?? 0) * (b[1] ?? 0) + (a[2] ?? 0) * (b[2] ?? 0);
+const scale = (a: readonly number[], s: number): V3 => [(a[0] ?? 0) * s, (a[1] ?? 0) * s, (a[2] ?? 0) * s];
+const sub = (a: readonly number[], b: readonly number[]): V3 => [(a[0] ?? 0) - (b[0] ?? 0), (a[1] ?? 0) - (b[1] ?? 0), (a[2] ?? 0) - (b[2] ?? 0)];
+const cross = (a: V3, b: V3): V3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+function normalize(a: readonly number[]): V3 | undefined {
+  const l = Math.sqrt(dot(a, a));
+  return l > 1e-300 && Number.isFinite(l) ? scale(a, 1 / l) : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entity graph
+
+/** A parameter value: number, string, entity reference, enumeration, typed value, list, or null ($ and *). */
+export type StepValue = number | string | StepRef | StepEnum | StepTyped | StepValue[] | null;
+export interface StepRef {
+  ref: number;
+}
+export interface StepEnum {
+  enum: string;
+}
+export interface StepTyped {
+  typed: string;
+  args: StepValue[];
+}
+interface Part {
+  type: string;
+  args: StepValue[];
+}
+
+/** Types whose records are kept (the rest of a geometry-heavy file is skipped unread). */
+const WANTED = new Set([
+  'PRODUCT',
+  'PRODUCT_DEFINITION_SHAPE',
+  'NEXT_ASSEMBLY_USAGE_OCCURRENCE',
+  'SHAPE_DEFINITION_REPRESENTATION',
+  'CONTEXT_DEPENDENT_SHAPE_REPRESENTATION',
+  'APPLIED_DOCUMENT_REFERENCE',
+  'APPLIED_EXTERNAL_IDENTIFICATION_ASSIGNMENT',
+  'DOCUMENT_FILE',
+  'DOCUMENT',
+  'ITEM_DEFINED_TRANSFORMATION',
+  'AXIS2_PLACEMENT_3D',
+  'CARTESIAN_POINT',
+  'DIRECTION',
+  'LENGTH_MEASURE_WITH_UNIT',
+]);
+const isProductDefinitionType = (t: string) => t === 'PRODUCT_DEFINITION' || t === 'PRODUCT_DEFINITION_WITH_ASSOCIATED_DOCUMENTS';
+const isWanted = (t: string) =>
+  WANTED.has(t) ||
+  isProductDefinitionType(t) ||
+  t.startsWith('PRODUCT_DEFINITION_FORMATION') ||
+  t.endsWith('REPRESENTATION') ||
+  t.includes('REPRESENTATION_RELATIONSHIP') ||
+  t.startsWith('CARTESIAN_TRANSFORMATION_OPERATOR');
+
+/** Records of a Part 21 DATA section, parsed lazily. Complex instances have the type `''`. */
+export class StepGraph {
+  /** Entity id → type name of every kept record. */
+  readonly types = new Map<number, string>();
+  private readonly spans = new Map<number, [number, number]>();
+  private readonly parsed = new Map<number, Part[] | null>();
+  private readonly unitCache = new Map<number, number>();
+
+  constructor(private readonly text: string) {
+    const t = text;
+    const start = t.search(/\bDATA\s*(\([^)]*\))?\s*;/);
+    let i = start >= 0 ? t.indexOf(';', start) + 1 : 0;
+    const n = t.length;
+    while (i < n) {
+      const hash = t.indexOf('#', i);
+      if (hash < 0) break;
+      // Comments between records.
+      const comment = t.indexOf('/*', i);
+      if (comment >= 0 && comment < hash) {
+        const close = t.indexOf('*/', comment + 2);
+        i = close < 0 ? n : close + 2;
+        continue;
+      }
+      let j = hash + 1;
+      let id = 0;
+      while (j < n && t.charCodeAt(j) >= 48 && t.charCodeAt(j) <= 57) id = id * 10 + (t.charCodeAt(j++) - 48);
+      while (j < n && isSpace(t.charCodeAt(j))) j++;
+      if (t[j] !== '=') {
+        i = j;
+        continue;
+      }
+      j++;
+      while (j < n && isSpace(t.charCodeAt(j))) j++;
+      const typeStart = j;
+      while (j < n && isNameChar(t.charCodeAt(j))) j++;
+      const type = t.slice(typeStart, j).toUpperCase();
+      const end = recordEnd(t, j);
+      if (type === '' ? /REPRESENTATION|UNIT|CONTEXT|PRODUCT_DEFINITION/i.test(t.slice(j, end)) : isWanted(type)) {
+        this.types.set(id, type);
+        this.spans.set(id, [j, end]);
+      }
+      i = end + 1;
+    }
+  }
+
+  /** The parts of a record: one for a simple instance, several for a complex one. */
+  parts(id: number): Part[] | undefined {
+    let p = this.parsed.get(id);
+    if (p === undefined) {
+      const span = this.spans.get(id);
+      p = span ? parseRecord(this.text, span[0], span[1], this.types.get(id) ?? '') : null;
+      this.parsed.set(id, p);
+    }
+    return p ?? undefined;
+  }
+
+  /** Arguments of the part named `type` of a record. */
+  args(id: number, type: string): StepValue[] | undefined {
+    return this.parts(id)?.find((p) => p.type === type)?.args;
+  }
+
+  /** Arguments of a simple record, whatever its type. */
+  argsAny(id: number): StepValue[] | undefined {
+    const p = this.parts(id);
+    return p?.length === 1 ? p[0]!.args : undefined;
+  }
+
+  /** Millimetres per length unit of a representation (its context's GLOBAL_UNIT_ASSIGNED_CONTEXT); 1 when unknown. */
+  lengthUnitMm(rep: number | undefined): number {
+    if (rep === undefined) return 1;
+    const cached = this.unitCache.get(rep);
+    if (cached !== undefined) return cached;
+    let mm = 1;
+    const repPart = this.parts(rep)?.find((p) => p.args.length >= 3 && p.type.endsWith('REPRESENTATION'));
+    const ctx = ref(repPart?.args[2]);
+    const units = ctx === undefined ? [] : list(this.args(ctx, 'GLOBAL_UNIT_ASSIGNED_CONTEXT')?.[0]);
+    for (const u of units) {
+      const f = this.unitMm(ref(u), 0);
+      if (f !== undefined) {
+        mm = f;
+        break;
+      }
+    }
+    this.unitCache.set(rep, mm);
+    return mm;
+  }
+
+  private unitMm(id: number | undefined, depth: number): number | undefined {
+    if (id === undefined || depth > 4) return undefined;
+    const parts = this.parts(id);
+    if (!parts?.some((p) => p.type === 'LENGTH_UNIT')) return undefined;
+    const si = parts.find((p) => p.type === 'SI_UNIT');
+    if (si) {
+      const prefix = si.args[0] && typeof si.args[0] === 'object' && 'enum' in si.args[0] ? si.args[0].enum : '';
+      return 1000 * (SI_PREFIX[prefix] ?? 1);
+    }
+    const conv = parts.find((p) => p.type === 'CONVERSION_BASED_UNIT');
+    const measure = ref(conv?.args[1]);
+    if (measure === undefined) return undefined;
+    const m = this.args(measure, 'LENGTH_MEASURE_WITH_UNIT') ?? this.argsAny(measure);
+    const v = m?.[0];
+    const value = typeof v === 'number' ? v : v && typeof v === 'object' && 'typed' in v && typeof v.args[0] === 'number' ? v.args[0] : undefined;
+    const base = this.unitMm(ref(m?.[1]), depth + 1);
+    return value !== undefined && base !== undefined ? value * base : undefined;
+  }
+}
+
+const SI_PREFIX: Record<string, number> = {
+  EXA: 1e18, PETA: 1e15, TERA: 1e12, GIGA: 1e9, MEGA: 1e6, KILO: 1e3, HECTO: 1e2, DECA: 1e1,
+  DECI: 1e-1, CENTI: 1e-2, MILLI: 1e-3, MICRO: 1e-6, NANO: 1e-9, PICO: 1e-12, FEMTO: 1e-15, ATTO: 1e-18,
+};
+
+const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
+const isNameChar = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;
+
+/** Index of the `;` that ends the record whose body starts at `from` (strings skipped). */
+function recordEnd(t: string, from: number): number {
+  let i = from;
+  for (;;) {
+    const semi = t.indexOf(';', i);
+    if (semi < 0) return t.length;
+    const quote = t.indexOf("'", i);
+    if (quote < 0 || quote > semi) return semi;
+    // skip the string literal ('' is an escaped quote)
+    let j = quote + 1;
+    for (;;) {
+      const q = t.indexOf("'", j);
+      if (q < 0) return t.length;
+      if (t[q + 1] === "'") j = q + 2;
+      else {
+        i = q + 1;
+        break;
+      }
+    }
+  }
+}
+
+/** Parses `(args)` of a simple record or `(A(args) B(args) …)` of a complex one. */
+function parseRecord(t: string, from: number, end: number, type: string): Part[] | null {
+  const p = new Cursor(t, from, end);
+  try {
+    if (type) {
+      const args = p.list();
+      return args ? [{ type, args }] : null;
+    }
+    p.skip();
+    if (!p.eat('(')) return null;
+    const parts: Part[] = [];
+    for (;;) {
+      p.skip();
+      if (p.eat(')')) return parts;
+      const name = p.name();
+      if (!name) return null;
+      const args = p.list();
+      if (!args) return null;
+      parts.push({ type: name.toUpperCase(), args });
+    }
+  } catch {
+    return null;
+  }
+}
+
+class Cursor {
+  constructor(
+    private readonly t: string,
+    private i: number,
+    private readonly end: number,
+  ) {}
+
+  skip() {
+    while (this.i < this.end && isSpace(this.t.charCodeAt(this.i))) this.i++;
+  }
+
+  eat(c: string): boolean {
+    this.skip();
+    if (this.t[this.i] === c) {
+      this.i++;
+      return true;
+    }
+    return false;
+  }
+
+  name(): string {
+    this.skip();
+    const s = this.i;
+    while (this.i < this.end && isNameChar(this.t.charCodeAt(this.i))) this.i++;
+    return this.t.slice(s, this.i);
+  }
+
+  /** `( v, v, … )` */
+  list(): StepValue[] | null {
+    if (!this.eat('(')) return null;
+    const out: StepValue[] = [];
+    if (this.eat(')')) return out;
+    for (;;) {
+      out.push(this.value());
+      if (this.eat(',')) continue;
+      if (this.eat(')')) return out;
+      throw new Error('bad list');
+    }
+  }
+
+  value(): StepValue {
+    this.skip();
+    const t = this.t;
+    const c = t[this.i];
+    if (c === undefined || this.i >= this.end) throw new Error('end');
+    if (c === '$' || c === '*') {
+      this.i++;
+      return null;
+    }
+    if (c === '#') {
+      this.i++;
+      let id = 0;
+      while (this.i < this.end && t.charCodeAt(this.i) >= 48 && t.charCodeAt(this.i) <= 57) id = id * 10 + (t.charCodeAt(this.i++) - 48);
+      return { ref: id };
+    }
+    if (c === "'") {
+      let j = this.i + 1;
+      for (;;) {
+        const q = t.indexOf("'", j);
+        if (q < 0 || q >= this.end) throw new Error('string');
+        if (t[q + 1] === "'") j = q + 2;
+        else {
+          const raw = t.slice(this.i + 1, q);
+          this.i = q + 1;
+          return decodeStepString(raw);
+        }
+      }
+    }
+    if (c === '.') {
+      const close = t.indexOf('.', this.i + 1);
+      if (close < 0 || close >= this.end) throw new Error('enum');
+      const e = t.slice(this.i + 1, close).toUpperCase();
+      this.i = close + 1;
+      return { enum: e };
+    }
+    if (c === '"') {
+      const close = t.indexOf('"', this.i + 1);
+      this.i = close + 1;
+      return t.slice(this.i - 1, close);
+    }
+    if (c === '(') return this.list();
+    if (c === '-' || c === '+' || (c >= '0' && c <= '9')) {
+      const s = this.i;
+      this.i++;
+      while (this.i < this.end && /[0-9.eE+-]/.test(t[this.i]!)) this.i++;
+      return Number(t.slice(s, this.i));
+    }
+    const name = this.name();
+    if (!name) throw new Error('unexpected');
+    const args = this.list();
+    return { typed: name.toUpperCase(), args: args ?? [] };
+  }
+}
+
+function ref(v: StepValue | undefined): number | undefined {
+  return v !== null && typeof v === 'object' && 'ref' in v ? v.ref : undefined;
+}
+
+function str(v: StepValue | undefined): string {
+  return typeof v === 'string' ? v : '';
+}
+
+function list(v: StepValue | undefined): StepValue[] {
+  return Array.isArray(v) ? v : [];
+}
+
+const hasExtension = (p: string) => /\.[A-Za-z0-9_]+$/.test(p);
+
+const normalizePath = (p: string) => p.replace(/\\/g, '/').replace(/^file:\/\/\/?/i, '');
+
+function baseName(p: string): string {
+  const s = normalizePath(p);
+  return s.slice(s.lastIndexOf('/') + 1);
+}
