@@ -13,8 +13,8 @@
 // the child in the parent is then M(item_2) · M(item_1)⁻¹. The child product definitions carry
 // their external file via APPLIED_DOCUMENT_REFERENCE / PRODUCT_DEFINITION_WITH_ASSOCIATED_DOCUMENTS.
 
-import { decodeStepString } from './step-references';
 import { identity, multiply, type Mat4 } from '../mesh/mesh';
+import { listOf, parseStepRecord, refOf, stepRecords, stepText, stringOf, type StepPart, type StepRecordSpan, type StepValue } from './step-tokenizer';
 
 /** One placed occurrence of a product in its parent. */
 export interface StepOccurrence {
@@ -49,8 +49,7 @@ export function topOccurrences(s: StepAssemblyStructure): StepOccurrence[] {
 
 /** Parses the product structure with placements of a STEP file (bytes or text). */
 export function parseStepPlacements(content: string | Uint8Array): StepAssemblyStructure {
-  const text = typeof content === 'string' ? content : new TextDecoder('latin1').decode(content);
-  const g = new StepGraph(text);
+  const g = new StepGraph(stepText(content));
 
   const nauos: { id: number; instance: string; parent: number; child: number }[] = [];
   const pdsOf = new Map<number, number[]>(); // definition (PD or NAUO) → PDS ids
@@ -69,55 +68,55 @@ export function parseStepPlacements(content: string | Uint8Array): StepAssemblyS
   for (const [id, type] of g.types) {
     if (type === 'NEXT_ASSEMBLY_USAGE_OCCURRENCE') {
       const a = g.args(id, type);
-      const parent = ref(a?.[3]);
-      const child = ref(a?.[4]);
-      if (parent !== undefined && child !== undefined) nauos.push({ id, instance: str(a?.[1]) || str(a?.[0]), parent, child });
+      const parent = refOf(a?.[3]);
+      const child = refOf(a?.[4]);
+      if (parent !== undefined && child !== undefined) nauos.push({ id, instance: stringOf(a?.[1]) || stringOf(a?.[0]), parent, child });
     } else if (type === 'PRODUCT_DEFINITION_SHAPE') {
-      const d = ref(g.args(id, type)?.[2]);
+      const d = refOf(g.args(id, type)?.[2]);
       if (d !== undefined) push(pdsOf, d, id);
     } else if (type === 'SHAPE_DEFINITION_REPRESENTATION') {
       const a = g.args(id, type);
-      const pds = ref(a?.[0]);
-      const rep = ref(a?.[1]);
+      const pds = refOf(a?.[0]);
+      const rep = refOf(a?.[1]);
       if (pds !== undefined && rep !== undefined) push(repsOfPds, pds, rep);
     } else if (type === 'CONTEXT_DEPENDENT_SHAPE_REPRESENTATION') {
       const a = g.args(id, type);
-      const rel = ref(a?.[0]);
-      const pds = ref(a?.[1]);
+      const rel = refOf(a?.[0]);
+      const pds = refOf(a?.[1]);
       if (pds !== undefined && rel !== undefined) push(relOfPds, pds, rel);
     } else if (type === 'APPLIED_DOCUMENT_REFERENCE') {
       const a = g.args(id, type);
-      const doc = ref(a?.[0]);
+      const doc = refOf(a?.[0]);
       if (doc === undefined) continue;
-      for (const item of list(a?.[2])) {
-        const r = ref(item);
+      for (const item of listOf(a?.[2])) {
+        const r = refOf(item);
         if (r !== undefined) push(docsOfPd, r, doc);
       }
     } else if (type === 'PRODUCT_DEFINITION_WITH_ASSOCIATED_DOCUMENTS') {
-      for (const item of list(g.args(id, type)?.[4])) {
-        const r = ref(item);
+      for (const item of listOf(g.args(id, type)?.[4])) {
+        const r = refOf(item);
         if (r !== undefined) push(docsOfPd, id, r);
       }
     } else if (type === 'DOCUMENT_FILE' || type === 'DOCUMENT') {
       const a = g.args(id, type);
-      const idStr = str(a?.[0]).trim();
-      const nameStr = str(a?.[1]).trim();
+      const idStr = stringOf(a?.[0]).trim();
+      const nameStr = stringOf(a?.[1]).trim();
       const f = hasExtension(idStr) ? idStr : hasExtension(nameStr) ? nameStr : '';
       if (f && !fileNameOfDoc.has(id)) fileNameOfDoc.set(id, f);
     } else if (type === 'APPLIED_EXTERNAL_IDENTIFICATION_ASSIGNMENT') {
       // Some writers leave DOCUMENT_FILE's id blank and name the file here.
       const a = g.args(id, type);
-      const f = str(a?.[0]).trim();
+      const f = stringOf(a?.[0]).trim();
       if (!hasExtension(f)) continue;
-      for (const item of list(a?.[3])) {
-        const r = ref(item);
+      for (const item of listOf(a?.[3])) {
+        const r = refOf(item);
         if (r !== undefined && !fileNameOfDoc.has(r)) fileNameOfDoc.set(r, f);
       }
     } else if (isProductDefinitionType(type)) {
-      const f = ref(g.args(id, type)?.[2]);
+      const f = refOf(g.args(id, type)?.[2]);
       if (f !== undefined) push(pdsOfFormation, f, id);
     } else if (type.startsWith('PRODUCT_DEFINITION_FORMATION')) {
-      const p = ref(g.args(id, type)?.[2]);
+      const p = refOf(g.args(id, type)?.[2]);
       if (p !== undefined) push(formationsOfProduct, p, id);
     }
   }
@@ -139,10 +138,10 @@ export function parseStepPlacements(content: string | Uint8Array): StepAssemblyS
     return null;
   };
   const productName = (pd: number): string => {
-    const formation = ref(g.argsAny(pd)?.[2]);
-    const product = formation === undefined ? undefined : ref(g.argsAny(formation)?.[2]);
+    const formation = refOf(g.argsAny(pd)?.[2]);
+    const product = formation === undefined ? undefined : refOf(g.argsAny(formation)?.[2]);
     const a = product === undefined ? undefined : g.args(product, 'PRODUCT');
-    return str(a?.[1]).trim() || str(a?.[0]).trim() || `#${pd}`;
+    return stringOf(a?.[1]).trim() || stringOf(a?.[0]).trim() || `#${pd}`;
   };
   const repsOfPd = (pd: number) => new Set((pdsOf.get(pd) ?? []).flatMap((s) => repsOfPds.get(s) ?? []));
 
@@ -223,11 +222,11 @@ function relationshipTransform(g: StepGraph, rel: number, childReps: Set<number>
   let op: number | undefined;
   for (const p of parts) {
     if (p.type.includes('REPRESENTATION_RELATIONSHIP') && p.args.length >= 4) {
-      rep1 = ref(p.args[2]);
-      rep2 = ref(p.args[3]);
-      if (p.args.length >= 5) op ??= ref(p.args[4]);
+      rep1 = refOf(p.args[2]);
+      rep2 = refOf(p.args[3]);
+      if (p.args.length >= 5) op ??= refOf(p.args[4]);
     } else if (p.type === 'REPRESENTATION_RELATIONSHIP_WITH_TRANSFORMATION' && p.args.length >= 1) {
-      op = ref(p.args[0]);
+      op = refOf(p.args[0]);
     }
   }
   if (op === undefined) return undefined;
@@ -238,8 +237,8 @@ function relationshipTransform(g: StepGraph, rel: number, childReps: Set<number>
   const opType = g.types.get(op) ?? '';
   if (opType === 'ITEM_DEFINED_TRANSFORMATION') {
     const a = g.args(op, opType);
-    const item1 = ref(a?.[2]);
-    const item2 = ref(a?.[3]);
+    const item1 = refOf(a?.[2]);
+    const item2 = refOf(a?.[3]);
     if (item1 === undefined || item2 === undefined) return undefined;
     const childItem = reversed ? item2 : item1;
     const parentItem = reversed ? item1 : item2;
@@ -252,9 +251,9 @@ function relationshipTransform(g: StepGraph, rel: number, childReps: Set<number>
     // (name, axis1, axis2, local_origin, scale[, axis3]) maps child coordinates into the parent.
     const a = g.argsAny(op);
     const mm = g.lengthUnitMm(parentRep);
-    const origin = pointOf(g, ref(a?.[3]));
-    const ax1 = directionOf(g, ref(a?.[1]));
-    const ax3 = directionOf(g, ref(a?.[5]));
+    const origin = pointOf(g, refOf(a?.[3]));
+    const ax1 = directionOf(g, refOf(a?.[1]));
+    const ax3 = directionOf(g, refOf(a?.[5]));
     const m = axis2Placement(origin ?? [0, 0, 0], ax3, ax1, mm);
     if (!m) return undefined;
     const s = typeof a?.[4] === 'number' ? a[4] : 1;
@@ -268,20 +267,20 @@ function placementMatrix(g: StepGraph, id: number, mm: number): number[] | undef
   const type = g.types.get(id);
   if (type !== 'AXIS2_PLACEMENT_3D') return undefined;
   const a = g.args(id, type);
-  const location = pointOf(g, ref(a?.[1]));
+  const location = pointOf(g, refOf(a?.[1]));
   if (!location) return undefined;
-  return axis2Placement(location, directionOf(g, ref(a?.[2])), directionOf(g, ref(a?.[3])), mm);
+  return axis2Placement(location, directionOf(g, refOf(a?.[2])), directionOf(g, refOf(a?.[3])), mm);
 }
 
 function pointOf(g: StepGraph, id: number | undefined): number[] | undefined {
   if (id === undefined) return undefined;
-  const c = list(g.args(id, 'CARTESIAN_POINT')?.[1]);
+  const c = listOf(g.args(id, 'CARTESIAN_POINT')?.[1]);
   return c.length ? c.map((v) => (typeof v === 'number' ? v : 0)) : undefined;
 }
 
 function directionOf(g: StepGraph, id: number | undefined): number[] | undefined {
   if (id === undefined) return undefined;
-  const c = list(g.args(id, 'DIRECTION')?.[1]);
+  const c = listOf(g.args(id, 'DIRECTION')?.[1]);
   return c.length ? c.map((v) => (typeof v === 'number' ? v : 0)) : undefined;
 }
 
@@ -297,23 +296,6 @@ function normalize(a: readonly number[]): V3 | undefined {
 
 // ---------------------------------------------------------------------------------------------
 // Entity graph
-
-/** A parameter value: number, string, entity reference, enumeration, typed value, list, or null ($ and *). */
-export type StepValue = number | string | StepRef | StepEnum | StepTyped | StepValue[] | null;
-export interface StepRef {
-  ref: number;
-}
-export interface StepEnum {
-  enum: string;
-}
-export interface StepTyped {
-  typed: string;
-  args: StepValue[];
-}
-interface Part {
-  type: string;
-  args: StepValue[];
-}
 
 /** Types whose records are kept (the rest of a geometry-heavy file is skipped unread). */
 const WANTED = new Set([
@@ -342,56 +324,28 @@ const isWanted = (t: string) =>
   t.startsWith('CARTESIAN_TRANSFORMATION_OPERATOR');
 
 /** Records of a Part 21 DATA section, parsed lazily. Complex instances have the type `''`. */
-export class StepGraph {
+class StepGraph {
   /** Entity id → type name of every kept record. */
   readonly types = new Map<number, string>();
-  private readonly spans = new Map<number, [number, number]>();
-  private readonly parsed = new Map<number, Part[] | null>();
+  private readonly spans = new Map<number, StepRecordSpan>();
+  private readonly parsed = new Map<number, StepPart[] | null>();
   private readonly unitCache = new Map<number, number>();
 
   constructor(private readonly text: string) {
-    const t = text;
-    const start = t.search(/\bDATA\s*(\([^)]*\))?\s*;/);
-    let i = start >= 0 ? t.indexOf(';', start) + 1 : 0;
-    const n = t.length;
-    while (i < n) {
-      const hash = t.indexOf('#', i);
-      if (hash < 0) break;
-      // Comments between records.
-      const comment = t.indexOf('/*', i);
-      if (comment >= 0 && comment < hash) {
-        const close = t.indexOf('*/', comment + 2);
-        i = close < 0 ? n : close + 2;
-        continue;
+    for (const r of stepRecords(text)) {
+      if (r.type === '' ? /REPRESENTATION|UNIT|CONTEXT|PRODUCT_DEFINITION/i.test(text.slice(r.from, r.end)) : isWanted(r.type)) {
+        this.types.set(r.id, r.type);
+        this.spans.set(r.id, r);
       }
-      let j = hash + 1;
-      let id = 0;
-      while (j < n && t.charCodeAt(j) >= 48 && t.charCodeAt(j) <= 57) id = id * 10 + (t.charCodeAt(j++) - 48);
-      while (j < n && isSpace(t.charCodeAt(j))) j++;
-      if (t[j] !== '=') {
-        i = j;
-        continue;
-      }
-      j++;
-      while (j < n && isSpace(t.charCodeAt(j))) j++;
-      const typeStart = j;
-      while (j < n && isNameChar(t.charCodeAt(j))) j++;
-      const type = t.slice(typeStart, j).toUpperCase();
-      const end = recordEnd(t, j);
-      if (type === '' ? /REPRESENTATION|UNIT|CONTEXT|PRODUCT_DEFINITION/i.test(t.slice(j, end)) : isWanted(type)) {
-        this.types.set(id, type);
-        this.spans.set(id, [j, end]);
-      }
-      i = end + 1;
     }
   }
 
   /** The parts of a record: one for a simple instance, several for a complex one. */
-  parts(id: number): Part[] | undefined {
+  parts(id: number): StepPart[] | undefined {
     let p = this.parsed.get(id);
     if (p === undefined) {
       const span = this.spans.get(id);
-      p = span ? parseRecord(this.text, span[0], span[1], this.types.get(id) ?? '') : null;
+      p = span ? parseStepRecord(this.text, span) : null;
       this.parsed.set(id, p);
     }
     return p ?? undefined;
@@ -415,10 +369,10 @@ export class StepGraph {
     if (cached !== undefined) return cached;
     let mm = 1;
     const repPart = this.parts(rep)?.find((p) => p.args.length >= 3 && p.type.endsWith('REPRESENTATION'));
-    const ctx = ref(repPart?.args[2]);
-    const units = ctx === undefined ? [] : list(this.args(ctx, 'GLOBAL_UNIT_ASSIGNED_CONTEXT')?.[0]);
+    const ctx = refOf(repPart?.args[2]);
+    const units = ctx === undefined ? [] : listOf(this.args(ctx, 'GLOBAL_UNIT_ASSIGNED_CONTEXT')?.[0]);
     for (const u of units) {
-      const f = this.unitMm(ref(u), 0);
+      const f = this.unitMm(refOf(u), 0);
       if (f !== undefined) {
         mm = f;
         break;
@@ -438,12 +392,12 @@ export class StepGraph {
       return 1000 * (SI_PREFIX[prefix] ?? 1);
     }
     const conv = parts.find((p) => p.type === 'CONVERSION_BASED_UNIT');
-    const measure = ref(conv?.args[1]);
+    const measure = refOf(conv?.args[1]);
     if (measure === undefined) return undefined;
     const m = this.args(measure, 'LENGTH_MEASURE_WITH_UNIT') ?? this.argsAny(measure);
     const v = m?.[0];
     const value = typeof v === 'number' ? v : v && typeof v === 'object' && 'typed' in v && typeof v.args[0] === 'number' ? v.args[0] : undefined;
-    const base = this.unitMm(ref(m?.[1]), depth + 1);
+    const base = this.unitMm(refOf(m?.[1]), depth + 1);
     return value !== undefined && base !== undefined ? value * base : undefined;
   }
 }
@@ -452,162 +406,6 @@ const SI_PREFIX: Record<string, number> = {
   EXA: 1e18, PETA: 1e15, TERA: 1e12, GIGA: 1e9, MEGA: 1e6, KILO: 1e3, HECTO: 1e2, DECA: 1e1,
   DECI: 1e-1, CENTI: 1e-2, MILLI: 1e-3, MICRO: 1e-6, NANO: 1e-9, PICO: 1e-12, FEMTO: 1e-15, ATTO: 1e-18,
 };
-
-const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
-const isNameChar = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;
-
-/** Index of the `;` that ends the record whose body starts at `from` (strings skipped). */
-function recordEnd(t: string, from: number): number {
-  let i = from;
-  for (;;) {
-    const semi = t.indexOf(';', i);
-    if (semi < 0) return t.length;
-    const quote = t.indexOf("'", i);
-    if (quote < 0 || quote > semi) return semi;
-    // skip the string literal ('' is an escaped quote)
-    let j = quote + 1;
-    for (;;) {
-      const q = t.indexOf("'", j);
-      if (q < 0) return t.length;
-      if (t[q + 1] === "'") j = q + 2;
-      else {
-        i = q + 1;
-        break;
-      }
-    }
-  }
-}
-
-/** Parses `(args)` of a simple record or `(A(args) B(args) …)` of a complex one. */
-function parseRecord(t: string, from: number, end: number, type: string): Part[] | null {
-  const p = new Cursor(t, from, end);
-  try {
-    if (type) {
-      const args = p.list();
-      return args ? [{ type, args }] : null;
-    }
-    p.skip();
-    if (!p.eat('(')) return null;
-    const parts: Part[] = [];
-    for (;;) {
-      p.skip();
-      if (p.eat(')')) return parts;
-      const name = p.name();
-      if (!name) return null;
-      const args = p.list();
-      if (!args) return null;
-      parts.push({ type: name.toUpperCase(), args });
-    }
-  } catch {
-    return null;
-  }
-}
-
-class Cursor {
-  constructor(
-    private readonly t: string,
-    private i: number,
-    private readonly end: number,
-  ) {}
-
-  skip() {
-    while (this.i < this.end && isSpace(this.t.charCodeAt(this.i))) this.i++;
-  }
-
-  eat(c: string): boolean {
-    this.skip();
-    if (this.t[this.i] === c) {
-      this.i++;
-      return true;
-    }
-    return false;
-  }
-
-  name(): string {
-    this.skip();
-    const s = this.i;
-    while (this.i < this.end && isNameChar(this.t.charCodeAt(this.i))) this.i++;
-    return this.t.slice(s, this.i);
-  }
-
-  /** `( v, v, … )` */
-  list(): StepValue[] | null {
-    if (!this.eat('(')) return null;
-    const out: StepValue[] = [];
-    if (this.eat(')')) return out;
-    for (;;) {
-      out.push(this.value());
-      if (this.eat(',')) continue;
-      if (this.eat(')')) return out;
-      throw new Error('bad list');
-    }
-  }
-
-  value(): StepValue {
-    this.skip();
-    const t = this.t;
-    const c = t[this.i];
-    if (c === undefined || this.i >= this.end) throw new Error('end');
-    if (c === '$' || c === '*') {
-      this.i++;
-      return null;
-    }
-    if (c === '#') {
-      this.i++;
-      let id = 0;
-      while (this.i < this.end && t.charCodeAt(this.i) >= 48 && t.charCodeAt(this.i) <= 57) id = id * 10 + (t.charCodeAt(this.i++) - 48);
-      return { ref: id };
-    }
-    if (c === "'") {
-      let j = this.i + 1;
-      for (;;) {
-        const q = t.indexOf("'", j);
-        if (q < 0 || q >= this.end) throw new Error('string');
-        if (t[q + 1] === "'") j = q + 2;
-        else {
-          const raw = t.slice(this.i + 1, q);
-          this.i = q + 1;
-          return decodeStepString(raw);
-        }
-      }
-    }
-    if (c === '.') {
-      const close = t.indexOf('.', this.i + 1);
-      if (close < 0 || close >= this.end) throw new Error('enum');
-      const e = t.slice(this.i + 1, close).toUpperCase();
-      this.i = close + 1;
-      return { enum: e };
-    }
-    if (c === '"') {
-      const close = t.indexOf('"', this.i + 1);
-      this.i = close + 1;
-      return t.slice(this.i - 1, close);
-    }
-    if (c === '(') return this.list();
-    if (c === '-' || c === '+' || (c >= '0' && c <= '9')) {
-      const s = this.i;
-      this.i++;
-      while (this.i < this.end && /[0-9.eE+-]/.test(t[this.i]!)) this.i++;
-      return Number(t.slice(s, this.i));
-    }
-    const name = this.name();
-    if (!name) throw new Error('unexpected');
-    const args = this.list();
-    return { typed: name.toUpperCase(), args: args ?? [] };
-  }
-}
-
-function ref(v: StepValue | undefined): number | undefined {
-  return v !== null && typeof v === 'object' && 'ref' in v ? v.ref : undefined;
-}
-
-function str(v: StepValue | undefined): string {
-  return typeof v === 'string' ? v : '';
-}
-
-function list(v: StepValue | undefined): StepValue[] {
-  return Array.isArray(v) ? v : [];
-}
 
 const hasExtension = (p: string) => /\.[A-Za-z0-9_]+$/.test(p);
 

@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeStepString, findStepReferences, isStepAssembly, scanStep } from './step-references';
+import { findStepReferences, isStepAssembly, scanStep } from './step-references';
+import { decodeStepString } from './step-tokenizer';
 
 const CAXIF = join(dirname(createRequire(import.meta.url).resolve('occt-import-js/package.json')), 'test', 'testfiles', 'cax-if');
 const read = (...p: string[]) => new Uint8Array(readFileSync(join(CAXIF, ...p)));

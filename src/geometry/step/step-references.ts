@@ -1,6 +1,8 @@
 // Pure text scan of a STEP (ISO 10303-21) file's product structure. OpenCascade returns no
 // geometry for an assembly whose parts live in other files, so these have to be found by hand.
 
+import { parseStepRecord, stepRecords, stepText, stringOf, type StepTyped, type StepValue } from './step-tokenizer';
+
 /** What the product structure of a STEP file says about assemblies. */
 export interface StepStructure {
   /** File names (no folders) of the external part/sub-assembly files, in order of appearance. */
@@ -17,39 +19,66 @@ export interface StepStructure {
 
 const CAD_FILE = /\.(stp|step|p21|stpz|stpx|igs|iges|brp|brep|x_t|x_b|xmt_txt|xmt_bin|sldprt|sldasm|catpart|catproduct|prt|asm|ipt|iam|par|psm|jt|stl|3mf|obj|ply|off|glb|gltf)(\.\d+)?$/i;
 
+/** Entities that can name an external file, and the one that makes AP203 `DOCUMENT`s count. */
+const REFERENCING = new Set(['DOCUMENT_FILE', 'APPLIED_EXTERNAL_IDENTIFICATION_ASSIGNMENT', 'EXTERNAL_SOURCE', 'DOCUMENT', 'APPLIED_DOCUMENT_REFERENCE']);
+/** A complex instance (`#1=(A(...) B(...));`) worth parsing: one with a part that counts or names a file. */
+const COMPLEX_OF_INTEREST = /PRODUCT|NEXT_ASSEMBLY_USAGE_OCCURRENCE|DOCUMENT|EXTERNAL/i;
+
 /** Scans a STEP file (bytes or text) for assembly structure and external file references. */
 export function scanStep(content: string | Uint8Array): StepStructure {
-  const text = typeof content === 'string' ? content : new TextDecoder('latin1').decode(content);
-  const dataAt = text.search(/\bDATA\s*(\([^)]*\))?\s*;/);
-  const data = dataAt >= 0 ? text.slice(dataAt) : text;
+  const text = stepText(content);
+  // Candidate names by the entity they come from; added in this order, so that a name the file
+  // gives in several ways keeps the spelling of its DOCUMENT_FILE.
+  const documentFiles: [string, string][] = [];
+  const identifications: string[] = [];
+  const externalSources: string[] = [];
+  const documents: [string, string][] = [];
+  let documentReferences = false;
+  let productCount = 0;
+  let assemblyLinks = 0;
+
+  for (const record of stepRecords(text)) {
+    if (record.type === 'PRODUCT') productCount++;
+    else if (record.type === 'NEXT_ASSEMBLY_USAGE_OCCURRENCE') assemblyLinks++;
+    // Only records that can matter are parsed: most of a file is geometry.
+    if (record.type === '' ? !COMPLEX_OF_INTEREST.test(text.slice(record.from, record.end)) : !REFERENCING.has(record.type)) continue;
+    for (const part of parseStepRecord(text, record) ?? []) {
+      const [first, second] = part.args;
+      if (record.type === '') {
+        if (part.type === 'PRODUCT') productCount++;
+        else if (part.type === 'NEXT_ASSEMBLY_USAGE_OCCURRENCE') assemblyLinks++;
+      }
+      if (part.type === 'DOCUMENT_FILE') documentFiles.push([stringOf(first), stringOf(second)]);
+      else if (part.type === 'APPLIED_EXTERNAL_IDENTIFICATION_ASSIGNMENT') identifications.push(stringOf(first));
+      else if (part.type === 'EXTERNAL_SOURCE' && isTyped(first, 'IDENTIFIER')) externalSources.push(stringOf(first.args[0]));
+      else if (part.type === 'DOCUMENT') documents.push([stringOf(first), stringOf(second)]);
+      else if (part.type === 'APPLIED_DOCUMENT_REFERENCE') documentReferences = true;
+    }
+  }
 
   const paths: string[] = [];
-  const add = (raw: string | undefined, requireCadExtension: boolean) => {
-    if (raw === undefined) return;
-    const p = decodeStepString(raw).trim().replace(/\\/g, '/').replace(/^file:\/\/\/?/i, '');
+  const add = (raw: string, requireCadExtension: boolean) => {
+    const p = raw.trim().replace(/\\/g, '/').replace(/^file:\/\/\/?/i, '');
     if (!p || !/\.[A-Za-z0-9_]+$/.test(p)) return;
     if (requireCadExtension && !CAD_FILE.test(p)) return;
     if (!paths.includes(p)) paths.push(p);
   };
-  const str = String.raw`'((?:[^']|'')*)'`;
   // DOCUMENT_FILE(id, name, description, kind, revision, ...): the id is the file name; some
   // writers leave it blank and put the file name into `name`.
-  for (const m of data.matchAll(new RegExp(String.raw`\bDOCUMENT_FILE\s*\(\s*${str}\s*,\s*${str}`, 'gi'))) {
-    if (/\.[A-Za-z0-9_]+$/.test(m[1]!.trim())) add(m[1], false);
-    else add(m[2], true);
+  for (const [id, name] of documentFiles) {
+    if (/\.[A-Za-z0-9_]+$/.test(id.trim())) add(id, false);
+    else add(name, true);
   }
-  for (const m of data.matchAll(new RegExp(String.raw`\bAPPLIED_EXTERNAL_IDENTIFICATION_ASSIGNMENT\s*\(\s*${str}`, 'gi'))) add(m[1], true);
-  for (const m of data.matchAll(new RegExp(String.raw`\bEXTERNAL_SOURCE\s*\(\s*IDENTIFIER\s*\(\s*${str}`, 'gi'))) add(m[1], true);
+  for (const name of identifications) add(name, true);
+  for (const name of externalSources) add(name, true);
   // AP203 style: DOCUMENT(id, name, ...) attached through APPLIED_DOCUMENT_REFERENCE.
-  if (/\bAPPLIED_DOCUMENT_REFERENCE\s*\(/i.test(data)) {
-    for (const m of data.matchAll(new RegExp(String.raw`[=\s]DOCUMENT\s*\(\s*${str}\s*,\s*${str}`, 'gi'))) {
-      add(m[1], true);
-      add(m[2], true);
+  if (documentReferences) {
+    for (const [id, name] of documents) {
+      add(id, true);
+      add(name, true);
     }
   }
 
-  const productCount = countMatches(data, /[=\s(]PRODUCT\s*\(/gi);
-  const assemblyLinks = countMatches(data, /\bNEXT_ASSEMBLY_USAGE_OCCURRENCE\s*\(/gi);
   const references = unique(paths.map((p) => p.slice(p.lastIndexOf('/') + 1)));
   return { references, referencePaths: paths, productCount, assemblyLinks, isAssembly: assemblyLinks > 0 || references.length > 0 };
 }
@@ -64,21 +93,8 @@ export function isStepAssembly(content: string | Uint8Array): boolean {
   return scanStep(content).isAssembly;
 }
 
-/** Decodes a STEP string literal's escapes: '' and the \X\, \X2\…\X0\, \X4\…\X0\ and \S\ forms. */
-export function decodeStepString(s: string): string {
-  return s
-    .replace(/''/g, "'")
-    .replace(/\\X2\\((?:[0-9A-F]{4})+)\\X0\\/gi, (_, hex: string) => String.fromCharCode(...(hex.match(/.{4}/g) ?? []).map((h) => parseInt(h, 16))))
-    .replace(/\\X4\\((?:[0-9A-F]{8})+)\\X0\\/gi, (_, hex: string) => String.fromCodePoint(...(hex.match(/.{8}/g) ?? []).map((h) => parseInt(h, 16))))
-    .replace(/\\X\\([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-    .replace(/\\S\\(.)/g, (_, c: string) => String.fromCharCode(c.charCodeAt(0) + 128))
-    .replace(/\\\\/g, '\\');
-}
-
-function countMatches(s: string, re: RegExp): number {
-  let n = 0;
-  for (const _ of s.matchAll(re)) n++;
-  return n;
+function isTyped(v: StepValue | undefined, type: string): v is StepTyped {
+  return v !== null && typeof v === 'object' && 'typed' in v && v.typed === type;
 }
 
 function unique(xs: string[]): string[] {
