@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { box, flange, plateWithHoles } from '../testing/fixtures';
-import { applyToMesh, mergeMeshes, translation, type Mesh } from './mesh';
+import { applyToMesh, mergeMeshes, type Mesh } from './mesh';
+import { translation } from './transform';
 import { meshFacts, weld } from './mesh-facts';
 
 /** Every triangle gets its own three vertices, as in STL. */

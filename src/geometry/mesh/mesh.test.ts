@@ -1,23 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { applyToMesh, convertUnits, identity, isIdentity, mergeMeshes, multiply, rotationZ, scaling, transformPoint, translation, type Mesh } from './mesh';
+import { applyToMesh, convertUnits, mergeMeshes, type Mesh } from './mesh';
+import { identity, isIdentity, multiply, rotationZ, scaling, transformPoint, translation } from './transform';
 import { signedVolume } from './mesh-facts';
 import { box } from '../testing/fixtures';
 
 const tri: Mesh = { positions: new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]), indices: new Uint32Array([0, 1, 2]), units: 'mm' };
 
-describe('Mat4 (column-major)', () => {
-  it('keeps the translation in elements 12..14 and composes right-to-left', () => {
-    const t = translation(1, 2, 3);
-    expect([t[12], t[13], t[14]]).toEqual([1, 2, 3]);
-    expect(transformPoint(t, [1, 1, 1])).toEqual([2, 3, 4]);
-    // rotate first, then translate
-    const m = multiply(translation(10, 0, 0), rotationZ(90));
-    const p = transformPoint(m, [1, 0, 0]);
-    expect(p[0]).toBeCloseTo(10);
-    expect(p[1]).toBeCloseTo(1);
-    expect(isIdentity(multiply(identity(), identity()))).toBe(true);
-  });
-
+describe('applyToMesh', () => {
   it('applyToMesh keeps normals outward under a mirror', async () => {
     const { mesh } = await box([1, 2, 3]);
     const v = signedVolume(mesh);

@@ -1,3 +1,5 @@
+import { determinant3, scaling, transformPoint, type Mat4 } from './transform';
+
 /** Length unit a mesh's coordinates are expressed in; `unknown` when the format does not say (STL, OBJ, PLY, OFF). */
 export type LengthUnit = 'mm' | 'cm' | 'm' | 'in' | 'unknown';
 
@@ -14,13 +16,6 @@ export interface Mesh {
   units?: LengthUnit;
 }
 
-/**
- * A 4×4 affine transform stored column-major (the layout of glTF, three.js `Matrix4.elements`
- * and the API's `transform: number[16]`): element (row r, column c) is at `m[c * 4 + r]`,
- * so the translation is `m[12], m[13], m[14]`.
- */
-export type Mat4 = readonly number[] | Float64Array | Float32Array;
-
 /** A point or direction as [x, y, z]. */
 export type Vec3 = [number, number, number];
 
@@ -33,67 +28,6 @@ export function vertexCount(mesh: Mesh): number {
 
 export function triangleCount(mesh: Mesh): number {
   return mesh.indices.length / 3;
-}
-
-export function identity(): number[] {
-  return [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
-}
-
-export function translation(x: number, y: number, z: number): number[] {
-  return [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1];
-}
-
-export function scaling(x: number, y = x, z = x): number[] {
-  return [x, 0, 0, 0, 0, y, 0, 0, 0, 0, z, 0, 0, 0, 0, 1];
-}
-
-/** Rotation about the z axis by `degrees`, counter-clockwise seen from +z. */
-export function rotationZ(degrees: number): number[] {
-  const r = (degrees * Math.PI) / 180;
-  const c = Math.cos(r);
-  const s = Math.sin(r);
-  return [c, s, 0, 0, -s, c, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
-}
-
-/** `a × b`: applying the result equals applying `b` first, then `a`. */
-export function multiply(a: Mat4, b: Mat4): number[] {
-  const out = new Array<number>(16);
-  for (let c = 0; c < 4; c++) {
-    for (let r = 0; r < 4; r++) {
-      let sum = 0;
-      for (let k = 0; k < 4; k++) sum += (a[k * 4 + r] ?? 0) * (b[c * 4 + k] ?? 0);
-      out[c * 4 + r] = sum;
-    }
-  }
-  return out;
-}
-
-export function isIdentity(m: Mat4, eps = 1e-12): boolean {
-  const id = identity();
-  for (let i = 0; i < 16; i++) if (Math.abs((m[i] ?? NaN) - (id[i] ?? 0)) > eps) return false;
-  return true;
-}
-
-/** Transforms a point (w = 1); perspective rows are honoured. */
-export function transformPoint(m: Mat4, p: readonly [number, number, number]): Vec3 {
-  const [x, y, z] = p;
-  const e = (i: number) => m[i] ?? 0;
-  const w = e(3) * x + e(7) * y + e(11) * z + e(15) || 1;
-  return [
-    (e(0) * x + e(4) * y + e(8) * z + e(12)) / w,
-    (e(1) * x + e(5) * y + e(9) * z + e(13)) / w,
-    (e(2) * x + e(6) * y + e(10) * z + e(14)) / w,
-  ];
-}
-
-/** Determinant of the upper-left 3×3; negative means the transform mirrors. */
-export function determinant3(m: Mat4): number {
-  const e = (i: number) => m[i] ?? 0;
-  return (
-    e(0) * (e(5) * e(10) - e(9) * e(6)) -
-    e(4) * (e(1) * e(10) - e(9) * e(2)) +
-    e(8) * (e(1) * e(6) - e(5) * e(2))
-  );
 }
 
 /**

@@ -10,7 +10,8 @@
 // it is a mirror image or a scaled copy. Pure.
 import type { Vec3 } from '../mesh/mesh';
 import { alignParts, type Alignment, type PreparedPart } from './descriptors/rescore';
-import { apply, indexSurface, invert, rigidToMat4, type IndexedSurface, type Rigid } from './descriptors/registration';
+import { indexSurface, type IndexedSurface } from './descriptors/registration';
+import { applyRigid, invertRigid, rigidToMat4, type Rigid } from '../mesh/transform';
 import type { SurfaceSamples } from './descriptors/sampling';
 
 /** The rule's tolerances (chosen on the dev split only). */
@@ -167,7 +168,7 @@ export function checkDuplicate(a: PreparedPart, b: PreparedPart): RuleOutcome {
     const offA: number[] = [], offB: number[] = [];
     const offAB = offSurfaceShare(a.analysis.samples, a.analysis.chord, a.analysis.bend, motion, b.surface, b.analysis.chord, b.analysis.bend, base, OFF_REPORTED_MAX, offA);
     // Failed one way: the other way cannot save it (reported as at least as much off).
-    const offBA = offAB > DUPLICATE_RULE.outliers ? offAB : offSurfaceShare(b.analysis.samples, b.analysis.chord, b.analysis.bend, invert(motion), a.surface, a.analysis.chord, a.analysis.bend, base, OFF_REPORTED_MAX, offB);
+    const offBA = offAB > DUPLICATE_RULE.outliers ? offAB : offSurfaceShare(b.analysis.samples, b.analysis.chord, b.analysis.bend, invertRigid(motion), a.surface, a.analysis.chord, a.analysis.bend, base, OFF_REPORTED_MAX, offB);
     const withinShare = Math.max(offAB, offBA) <= DUPLICATE_RULE.outliers;
     const movedFeature = withinShare && offInOnePlace(offA, placeAll(motion, offB), DUPLICATE_RULE.clusterSpacings * Math.max(a.surface.spacing, b.surface.spacing));
     return { offAB, offBA, movedFeature, agrees: withinShare && !movedFeature, alignment: motion === alignment.motion ? alignment : { ...alignment, motion, transform: rigidToMat4(motion) } };
@@ -185,7 +186,7 @@ export function checkDuplicate(a: PreparedPart, b: PreparedPart): RuleOutcome {
 /** Points (x y z …) moved by `m`. */
 function placeAll(m: Rigid, xyz: readonly number[]): number[] {
   const out: number[] = [];
-  for (let k = 0; k < xyz.length; k += 3) out.push(...apply(m, [xyz[k]!, xyz[k + 1]!, xyz[k + 2]!]));
+  for (let k = 0; k < xyz.length; k += 3) out.push(...applyRigid(m, [xyz[k]!, xyz[k + 1]!, xyz[k + 2]!]));
   return out;
 }
 

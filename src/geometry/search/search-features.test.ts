@@ -5,7 +5,8 @@ import { descriptorDistance, GLOBAL_DESCRIPTOR_LENGTH, partToPartScore } from '.
 import { partToPartExact } from './duplicate-rule';
 import { prng } from './descriptors/sampling';
 import { flange, sphere } from '../testing/fixtures';
-import { applyToMesh, mergeMeshes, translation } from '../mesh/mesh';
+import { applyToMesh, mergeMeshes } from '../mesh/mesh';
+import { translation } from '../mesh/transform';
 import { meshFacts, weld } from '../mesh/mesh-facts';
 import { computeSearchFeatures, containmentModelFrom, decodePrepared, placeByShells, preparedPartFrom } from './search-features';
 

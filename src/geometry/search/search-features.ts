@@ -8,7 +8,8 @@ import { geoDescriptorFromAnalysis } from './descriptors/geo-descriptor';
 import { GLOBAL_DESCRIPTOR_VERSION, globalDescriptorFromAnalysis } from './descriptors/global-descriptor';
 import type { PreparedPart } from './descriptors/rescore';
 import type { Pose } from './descriptors/pose';
-import { coverage, icp, indexSurface, invert, rigidToMat4, subsetIndices, type Rigid } from './descriptors/registration';
+import { coverage, icp, indexSurface, subsetIndices } from './descriptors/registration';
+import { invertRigid, rigidToMat4, type Rigid } from '../mesh/transform';
 import { poseHypotheses } from './descriptors/rescore';
 import { type SurfaceSamples } from './descriptors/sampling';
 import { chordErrors } from './descriptors/chord';
@@ -338,7 +339,7 @@ export function placeByShells(query: ContainmentModel, queryShell: Pose, other: 
   const queryIsSmaller = query.analysis.moments.area <= other.analysis.moments.area;
   const small = queryIsSmaller ? query : other;
   const large = queryIsSmaller ? other : query;
-  const toLarge = (h: Rigid) => (queryIsSmaller ? h : invert(h));
+  const toLarge = (h: Rigid) => (queryIsSmaller ? h : invertRigid(h));
   const tol = Math.max(0.05, 0.015 * small.analysis.rmsRadius);
   const s = small.analysis.samples;
   const quick = subsetIndices(s.count, 200);
@@ -353,5 +354,5 @@ export function placeByShells(query: ContainmentModel, queryShell: Pose, other: 
     const c = coverage(s, fine, m, large.surface, tol);
     if (c > best.c) best = { m, c };
   }
-  return { transform: rigidToMat4(queryIsSmaller ? best.m : invert(best.m)), coverage: Math.max(0, best.c) };
+  return { transform: rigidToMat4(queryIsSmaller ? best.m : invertRigid(best.m)), coverage: Math.max(0, best.c) };
 }

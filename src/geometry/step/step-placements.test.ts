@@ -4,8 +4,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isImportError } from '../import/importer';
 import { importFile } from '../import/registry';
-import { applyToMesh, determinant3, identity, mergeMeshes, multiply, type Mesh } from '../mesh/mesh';
-import { axis2Placement, invertRigid, parseStepPlacements, topOccurrences, type StepOccurrence } from './step-placements';
+import { applyToMesh, mergeMeshes, type Mesh } from '../mesh/mesh';
+import { determinant3, identity, invertRigidMat4, multiply } from '../mesh/transform';
+import { axis2Placement, parseStepPlacements, topOccurrences, type StepOccurrence } from './step-placements';
 
 const CAXIF = path.join(path.dirname(createRequire(import.meta.url).resolve('occt-import-js/package.json')), 'test', 'testfiles', 'cax-if');
 
@@ -156,7 +157,7 @@ describe('axis placements', () => {
     [25.4, 50.8, 76.2].forEach((v, k) => expect(from[12 + k]).toBeCloseTo(v, 9));
     const to = axis2Placement([10, 0, 0], [1, 0, 0], [0, 1, 0])!;
     expectRigid(to);
-    const m = multiply(to, invertRigid(from));
+    const m = multiply(to, invertRigidMat4(from));
     expectRigid(m);
     // the origin of `from` lands on the origin of `to`
     const o = [25.4, 50.8, 76.2];

@@ -13,7 +13,7 @@
 // the child in the parent is then M(item_2) · M(item_1)⁻¹. The child product definitions carry
 // their external file via APPLIED_DOCUMENT_REFERENCE / PRODUCT_DEFINITION_WITH_ASSOCIATED_DOCUMENTS.
 
-import { identity, multiply, type Mat4 } from '../mesh/mesh';
+import { identity, invertRigidMat4, multiply } from '../mesh/transform';
 import { listOf, parseStepRecord, refOf, stepRecords, stepText, stringOf, type StepPart, type StepRecordSpan, type StepValue } from './step-tokenizer';
 
 /** One placed occurrence of a product in its parent. */
@@ -204,16 +204,6 @@ export function axis2Placement(location: readonly number[], axis: readonly numbe
   return [x[0], x[1], x[2], 0, y[0], y[1], y[2], 0, z[0], z[1], z[2], 0, p[0]!, p[1]!, p[2]!, 1];
 }
 
-/** Inverse of a rigid motion (orthonormal rotation + translation). */
-export function invertRigid(m: Mat4): number[] {
-  const e = (i: number) => m[i] ?? 0;
-  const t = [e(12), e(13), e(14)];
-  // rotation transposed; translation −Rᵀt
-  const out = [e(0), e(4), e(8), 0, e(1), e(5), e(9), 0, e(2), e(6), e(10), 0, 0, 0, 0, 1];
-  for (let r = 0; r < 3; r++) out[12 + r] = -(e(r * 4) * t[0]! + e(r * 4 + 1) * t[1]! + e(r * 4 + 2) * t[2]!);
-  return out;
-}
-
 function relationshipTransform(g: StepGraph, rel: number, childReps: Set<number>, parentReps: Set<number>): number[] | undefined {
   const parts = g.parts(rel);
   if (!parts) return undefined;
@@ -245,7 +235,7 @@ function relationshipTransform(g: StepGraph, rel: number, childReps: Set<number>
     const from = placementMatrix(g, childItem, g.lengthUnitMm(childRep));
     const to = placementMatrix(g, parentItem, g.lengthUnitMm(parentRep));
     if (!from || !to) return undefined;
-    return multiply(to, invertRigid(from));
+    return multiply(to, invertRigidMat4(from));
   }
   if (opType.startsWith('CARTESIAN_TRANSFORMATION_OPERATOR')) {
     // (name, axis1, axis2, local_origin, scale[, axis3]) maps child coordinates into the parent.

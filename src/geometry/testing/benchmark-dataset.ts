@@ -6,7 +6,8 @@ import type { CrossSection as CrossSectionT, Manifold } from 'manifold-3d';
 import { loadManifold, manifoldToMesh, toGlb, toObj, toPly, toStlBinary } from './fixtures';
 import { importFile } from '../import/registry';
 import { isImportError } from '../import/importer';
-import { applyToMesh, mergeMeshes, multiply, scaling, translation, type Mesh } from '../mesh/mesh';
+import { applyToMesh, mergeMeshes, type Mesh } from '../mesh/mesh';
+import { multiply, scaling, translation } from '../mesh/transform';
 import { surfaceArea } from '../mesh/mesh-facts';
 import { prng } from '../search/descriptors/sampling';
 

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { BlobNotFoundError, type BlobStore } from '../files/blob-store';
-import { identity, multiply } from '../../geometry/mesh/mesh';
+import { identity, multiply } from '../../geometry/mesh/transform';
 import { parseStepPlacements, topOccurrences, type StepOccurrence } from '../../geometry/step/step-placements';
 import { storedFilesNamed } from '../store/models';
 import type { Database } from '../store/schema';

@@ -3,7 +3,8 @@
 import sharp from 'sharp';
 import { isImportError, plural, type ImportedModel, type ProductNode } from '../../geometry/import/importer';
 import { extensionOf, importFile } from '../../geometry/import/registry';
-import { applyToMesh, convertUnits, mergeMeshes, type LengthUnit, type Mat4, type Mesh } from '../../geometry/mesh/mesh';
+import { applyToMesh, convertUnits, mergeMeshes, type LengthUnit, type Mesh } from '../../geometry/mesh/mesh';
+import type { Mat4 } from '../../geometry/mesh/transform';
 import { meshFacts, weld } from '../../geometry/mesh/mesh-facts';
 import { creaseNormals } from '../../geometry/mesh/normals';
 import { computeSearchFeatures, type SearchFeatures } from '../../geometry/search/search-features';

@@ -1,7 +1,8 @@
 // three's 3MFLoader needs DOMParser, which workers and Node lack: unzip (zip-archive.ts, sizes
 // checked before anything is inflated) and scan the few elements the core specification needs.
 import { count, defineImporter, DEFAULT_UNPACKED_MAX_BYTES, failed, plural, type ImportedModel, type ImportError, type ProductNode } from '../importer';
-import { applyToMesh, identity, mergeMeshes, multiply, scaling, type LengthUnit, type Mat4, type Mesh } from '../../mesh/mesh';
+import { applyToMesh, mergeMeshes, type LengthUnit, type Mesh } from '../../mesh/mesh';
+import { identity, multiply, scaling, type Mat4 } from '../../mesh/transform';
 import { validateMesh } from '../validate';
 import { ArchiveRefused, readZipDirectory, readZipEntry } from './zip-archive';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { box, plateWithHoles, sphere } from '../../testing/fixtures';
-import { mergeMeshes, translation, applyToMesh, type Mesh, type Vec3 } from '../../mesh/mesh';
+import { mergeMeshes, applyToMesh, type Mesh, type Vec3 } from '../../mesh/mesh';
+import { translation } from '../../mesh/transform';
 import { renderDepth, renderView, type DepthImage } from './render-view';
 import { boundingSphere, ISOMETRIC, lookFrom, viewpoints } from './view';
 

@@ -1,4 +1,5 @@
-import type { Mat4, Mesh, Vec3 } from '../../mesh/mesh';
+import type { Mesh, Vec3 } from '../../mesh/mesh';
+import type { Mat4 } from '../../mesh/transform';
 import { creaseNormals, DEFAULT_CREASE_ANGLE_DEG, type MeshWithNormals } from '../../mesh/normals';
 import { rasterize, snap, SUBPIXELS, type Culling, type ScreenVertices } from './rasterize';
 import { boundingSphere, ISOMETRIC, lookFrom, normalize, type BoundingSphere } from './view';

@@ -1,4 +1,5 @@
-import type { Mat4, Mesh, Vec3 } from '../../mesh/mesh';
+import type { Mesh, Vec3 } from '../../mesh/mesh';
+import type { Mat4 } from '../../mesh/transform';
 
 /** A sphere enclosing every vertex that a triangle uses. */
 export interface BoundingSphere {

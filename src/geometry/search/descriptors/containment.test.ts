@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { applyToMesh, multiply, transformPoint, type Mat4 } from '../../mesh/mesh';
+import { applyToMesh } from '../../mesh/mesh';
+import { invertRigidMat4, multiply, transformPoint, type Mat4 } from '../../mesh/transform';
 import { buildAssemblies, buildPart, randomRigid } from '../../testing/benchmark-dataset';
 import { containment, prepareContainment } from './containment';
-import { invert, mat4ToRigid, rigidToMat4 } from './registration';
 import { prng } from './sampling';
 
 /** Largest displacement between two placements over a set of points. */
@@ -23,7 +23,7 @@ describe('containment', () => {
     const Q = prepareContainment(applyToMesh(local, move));
     const r = containment(Q, A);
     // The query was moved by `move`, so the true placement of the query is truth ∘ move⁻¹.
-    const expected = multiply(truth.transform, rigidToMat4(invert(mat4ToRigid(move))));
+    const expected = multiply(truth.transform, invertRigidMat4(move));
     const corners: [number, number, number][] = [[0, 0, 0], [50, 0, 0], [0, 40, 0], [0, 0, 30], [50, 40, 30]].map((p) => transformPoint(move, p as [number, number, number]));
     expect(placementError(r.transform, expected, corners)).toBeLessThan(1.5);
     expect(r.forward).toBeGreaterThan(95);

@@ -3,7 +3,8 @@
 // point-pair-feature voting (Drost et al. 2010) for hypotheses, then point-to-plane ICP.
 import type { Mesh, Vec3 } from '../../mesh/mesh';
 import { analyseShape, type ShapeAnalysis } from './analysis';
-import { apply, axisAngle, compose, coverage, icp, indexSurface, invert, mat4ToRigid, rigidToMat4, subsetIndices, type IndexedSurface, type Rigid } from './registration';
+import { coverage, icp, indexSurface, subsetIndices, type IndexedSurface } from './registration';
+import { applyRigid, axisAngle, composeRigid, invertRigid, mat4ToRigid, rigidToMat4, type Rigid } from '../../mesh/transform';
 import { KdTree } from './kdtree';
 import { sampleSurface, type SurfaceSamples } from './sampling';
 
@@ -49,13 +50,13 @@ export function containment(query: ContainmentModel, other: ContainmentModel, o:
     // Register the smaller surface into the larger one (a part into its assembly), then invert
     // if needed: the placement is the same either way, and voting works from the part's features.
     if (query.analysis.moments.area <= other.analysis.moments.area) motion = register(query, other, tol);
-    else motion = invert(register(other, query, Math.max(0.05, 0.015 * other.analysis.rmsRadius)));
+    else motion = invertRigid(register(other, query, Math.max(0.05, 0.015 * other.analysis.rmsRadius)));
     method = 'ppf';
   }
   const qIdx = subsetIndices(query.analysis.samples.count, 2000);
   const forward = coverage(query.analysis.samples, qIdx, motion, other.surface, tol);
   const oIdx = subsetIndices(other.analysis.samples.count, 4000);
-  const reverse = coverage(other.analysis.samples, oIdx, invert(motion), query.surface, tol);
+  const reverse = coverage(other.analysis.samples, oIdx, invertRigid(motion), query.surface, tol);
   return { forward: 100 * forward, reverse: 100 * reverse, transform: rigidToMat4(motion), method };
 }
 
@@ -92,12 +93,12 @@ function toLocal(p: Vec3, n: Vec3): Rigid {
   let R: number[];
   if (s < 1e-9) R = c > 0 ? [1, 0, 0, 0, 1, 0, 0, 0, 1] : [-1, 0, 0, 0, -1, 0, 0, 0, 1];
   else R = axisAngle([0, axis[1] / s, axis[2] / s], Math.atan2(s, c));
-  const t = apply({ R, t: [0, 0, 0] }, p);
+  const t = applyRigid({ R, t: [0, 0, 0] }, p);
   return { R, t: [-t[0], -t[1], -t[2]] };
 }
 
 function alphaOf(local: Rigid, p: Vec3): number {
-  const q = apply(local, p);
+  const q = applyRigid(local, p);
   return Math.atan2(-q[2], q[1]);
 }
 
@@ -173,7 +174,7 @@ function register(query: ContainmentModel, other: ContainmentModel, tol: number)
     const mr = mt.refs[Math.floor(bestK / ALPHA_BINS)]!;
     const alpha = ((bestK % ALPHA_BINS) + 0.5) * ((2 * Math.PI) / ALPHA_BINS) - Math.PI;
     // query point → its local frame → rotate by α about x → scene local frame inverse.
-    const motion = compose(invert(local), compose({ R: axisAngle([1, 0, 0], alpha), t: [0, 0, 0] }, toLocal(pt(qs, mr), nm(qs, mr))));
+    const motion = composeRigid(invertRigid(local), composeRigid({ R: axisAngle([1, 0, 0], alpha), t: [0, 0, 0] }, toLocal(pt(qs, mr), nm(qs, mr))));
     candidates.push({ votes: best, motion });
   }
   candidates.sort((a, b) => b.votes - a.votes);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyToMesh, determinant3, mergeMeshes, multiply, rotationZ, scaling, translation, type Mesh } from '../../mesh/mesh';
+import { applyToMesh, mergeMeshes, type Mesh } from '../../mesh/mesh';
+import { determinant3, multiply, rotationZ, scaling, translation } from '../../mesh/transform';
 import { analyseShape } from './analysis';
 import { buildPart, randomRigid, randomRotation, roundTrip, subdivide } from '../../testing/benchmark-dataset';
 import { geoDescriptor, geoRelatedScore } from './geo-descriptor';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadManifold, manifoldToMesh } from '../../testing/fixtures';
-import { applyToMesh, mergeMeshes, transformPoint, type Mesh } from '../../mesh/mesh';
+import { applyToMesh, mergeMeshes, type Mesh } from '../../mesh/mesh';
+import { transformPoint } from '../../mesh/transform';
 import { weld } from '../../mesh/mesh-facts';
 import { randomRigid } from '../../testing/benchmark-dataset';
 import { outerSurface } from './outer-surface';

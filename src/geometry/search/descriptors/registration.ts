@@ -1,51 +1,8 @@
-// Rigid registration helpers: transforms, point-to-plane ICP and surface coverage, on samples.
+// Rigid registration helpers: point-to-plane ICP and surface coverage, on samples.
 import type { Vec3 } from '../../mesh/mesh';
+import { applyRigid, axisAngle, composeRigid, type Rigid } from '../../mesh/transform';
 import { KdTree } from './kdtree';
 import type { SurfaceSamples } from './sampling';
-
-/** A proper rigid motion x ↦ R x + t (R row-major 3×3). */
-export interface Rigid {
-  R: number[];
-  t: Vec3;
-}
-
-export const IDENTITY_RIGID: Rigid = { R: [1, 0, 0, 0, 1, 0, 0, 0, 1], t: [0, 0, 0] };
-
-export function rigidToMat4(m: Rigid): number[] {
-  const R = m.R;
-  return [R[0]!, R[3]!, R[6]!, 0, R[1]!, R[4]!, R[7]!, 0, R[2]!, R[5]!, R[8]!, 0, m.t[0], m.t[1], m.t[2], 1];
-}
-
-export function mat4ToRigid(m: ArrayLike<number>): Rigid {
-  const e = (i: number) => m[i] ?? 0;
-  return { R: [e(0), e(4), e(8), e(1), e(5), e(9), e(2), e(6), e(10)], t: [e(12), e(13), e(14)] };
-}
-
-/** a ∘ b (apply b first). */
-export function compose(a: Rigid, b: Rigid): Rigid {
-  const R = new Array<number>(9).fill(0);
-  for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) R[r * 3 + c]! += a.R[r * 3 + k]! * b.R[k * 3 + c]!;
-  return { R, t: apply(a, b.t) };
-}
-
-export function apply(m: Rigid, p: Vec3): Vec3 {
-  const R = m.R;
-  return [R[0]! * p[0] + R[1]! * p[1] + R[2]! * p[2] + m.t[0], R[3]! * p[0] + R[4]! * p[1] + R[5]! * p[2] + m.t[1], R[6]! * p[0] + R[7]! * p[1] + R[8]! * p[2] + m.t[2]];
-}
-
-export function invert(m: Rigid): Rigid {
-  const R = m.R;
-  const Rt = [R[0]!, R[3]!, R[6]!, R[1]!, R[4]!, R[7]!, R[2]!, R[5]!, R[8]!];
-  const t = m.t;
-  return { R: Rt, t: [-(Rt[0]! * t[0] + Rt[1]! * t[1] + Rt[2]! * t[2]), -(Rt[3]! * t[0] + Rt[4]! * t[1] + Rt[5]! * t[2]), -(Rt[6]! * t[0] + Rt[7]! * t[1] + Rt[8]! * t[2])] };
-}
-
-/** Rotation by `angle` about a unit axis (Rodrigues), row-major. */
-export function axisAngle(axis: Vec3, angle: number): number[] {
-  const [x, y, z] = axis;
-  const c = Math.cos(angle), s = Math.sin(angle), C = 1 - c;
-  return [c + x * x * C, x * y * C - z * s, x * z * C + y * s, y * x * C + z * s, c + y * y * C, y * z * C - x * s, z * x * C - y * s, z * y * C + x * s, c + z * z * C];
-}
 
 /** A surface prepared for queries: samples plus a kd-tree and the typical sample spacing. */
 export interface IndexedSurface {
@@ -127,7 +84,7 @@ export function icp(src: SurfaceSamples, idx: readonly number[], dst: IndexedSur
   // error, and ICP diverges from a start only a few degrees off.
   const c: Vec3 = [0, 0, 0];
   for (const i of idx) {
-    const q = apply(m, [P[i * 3]!, P[i * 3 + 1]!, P[i * 3 + 2]!]);
+    const q = applyRigid(m, [P[i * 3]!, P[i * 3 + 1]!, P[i * 3 + 2]!]);
     c[0] += q[0] / idx.length;
     c[1] += q[1] / idx.length;
     c[2] += q[2] / idx.length;
@@ -166,8 +123,8 @@ export function icp(src: SurfaceSamples, idx: readonly number[], dst: IndexedSur
     const angle = Math.hypot(...w);
     const dR = angle > 0 ? axisAngle([w[0] / angle, w[1] / angle, w[2] / angle], angle) : [1, 0, 0, 0, 1, 0, 0, 0, 1];
     // Step: y ↦ dR (y − c) + c + t.
-    const rc = apply({ R: dR, t: [0, 0, 0] }, c);
-    m = compose({ R: dR, t: [c[0] - rc[0] + x[3]!, c[1] - rc[1] + x[4]!, c[2] - rc[2] + x[5]!] }, m);
+    const rc = applyRigid({ R: dR, t: [0, 0, 0] }, c);
+    m = composeRigid({ R: dR, t: [c[0] - rc[0] + x[3]!, c[1] - rc[1] + x[4]!, c[2] - rc[2] + x[5]!] }, m);
     if (angle < 1e-6 && Math.hypot(x[3]!, x[4]!, x[5]!) < o.minDist * 1e-4) break;
   }
   return m;

@@ -5,7 +5,8 @@ import type { Mesh, Vec3 } from '../../mesh/mesh';
 import { analyseShape, type ShapeAnalysis } from './analysis';
 import { globalDescriptorFromAnalysis } from './global-descriptor';
 import { PROPER_SIGN_FLIPS } from './pose';
-import { axisAngle, compose, coverage, icp, indexSurface, rigidToMat4, subsetIndices, type IndexedSurface, type Rigid } from './registration';
+import { coverage, icp, indexSurface, subsetIndices, type IndexedSurface } from './registration';
+import { axisAngle, composeRigid, invertRigid, rigidToMat4, type Rigid } from '../../mesh/transform';
 
 /** Everything part-to-part needs about one model (computed once, at ingestion or on demand). */
 export interface PreparedPart {
@@ -36,7 +37,7 @@ export function poseHypotheses(a: ShapeAnalysis, b: ShapeAnalysis): Rigid[] {
   const fromB: Rigid = { R: [Rb[0][0], Rb[1][0], Rb[2][0], Rb[0][1], Rb[1][1], Rb[2][1], Rb[0][2], Rb[1][2], Rb[2][2]], t: b.pose.centroid };
   for (const f of PROPER_SIGN_FLIPS) {
     const F: Rigid = { R: [f[0], 0, 0, 0, f[1], 0, 0, 0, f[2]], t: [0, 0, 0] };
-    for (const G of turns) out.push(compose(fromB, compose({ R: G, t: [0, 0, 0] }, compose(F, toA))));
+    for (const G of turns) out.push(composeRigid(fromB, composeRigid({ R: G, t: [0, 0, 0] }, composeRigid(F, toA))));
   }
   return out;
 }
@@ -85,12 +86,6 @@ export const ALIGN_TOLERANCE = 0.01;
 
 /** Coverage at or above this counts as full agreement (sampling and tessellation leave a little out). */
 export const FULL_COVERAGE = 0.98;
-
-function invertRigid(m: Rigid): Rigid {
-  const R = m.R;
-  const Rt = [R[0]!, R[3]!, R[6]!, R[1]!, R[4]!, R[7]!, R[2]!, R[5]!, R[8]!];
-  return { R: Rt, t: neg(mul3(Rt, m.t)) };
-}
 
 function mul3(R: number[], v: Vec3): Vec3 {
   return [R[0]! * v[0] + R[1]! * v[1] + R[2]! * v[2], R[3]! * v[0] + R[4]! * v[1] + R[5]! * v[2], R[6]! * v[0] + R[7]! * v[1] + R[8]! * v[2]];
