@@ -1,7 +1,5 @@
+import type { FormatId } from '../../contract/file-types';
 import type { Mesh } from '../mesh/mesh';
-
-/** Formats whose geometry we can read. */
-export type FormatId = 'stl' | 'obj' | 'ply' | 'off' | 'gltf' | 'glb' | '3mf' | 'step' | 'iges' | 'brep';
 
 /**
  * Why a file gave no geometry, in words a designer understands.
@@ -54,12 +52,9 @@ export interface ImportContext {
 /** 256 MiB: read as text and parsed, an unpacked model needs about three times its size. */
 export const DEFAULT_UNPACKED_MAX_BYTES = 256 * 1024 * 1024;
 
-/** One importer per format, listed in the registry of `importers.ts`. */
+/** One importer per format (its extensions are the file-types vocabulary's), listed in `registry.ts`. */
 export interface Importer {
   format: FormatId;
-  /** Lower-case extensions without the dot. */
-  extensions: string[];
-  canImport(ext: string): boolean;
   /** Never throws: every problem comes back as an {@link ImportError}. */
   import(bytes: Uint8Array, ctx?: ImportContext): Promise<ImportedModel | ImportError>;
 }
@@ -93,14 +88,10 @@ export function plural(n: number, word: string, pluralWord = `${word}s`): string
 export function defineImporter(
   format: FormatId,
   label: string,
-  extensions: string[],
   parse: (bytes: Uint8Array, ctx: ImportContext) => Promise<ImportedModel | ImportError> | ImportedModel | ImportError,
 ): Importer {
-  const exts = extensions.map((e) => e.toLowerCase());
   return {
     format,
-    extensions: exts,
-    canImport: (ext) => exts.includes(normalizeExtension(ext)),
     async import(bytes, ctx = {}) {
       try {
         if (!(bytes instanceof Uint8Array)) return failed(`The ${label} file could not be read: no file content was given.`);
@@ -121,11 +112,4 @@ export function unreadableReason(label: string, error: unknown): string {
     return `The ${label} file declares more data than one model may hold in memory, so it was not read.`;
   }
   return `The ${label} file is damaged or is not a valid ${label} file, so it could not be read.`;
-}
-
-/** ".STL" / "stl" / "part.stl" → "stl". */
-export function normalizeExtension(extOrName: string): string {
-  const s = extOrName.trim().toLowerCase();
-  const dot = s.lastIndexOf('.');
-  return dot >= 0 ? s.slice(dot + 1) : s;
 }

@@ -5,7 +5,8 @@ import { MeshoptEncoder } from 'meshoptimizer/encoder';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bracket, flange, plateWithHoles, sphere, to3mf, toGlb, toGltf, toObj, toOff, toPly, toStlAscii, toStlBinary, type FixturePart } from '../testing/fixtures';
 import { isImportError, type ImportedModel, type ImportError } from './importer';
-import { detectFormat, extensionOf, importerFor, importFile, IMPORTERS } from './registry';
+import { READABLE_FORMATS } from '../../contract/file-types';
+import { detectFormat, importerFor, importFile, IMPORTERS } from './registry';
 import { meshFacts, type MeshFacts } from '../mesh/mesh-facts';
 
 type Writer = (p: FixturePart) => Uint8Array | Promise<Uint8Array>;
@@ -88,15 +89,18 @@ describe('compressed glTF', () => {
 });
 
 describe('registry', () => {
-  it('maps extensions to one importer each', () => {
+  it('has one importer for every readable format, found by any of its extensions', () => {
+    expect(IMPORTERS.map((i) => i.format).sort()).toEqual(Object.keys(READABLE_FORMATS).sort());
     expect(importerFor('STL')?.format).toBe('stl');
     expect(importerFor('.stp')?.format).toBe('step');
+    expect(importerFor('p21')?.format).toBe('step');
     expect(importerFor('igs')?.format).toBe('iges');
     expect(importerFor('sldprt')).toBeUndefined();
-    const all = IMPORTERS.flatMap((i) => i.extensions);
-    expect(new Set(all).size).toBe(all.length);
-    expect(extensionOf('asm/parts/Bracket.PRT.12')).toBe('prt');
-    expect(extensionOf('./a/b.c/part')).toBe('');
+  });
+
+  it('reads a .p21 STEP file and names native CAD, also with a version suffix', async () => {
+    expect(detectFormat('gear.P21', new TextEncoder().encode('ISO-10303-21;\nHEADER;')).format).toBe('step');
+    expectError(await importFile('asm/bracket.prt.3', new Uint8Array([1, 2, 3])), 'unsupported', /a Creo or NX part \(\.prt\)/);
   });
 
   it('sniffs binary STL by size even when its header starts with "solid"', async () => {

@@ -1,8 +1,8 @@
-// The one registry: file extension → importer, plus the sniffing that catches files that are
-// not what their name says.
-import { failed, unreadableReason, unsupported, type FormatId, type ImportContext, type ImportedModel, type ImportError, type Importer } from './importer';
+// The one registry: format → importer, plus the sniffing that catches files that are not what
+// their name says. Which extension names which format is the file-types vocabulary's.
+import { extensionOf, formatOfExtension, NATIVE_CAD, READABLE_EXTENSIONS, READABLE_FORMATS, type FormatId } from '../../contract/file-types';
+import { failed, unreadableReason, unsupported, type ImportContext, type ImportedModel, type ImportError, type Importer } from './importer';
 import { glbImporter, gltfImporter } from './formats/gltf';
-import { NATIVE_CAD, nativeCadError } from './formats/native-cad';
 import { objImporter } from './formats/obj';
 import { brepImporter, igesImporter, stepImporter } from './formats/occt';
 import { offImporter } from './formats/off';
@@ -24,25 +24,10 @@ export const IMPORTERS: readonly Importer[] = [
   brepImporter,
 ];
 
-/** Extensions whose geometry we read. */
-export const READABLE_EXTENSIONS: readonly string[] = IMPORTERS.flatMap((i) => i.extensions);
-/** Native CAD extensions we recognise; they end `unsupported`. */
-export const NATIVE_CAD_EXTENSIONS: readonly string[] = Object.keys(NATIVE_CAD);
-
+/** The importer of a format, or of the format an extension names ("STL", ".stp"). */
 export function importerFor(extOrFormat: string): Importer | undefined {
-  const e = extOrFormat.toLowerCase().replace(/^\./, '');
-  return IMPORTERS.find((i) => i.canImport(e)) ?? IMPORTERS.find((i) => i.format === e);
-}
-
-/**
- * Lower-case extension without the dot, "" when there is none. Creo's version suffix is
- * dropped ("bracket.prt.12" → "prt"); folders in the name are ignored.
- */
-export function extensionOf(fileName: string): string {
-  const base = fileName.slice(Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\')) + 1).toLowerCase();
-  const m = /\.([a-z0-9_]+)(?:\.\d+)?$/.exec(base);
-  if (!m) return '';
-  return /^\d+$/.test(m[1]!) ? (/\.([a-z0-9_]+)\.\d+$/.exec(base)?.[1] ?? m[1]!) : m[1]!;
+  const format = formatOfExtension(extOrFormat);
+  return format && IMPORTERS.find((i) => i.format === format);
 }
 
 /** The verdict of {@link detectFormat}. */
@@ -123,7 +108,15 @@ export async function importFile(fileName: string, bytes: Uint8Array, ctx: Impor
 }
 
 function isReadable(kind: string): kind is FormatId {
-  return IMPORTERS.some((i) => i.format === kind);
+  return Object.hasOwn(READABLE_FORMATS, kind);
+}
+
+const NATIVE_REMEDY = 'export it as STEP (or STL) from the program that made it and upload that file instead';
+
+/** `unsupported` with a reason naming the program, e.g. "This file is a SolidWorks part (.sldprt); …". */
+function nativeCadError(extension: string): ImportError | undefined {
+  if (!Object.hasOwn(NATIVE_CAD, extension)) return undefined;
+  return unsupported(`This file is ${NATIVE_CAD[extension]} (.${extension}); its geometry cannot be read — ${NATIVE_REMEDY}.`);
 }
 
 function baseName(p: string): string {

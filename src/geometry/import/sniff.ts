@@ -1,4 +1,4 @@
-import type { FormatId } from './importer';
+import type { FormatId } from '../../contract/file-types';
 
 /** What a file's first bytes say it is. */
 export interface Sniffed {

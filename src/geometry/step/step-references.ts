@@ -1,6 +1,7 @@
 // Pure text scan of a STEP (ISO 10303-21) file's product structure. OpenCascade returns no
 // geometry for an assembly whose parts live in other files, so these have to be found by hand.
 
+import { fileKindOf } from '../../contract/file-types';
 import { parseStepRecord, stepRecords, stepText, stringOf, type StepTyped, type StepValue } from './step-tokenizer';
 
 /** What the product structure of a STEP file says about assemblies. */
@@ -17,7 +18,6 @@ export interface StepStructure {
   isAssembly: boolean;
 }
 
-const CAD_FILE = /\.(stp|step|p21|stpz|stpx|igs|iges|brp|brep|x_t|x_b|xmt_txt|xmt_bin|sldprt|sldasm|catpart|catproduct|prt|asm|ipt|iam|par|psm|jt|stl|3mf|obj|ply|off|glb|gltf)(\.\d+)?$/i;
 
 /** Entities that can name an external file, and the one that makes AP203 `DOCUMENT`s count. */
 const REFERENCING = new Set(['DOCUMENT_FILE', 'APPLIED_EXTERNAL_IDENTIFICATION_ASSIGNMENT', 'EXTERNAL_SOURCE', 'DOCUMENT', 'APPLIED_DOCUMENT_REFERENCE']);
@@ -57,10 +57,11 @@ export function scanStep(content: string | Uint8Array): StepStructure {
   }
 
   const paths: string[] = [];
-  const add = (raw: string, requireCadExtension: boolean) => {
+  // A name from a field that may also hold a description counts only when it names a model file.
+  const add = (raw: string, requireModelFile: boolean) => {
     const p = raw.trim().replace(/\\/g, '/').replace(/^file:\/\/\/?/i, '');
     if (!p || !/\.[A-Za-z0-9_]+$/.test(p)) return;
-    if (requireCadExtension && !CAD_FILE.test(p)) return;
+    if (requireModelFile && fileKindOf(p) === null) return;
     if (!paths.includes(p)) paths.push(p);
   };
   // DOCUMENT_FILE(id, name, description, kind, revision, ...): the id is the file name; some

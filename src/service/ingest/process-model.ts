@@ -2,7 +2,8 @@
 // service's main thread. Bytes in, derived files and facts out; no database, no blob store.
 import sharp from 'sharp';
 import { isImportError, plural, type ImportedModel, type ProductNode } from '../../geometry/import/importer';
-import { extensionOf, importFile } from '../../geometry/import/registry';
+import { formatOf, isStepFile, type FormatId } from '../../contract/file-types';
+import { importFile } from '../../geometry/import/registry';
 import { applyToMesh, convertUnits, mergeMeshes, type LengthUnit, type Mesh } from '../../geometry/mesh/mesh';
 import type { Mat4 } from '../../geometry/mesh/transform';
 import { meshFacts, weld } from '../../geometry/mesh/mesh-facts';
@@ -91,15 +92,9 @@ export type ProcessOutput =
       timings: Record<string, number>;
     };
 
-const STEP_EXTENSIONS = new Set(['step', 'stp', 'p21']);
-
-export function isStepFileName(fileName: string): boolean {
-  return STEP_EXTENSIONS.has(extensionOf(fileName));
-}
-
 /** Cheap text scan of a STEP file for its product structure; other formats have none. */
 export function scanModelFile(fileName: string, bytes: Uint8Array): ScanResult {
-  if (!isStepFileName(fileName)) return { isStep: false, references: [], embeddedAssembly: false };
+  if (!isStepFile(fileName)) return { isStep: false, references: [], embeddedAssembly: false };
   const head = new TextDecoder('latin1').decode(bytes.subarray(0, 64));
   if (!/ISO-10303-21/.test(head)) return { isStep: true, references: [], embeddedAssembly: false };
   const scan = scanStep(bytes);
@@ -194,7 +189,7 @@ export async function processModel(input: ProcessInput): Promise<ProcessOutput> 
   // The normals come from creaseNormals: the vertices are welded per smoothing group already.
   const viewerGlb = await toViewerGlb(shaded, { creaseSplit: true });
   lap('viewer');
-  const image = renderThumbnail(shaded, input.thumbnailSize ?? 256, { up: yUpFormats.has(extensionOf(input.fileName)) ? 'y' : 'z' });
+  const image = renderThumbnail(shaded, input.thumbnailSize ?? 256, { up: yUpFormats.has(formatOf(input.fileName)) ? 'y' : 'z' });
   lap('thumbnail-render');
   const thumbnailPng = new Uint8Array(
     await sharp(Buffer.from(image.rgba.buffer, image.rgba.byteOffset, image.rgba.byteLength), { raw: { width: image.width, height: image.height, channels: 4 } })
@@ -228,7 +223,7 @@ function withDeclaredUnits<M extends Mesh>(mesh: M, declared: LengthUnit | null 
 }
 
 /** Formats whose files are conventionally y-up (glTF by definition, OBJ by habit). */
-const yUpFormats = new Set(['gltf', 'glb', 'obj']);
+const yUpFormats: ReadonlySet<FormatId | undefined> = new Set<FormatId>(['gltf', 'glb', 'obj']);
 
 function combine(meshes: Mesh[]): Mesh {
   if (meshes.length === 1) return meshes[0]!;

@@ -18,7 +18,7 @@ function getIO(): Promise<WebIO> {
 }
 
 /** Binary glTF (.glb) through @gltf-transform's WebIO (no file system, no DOM). */
-export const glbImporter = defineImporter('glb', 'GLB', ['glb'], async (bytes, ctx) => {
+export const glbImporter = defineImporter('glb', 'GLB', async (bytes, ctx) => {
   if (bytes.byteLength < 12 || new TextDecoder().decode(bytes.subarray(0, 4)) !== 'glTF') {
     return failed('The file does not start with the "glTF" signature, so it is not a GLB file.');
   }
@@ -38,7 +38,7 @@ export const glbImporter = defineImporter('glb', 'GLB', ['glb'], async (bytes, c
 });
 
 /** Text glTF (.gltf) with its buffers embedded as data URIs; separate .bin files are not available here. */
-export const gltfImporter = defineImporter('gltf', 'glTF', ['gltf'], async (bytes, ctx) => {
+export const gltfImporter = defineImporter('gltf', 'glTF', async (bytes, ctx) => {
   let json: GltfJson;
   try {
     json = JSON.parse(new TextDecoder().decode(bytes)) as typeof json;

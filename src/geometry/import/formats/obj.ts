@@ -4,7 +4,7 @@ import { objectToMesh } from './three-adapter';
 import { validateMesh } from '../validate';
 
 /** Wavefront OBJ through three's OBJLoader; materials (.mtl) are not needed for geometry. */
-export const objImporter = defineImporter('obj', 'OBJ', ['obj'], (bytes) => {
+export const objImporter = defineImporter('obj', 'OBJ', (bytes) => {
   const text = new TextDecoder().decode(bytes);
   const problem = checkFaceIndices(text);
   if (problem) return problem;

@@ -1,5 +1,6 @@
 import type { Occt, OcctNode, OcctResult } from 'occt-import-js';
-import { unreadableReason, defineImporter, failed, plural, type FormatId, type ImportContext, type ImportedModel, type ImportError, type ProductNode } from '../importer';
+import type { FormatId } from '../../../contract/file-types';
+import { unreadableReason, defineImporter, failed, plural, type ImportContext, type ImportedModel, type ImportError, type ProductNode } from '../importer';
 import { mergeMeshes, type LengthUnit, type Mesh } from '../../mesh/mesh';
 import { sniff } from '../sniff';
 import { scanStep } from '../../step/step-references';
@@ -23,8 +24,8 @@ export function loadOcct(wasmBinary?: ArrayBuffer | Uint8Array): Promise<Occt> {
 
 type Reader = 'ReadStepFile' | 'ReadIgesFile' | 'ReadBrepFile';
 
-function occtImporter(format: FormatId, label: string, extensions: string[], reader: Reader, units: LengthUnit) {
-  return defineImporter(format, label, extensions, async (bytes, ctx) => {
+function occtImporter(format: FormatId, label: string, reader: Reader, units: LengthUnit) {
+  return defineImporter(format, label, async (bytes, ctx) => {
     const header = checkHeader(format, label, bytes);
     if (header) return header;
     let lib: Occt;
@@ -47,11 +48,11 @@ function occtImporter(format: FormatId, label: string, extensions: string[], rea
 }
 
 /** STEP (AP203/AP214/AP242) through occt-import-js; coordinates come back in millimetres. */
-export const stepImporter = occtImporter('step', 'STEP', ['step', 'stp', 'p21'], 'ReadStepFile', 'mm');
+export const stepImporter = occtImporter('step', 'STEP', 'ReadStepFile', 'mm');
 /** IGES through occt-import-js; coordinates come back in millimetres. */
-export const igesImporter = occtImporter('iges', 'IGES', ['iges', 'igs'], 'ReadIgesFile', 'mm');
+export const igesImporter = occtImporter('iges', 'IGES', 'ReadIgesFile', 'mm');
 /** OpenCascade's own BREP through occt-import-js; BREP carries no unit. */
-export const brepImporter = occtImporter('brep', 'BREP', ['brep', 'brp'], 'ReadBrepFile', 'unknown');
+export const brepImporter = occtImporter('brep', 'BREP', 'ReadBrepFile', 'unknown');
 
 /**
  * Tessellation relative to the part's size: OpenCascade takes the linear deflection as a ratio of

@@ -6,7 +6,7 @@ import { validateMesh } from '../validate';
  * "n i0 … i(n-1) [colour]". Variants with colours/normals/texture coordinates (COFF, NOFF,
  * STOFF...) keep x y z first, so only the first three numbers of a vertex line are used.
  */
-export const offImporter = defineImporter('off', 'OFF', ['off'], (bytes) => {
+export const offImporter = defineImporter('off', 'OFF', (bytes) => {
   const r = parseOff(new TextDecoder().decode(bytes));
   if ('code' in r) return r;
   return validateMesh(r, 'OFF') ?? r;

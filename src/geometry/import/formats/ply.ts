@@ -4,7 +4,7 @@ import { geometryToMesh, toArrayBuffer } from './three-adapter';
 import { validateMesh } from '../validate';
 
 /** PLY (ASCII and binary) through three's PLYLoader, given a real ArrayBuffer (see dependency notes). */
-export const plyImporter = defineImporter('ply', 'PLY', ['ply'], (bytes) => {
+export const plyImporter = defineImporter('ply', 'PLY', (bytes) => {
   const header = readPlyHeader(bytes);
   if (typeof header === 'string') return failed(header);
   if (header.faces === 0) {

@@ -8,7 +8,7 @@ const HEADER = 84;
 const RECORD = 50;
 
 /** STL, binary or ASCII. Binary is recognised by its exact size (84 + 50 × triangles). */
-export const stlImporter = defineImporter('stl', 'STL', ['stl'], (bytes) => {
+export const stlImporter = defineImporter('stl', 'STL', (bytes) => {
   const result = looksAscii(bytes) ? parseAscii(bytes) : parseBinary(bytes);
   if ('code' in result) return result;
   return validateMesh(result, 'STL') ?? result;

@@ -22,7 +22,7 @@ const UNITS: Record<string, [LengthUnit, number]> = {
 };
 
 /** 3MF core: meshes, components and build items with their transforms; materials are ignored. */
-export const threeMfImporter = defineImporter('3mf', '3MF', ['3mf'], (bytes, ctx) => {
+export const threeMfImporter = defineImporter('3mf', '3MF', (bytes, ctx) => {
   if (!(bytes[0] === 0x50 && bytes[1] === 0x4b)) return failed('The file is not a ZIP package, so it cannot be a 3MF file.');
   const files: Record<string, Uint8Array> = {};
   try {
