@@ -4,7 +4,7 @@
  * ingestion for the view descriptors.
  *
  * Gallery: the search benchmark's parts (benchmark-dataset.ts, every family and variant). Queries:
- * photo-like renders (geometry/views/synthetic-photo.ts) from random directions in perspective,
+ * photo-like renders (geometry/testing/synthetic-photo.ts) from random directions in perspective,
  * random object colours and light rigs, plain and lightly graded backgrounds, some blurred and
  * noisy, encoded as JPEG, PNG or WebP with sharp, then decoded and described exactly as the
  * service does (service/images/decode-image.ts). Fixed seeds.
@@ -237,7 +237,7 @@ async function overHttp(parts: BenchPart[]) {
 }
 
 /**
- * FIT_WEIGHTS=1: fits the distance's per-dimension weights (geometry/views/view-weights.ts) on a
+ * FIT_WEIGHTS=1: fits the distance's per-dimension weights (geometry/search/views/view-weights.ts) on a
  * training split of photos — other seeds (500,000 + …) than the benchmark's (1,000 + …), so the
  * benchmark's figures stay held out. Weight = 1 / mean |photo − closest view of the true part|
  * per dimension (the L1 form of weighting by the inverse spread of the matching error), the

@@ -80,7 +80,7 @@ export type ProcessOutput =
       partsWithGeometry: number;
       /** Geometric search descriptors and the compact analysis for exact rescoring (search-features.ts). */
       search: SearchFeatures;
-      /** View descriptors for image search (geometry/views/model-views.ts). */
+      /** View descriptors for image search (geometry/search/views/model-views.ts). */
       views: ModelViews;
       warnings: string[];
       timings: Record<string, number>;

@@ -1,7 +1,7 @@
 // Part-in-part on the original benchmark's assemblies and the descriptor's cost. The duplicate
 // rule's small benchmark is src/bench/search-data/search-quality.test.ts; the full one is
 // `npm run bench:search`. Run alone with:
-// npx vitest run src/geometry/descriptors/evaluate.test.ts
+// npx vitest run src/geometry/search/descriptors/evaluate.test.ts
 import { describe, expect, it } from 'vitest';
 import { sphere } from '../../testing/fixtures';
 import { meshFacts } from '../../mesh/mesh-facts';
