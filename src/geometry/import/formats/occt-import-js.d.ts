@@ -1,4 +1,4 @@
-// occt-import-js ships no types; this covers the part we use (see its README, "Processing the result").
+// occt-import-js ships no types; this covers the readers, their parameters and the result (meshes, node tree) we use.
 declare module 'occt-import-js' {
   export interface OcctMesh {
     name: string;
