@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyToMesh, convertUnits, mergeMeshes, type Mesh } from './mesh';
-import { identity, isIdentity, multiply, rotationZ, scaling, transformPoint, translation } from './transform';
+import { scaling, translation } from './transform';
 import { signedVolume } from './mesh-facts';
 import { box } from '../testing/fixtures';
 
