@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
-import { bracket, plateWithHoles, toObj, toStlBinary } from '../src/geometry/fixtures';
+import { bracket, plateWithHoles, toObj, toStlBinary } from '../src/geometry/testing/fixtures';
 import { accessTokenOf, uploadModels, waitSettled } from './api';
 import { signIn } from './support';
 

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { buildPart } from '../src/geometry/descriptors/benchmark-dataset';
-import { toObj, toStlBinary } from '../src/geometry/fixtures';
-import { applyToMesh, multiply, rotationZ, scaling } from '../src/geometry/mesh';
+import { buildPart } from '../src/geometry/testing/benchmark-dataset';
+import { toObj, toStlBinary } from '../src/geometry/testing/fixtures';
+import { applyToMesh } from '../src/geometry/mesh/mesh';
+import { multiply, rotationZ, scaling } from '../src/geometry/mesh/transform';
 import { accessTokenOf, uploadModels, waitSettled } from './api';
 import { signIn } from './support';
 

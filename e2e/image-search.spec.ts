@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { bracket, flange, plateWithHoles, toStlBinary } from '../src/geometry/fixtures';
+import { bracket, flange, plateWithHoles, toStlBinary } from '../src/geometry/testing/fixtures';
 import type { Model } from '../src/contract/models';
 import { accessTokenOf, uploadModels, waitSettled } from './api';
 import { servesOurFields, signIn } from './support';

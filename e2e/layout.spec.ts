@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { bracket, plateWithHoles, toObj, toStlBinary } from '../src/geometry/fixtures';
+import { bracket, plateWithHoles, toObj, toStlBinary } from '../src/geometry/testing/fixtures';
 import { accessTokenOf, uploadModels, waitSettled } from './api';
 import { signIn } from './support';
 

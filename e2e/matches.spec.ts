@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import type { Mesh } from '../src/geometry/mesh';
-import { box, bracket, flange, plateWithHoles, toObj, toStlBinary } from '../src/geometry/fixtures';
+import type { Mesh } from '../src/geometry/mesh/mesh';
+import { box, bracket, flange, plateWithHoles, toObj, toStlBinary } from '../src/geometry/testing/fixtures';
 import { accessTokenOf, uploadAddressOf, uploadModels, waitSettled } from './api';
 import { servesOurFields, signIn } from './support';
 import { countContexts, liveContextCount } from './webgl-contexts';

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { box, toStlBinary } from '../src/geometry/fixtures';
+import { box, toStlBinary } from '../src/geometry/testing/fixtures';
 import { accessTokenOf, uploadModels, waitSettled } from './api';
 import { signIn } from './support';
 

@@ -4,7 +4,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page, Request } from '@playwright/test';
-import { bracket, plateWithHoles, toStlBinary } from '../src/geometry/fixtures';
+import { bracket, plateWithHoles, toStlBinary } from '../src/geometry/testing/fixtures';
 
 /** CAx-IF s1-c5-214 (CATIA): the top assembly references four sub-assemblies, each two part files. */
 export const CAXIF_DIR = path.resolve(import.meta.dirname, '../node_modules/occt-import-js/test/testfiles/cax-if/s1-c5-214');

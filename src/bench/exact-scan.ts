@@ -9,8 +9,8 @@
  * Knobs: BENCH_SCAN_MODELS (default 100000).
  */
 import { sql } from 'kysely';
-import { GEO_DESCRIPTOR_LENGTH } from '../geometry/descriptors/geo-descriptor';
-import { GLOBAL_DESCRIPTOR_LENGTH } from '../geometry/descriptors/global-descriptor';
+import { GEO_DESCRIPTOR_LENGTH } from '../geometry/search/descriptors/geo-descriptor';
+import { GLOBAL_DESCRIPTOR_LENGTH } from '../geometry/search/descriptors/global-descriptor';
 import { nearest, vectorIndexAvailable, type VectorSpace } from '../service/search/vector-index';
 import { openStore } from '../service/store/database';
 import { createFolder } from '../service/store/folders';

@@ -4,7 +4,7 @@
  * ingestion for the view descriptors.
  *
  * Gallery: the search benchmark's parts (benchmark-dataset.ts, every family and variant). Queries:
- * photo-like renders (geometry/views/synthetic-photo.ts) from random directions in perspective,
+ * photo-like renders (geometry/testing/synthetic-photo.ts) from random directions in perspective,
  * random object colours and light rigs, plain and lightly graded backgrounds, some blurred and
  * noisy, encoded as JPEG, PNG or WebP with sharp, then decoded and described exactly as the
  * service does (service/images/decode-image.ts). Fixed seeds.
@@ -14,15 +14,15 @@
  * GET /v2/images/model-matches.
  */
 import os from 'node:os';
-import { buildDataset, buildPart } from '../geometry/descriptors/benchmark-dataset';
-import { prng } from '../geometry/descriptors/sampling';
-import { sphere } from '../geometry/fixtures';
-import type { Mesh } from '../geometry/mesh';
-import { modelViews, type ModelViews } from '../geometry/views/model-views';
-import { VIEW_DESCRIPTOR_LENGTH } from '../geometry/views/shape-features';
-import { COARSE_STEP, combinedDistances, modelDistances, packViews, refinedModelDistance, RERANK_MODELS, weighted, type PackedViews } from '../geometry/views/view-index';
+import { buildDataset, buildPart } from '../geometry/testing/benchmark-dataset';
+import { prng } from '../geometry/search/descriptors/sampling';
+import { sphere } from '../geometry/testing/fixtures';
+import type { Mesh } from '../geometry/mesh/mesh';
+import { modelViews, type ModelViews } from '../geometry/search/views/model-views';
+import { VIEW_DESCRIPTOR_LENGTH } from '../geometry/search/views/shape-features';
+import { COARSE_STEP, combinedDistances, modelDistances, packViews, refinedModelDistance, RERANK_MODELS, weighted, type PackedViews } from '../geometry/search/views/view-index';
 import { decodeAndDescribe } from '../service/images/decode-image';
-import { benchPhoto } from '../service/images/test-photos';
+import { benchPhoto } from '../service/testing/test-photos';
 
 const PHOTOS_PER_PART = Number(process.env.BENCH_PHOTOS ?? 6);
 const SCALE_MODELS = Number(process.env.BENCH_SCALE_MODELS ?? 10_000);
@@ -184,7 +184,7 @@ function scale(views: ModelViews[], queries: Map<string, Query[]>) {
 async function overHttp(parts: BenchPart[]) {
   const { startTestService } = await import('../service/testing/start-test-service');
   const { serviceIngestion } = await import('../service/ingest/start-ingestion');
-  const { toStlBinary } = await import('../geometry/fixtures');
+  const { toStlBinary } = await import('../geometry/testing/fixtures');
   const quiet = { info() {}, warn() {}, error: (...a: unknown[]) => console.error(...a) };
   const t = await startTestService({ ingestion: serviceIngestion({ pollIntervalMs: 500, upgradeDelaySeconds: 0, log: quiet }) });
   try {
@@ -237,7 +237,7 @@ async function overHttp(parts: BenchPart[]) {
 }
 
 /**
- * FIT_WEIGHTS=1: fits the distance's per-dimension weights (geometry/views/view-weights.ts) on a
+ * FIT_WEIGHTS=1: fits the distance's per-dimension weights (geometry/search/views/view-weights.ts) on a
  * training split of photos — other seeds (500,000 + …) than the benchmark's (1,000 + …), so the
  * benchmark's figures stay held out. Weight = 1 / mean |photo − closest view of the true part|
  * per dimension (the L1 form of weighting by the inverse spread of the matching error), the

@@ -10,7 +10,8 @@ import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { bracket, flange, plateWithHoles, sphere, toStlBinary } from '../geometry/fixtures';
+import { extensionOf } from '../contract/file-types';
+import { bracket, flange, plateWithHoles, sphere, toStlBinary } from '../geometry/testing/fixtures';
 import { modelBlobKeys } from '../service/files/blob-store';
 import { LocalBlobStore } from '../service/files/local-blob-store';
 import type { IngestResult } from '../service/ingest/ingest-job';
@@ -122,7 +123,7 @@ async function main() {
         file_path_lower: `${folder.name}/${unique}`.toLowerCase(),
         file_name: unique,
         file_name_lower: unique.toLowerCase(),
-        file_type: path.extname(fileName).slice(1),
+        file_type: extensionOf(fileName),
         state: 'processing',
         blob_key: key,
         size_bytes: bytes.byteLength,

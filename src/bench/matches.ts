@@ -15,7 +15,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { isSettled, type Model } from '../contract/models';
-import { bracket, flange, plateWithHoles, toStlBinary } from '../geometry/fixtures';
+import { bracket, flange, plateWithHoles, toStlBinary } from '../geometry/testing/fixtures';
 import { countContexts } from '../../e2e/webgl-contexts';
 import { buildAndReadManifest } from './vite-manifest';
 

@@ -9,7 +9,7 @@
  * Knobs: BENCH_SCALE_FILES (default 200).
  */
 import { isSettled } from '../contract/models';
-import { box, toStlBinary } from '../geometry/fixtures';
+import { box, toStlBinary } from '../geometry/testing/fixtures';
 import { scaleParts, startCluster, type Cluster } from '../scale/cluster';
 
 const FILES = Number(process.env.BENCH_SCALE_FILES ?? 200);

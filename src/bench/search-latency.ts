@@ -27,11 +27,11 @@
 import os from 'node:os';
 import { sql } from 'kysely';
 import { pathToFileURL } from 'node:url';
-import { buildPart, FAMILIES } from '../geometry/descriptors/benchmark-dataset';
-import { analyseShape } from '../geometry/descriptors/analysis';
-import { prng } from '../geometry/descriptors/sampling';
-import { meshFacts, weld } from '../geometry/mesh-facts';
-import { computeSearchFeatures, encodePrepared, type SearchFeatures } from '../geometry/search-features';
+import { buildPart, FAMILIES } from '../geometry/testing/benchmark-dataset';
+import { analyseShape } from '../geometry/search/descriptors/analysis';
+import { prng } from '../geometry/search/descriptors/sampling';
+import { meshFacts, weld } from '../geometry/mesh/mesh-facts';
+import { computeSearchFeatures, encodePrepared, type SearchFeatures } from '../geometry/search/search-features';
 import { settleExactPairs } from '../service/search/engine';
 import { pairCounters } from '../service/search/pairs';
 import { createFolder } from '../service/store/folders';

@@ -4,8 +4,8 @@
 // ingestion's code from the files as uploaded.
 import { describe, geoScore, partInPart, partToPartMatrix, type Described } from './search-data/evaluate';
 import { figures, type Figures } from './search-data/metrics';
-import { DUPLICATE_RULE, OFF_REPORTED_MAX } from '../geometry/descriptors/duplicate-rule';
-import { descriptorDistance } from '../geometry/descriptors/global-descriptor';
+import { DUPLICATE_RULE, OFF_REPORTED_MAX } from '../geometry/search/duplicate-rule';
+import { descriptorDistance } from '../geometry/search/descriptors/global-descriptor';
 import type { SearchRecord } from './search-data/split';
 
 export interface SetResult {

@@ -13,11 +13,11 @@
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { sphere } from '../geometry/fixtures';
-import { buildPart } from '../geometry/descriptors/benchmark-dataset';
-import { meshFacts, weld } from '../geometry/mesh-facts';
-import type { Mesh } from '../geometry/mesh';
-import { computeSearchFeatures } from '../geometry/search-features';
+import { sphere } from '../geometry/testing/fixtures';
+import { buildPart } from '../geometry/testing/benchmark-dataset';
+import { meshFacts, weld } from '../geometry/mesh/mesh-facts';
+import type { Mesh } from '../geometry/mesh/mesh';
+import { computeSearchFeatures } from '../geometry/search/search-features';
 import { setPairThreads } from '../service/search/pair-pool';
 import { measureFolderDuplicates } from './folder-duplicates';
 import { measureSearchLatency } from './search-latency';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createdClientCredentialSchema } from '../contract/client-credentials';
 import { matchKinds } from '../contract/matches';
 import { isSettled, modelListResponseSchema, type Model } from '../contract/models';
-import { box, sphere, to3mf, toStlBinary } from '../geometry/fixtures';
+import { box, sphere, to3mf, toStlBinary } from '../geometry/testing/fixtures';
 import { hostileFiles } from '../service/testing/hostile-files';
 import { beginSignIn, requestCredentialToken, signInWithPkce, submitSignIn } from '../service/testing/oidc-flows';
 import { freePort } from '../service/testing/free-port';

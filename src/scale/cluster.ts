@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import S3rver from 's3rver';
-import { bracket, box, flange, plateWithHoles, toStlBinary } from '../geometry/fixtures';
+import { bracket, box, flange, plateWithHoles, toStlBinary } from '../geometry/testing/fixtures';
 import { freePort } from '../service/testing/free-port';
 import { signInWithPkce } from '../service/testing/oidc-flows';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../service/testing/postgres-server';

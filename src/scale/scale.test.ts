@@ -8,7 +8,7 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicateReportResponseSchema, reportGroupsResponseSchema } from '../contract/duplicate-review';
 import { similarityMatchesResponseSchema } from '../contract/matches';
-import { sphere, toStlBinary } from '../geometry/fixtures';
+import { sphere, toStlBinary } from '../geometry/testing/fixtures';
 import { BUCKET, scaleParts, startCluster, type Cluster } from './cluster';
 
 let cluster: Cluster;

@@ -1,7 +1,7 @@
 import type { ExternalOidcConfig } from './identity/external-issuer';
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_UNPACKED_MAX_BYTES } from '../geometry/importer';
+import { DEFAULT_UNPACKED_MAX_BYTES } from '../geometry/import/importer';
 
 const loopbackHosts = new Set(['127.0.0.1', '::1', 'localhost', '0:0:0:0:0:0:0:1']);
 

@@ -3,7 +3,7 @@ import { Box3, Vector3, type Object3D } from 'three';
 import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
 
-/** Viewer GLBs are meshopt-compressed (geometry/viewer-file.ts). */
+/** Viewer GLBs are meshopt-compressed (geometry/output/viewer-file.ts). */
 const loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder);
 const files = new Map<string, Promise<GLTF>>();
 
@@ -27,7 +27,7 @@ export function forgetViewerGltf(url: string) {
   files.delete(url);
 }
 
-/** What the viewer GLB's part node says about units (geometry/viewer-file.ts `ViewerFileExtras`). */
+/** What the viewer GLB's part node says about units (geometry/output/viewer-file.ts `ViewerFileExtras`). */
 export interface ViewerUnits {
   units: string;
   /** Scale from the model's own unit to the file's metres. */

@@ -36,7 +36,7 @@ export function StudioLights() {
 
 /**
  * Draws a stand-in for a viewer GLB under {@link StudioLights} (glTF's standard material,
- * double-sided; geometry/viewer-file.ts) once, in a corner of a canvas that is never shown, as
+ * double-sided; geometry/output/viewer-file.ts) once, in a corner of a canvas that is never shown, as
  * soon as the canvas exists. A software rasteriser links the program and builds its drawing
  * routines for that state at the first draw, which takes a few hundred milliseconds; done here,
  * it overlaps with waiting for the data instead of holding up the first frame with models. The

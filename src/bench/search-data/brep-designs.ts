@@ -9,12 +9,12 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { importFile } from '../../geometry/importers';
-import { isImportError } from '../../geometry/importer';
-import { boundingBox, surfaceArea } from '../../geometry/mesh-facts';
-import { cross } from '../../geometry/descriptors/pose';
-import { prng } from '../../geometry/descriptors/sampling';
-import type { Vec3 } from '../../geometry/mesh';
+import { importFile } from '../../geometry/import/registry';
+import { isImportError } from '../../geometry/import/importer';
+import { boundingBox, surfaceArea } from '../../geometry/mesh/mesh-facts';
+import { cross } from '../../geometry/search/descriptors/pose';
+import { prng } from '../../geometry/search/descriptors/sampling';
+import type { Vec3 } from '../../geometry/mesh/mesh';
 import type { Params } from './designs';
 import type { SearchRecord } from './split';
 

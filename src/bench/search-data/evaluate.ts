@@ -4,12 +4,12 @@
 // the pair worker) — what a query would list if the candidate index returned every model.
 import { comparePartToPart } from '../../service/search/part-to-part-rule';
 import comparePair from '../../service/search/pair-worker';
-import { geoRelatedScore } from '../../geometry/descriptors/geo-descriptor';
-import { importFile } from '../../geometry/importers';
-import { isImportError } from '../../geometry/importer';
-import { convertUnits, type Mesh } from '../../geometry/mesh';
-import { meshFacts, weld } from '../../geometry/mesh-facts';
-import { computeSearchFeatures, type SearchFeatures } from '../../geometry/search-features';
+import { geoRelatedScore } from '../../geometry/search/descriptors/geo-descriptor';
+import { importFile } from '../../geometry/import/registry';
+import { isImportError } from '../../geometry/import/importer';
+import { convertUnits, type Mesh } from '../../geometry/mesh/mesh';
+import { meshFacts, weld } from '../../geometry/mesh/mesh-facts';
+import { computeSearchFeatures, type SearchFeatures } from '../../geometry/search/search-features';
 import type { SearchRecord } from './split';
 
 export interface Described {

@@ -4,7 +4,7 @@
 // dev and frozen splits and the real parts. Run alone with:
 // npx vitest run src/bench/search-data/search-quality.test.ts
 import { describe, expect, it } from 'vitest';
-import { descriptorDistance } from '../../geometry/descriptors/global-descriptor';
+import { descriptorDistance } from '../../geometry/search/descriptors/global-descriptor';
 import { describe as describeRecords, geoScore, partInPart, partToPartMatrix } from './evaluate';
 import { figures } from './metrics';
 import { buildSplit } from './split';

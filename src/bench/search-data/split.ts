@@ -6,11 +6,12 @@
 // STEP in mm, inch and metres against gmsh meshes, STEP assemblies). The dev split is seed 1; the
 // frozen test split is seed 7919 — no setting may ever be chosen on it.
 import type { Manifold, ManifoldToplevel } from 'manifold-3d';
-import { loadManifold, manifoldToMesh, toGlb, toObj, toPly, toStlBinary } from '../../geometry/fixtures';
-import { randomRigid, randomRotation } from '../../geometry/descriptors/benchmark-dataset';
-import { prng } from '../../geometry/descriptors/sampling';
-import { applyToMesh, mergeMeshes, multiply, scaling, translation, type Mesh } from '../../geometry/mesh';
-import { boundingBox, surfaceArea } from '../../geometry/mesh-facts';
+import { loadManifold, manifoldToMesh, toGlb, toObj, toPly, toStlBinary } from '../../geometry/testing/fixtures';
+import { randomRigid, randomRotation } from '../../geometry/testing/benchmark-dataset';
+import { prng } from '../../geometry/search/descriptors/sampling';
+import { applyToMesh, mergeMeshes, type Mesh } from '../../geometry/mesh/mesh';
+import { multiply, scaling, translation } from '../../geometry/mesh/transform';
+import { boundingBox, surfaceArea } from '../../geometry/mesh/mesh-facts';
 import { buildBrepDesigns } from './brep-designs';
 import { ARCHETYPES, type Archetype, type Params } from './designs';
 

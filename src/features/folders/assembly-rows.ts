@@ -1,4 +1,4 @@
-import { identity, multiply } from '../../geometry/mesh';
+import { identity, multiply } from '../../geometry/mesh/transform';
 import type { AssemblyTreeNode } from '../../contract/models';
 
 /**

@@ -44,7 +44,7 @@ describe('folder browsing', () => {
       page: '1',
       perPage: '48',
       search: 'bracket',
-      filter: 'folderId(eq(1)),state(in(failed,finished)),fileType(in(step,stp))',
+      filter: 'folderId(eq(1)),state(in(failed,finished)),fileType(in(step,stp,p21))',
       order: '-createdAt',
     });
     // The controls show the same view.

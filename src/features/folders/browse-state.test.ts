@@ -62,7 +62,7 @@ describe('browse view <-> query string', () => {
 describe('browse filter', () => {
   it('builds folderId, state and fileType clauses the contract parser reads back', () => {
     const filter = browseFilter(12, { states: ['finished', 'finished-incomplete'], types: ['step', 'stl'], subfolders: false });
-    expect(filter).toBe('folderId(eq(12)),state(in(finished,finished-incomplete)),fileType(in(step,stp,stl))');
+    expect(filter).toBe('folderId(eq(12)),state(in(finished,finished-incomplete)),fileType(in(step,stp,p21,stl))');
     const clauses = parseFilter(filter ?? '', { fields: modelFilterFields, allowMetadata: true });
     expect(clauses.map((c) => c.field)).toEqual(['folderId', 'state', 'fileType']);
   });

@@ -1,6 +1,7 @@
 // The folder page's view (search, filters, order, page, layout) <-> its query string, so that a
 // link reproduces exactly what was on screen; and the model-list request that view asks for.
 import type { ModelListParams } from '../../api/models';
+import { NATIVE_CAD_EXTENSIONS, READABLE_FORMATS } from '../../contract/file-types';
 import { filterBuilder, formatFilter, type FilterClause, type ModelFilterField } from '../../contract/filter';
 import { folderAndBelowClause, type Folder } from '../../contract/folders';
 import { modelStates } from '../../contract/models';
@@ -17,20 +18,16 @@ export interface FileTypeGroup {
 
 /** File types as a designer thinks of them; one choice may cover several extensions. */
 export const fileTypeGroups: readonly FileTypeGroup[] = [
-  { id: 'step', label: 'STEP', types: ['step', 'stp'] },
-  { id: 'iges', label: 'IGES', types: ['iges', 'igs'] },
-  { id: 'brep', label: 'BREP', types: ['brep', 'brp'] },
-  { id: 'stl', label: 'STL', types: ['stl'] },
-  { id: 'obj', label: 'OBJ', types: ['obj'] },
-  { id: 'ply', label: 'PLY', types: ['ply'] },
-  { id: 'off', label: 'OFF', types: ['off'] },
-  { id: 'gltf', label: 'glTF / GLB', types: ['gltf', 'glb'] },
-  { id: '3mf', label: '3MF', types: ['3mf'] },
-  {
-    id: 'native',
-    label: 'Native CAD',
-    types: ['sldprt', 'sldasm', 'prt', 'asm', 'catpart', 'catproduct', 'ipt', 'iam', 'x_t', 'x_b', 'par', 'psm', 'jt'],
-  },
+  { id: 'step', label: 'STEP', types: READABLE_FORMATS.step.extensions },
+  { id: 'iges', label: 'IGES', types: READABLE_FORMATS.iges.extensions },
+  { id: 'brep', label: 'BREP', types: READABLE_FORMATS.brep.extensions },
+  { id: 'stl', label: 'STL', types: READABLE_FORMATS.stl.extensions },
+  { id: 'obj', label: 'OBJ', types: READABLE_FORMATS.obj.extensions },
+  { id: 'ply', label: 'PLY', types: READABLE_FORMATS.ply.extensions },
+  { id: 'off', label: 'OFF', types: READABLE_FORMATS.off.extensions },
+  { id: 'gltf', label: 'glTF / GLB', types: [...READABLE_FORMATS.gltf.extensions, ...READABLE_FORMATS.glb.extensions] },
+  { id: '3mf', label: '3MF', types: READABLE_FORMATS['3mf'].extensions },
+  { id: 'native', label: 'Native CAD', types: NATIVE_CAD_EXTENSIONS },
 ];
 
 export interface OrderChoice {

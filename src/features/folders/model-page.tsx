@@ -1,5 +1,6 @@
 import { lazy, Suspense, useId, useMemo, useState, type ReactNode } from 'react';
 import { fileNameOf } from '../../contract/file-paths';
+import { extensionOf } from '../../contract/file-types';
 import { Link, useNavigate, useParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useFolder } from '../../api/folders';
@@ -46,12 +47,12 @@ function AttachFile({ model, folderPath }: { model: Model; folderPath: string | 
   const fileName = fileNameOf(model.filePath);
   const filePath = folderPath ? `${folderPath}/${fileName}` : model.filePath;
   const inputId = useId();
-  const extension = model.filePath.slice(model.filePath.lastIndexOf('.')).toLowerCase();
+  const extension = extensionOf(model.filePath);
   const [problem, setProblem] = useState<string | null>(null);
   const onFile = (file: File | undefined) => {
     if (!file) return;
-    if (!file.name.toLowerCase().endsWith(extension)) {
-      setProblem(`This model is a ${extension} file; choose a ${extension} file (you chose “${file.name}”).`);
+    if (extensionOf(file.name) !== extension) {
+      setProblem(`This model is a .${extension} file; choose a .${extension} file (you chose “${file.name}”).`);
       return;
     }
     setProblem(null);

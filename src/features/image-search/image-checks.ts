@@ -1,3 +1,4 @@
+import { extensionOf } from '../../contract/file-types';
 import { IMAGE_MAX_BYTES, imageTypes } from '../../contract/images';
 
 /** MIME types the service takes (api-contract.md, Images). */
@@ -10,11 +11,6 @@ export interface ImageFileFacts {
   /** MIME type as the browser guessed it; may be empty. */
   type: string;
   size: number;
-}
-
-function extensionOf(name: string): string {
-  const dot = name.lastIndexOf('.');
-  return dot < 0 ? '' : name.slice(dot + 1).toLowerCase();
 }
 
 /**

@@ -4,7 +4,7 @@ import { errorMessage } from '../../api/client';
 import { useFolder, useFolderTree } from '../../api/folders';
 import { parseFolderId } from '../../contract/folders';
 import { declaredUnitChoices, type DeclaredUnit } from '../../contract/models';
-import { needsDeclaredUnit } from './engine/roles';
+import { needsDeclaredUnit } from '../../contract/file-types';
 import { useAppConfig } from '../../app/config-context';
 import { showToast } from '../../app/toast';
 import type { EngineSnapshot, UploadEngine } from './engine/engine';

@@ -1,7 +1,7 @@
 // Decoding of uploaded images (PNG, JPEG, WebP) with sharp, and the query descriptor of the
-// object they show (geometry/views/describe-image.ts).
+// object they show (geometry/search/views/describe-image.ts).
 import sharp, { type Metadata } from 'sharp';
-import { describeImage, type ImageDescription } from '../../geometry/views/describe-image';
+import { describeImage, type ImageDescription } from '../../geometry/search/views/describe-image';
 
 /** Formats the service takes, as sharp names them. */
 const ACCEPTED = new Set(['png', 'jpeg', 'webp']);

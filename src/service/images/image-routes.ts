@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { extensionOf } from '../../contract/file-types';
 import { modelFilterFields } from '../../contract/filter';
 import { matchQuerySchema } from '../../contract/matches';
 import {
@@ -16,8 +17,8 @@ import {
   type ImageMatchesResponse,
 } from '../../contract/images';
 import { pageDataFor } from '../../contract/paging';
-import { VIEW_DESCRIPTOR_LENGTH, VIEW_METHOD } from '../../geometry/views/shape-features';
-import { matchPercentage } from '../../geometry/views/view-index';
+import { VIEW_DESCRIPTOR_LENGTH, VIEW_METHOD } from '../../geometry/search/views/shape-features';
+import { matchPercentage } from '../../geometry/search/views/view-index';
 import type { ModelFiles } from '../files/model-files';
 import { UPLOAD_TTL_SECONDS } from '../files/signed-urls';
 import { requireRole } from '../http/auth';
@@ -52,7 +53,7 @@ const idsQuery = z.object({ id: z.union([z.string(), z.array(z.string())]).optio
 
 /** The image type by file name, or undefined when it is not one the service takes. */
 export function imageTypeOf(fileName: string): string | undefined {
-  const ext = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase();
+  const ext = extensionOf(fileName);
   return ext && Object.hasOwn(imageTypes, ext) ? imageTypes[ext as keyof typeof imageTypes] : undefined;
 }
 

@@ -119,7 +119,7 @@ export function floatsToBytes(f: Float32Array): Uint8Array {
 
 /**
  * Descriptors as stored (a model's views or one query image): the float32 descriptors, then the
- * polar signature bytes (geometry/views/polar-signature.ts).
+ * polar signature bytes (geometry/search/views/polar-signature.ts).
  */
 export function encodeViews(descriptors: Float32Array, signatures: Uint8Array): Uint8Array {
   const out = new Uint8Array(descriptors.length * 4 + signatures.length);

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { IMAGE_MAX_BYTES } from '../../contract/images';
-import { VIEW_METHOD } from '../../geometry/views/shape-features';
+import { VIEW_METHOD } from '../../geometry/search/views/shape-features';
 import { UPLOAD_TOKEN_HEADER } from '../files/signed-urls';
 import { Conflict, Forbidden, InvalidInput, NotFound, TooLarge, UnsupportedMediaType } from '../http/errors';
 import { parseInput } from '../http/validation';

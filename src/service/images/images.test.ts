@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { apiErrorBodySchema } from '../../contract/errors';
 import { createImageResponseSchema, imageMatchesResponseSchema, IMAGE_MAX_BYTES, type CreateImageResponse } from '../../contract/images';
-import { buildPart } from '../../geometry/descriptors/benchmark-dataset';
-import { toStlBinary } from '../../geometry/fixtures';
+import { buildPart } from '../../geometry/testing/benchmark-dataset';
+import { toStlBinary } from '../../geometry/testing/fixtures';
 import { startIngestTestService, type IngestTestService } from '../ingest/ingest-test-helpers';
 import { imageDb } from './image-store';
 import { createImageUrlSigner } from './image-urls';
-import { benchPhoto } from './test-photos';
+import { benchPhoto } from '../testing/test-photos';
 
 let t: IngestTestService;
 /** Models of tenant acme: a gear, a bracket and a pipe, each in its own folder. */

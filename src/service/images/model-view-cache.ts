@@ -5,8 +5,8 @@
 // cache is pruned against a full candidate list.
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { searchableVersionsSql } from '../store/searchable-models';
-import { VIEW_METHOD } from '../../geometry/views/shape-features';
-import { COARSE_STEP, combinedDistances, ImageOrder, refinedModelDistance, RERANK_MODELS, SmallestK, summedClosestBelow, weighted } from '../../geometry/views/view-index';
+import { VIEW_METHOD } from '../../geometry/search/views/shape-features';
+import { COARSE_STEP, combinedDistances, ImageOrder, refinedModelDistance, RERANK_MODELS, SmallestK, summedClosestBelow, weighted } from '../../geometry/search/views/view-index';
 import { decodeViews, type ImageDb } from './image-store';
 
 interface Entry {

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { ModelViews } from '../../geometry/views/model-views';
-import { VIEW_METHOD } from '../../geometry/views/shape-features';
+import type { ModelViews } from '../../geometry/search/views/model-views';
+import { VIEW_METHOD } from '../../geometry/search/views/shape-features';
 import type { Database } from '../store/schema';
 import { encodeViews, imageDb } from './image-store';
 

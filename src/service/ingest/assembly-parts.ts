@@ -1,11 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import { BlobNotFoundError, type BlobStore } from '../files/blob-store';
-import { identity, multiply } from '../../geometry/mesh';
-import { parseStepPlacements, topOccurrences, type StepOccurrence } from '../../geometry/step-placements';
+import { identity, multiply } from '../../geometry/mesh/transform';
+import { parseStepPlacements, topOccurrences, type StepOccurrence } from '../../geometry/step/step-placements';
 import { storedFilesNamed } from '../store/models';
 import type { Database } from '../store/schema';
 import type { PartInput } from './process-model';
-import { isStepFileName } from './process-model';
+import { isStepFile } from '../../contract/file-types';
 import type { WorkerPool } from './worker-pool';
 
 /** One node of a model's `assembly_tree` (api-contract.md, GET /v2/models/{id}/assembly-tree). */
@@ -108,7 +108,7 @@ export async function resolveAssembly(
     let p = subStructures.get(found.id);
     if (!p) {
       p = (async () => {
-        if (!isStepFileName(found.file_name)) return [];
+        if (!isStepFile(found.file_name)) return [];
         const scan = await pool.run({ kind: 'scan', fileName: found.file_name, bytes }, { timeoutMs: 30_000 });
         return scan.references.length ? occurrencesOf(bytes, scan.references) : [];
       })();

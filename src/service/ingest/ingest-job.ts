@@ -9,9 +9,9 @@ import { declaredUnitChoices, type DeclaredUnit } from '../../contract/models';
 import type { IngestJob, ModelLifecycle } from '../store/model-lifecycle';
 import { assembliesWaitingFor, findModelById, lockModel, storedFilesNamed } from '../store/models';
 import { folderAncestry, folderSubtree, resolveAssembly, type AssemblyTreeNode, type ResolvedAssembly } from './assembly-parts';
-import type { ProductNode } from '../../geometry/importer';
+import type { ProductNode } from '../../geometry/import/importer';
 import type { ProcessOutput, ScanResult } from './process-model';
-import { isStepFileName } from './process-model';
+import { isStepFile } from '../../contract/file-types';
 import { WorkerLimitError, type WorkerPool } from './worker-pool';
 
 export type FinalState = 'unsupported' | 'failed-incomplete' | 'failed' | 'finished-incomplete' | 'finished';
@@ -67,7 +67,7 @@ export async function ingestModel(deps: IngestDeps, job: Pick<IngestJob, 'modelI
   let out: (ProcessOutput & { cpuMs?: number }) | undefined;
   let limitReason: string | undefined;
   try {
-    if (isStepFileName(row.file_name)) scan = await pool.run({ kind: 'scan', fileName: row.file_name, bytes }, { timeoutMs: 30_000 });
+    if (isStepFile(row.file_name)) scan = await pool.run({ kind: 'scan', fileName: row.file_name, bytes }, { timeoutMs: 30_000 });
     if (scan.references.length) resolved = await resolveAssembly(deps, row, scan.references, bytes);
     out = await pool.run(
       {

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { plateWithHoles, to3mf, toGlb, toGltf, toObj, toOff, toPly, toStlAscii, toStlBinary, type FixturePart } from '../../geometry/fixtures';
+import { plateWithHoles, to3mf, toGlb, toGltf, toObj, toOff, toPly, toStlAscii, toStlBinary, type FixturePart } from '../../geometry/testing/fixtures';
 import { derivedFiles, readTestFile, startIngestTestService, type IngestTestService } from './ingest-test-helpers';
 
 describe('ingestion through the API: formats and bad files', () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { strToU8, zipSync } from 'three/examples/jsm/libs/fflate.module.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { box, sphere, toStlBinary } from '../../geometry/fixtures';
+import { box, sphere, toStlBinary } from '../../geometry/testing/fixtures';
 import { modelBlobKeys } from '../files/blob-store';
 import { LocalBlobStore } from '../files/local-blob-store';
 import { openStore, type Store } from '../store/database';

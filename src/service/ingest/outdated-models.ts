@@ -1,7 +1,7 @@
 // After an upgrade that changes how descriptors are computed, models ingested before it hold
 // search data today's queries cannot compare with; they are reprocessed once, in the background.
 import { sql, type Kysely } from 'kysely';
-import { SEARCH_FEATURES_VERSION } from '../../geometry/search-features';
+import { SEARCH_FEATURES_VERSION } from '../../geometry/search/search-features';
 import { modelsWithStaleViews } from '../images/model-views-store';
 import { idleIdsSql, idleVersions } from '../store/models';
 import type { Database } from '../store/schema';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { box, toStlBinary } from '../../geometry/fixtures';
+import { box, toStlBinary } from '../../geometry/testing/fixtures';
 import { processModel } from './process-model';
 
 const translate = (x: number) => [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, 0, 0, 1];

@@ -1,16 +1,18 @@
 // The CPU side of ingestion: runs inside a worker thread (see ingest-worker.ts), never on the
 // service's main thread. Bytes in, derived files and facts out; no database, no blob store.
 import sharp from 'sharp';
-import { isImportError, plural, type ImportedModel, type ProductNode } from '../../geometry/importer';
-import { extensionOf, importFile } from '../../geometry/importers';
-import { applyToMesh, convertUnits, mergeMeshes, type LengthUnit, type Mat4, type Mesh } from '../../geometry/mesh';
-import { meshFacts, weld } from '../../geometry/mesh-facts';
-import { creaseNormals } from '../../geometry/normals';
-import { computeSearchFeatures, type SearchFeatures } from '../../geometry/search-features';
-import { scanStep } from '../../geometry/step-references';
-import { renderThumbnail } from '../../geometry/thumbnail';
-import { toViewerGlb } from '../../geometry/viewer-file';
-import { modelViews, type ModelViews } from '../../geometry/views/model-views';
+import { isImportError, plural, type ImportedModel, type ProductNode } from '../../geometry/import/importer';
+import { formatOf, isStepFile, type FormatId } from '../../contract/file-types';
+import { importFile } from '../../geometry/import/registry';
+import { applyToMesh, convertUnits, mergeMeshes, type LengthUnit, type Mesh } from '../../geometry/mesh/mesh';
+import type { Mat4 } from '../../geometry/mesh/transform';
+import { meshFacts, weld } from '../../geometry/mesh/mesh-facts';
+import { creaseNormals } from '../../geometry/mesh/normals';
+import { computeSearchFeatures, type SearchFeatures } from '../../geometry/search/search-features';
+import { scanStep } from '../../geometry/step/step-references';
+import { renderThumbnail } from '../../geometry/output/thumbnail';
+import { toViewerGlb } from '../../geometry/output/viewer-file';
+import { modelViews, type ModelViews } from '../../geometry/search/views/model-views';
 
 /** What the model record stores as `facts` (lengths in `units`). */
 export interface ModelFacts {
@@ -78,7 +80,7 @@ export type ProcessOutput =
       partsWithGeometry: number;
       /** Geometric search descriptors and the compact analysis for exact rescoring (search-features.ts). */
       search: SearchFeatures;
-      /** View descriptors for image search (geometry/views/model-views.ts). */
+      /** View descriptors for image search (geometry/search/views/model-views.ts). */
       views: ModelViews;
       warnings: string[];
       timings: Record<string, number>;
@@ -90,15 +92,9 @@ export type ProcessOutput =
       timings: Record<string, number>;
     };
 
-const STEP_EXTENSIONS = new Set(['step', 'stp', 'p21']);
-
-export function isStepFileName(fileName: string): boolean {
-  return STEP_EXTENSIONS.has(extensionOf(fileName));
-}
-
 /** Cheap text scan of a STEP file for its product structure; other formats have none. */
 export function scanModelFile(fileName: string, bytes: Uint8Array): ScanResult {
-  if (!isStepFileName(fileName)) return { isStep: false, references: [], embeddedAssembly: false };
+  if (!isStepFile(fileName)) return { isStep: false, references: [], embeddedAssembly: false };
   const head = new TextDecoder('latin1').decode(bytes.subarray(0, 64));
   if (!/ISO-10303-21/.test(head)) return { isStep: true, references: [], embeddedAssembly: false };
   const scan = scanStep(bytes);
@@ -193,7 +189,7 @@ export async function processModel(input: ProcessInput): Promise<ProcessOutput> 
   // The normals come from creaseNormals: the vertices are welded per smoothing group already.
   const viewerGlb = await toViewerGlb(shaded, { creaseSplit: true });
   lap('viewer');
-  const image = renderThumbnail(shaded, input.thumbnailSize ?? 256, { up: yUpFormats.has(extensionOf(input.fileName)) ? 'y' : 'z' });
+  const image = renderThumbnail(shaded, input.thumbnailSize ?? 256, { up: yUpFormats.has(formatOf(input.fileName)) ? 'y' : 'z' });
   lap('thumbnail-render');
   const thumbnailPng = new Uint8Array(
     await sharp(Buffer.from(image.rgba.buffer, image.rgba.byteOffset, image.rgba.byteLength), { raw: { width: image.width, height: image.height, channels: 4 } })
@@ -227,7 +223,7 @@ function withDeclaredUnits<M extends Mesh>(mesh: M, declared: LengthUnit | null 
 }
 
 /** Formats whose files are conventionally y-up (glTF by definition, OBJ by habit). */
-const yUpFormats = new Set(['gltf', 'glb', 'obj']);
+const yUpFormats: ReadonlySet<FormatId | undefined> = new Set<FormatId>(['gltf', 'glb', 'obj']);
 
 function combine(meshes: Mesh[]): Mesh {
   if (meshes.length === 1) return meshes[0]!;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { box, toStlBinary } from '../../geometry/fixtures';
+import { box, toStlBinary } from '../../geometry/testing/fixtures';
 import { createWorkerPool, WorkerLimitError, type WorkerPool } from './worker-pool';
 
 describe('ingest worker pool', () => {

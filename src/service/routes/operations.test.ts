@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { box, toStlBinary } from '../../geometry/fixtures';
+import { box, toStlBinary } from '../../geometry/testing/fixtures';
 import { LocalBlobStore } from '../files/local-blob-store';
 import { startIngestTestService, type IngestTestService } from '../ingest/ingest-test-helpers';
 import { startTestService } from '../testing/start-test-service';

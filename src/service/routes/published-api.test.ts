@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { box, flange, toStlBinary } from '../../geometry/fixtures';
-import { benchPhoto } from '../images/test-photos';
+import { box, flange, toStlBinary } from '../../geometry/testing/fixtures';
+import { benchPhoto } from '../testing/test-photos';
 import { readTestFile, startIngestTestService, type IngestTestService } from '../ingest/ingest-test-helpers';
 
 const documentPath = fileURLToPath(new URL('../testing/published-api/physna-openapi-2.0.1.facts.json', import.meta.url));

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { box, toStlBinary } from '../../geometry/fixtures';
+import { box, toStlBinary } from '../../geometry/testing/fixtures';
 import { startIngestTestService, type IngestTestService } from '../ingest/ingest-test-helpers';
 
 const documentPath = fileURLToPath(new URL('../testing/published-api/physna-openapi-2.0.1.facts.json', import.meta.url));

@@ -9,12 +9,12 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { folderDuplicatesResponseSchema } from '../../contract/matches';
-import { analyseShape } from '../../geometry/descriptors/analysis';
-import { buildPart } from '../../geometry/descriptors/benchmark-dataset';
-import { descriptorDistance, scoreFromDistance } from '../../geometry/descriptors/global-descriptor';
-import { prng } from '../../geometry/descriptors/sampling';
-import { meshFacts, weld } from '../../geometry/mesh-facts';
-import { computeSearchFeatures, encodePrepared, type SearchFeatures } from '../../geometry/search-features';
+import { analyseShape } from '../../geometry/search/descriptors/analysis';
+import { buildPart } from '../../geometry/testing/benchmark-dataset';
+import { descriptorDistance, scoreFromDistance } from '../../geometry/search/descriptors/global-descriptor';
+import { prng } from '../../geometry/search/descriptors/sampling';
+import { meshFacts, weld } from '../../geometry/mesh/mesh-facts';
+import { computeSearchFeatures, encodePrepared, type SearchFeatures } from '../../geometry/search/search-features';
 import { createFolder } from '../store/folders';
 import { startTestService, type TestService, type TestUser } from '../testing/start-test-service';
 import { storeSearchFeatures } from './features-store';

@@ -1,7 +1,7 @@
 // Duplicate clusters of a folder: every pair of its finished models whose part-to-part score
 // reaches the threshold is linked; clusters are the connected groups (union-find).
 import type { Kysely } from 'kysely';
-import { distanceForScore, scoreFromDistance } from '../../geometry/descriptors/global-descriptor';
+import { distanceForScore, scoreFromDistance } from '../../geometry/search/descriptors/global-descriptor';
 import type { Database } from '../store/schema';
 import { exactPairs, storedScoresAmong, type ScopedScore } from './pairs';
 import { provisionalScore } from './part-to-part-rule';

@@ -3,7 +3,7 @@
 // returned is before threshold, order and paging (the route's).
 import type { Expression, Kysely, SqlBool } from 'kysely';
 import type { MatchKind } from '../../contract/matches';
-import { geoRelatedScore } from '../../geometry/descriptors/geo-descriptor';
+import { geoRelatedScore } from '../../geometry/search/descriptors/geo-descriptor';
 import type { Database, ModelRow } from '../store/schema';
 import { bumpGeneration, Lru, tenantGeneration } from './cache';
 import { loadComponents, loadFeatures } from './features-store';

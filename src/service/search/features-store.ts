@@ -1,7 +1,7 @@
 // Writing and reading the stored search features of models.
 import type { Kysely, Transaction } from 'kysely';
-import type { Pose } from '../../geometry/descriptors/pose';
-import type { SearchFeatures } from '../../geometry/search-features';
+import type { Pose } from '../../geometry/search/descriptors/pose';
+import type { SearchFeatures } from '../../geometry/search/search-features';
 import type { Database } from '../store/schema';
 import { searchDb } from './tables';
 

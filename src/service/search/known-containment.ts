@@ -4,8 +4,7 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { assemblyTreeNodeSchema, type AssemblyTreeNode } from '../../contract/models';
-import { multiply } from '../../geometry/mesh';
-import { invert, mat4ToRigid, rigidToMat4 } from '../../geometry/descriptors/registration';
+import { identity, invertRigidMat4, multiply } from '../../geometry/mesh/transform';
 import { assembliesPlacing } from '../store/models';
 import type { Database, ModelRow } from '../store/schema';
 
@@ -17,7 +16,6 @@ export interface Placement {
   transform: number[];
 }
 
-const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
 /** Every model placed anywhere in an assembly tree, with its world placement and copy count. */
 export function placementsOf(storedTree: unknown): Placement[] {
@@ -27,7 +25,7 @@ export function placementsOf(storedTree: unknown): Placement[] {
   const found = new Map<string, Placement>();
   const walk = (nodes: AssemblyTreeNode[], world: number[]) => {
     for (const n of nodes) {
-      const placed = multiply(world, n.transform?.length === 16 ? n.transform : IDENTITY);
+      const placed = multiply(world, n.transform?.length === 16 ? n.transform : identity());
       if (n.modelId && !(n as { missing?: boolean }).missing) {
         const p = found.get(n.modelId);
         if (p) p.copies++;
@@ -36,7 +34,7 @@ export function placementsOf(storedTree: unknown): Placement[] {
       if (n.children) walk(n.children, placed);
     }
   };
-  walk(parsed.data, IDENTITY);
+  walk(parsed.data, identity());
   return [...found.values()];
 }
 
@@ -62,7 +60,7 @@ export async function knownContainment(db: Kysely<Database>, query: ModelRow, ar
   const share = (part: number | undefined, copies: number, whole: number | undefined) => (part && whole ? Math.min(100, (100 * copies * part) / whole) : 0);
   for (const p of own) {
     // The query (assembly) in the part's frame: the inverse of the part's placement.
-    out.push({ modelId: p.partId, forward: share(areas.get(p.partId), p.copies, qArea), reverse: 100, transform: rigidToMat4(invert(mat4ToRigid(p.transform))) });
+    out.push({ modelId: p.partId, forward: share(areas.get(p.partId), p.copies, qArea), reverse: 100, transform: invertRigidMat4(p.transform) });
   }
   for (const p of asPart) {
     out.push({ modelId: p.assemblyId, forward: 100, reverse: share(qArea, p.copies, areas.get(p.assemblyId)), transform: p.transform });

@@ -3,10 +3,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containmentMatchesResponseSchema, folderDuplicatesResponseSchema, similarityMatchesResponseSchema } from '../../contract/matches';
-import { buildPart, randomRigid, subdivide } from '../../geometry/descriptors/benchmark-dataset';
-import { prng } from '../../geometry/descriptors/sampling';
-import { toGlb, toObj, toStlBinary } from '../../geometry/fixtures';
-import { applyToMesh, mergeMeshes, multiply, scaling, transformPoint, translation, type Mesh } from '../../geometry/mesh';
+import { buildPart, randomRigid, subdivide } from '../../geometry/testing/benchmark-dataset';
+import { prng } from '../../geometry/search/descriptors/sampling';
+import { toGlb, toObj, toStlBinary } from '../../geometry/testing/fixtures';
+import { applyToMesh, mergeMeshes, type Mesh } from '../../geometry/mesh/mesh';
+import { multiply, scaling, transformPoint, translation } from '../../geometry/mesh/transform';
 import { readTestFile, startIngestTestService, type IngestTestService } from '../ingest/ingest-test-helpers';
 import { PAIR_VERSION } from './pairs';
 

@@ -2,7 +2,7 @@
 // pruning bite: rows strung along one direction (which becomes the principal one) with
 // neighbours just inside and just outside the radius along it, duplicates, and scattered rows.
 import { describe, expect, it } from 'vitest';
-import { prng } from '../../geometry/descriptors/sampling';
+import { prng } from '../../geometry/search/descriptors/sampling';
 import { pairsWithin, TooManyPairs } from './near-pairs';
 
 function bruteForce(data: Float32Array, n: number, dim: number, radius: number): string[] {

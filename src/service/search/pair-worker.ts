@@ -2,11 +2,11 @@
 // (~20–50 ms of CPU) or part-in-part containment (0.1–0.5 s, more when it falls back to voting) —
 // away from the service's event loop, so requests keep being answered while pairs are computed
 // (after every ingested model, or by a query that finds a pair not stored yet).
-import { containment, type ContainmentModel } from '../../geometry/descriptors/containment';
-import { descriptorDistance, scoreFromDistance } from '../../geometry/descriptors/global-descriptor';
-import { partToPartExact } from '../../geometry/descriptors/duplicate-rule';
-import type { Pose } from '../../geometry/descriptors/pose';
-import { containmentModelFrom, placeByShells, preparedPartFrom } from '../../geometry/search-features';
+import { containment, type ContainmentModel } from '../../geometry/search/descriptors/containment';
+import { descriptorDistance, scoreFromDistance } from '../../geometry/search/descriptors/global-descriptor';
+import { partToPartExact } from '../../geometry/search/duplicate-rule';
+import type { Pose } from '../../geometry/search/descriptors/pose';
+import { containmentModelFrom, placeByShells, preparedPartFrom } from '../../geometry/search/search-features';
 
 export interface PairSide {
   /** `${modelId}:${version}`: what the decoded blob is cached under. */

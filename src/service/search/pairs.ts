@@ -6,8 +6,8 @@
 // depend on timing.
 import { sql, type Kysely } from 'kysely';
 import { Matrix4 } from 'three';
-import { invert, mat4ToRigid, rigidToMat4 } from '../../geometry/descriptors/registration';
-import { SEARCH_FEATURES_VERSION } from '../../geometry/search-features';
+import { invertRigidMat4 } from '../../geometry/mesh/transform';
+import { SEARCH_FEATURES_VERSION } from '../../geometry/search/search-features';
 import type { Database } from '../store/schema';
 import { comparePairOffThread } from './pair-pool';
 import type { PairSide } from './pair-worker';
@@ -36,7 +36,7 @@ export interface PairResult {
 
 /** The same result seen from the other model. */
 export function reversePair(kind: PairKind, r: PairResult): PairResult {
-  if (kind === 'part-in-part') return { forward: r.reverse, reverse: r.forward, transform: r.transform.length === 16 ? rigidToMat4(invert(mat4ToRigid(r.transform))) : [] };
+  if (kind === 'part-in-part') return { forward: r.reverse, reverse: r.forward, transform: r.transform.length === 16 ? invertRigidMat4(r.transform) : [] };
   // Mirrors and scales are not rigid: a general inverse.
   const transform = r.transform.length === 16 ? new Matrix4().fromArray(r.transform).invert().toArray() : [];
   return { score: r.score, transform, ...(r.relation ? { relation: r.relation } : {}), ...(r.scale !== undefined ? { scale: 1 / r.scale } : {}) };

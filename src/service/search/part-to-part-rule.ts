@@ -1,8 +1,8 @@
 // The one owner of which part-to-part pairs get the exact comparison (duplicate-rule.ts): the
 // engine (candidates from the index) and the search benchmark (every pair) both ask here, so the
 // benchmark measures the rule the service applies.
-import { NOT_SAME_MAX, plausibleRelations, type Size } from '../../geometry/descriptors/duplicate-rule';
-import { descriptorDistance, scoreFromDistance } from '../../geometry/descriptors/global-descriptor';
+import { NOT_SAME_MAX, plausibleRelations, type Size } from '../../geometry/search/duplicate-rule';
+import { descriptorDistance, scoreFromDistance } from '../../geometry/search/descriptors/global-descriptor';
 import { comparePairOffThread } from './pair-pool';
 import type { PairAnswer, PairSide } from './pair-worker';
 

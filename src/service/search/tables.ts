@@ -1,5 +1,5 @@
 import type { ColumnType, Kysely, Transaction } from 'kysely';
-import type { Pose } from '../../geometry/descriptors/pose';
+import type { Pose } from '../../geometry/search/descriptors/pose';
 import type { Database } from '../store/schema';
 
 /** Tables of migration 0003-search (kept here, beside the only code that uses them). */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import { fileNameOf, folderOf } from '../../contract/file-paths';
+import { extensionOf } from '../../contract/file-types';
 import type { FilterClause, ModelFilterField } from '../../contract/filter';
 import type { DeclaredUnit, MetadataPair } from '../../contract/models';
 import type { ListOrderField, OrderTerm } from '../../contract/order';
@@ -14,12 +15,6 @@ import { createUploads, newUploadNonce } from './uploads';
 import { isUuid } from './users';
 
 type Db = Kysely<Database> | Transaction<Database>;
-
-/** Lower-case extension without the dot; "" for "README" or ".hidden". */
-export function fileTypeOf(fileName: string): string {
-  const dot = fileName.lastIndexOf('.');
-  return dot <= 0 ? '' : fileName.slice(dot + 1).toLowerCase();
-}
 
 export interface NewModelItem {
   filePath: string;
@@ -90,7 +85,7 @@ export async function createModels(
           file_path_lower: foldNameCase(item.filePath),
           file_name: fileName,
           file_name_lower: foldNameCase(fileName),
-          file_type: fileTypeOf(fileName),
+          file_type: extensionOf(fileName),
           declared_units: item.units ?? null,
         };
       });

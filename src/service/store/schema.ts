@@ -164,7 +164,7 @@ export interface ModelsTable {
   file_path_lower: string;
   file_name: string;
   file_name_lower: string;
-  /** Lower-case extension without the dot ("" when the name has none). */
+  /** The name's extension by the file-types rule (`extensionOf`: "bracket.prt.3" → "prt"). */
   file_type: string;
   is_assembly: ColumnType<boolean, boolean | undefined, boolean>;
   state: ColumnType<string, string | undefined, string>;

@@ -6,7 +6,7 @@ import { importJWK, SignJWT, type JWK } from 'jose';
 import pg from 'pg';
 import type { Role } from '../../contract/app-config';
 import { defaultThrottle, type ServiceConfig, type ThrottleConfig } from '../config';
-import { DEFAULT_UNPACKED_MAX_BYTES } from '../../geometry/importer';
+import { DEFAULT_UNPACKED_MAX_BYTES } from '../../geometry/import/importer';
 import type { IngestQueue } from '../ingest/ingest-queue';
 import { startService, type RunningService, type StartOptions } from '../server';
 import { createUser, ensureTenant } from '../store/users';

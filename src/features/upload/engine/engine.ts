@@ -6,7 +6,8 @@ import { joinFilePath, normalizeDroppedPath } from '../../../contract/file-paths
 import { declaredUnitChoices } from '../../../contract/models';
 import { planUpload, type PlanOptions, type PlanResult, type ReviewRow, type SourceFile } from './planner';
 import { isSettledState, StatePoller, type ModelStatus, type PollerOptions, type PollerSnapshot } from './poller';
-import type { FileKind, Role } from './roles';
+import type { FileKind } from '../../../contract/file-types';
+import type { Role } from './roles';
 import { TERMINAL_SEND_PHASES, UploadSender, type SendError, type SendItemInit, type SendItemView, type SendPhase, type SenderOptions, type SenderSnapshot } from './sender';
 import { ExternalStore } from './store';
 import type { Transport } from './transport';

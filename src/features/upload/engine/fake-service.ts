@@ -4,6 +4,7 @@
 // failures and latency. Runs on the given clock (fake timers in tests).
 import { systemClock, sleep, type Clock } from './clock';
 import { fileNameOf, filePathProblem, folderOf } from '../../../contract/file-paths';
+import { extensionOf } from '../../../contract/file-types';
 import { createModelsResponseSchema, type Model } from '../../../contract/models';
 import {
   TransportError,
@@ -112,7 +113,7 @@ export class FakeService implements Transport {
       filePath: m.filePath,
       name: m.name,
       fileName,
-      fileType: fileName.slice(fileName.lastIndexOf('.') + 1).toLowerCase(),
+      fileType: extensionOf(fileName),
       folderId: 1,
       isAssembly: m.isAssembly,
       metadata: [],

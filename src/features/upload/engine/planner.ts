@@ -8,7 +8,8 @@ import {
   normalizeDroppedPath,
   normalizeFolderPath,
 } from '../../../contract/file-paths';
-import { extensionOf, fileKindOf, isStepFile, needsDeclaredUnit, structureOf, SUPPORTED_EXTENSIONS_TEXT, type FileKind, type Role } from './roles';
+import { extensionOf, fileKindOf, isStepFile, needsDeclaredUnit, type FileKind } from '../../../contract/file-types';
+import { structureOf, SUPPORTED_EXTENSIONS_TEXT, type Role } from './roles';
 import type { DeclaredUnit } from '../../../contract/models';
 
 /** One dropped file, as the page hands it over (a File plus react-dropzone's path). */

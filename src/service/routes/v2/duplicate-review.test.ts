@@ -11,10 +11,10 @@ import {
   reportGroupsResponseSchema,
   type DuplicateReport,
 } from '../../../contract/duplicate-review';
-import { analyseShape } from '../../../geometry/descriptors/analysis';
-import { buildPart } from '../../../geometry/descriptors/benchmark-dataset';
-import { meshFacts, weld } from '../../../geometry/mesh-facts';
-import { computeSearchFeatures, encodePrepared, type SearchFeatures } from '../../../geometry/search-features';
+import { analyseShape } from '../../../geometry/search/descriptors/analysis';
+import { buildPart } from '../../../geometry/testing/benchmark-dataset';
+import { meshFacts, weld } from '../../../geometry/mesh/mesh-facts';
+import { computeSearchFeatures, encodePrepared, type SearchFeatures } from '../../../geometry/search/search-features';
 import { startIngestTestService, type IngestTestService } from '../../ingest/ingest-test-helpers';
 import { storeSearchFeatures } from '../../search/features-store';
 import { createFolder, folderPath } from '../../store/folders';

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { type Migration } from 'kysely/migration';
-import { GEO_DESCRIPTOR_LENGTH } from '../../../geometry/descriptors/geo-descriptor';
-import { GLOBAL_DESCRIPTOR_LENGTH } from '../../../geometry/descriptors/global-descriptor';
+import { GEO_DESCRIPTOR_LENGTH } from '../../../geometry/search/descriptors/geo-descriptor';
+import { GLOBAL_DESCRIPTOR_LENGTH } from '../../../geometry/search/descriptors/global-descriptor';
 
 /**
  * Geometric search (issue 5). Descriptors are kept as plain `real[]` (the source of truth, on any

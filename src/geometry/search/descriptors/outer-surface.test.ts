@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { loadManifold, manifoldToMesh } from '../../testing/fixtures';
+import { applyToMesh, mergeMeshes, type Mesh } from '../../mesh/mesh';
+import { transformPoint } from '../../mesh/transform';
+import { weld } from '../../mesh/mesh-facts';
+import { randomRigid } from '../../testing/benchmark-dataset';
+import { outerSurface } from './outer-surface';
+import { prng } from './sampling';
+
+/** Area of the triangles whose centroid passes `where`. */
+function area(m: Mesh, where: (c: [number, number, number]) => boolean): number {
+  const p = m.positions, idx = m.indices;
+  let sum = 0;
+  for (let t = 0; t < idx.length; t += 3) {
+    const [a, b, c] = [idx[t]! * 3, idx[t + 1]! * 3, idx[t + 2]! * 3];
+    const centroid = [0, 1, 2].map((k) => (p[a + k]! + p[b + k]! + p[c + k]!) / 3) as [number, number, number];
+    if (!where(centroid)) continue;
+    const u = [0, 1, 2].map((k) => p[b + k]! - p[a + k]!), v = [0, 1, 2].map((k) => p[c + k]! - p[a + k]!);
+    sum += 0.5 * Math.hypot(u[1]! * v[2]! - u[2]! * v[1]!, u[2]! * v[0]! - u[0]! * v[2]!, u[0]! * v[1]! - u[1]! * v[0]!);
+  }
+  return sum;
+}
+
+describe('outer surface', () => {
+  it('keeps the wall of a narrow bore in a part cut into two bodies, turned against the grid', async () => {
+    const { Manifold } = await loadManifold();
+    // A 2.4 mm blind bore, 30 mm deep, in a 100 × 60 × 40 block: 2–3 cells of the grid across,
+    // closed off to the flood by its own rasterised wall.
+    const bore = Manifold.cylinder(31, 1.2, 1.2, 32).translate([30, 30, 10]);
+    const block = Manifold.cube([100, 60, 40]).subtract(bore);
+    const [x, y] = block.splitByPlane([1, 0.3, 0.2], 50);
+    const rand = prng(11);
+    for (let turn = 0; turn < 4; turn++) {
+      const placement = randomRigid(rand, 50);
+      const mesh = weld(applyToMesh(mergeMeshes([manifoldToMesh(x), manifoldToMesh(y)]), placement)).mesh;
+      // The bore's axis, turned with the part: its wall is every face within 1.3 mm of it, above the bottom.
+      const o = transformPoint(placement, [30, 30, 10.05]), end = transformPoint(placement, [30, 30, 41]);
+      const d = [0, 1, 2].map((k) => (end[k]! - o[k]!) / 30.95);
+      const inBore = (c: [number, number, number]) => {
+        const v = [0, 1, 2].map((k) => c[k]! - o[k]!);
+        const along = v[0]! * d[0]! + v[1]! * d[1]! + v[2]! * d[2]!;
+        return along > 0 && Math.hypot(v[0]! - along * d[0]!, v[1]! - along * d[1]!, v[2]! - along * d[2]!) < 1.3;
+      };
+      const outer = outerSurface(mesh);
+      expect(area(outer.mesh, inBore)).toBeGreaterThan(0.95 * 2 * Math.PI * 1.2 * 30 * Math.cos(Math.PI / 32));
+      // The cut's two faces are still dropped.
+      expect(outer.hiddenShare).toBeGreaterThan(0.15);
+    }
+    for (const s of [bore, block, x, y]) s.delete();
+  });
+});
