@@ -1,8 +1,8 @@
 import { lazy, Suspense } from 'react';
 import { NavLink, Outlet, ScrollRestoration, useMatch, useNavigation } from 'react-router';
 import { UserMenu } from './user-menu';
-import { Toaster } from './toast';
-import { CompareSetPill } from '../features/compare-set/compare-set-pill';
+import { Toaster } from '../ui/toast';
+import { CompareSetPill } from '../ui/compare-set-pill';
 
 // Loaded on its own, after the first route: it stays out of the first route's bundle.
 const UploadIndicator = lazy(() => import('../features/upload/upload-indicator').then((m) => ({ default: m.UploadIndicator })));

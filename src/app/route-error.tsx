@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, Link, useRevalidator, useRouteError } from 'react-router';
 import { ApiError } from '../api/client';
-import { NotFoundPage } from './not-found-page';
+import { NotFoundPage } from '../ui/not-found-page';
 
 function isChunkLoadError(error: unknown): boolean {
   return error instanceof Error && /dynamically imported module|Importing a module script failed|Failed to fetch/i.test(error.message);

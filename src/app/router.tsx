@@ -6,7 +6,7 @@ import { clientCredentialQueries } from '../api/client-credentials';
 import { folderQueries } from '../api/folders';
 import { prefetchBrowse, prefetchModel } from '../features/folders/prefetch';
 import { AppShell } from './layout';
-import { NotFoundPage } from './not-found-page';
+import { NotFoundPage } from '../ui/not-found-page';
 import { RouteError } from './route-error';
 import { FullPageWait } from './startup-screen';
 

@@ -1,7 +1,7 @@
 // The models picked for a side-by-side comparison, from any page (the "compare cart"). Kept in
 // this browser, so it survives navigation and reloads.
 import { useSyncExternalStore } from 'react';
-import { localStore } from '../../app/ui/local-store';
+import { localStore } from './local-store';
 
 export const COMPARE_SET_MAX = 4;
 

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { ResolvedConfig } from './config';
+import type { ResolvedConfig } from '../app/config';
 
 export const ConfigContext = createContext<ResolvedConfig | null>(null);
 

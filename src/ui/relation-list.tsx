@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import type { RelationLink } from '../../contract/matches';
-import type { Model } from '../../contract/models';
+import type { RelationLink } from '../contract/matches';
+import type { Model } from '../contract/models';
 
 const scaleWords = (f: number) => (f >= 1 ? `×${Number(f.toFixed(2))}` : `×1/${Number((1 / f).toFixed(2))}`);
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { ApiError, errorMessage } from '../../api/client';
+import { ApiError, errorMessage } from '../api/client';
 
 export function LoadingState({ label }: { label: string }) {
   return (

@@ -3,9 +3,9 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { configureApiClient } from '../../api/client';
-import { json } from '../../api/test-fetch';
+import { json } from '../../api/testing/test-fetch';
 import { parseConfig, type ResolvedConfig } from '../../app/config';
-import { ConfigContext } from '../../app/config-context';
+import { ConfigContext } from '../../ui/config-context';
 import type { ClientCredential } from '../../contract/client-credentials';
 import { CredentialsPage } from './credentials-page';
 

@@ -3,7 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, errorMessage } from '../../api/client';
 import { useFolder, useFolderTree } from '../../api/folders';
 import { useModels } from '../../api/models';
-import { EmptyState, ErrorState, LoadingState } from '../../app/ui/states';
+import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { modelCountsWithSubfolders, type Folder } from '../../contract/folders';
 import { browseListParams, formatBrowseState, parseBrowseState, updateBrowseState, type BrowseState } from './browse-state';
 import { BrowseToolbar, Pager } from './browse-toolbar';
@@ -13,9 +13,9 @@ import { FolderTree } from './folder-tree';
 import { ModelGrid, ModelGridSkeleton, ModelTable, ModelTableSkeleton } from './model-views';
 import { useCanEdit } from '../auth/permissions';
 import { SelectionBar } from './selection-bar';
-import { StateSummary } from '../../app/ui/state-summary';
+import { StateSummary } from '../../ui/state-summary';
 import './folders.css';
-import { Breadcrumbs } from '../../app/ui/breadcrumbs';
+import { Breadcrumbs } from '../../ui/breadcrumbs';
 
 type DialogState = { kind: 'create'; parent: Folder | null } | { kind: 'rename'; folder: Folder } | { kind: 'delete'; folder: Folder } | null;
 

@@ -6,14 +6,14 @@ import { useFolderDuplicates } from '../../api/matches';
 import { useKeptViewerFile } from '../../api/models';
 import type { DuplicateCluster, RelationLink } from '../../contract/matches';
 import type { Model } from '../../contract/models';
-import { ErrorState, LoadingState } from '../../app/ui/states';
+import { ErrorState, LoadingState } from '../../ui/states';
 import { ModelPreviewCard, PreviewGrid } from '../../viewer/model-preview-card';
 import { SharedCanvasProvider } from '../../viewer/shared-canvas';
-import { safeImageUrl } from '../../app/ui/safe-url';
+import { safeImageUrl } from '../../ui/safe-url';
 import './folders.css';
-import { PageHeader } from '../../app/ui/page-header';
-import { ThresholdSlider } from '../../app/ui/threshold-slider';
-import { RelationList } from '../../app/ui/relation-list';
+import { PageHeader } from '../../ui/page-header';
+import { ThresholdSlider } from '../../ui/threshold-slider';
+import { RelationList } from '../../ui/relation-list';
 
 export const defaultDuplicateThreshold = 98;
 

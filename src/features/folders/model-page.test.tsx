@@ -3,9 +3,9 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
 import { ModelPage } from './model-page';
-import { setDisplayUnit } from '../../app/ui/lengths';
-import { renderRoutes } from '../auth/test-auth';
-import { makeFolder, makeModel, stubService, type FakeService } from './test-harness';
+import { setDisplayUnit } from '../../ui/lengths';
+import { renderRoutes } from '../auth/testing/test-auth';
+import { makeFolder, makeModel, stubService, type FakeService } from './testing/test-harness';
 
 const routes = [
   { path: '/models/:modelId', Component: ModelPage },

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { RelativeTime } from '../../app/ui/relative-time';
+import { RelativeTime } from '../../ui/relative-time';
 import type { Model } from '../../contract/models';
-import { fileTypeLabel, StateBadge } from '../../app/ui/model-state';
-import { safeImageUrl } from '../../app/ui/safe-url';
-import { DataTable } from '../../app/ui/table';
+import { fileTypeLabel, StateBadge } from '../../ui/model-state';
+import { safeImageUrl } from '../../ui/safe-url';
+import { DataTable } from '../../ui/table';
 
 /** A model's thumbnail, or a plain placeholder when there is none (yet) or it fails to load. */
 export function Thumbnail({ model, className = 'thumb' }: { model: Model; className?: string }) {

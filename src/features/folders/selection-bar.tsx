@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { COMPARE_SET_MAX, compareSetHref, setCompareSet } from '../compare-set/compare-set';
+import { COMPARE_SET_MAX, compareSetHref, setCompareSet } from '../../ui/compare-set';
 import { useDeleteModels } from '../../api/models';
-import { ConfirmDeleteDialog } from '../../app/ui/confirm-delete-dialog';
+import { ConfirmDeleteDialog } from '../../ui/confirm-delete-dialog';
 import type { Model } from '../../contract/models';
 
 /** "3 selected · Select all on this page · Clear · Delete selected", with the confirmation. */

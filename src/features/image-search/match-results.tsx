@@ -4,16 +4,16 @@ import { errorMessage } from '../../api/client';
 import { useFolderTree } from '../../api/folders';
 import { useImageMatches } from '../../api/images';
 import { useKeptViewerFile } from '../../api/models';
-import { EmptyState, ErrorState } from '../../app/ui/states';
+import { EmptyState, ErrorState } from '../../ui/states';
 import type { Folder } from '../../contract/folders';
 import type { ImageMatch } from '../../contract/images';
 import { ModelPreviewCard } from '../../viewer/model-preview-card';
 import { SharedCanvasProvider } from '../../viewer/shared-canvas';
 import { folderFilter } from '../../contract/folders';
 import { folderPathOf } from './result-filter';
-import { safeImageUrl } from '../../app/ui/safe-url';
-import { ThresholdSlider } from '../../app/ui/threshold-slider';
-import { ScoreBar } from '../../app/ui/score-bar';
+import { safeImageUrl } from '../../ui/safe-url';
+import { ThresholdSlider } from '../../ui/threshold-slider';
+import { ScoreBar } from '../../ui/score-bar';
 
 export const RESULTS_PER_PAGE = 24;
 

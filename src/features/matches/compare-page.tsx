@@ -8,16 +8,16 @@ import { compareHref } from './match-links';
 import { errorMessage } from '../../api/client';
 import { useModel, useViewerFile } from '../../api/models';
 import { searchableStates, type Model } from '../../contract/models';
-import { ErrorState, LoadingState } from '../../app/ui/states';
+import { ErrorState, LoadingState } from '../../ui/states';
 import { CompareView } from '../../viewer/compare-view';
 import { deviationLegend, scaleMaxFor } from '../../viewer/deviation';
-import { convertLength, formatLength, formatNumber, formatSize, useDisplayUnit } from '../../app/ui/lengths';
+import { convertLength, formatLength, formatNumber, formatSize, useDisplayUnit } from '../../ui/lengths';
 import { SharedCanvasProvider } from '../../viewer/shared-canvas';
 import { defaultTolerance, difference, distance, formatCompareState, parseCompareState, toleranceMax, type CompareState } from './compare-state';
 import { kindTitles } from './kind-titles';
 import { stateLabel } from './state-words';
 import './matches.css';
-import { PageHeader } from '../../app/ui/page-header';
+import { PageHeader } from '../../ui/page-header';
 
 
 function diagonalOf(model: Model): number {

@@ -1,5 +1,5 @@
 // The compare view's state <-> its query string, so a link shows exactly the same comparison.
-import { formatNumber } from '../../app/ui/lengths';
+import { formatNumber } from '../../ui/lengths';
 import { isMatchKind, type MatchKind } from '../../contract/matches';
 
 export type CompareMode = 'side' | 'overlay';

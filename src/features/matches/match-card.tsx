@@ -6,8 +6,8 @@ import { searchableStates, type Model } from '../../contract/models';
 import { ModelPreviewCard } from '../../viewer/model-preview-card';
 import type { ContainmentDirection } from './match-state';
 import { compareHref, modelHref } from './match-links';
-import { ScoreBar } from '../../app/ui/score-bar';
-import { safeImageUrl } from '../../app/ui/safe-url';
+import { ScoreBar } from '../../ui/score-bar';
+import { safeImageUrl } from '../../ui/safe-url';
 
 /** "Mirror image" / "Scaled ×2": a part-to-part relation that is not the same part. */
 export function relationLabel(match: Match): string | undefined {

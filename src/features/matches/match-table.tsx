@@ -3,9 +3,9 @@ import { Link } from 'react-router';
 import type { Match, MatchKind } from '../../contract/matches';
 import type { MatchOrderField } from '../../contract/order';
 import { compareHref, modelHref } from './match-links';
-import { safeImageUrl } from '../../app/ui/safe-url';
+import { safeImageUrl } from '../../ui/safe-url';
 import { isSortValidFor, type ContainmentDirection, type SortDirection } from './match-state';
-import { ScoreBar } from '../../app/ui/score-bar';
+import { ScoreBar } from '../../ui/score-bar';
 
 interface Column {
   id: string;

@@ -8,7 +8,7 @@ import { useModel } from '../../api/models';
 import { isMatchKind, matchKinds, type MatchKind } from '../../contract/matches';
 import { isSettled, searchableStates, type Model } from '../../contract/models';
 import type { MatchOrderField } from '../../contract/order';
-import { ErrorState, LoadingState, RecordPageState } from '../../app/ui/states';
+import { ErrorState, LoadingState, RecordPageState } from '../../ui/states';
 import { PreviewGrid } from '../../viewer/model-preview-card';
 import { SharedCanvasProvider } from '../../viewer/shared-canvas';
 import { MatchCard, QueryModelCard } from './match-card';
@@ -17,10 +17,10 @@ import { csvFileName, matchesCsv, metadataColumns } from './matches-csv';
 import { formatMatchState, matchListParams, parseMatchState, searchForKind, type MatchPageState } from './match-state';
 import { kindTitles } from './kind-titles';
 import { stateLabel } from './state-words';
-import { ThresholdSlider } from '../../app/ui/threshold-slider';
+import { ThresholdSlider } from '../../ui/threshold-slider';
 import './matches.css';
-import { PageHeader } from '../../app/ui/page-header';
-import { FolderOptions } from '../../app/ui/folder-options';
+import { PageHeader } from '../../ui/page-header';
+import { FolderOptions } from '../../ui/folder-options';
 
 
 const kindHints: Record<MatchKind, string> = {

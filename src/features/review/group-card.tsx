@@ -5,11 +5,11 @@ import { useDecide, useUndoDecision } from '../../api/duplicate-review';
 import { useKeptViewerFile } from '../../api/models';
 import type { DuplicateVerdict, ReviewGroup, ReviewMember } from '../../contract/duplicate-review';
 import type { Model } from '../../contract/models';
-import { formatDateTime, formatFileSize } from '../../app/ui/format';
-import { formatLength, formatSize, useDisplayUnit } from '../../app/ui/lengths';
-import { safeImageUrl } from '../../app/ui/safe-url';
+import { formatDateTime, formatFileSize } from '../../ui/format';
+import { formatLength, formatSize, useDisplayUnit } from '../../ui/lengths';
+import { safeImageUrl } from '../../ui/safe-url';
 import { ModelPreviewCard, PreviewGrid } from '../../viewer/model-preview-card';
-import { RelationList } from '../../app/ui/relation-list';
+import { RelationList } from '../../ui/relation-list';
 
 const modelLink = (m: Pick<Model, 'id'>) => `/models/${encodeURIComponent(m.id)}`;
 const compareLink = (a: Model, b: Model) => `/models/${encodeURIComponent(a.id)}/compare/${encodeURIComponent(b.id)}?kind=part-to-part`;

@@ -3,9 +3,9 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { json, stubFetch } from '../../api/test-fetch';
-import { FakeService } from './engine/fake-service';
-import { stepText } from './engine/test-files';
+import { json, stubFetch } from '../../api/testing/test-fetch';
+import { FakeService } from './testing/fake-service';
+import { stepText } from './testing/test-files';
 import { memoryBatchStore } from './persistence';
 import { UploadSession } from './upload-session';
 import { UploadWorkspace } from './upload-page';

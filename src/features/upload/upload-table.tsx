@@ -2,7 +2,7 @@ import { memo, useMemo } from 'react';
 import { Link } from 'react-router';
 import type { EngineFileView } from './engine/engine';
 import { formatBytes, inPathOrder, pathInFolder, roleWords, statusWords, toneOf } from './status-words';
-import { DataTable } from '../../app/ui/table';
+import { DataTable } from '../../ui/table';
 
 const CANCELLABLE = new Set(['waiting', 'uploading', 'retrying', 'needs-file']);
 const REPROCESSABLE = new Set(['failed', 'failed-incomplete']);

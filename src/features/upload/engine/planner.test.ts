@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { chunk, planUpload } from './planner';
-import { dropped, stepText } from './test-files';
+import { dropped, stepText } from '../testing/test-files';
 
 const options = { targetFolder: 'Projects/Pump', maxFileBytes: 10_000 };
 
