@@ -8,7 +8,7 @@ import { prefetchBrowse, prefetchModel } from '../features/folders/prefetch';
 import { AppShell } from './layout';
 import { NotFoundPage } from '../ui/not-found-page';
 import { RouteError } from './route-error';
-import { FullPageWait } from './startup-screen';
+import { FullPageWait } from '../ui/full-page-wait';
 
 const matchKinds = new Set(['part-in-part', 'part-to-part', 'geo-related']);
 

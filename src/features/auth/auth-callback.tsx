@@ -2,7 +2,7 @@ import { redirect, useRouteError, type LoaderFunctionArgs } from 'react-router';
 import { useState } from 'react';
 import type { Auth } from './auth-client';
 import { useAuth } from './auth-context';
-import { FullPageWait } from '../../app/startup-screen';
+import { FullPageWait } from '../../ui/full-page-wait';
 
 /** Loader of /auth/callback: exchanges the code, then goes back to the page the user asked for. */
 export function createCallbackLoader(auth: Auth) {
