@@ -2,20 +2,18 @@ import { useMemo, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useFolderTree } from '../../api/folders';
-import { useModels } from '../../api/models';
+import { useKeptViewerUrl, useModels } from '../../api/models';
 import { filterBuilder, formatFilter } from '../../contract/filter';
 import type { Model } from '../../contract/models';
-import { convertLength, formatLength, formatNumber, formatSize, useDisplayUnit, type DisplayUnit } from '../../ui/lengths';
+import { convertLength, difference, formatLength, formatNumber, formatSize, useDisplayUnit, type DisplayUnit } from '../../ui/lengths';
 import { PageHeader } from '../../ui/page-header';
 import { safeImageUrl } from '../../ui/safe-url';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { ModelPreviewCard, PreviewGrid } from '../../viewer/model-preview-card';
 import { SharedCanvasProvider } from '../../viewer/shared-canvas';
-import { difference } from '../matches/compare-state';
-import { useKeptViewerUrl } from '../matches/match-card';
-import { stateLabel } from '../matches/state-words';
+import { stateLabel } from '../../ui/model-state';
 import { COMPARE_SET_MAX, compareSetHref, removeFromCompareSet, setCompareSet, useCompareSet } from '../../ui/compare-set';
-import '../matches/matches.css';
+import './compare-set-page.css';
 
 function SetCard({ model, folderPath, onRemove }: { model: Model; folderPath: string; onRemove: () => void }) {
   const url = useKeptViewerUrl(model, true);

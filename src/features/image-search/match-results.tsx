@@ -14,19 +14,14 @@ import { folderPathOf } from './result-filter';
 import { safeImageUrl } from '../../ui/safe-url';
 import { ThresholdSlider } from '../../ui/threshold-slider';
 import { ScoreBar } from '../../ui/score-bar';
+import { stateLabel } from '../../ui/model-state';
 
 export const RESULTS_PER_PAGE = 24;
-
-const stateWords: Record<string, { label: string }> = {
-  finished: { label: 'Ready' },
-  'finished-incomplete': { label: 'Ready, parts missing' },
-};
 
 /** One result: 3D preview on the page's shared canvas (its viewer file asked for only once the card is near the window), score, name, folder, state. */
 function MatchCard({ match, rank, folderPath }: { match: ImageMatch; rank: number; folderPath: string }) {
   const model = match.matchedModel;
   const score = match.matchPercentage;
-  const state = stateWords[model.state] ?? { label: model.state };
   const [near, setNear] = useState(false);
   const url = useKeptViewerFile(model, near);
 
@@ -51,7 +46,7 @@ function MatchCard({ match, rank, folderPath }: { match: ImageMatch; rank: numbe
       >
         {/* The same card as a geometric match's: state and rank, then the score bar. */}
         <div className="preview-card__meta">
-          <span className="badge">{state.label}</span>
+          <span className="badge">{stateLabel(model.state)}</span>
           <span className="muted image-match__rank">Rank {rank}</span>
         </div>
         {score !== undefined && (

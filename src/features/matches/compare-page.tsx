@@ -11,11 +11,11 @@ import { searchableStates, type Model } from '../../contract/models';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { CompareView } from '../../viewer/compare-view';
 import { deviationLegend, scaleMaxFor } from '../../viewer/deviation';
-import { convertLength, formatLength, formatNumber, formatSize, useDisplayUnit } from '../../ui/lengths';
+import { convertLength, difference, formatLength, formatNumber, formatSize, useDisplayUnit } from '../../ui/lengths';
 import { SharedCanvasProvider } from '../../viewer/shared-canvas';
-import { defaultTolerance, difference, distance, formatCompareState, parseCompareState, toleranceMax, type CompareState } from './compare-state';
+import { defaultTolerance, distance, formatCompareState, parseCompareState, toleranceMax, type CompareState } from './compare-state';
 import { kindTitles } from './kind-titles';
-import { stateLabel } from './state-words';
+import { stateLabel } from '../../ui/model-state';
 import './matches.css';
 import { PageHeader } from '../../ui/page-header';
 

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useKeptViewerFile } from '../../api/models';
+import { useKeptViewerUrl } from '../../api/models';
 import type { Match, MatchKind } from '../../contract/matches';
-import { searchableStates, type Model } from '../../contract/models';
+import type { Model } from '../../contract/models';
 import { ModelPreviewCard } from '../../viewer/model-preview-card';
 import type { ContainmentDirection } from './match-state';
 import { compareHref, modelHref } from './match-links';
@@ -25,13 +25,6 @@ export function MatchScores({ match, direction }: { match: Match; direction: Con
       <ScoreBar label="Is contained in this model" value={match.reverseMatchPercentage} emphasis={direction === 'contained'} />
     </>
   );
-}
-
-/** The model's kept viewer address (useKeptViewerFile) once `enabled`; null for a model without geometry. */
-export function useKeptViewerUrl(model: Model, enabled: boolean): string | null | undefined {
-  const hasGeometry = (searchableStates as readonly string[]).includes(model.state);
-  const url = useKeptViewerFile(model, enabled && hasGeometry);
-  return hasGeometry ? url : null;
 }
 
 /** One result: 3D preview (viewer file asked for only once the card is near the window), name, folder, state, scores. */

@@ -16,7 +16,7 @@ import { MatchTable } from './match-table';
 import { csvFileName, matchesCsv, metadataColumns } from './matches-csv';
 import { formatMatchState, matchListParams, parseMatchState, searchForKind, type MatchPageState } from './match-state';
 import { kindTitles } from './kind-titles';
-import { stateLabel } from './state-words';
+import { stateLabel } from '../../ui/model-state';
 import { ThresholdSlider } from '../../ui/threshold-slider';
 import './matches.css';
 import { PageHeader } from '../../ui/page-header';

@@ -1,6 +1,8 @@
 import type { FileStatus } from './engine/engine';
 import type { Role } from './engine/roles';
+import { stateLabel } from '../../ui/model-state';
 
+// A file the service took is a model: its states read as everywhere else in the app.
 export const statusWords: Record<FileStatus, string> = {
   problem: 'Not sent',
   'needs-file': 'Add the file again',
@@ -9,12 +11,12 @@ export const statusWords: Record<FileStatus, string> = {
   retrying: 'Retrying',
   'upload-failed': 'Upload failed',
   cancelled: 'Cancelled',
-  processing: 'Processing',
-  finished: 'Finished',
-  'finished-incomplete': 'Finished, parts missing',
-  failed: 'Failed',
-  'failed-incomplete': 'Failed, parts missing',
-  unsupported: 'Unsupported',
+  processing: stateLabel('processing'),
+  finished: stateLabel('finished'),
+  'finished-incomplete': stateLabel('finished-incomplete'),
+  failed: stateLabel('failed'),
+  'failed-incomplete': stateLabel('failed-incomplete'),
+  unsupported: stateLabel('unsupported'),
   gone: 'Deleted',
 };
 
