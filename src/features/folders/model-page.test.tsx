@@ -45,7 +45,7 @@ describe('ModelPage', () => {
     expect(screen.getByText('Ready')).toBeTruthy();
     expect(screen.getByText('10 × 20 × 5 mm')).toBeTruthy();
     expect(screen.getByText('1,000 mm³')).toBeTruthy();
-    expect(screen.getByText('File size').nextElementSibling?.textContent).toBe('4.7 MB');
+    expect(screen.getByText('File size').nextElementSibling?.textContent).toBe('4.5 MiB');
     const summary = screen.getByRole('navigation', { name: 'Matches at 80% or more' });
     await waitFor(() => expect(within(summary).getAllByRole('link').map((l) => l.textContent)).toEqual([
       '3 Part-to-part matches the same part, however it is placed or exported',

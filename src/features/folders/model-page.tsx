@@ -13,7 +13,7 @@ import { ErrorState, LoadingState, MissingPage, RecordPageState } from '../../ui
 import { defaultMatchThreshold } from '../../contract/matches';
 import { isSettled, searchableStates, type AssemblyTreeNode, type Model } from '../../contract/models';
 import { factRows } from './model-facts';
-import { formatFileSize } from '../../ui/format';
+import { formatBytes } from '../../ui/format-bytes';
 import { fileTypeLabel, StateBadge, stateInfo } from '../../ui/model-state';
 import { safeImageUrl } from '../../ui/safe-url';
 import { CompareSetToggle } from '../../ui/compare-set-toggle';
@@ -344,7 +344,7 @@ function ModelView({ model }: { model: Model }) {
     { label: 'File path', value: <code>{model.filePath}</code> },
     { label: 'Folder', value: <Link to={`/folders/${model.folderId}`}>{folderLabel}</Link> },
     { label: 'Type', value: `${fileTypeLabel(model.fileType)}${model.isAssembly ? ' assembly' : ''}` },
-    ...(model.fileSize != null ? [{ label: 'File size', value: formatFileSize(model.fileSize) }] : []),
+    ...(model.fileSize != null ? [{ label: 'File size', value: formatBytes(model.fileSize) }] : []),
     {
       label: 'Created',
       value: (

@@ -5,7 +5,8 @@ import { useDecide, useUndoDecision } from '../../api/duplicate-review';
 import { useKeptViewerFile } from '../../api/models';
 import type { DuplicateVerdict, ReviewGroup, ReviewMember } from '../../contract/duplicate-review';
 import type { Model } from '../../contract/models';
-import { formatDateTime, formatFileSize } from '../../ui/format';
+import { formatDateTime } from '../../ui/format';
+import { formatBytes } from '../../ui/format-bytes';
 import { formatLength, formatSize, useDisplayUnit } from '../../ui/lengths';
 import { safeImageUrl } from '../../ui/safe-url';
 import { ModelPreviewCard, PreviewGrid } from '../../viewer/model-preview-card';
@@ -25,7 +26,7 @@ function MemberFacts({ member }: { member: ReviewMember }) {
       <dt>Type</dt>
       <dd>
         {model.fileType.toUpperCase() || '—'}
-        {model.fileSize != null ? `, ${formatFileSize(model.fileSize)}` : ''}
+        {model.fileSize != null ? `, ${formatBytes(model.fileSize)}` : ''}
       </dd>
       {f && (
         <>

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import type { EngineFileView } from './engine/engine';
-import { formatBytes, inPathOrder, pathInFolder, roleWords } from './status-words';
+import { inPathOrder, pathInFolder, roleWords } from './status-words';
+import { formatBytes } from '../../ui/format-bytes';
 import { DataTable, RowActionCell } from '../../ui/table';
 
 /** Every dropped file before anything is sent: path, size, detected role, problems and notes. */

@@ -53,18 +53,6 @@ export function toneOf(status: FileStatus): Tone {
   }
 }
 
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let v = n / 1024;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[u]!}`;
-}
-
 /** "1 part", "3 parts"; "1 assembly", "2 assemblies". */
 export function countWords(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;

@@ -1,7 +1,8 @@
 import { memo, useMemo } from 'react';
 import { Link } from 'react-router';
 import type { EngineFileView } from './engine/engine';
-import { formatBytes, inPathOrder, pathInFolder, roleWords, statusWords, toneOf } from './status-words';
+import { inPathOrder, pathInFolder, roleWords, statusWords, toneOf } from './status-words';
+import { formatBytes } from '../../ui/format-bytes';
 import { DataTable } from '../../ui/table';
 
 const CANCELLABLE = new Set(['waiting', 'uploading', 'retrying', 'needs-file']);
