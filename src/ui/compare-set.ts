@@ -49,8 +49,3 @@ export function setCompareSet(models: readonly PickedModel[]): void {
 export function useCompareSet(): readonly PickedModel[] {
   return useSyncExternalStore(store.subscribe, store.get, () => []);
 }
-
-/** The comparison page of these models. */
-export function compareSetHref(ids: readonly string[]): string {
-  return `/compare?ids=${ids.map(encodeURIComponent).join(',')}`;
-}

@@ -24,6 +24,7 @@ import { useCanEdit } from '../auth/permissions';
 import './folders.css';
 import { Breadcrumbs } from '../../ui/breadcrumbs';
 import { useDisplayUnit } from '../../ui/lengths';
+import { paths } from '../../ui/paths';
 
 // three.js and the viewer load only when a model page shows a preview (architecture.md, Budgets).
 const ModelPreview = lazy(() => import('../../viewer/model-preview').then((m) => ({ default: m.ModelPreview })));
@@ -96,7 +97,7 @@ function MatchSummary({ model, working }: { model: Model; working: boolean }) {
         const count = counts[link.kind];
         const text = count.data !== undefined ? String(count.data) : count.isError ? '–' : '…';
         return (
-          <Link key={link.kind} className="match-summary__link" to={`/models/${encodeURIComponent(model.id)}/matches/${link.kind}`}>
+          <Link key={link.kind} className="match-summary__link" to={paths.matches.href(model.id, link.kind)}>
             <span className="match-summary__count" aria-busy={count.data === undefined && !count.isError}>
               {text}
             </span>{' '}
@@ -188,7 +189,7 @@ function AssemblyNodeLabel({ node, placements, showing }: { node: AssemblyTreeNo
     <span className="assembly__row">
       <span className="assembly__kind">{node.type === 'subAssembly' ? 'Sub-assembly' : 'Part'}</span>{' '}
       {node.modelId ? (
-        <Link className="assembly__name" to={`/models/${encodeURIComponent(node.modelId)}`}>
+        <Link className="assembly__name" to={paths.model.href(node.modelId)}>
           {node.name}
         </Link>
       ) : (
@@ -342,7 +343,7 @@ function ModelView({ model }: { model: Model }) {
   const folderLabel = folder.data?.path ?? `Folder ${model.folderId}`;
   const details: { label: string; value: ReactNode }[] = [
     { label: 'File path', value: <code>{model.filePath}</code> },
-    { label: 'Folder', value: <Link to={`/folders/${model.folderId}`}>{folderLabel}</Link> },
+    { label: 'Folder', value: <Link to={paths.folder.href(model.folderId)}>{folderLabel}</Link> },
     { label: 'Type', value: `${fileTypeLabel(model.fileType)}${model.isAssembly ? ' assembly' : ''}` },
     ...(model.fileSize != null ? [{ label: 'File size', value: formatBytes(model.fileSize) }] : []),
     {
@@ -370,8 +371,8 @@ function ModelView({ model }: { model: Model }) {
         <div>
           <Breadcrumbs
             trail={[
-              { label: 'All folders', to: '/folders' },
-              { label: folderLabel, to: `/folders/${model.folderId}` },
+              { label: 'All folders', to: paths.folders.href() },
+              { label: folderLabel, to: paths.folder.href(model.folderId) },
             ]}
           />
           <h1>{model.name}</h1>
@@ -478,7 +479,7 @@ function ModelView({ model }: { model: Model }) {
         <DeleteModelDialog
           model={model}
           onClose={() => setConfirmDelete(false)}
-          onDeleted={() => void navigate(`/folders/${model.folderId}`, { replace: true })}
+          onDeleted={() => void navigate(paths.folder.href(model.folderId), { replace: true })}
         />
       )}
     </div>

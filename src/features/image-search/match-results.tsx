@@ -15,6 +15,7 @@ import { safeImageUrl } from '../../ui/safe-url';
 import { ThresholdSlider } from '../../ui/threshold-slider';
 import { ScoreBar } from '../../ui/score-bar';
 import { stateLabel } from '../../ui/model-state';
+import { paths } from '../../ui/paths';
 
 export const RESULTS_PER_PAGE = 24;
 
@@ -34,7 +35,7 @@ function MatchCard({ match, rank, folderPath }: { match: ImageMatch; rank: numbe
         thumbnailUrl={safeImageUrl(model.thumbnail)}
         onNearViewport={() => setNear(true)}
         title={
-          <Link to={`/models/${encodeURIComponent(model.id)}`} className="image-match__name" data-testid="match-name">
+          <Link to={paths.model.href(model.id)} className="image-match__name" data-testid="match-name">
             {model.name}
           </Link>
         }

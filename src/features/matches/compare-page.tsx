@@ -18,6 +18,7 @@ import { kindTitles } from './kind-titles';
 import { stateLabel } from '../../ui/model-state';
 import './matches.css';
 import { PageHeader } from '../../ui/page-header';
+import { paths } from '../../ui/paths';
 
 
 function diagonalOf(model: Model): number {
@@ -343,13 +344,13 @@ export function ComparePage() {
       <Comparison query={query.data} match={match.data} />
     );
   }
-  const back = kind ? `/models/${encodeURIComponent(modelId)}/matches/${kind}` : `/models/${encodeURIComponent(modelId)}`;
+  const back = kind ? paths.matches.href(modelId, kind) : paths.model.href(modelId);
   return (
     <SharedCanvasProvider>
       <div className="page compare-page">
         <PageHeader
           trail={[
-            { label: query.data?.name ?? 'Model', to: `/models/${encodeURIComponent(modelId)}` },
+            { label: query.data?.name ?? 'Model', to: paths.model.href(modelId) },
             { label: kind ? `${kindTitles[kind]} matches` : 'Matches', to: back },
           ]}
           title={<>Compare {query.data?.name ?? '…'} with {match.data?.name ?? '…'}</>}

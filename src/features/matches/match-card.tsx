@@ -5,9 +5,10 @@ import type { Match, MatchKind } from '../../contract/matches';
 import type { Model } from '../../contract/models';
 import { ModelPreviewCard } from '../../viewer/model-preview-card';
 import type { ContainmentDirection } from './match-state';
-import { compareHref, modelHref } from './match-links';
+import { compareHref } from './match-links';
 import { ScoreBar } from '../../ui/score-bar';
 import { safeImageUrl } from '../../ui/safe-url';
+import { paths } from '../../ui/paths';
 
 /** "Mirror image" / "Scaled ×2": a part-to-part relation that is not the same part. */
 export function relationLabel(match: Match): string | undefined {
@@ -54,7 +55,7 @@ export function MatchCard({
       label={`3D preview of ${model.name}`}
       thumbnailUrl={safeImageUrl(model.thumbnail)}
       onNearViewport={() => setNear(true)}
-      title={<Link to={modelHref(model.id)}>{model.name}</Link>}
+      title={<Link to={paths.model.href(model.id)}>{model.name}</Link>}
       subtitle={<span title={model.filePath}>{folderPath}</span>}
     >
       <div className="preview-card__meta">
@@ -83,7 +84,7 @@ export function QueryModelCard({ model, folderPath }: { model: Model; folderPath
       url={url}
       label={`3D preview of ${model.name}`}
       thumbnailUrl={safeImageUrl(model.thumbnail)}
-      title={<Link to={modelHref(model.id)}>{model.name}</Link>}
+      title={<Link to={paths.model.href(model.id)}>{model.name}</Link>}
       subtitle={<span title={model.filePath}>{folderPath}</span>}
     >
       <p className="query-card__label">This model</p>

@@ -3,6 +3,7 @@
 // export is safe to open.
 import { stringify, type Options } from 'csv-stringify/browser/esm/sync';
 import type { Match, MatchKind } from '../../contract/matches';
+import { paths } from '../../ui/paths';
 
 export interface CsvContext {
   kind: MatchKind;
@@ -49,7 +50,7 @@ export function matchesCsv(matches: readonly Match[], ctx: CsvContext): string {
       ...scores,
       ...metadata,
       m.id,
-      `${ctx.origin.replace(/\/+$/, '')}/models/${encodeURIComponent(m.id)}`,
+      `${ctx.origin.replace(/\/+$/, '')}${paths.model.href(m.id)}`,
     ]);
   }
   return toCsv(rows);

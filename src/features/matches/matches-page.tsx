@@ -21,6 +21,7 @@ import { ThresholdSlider } from '../../ui/threshold-slider';
 import './matches.css';
 import { PageHeader } from '../../ui/page-header';
 import { FolderOptions } from '../../ui/folder-options';
+import { paths } from '../../ui/paths';
 
 
 const kindHints: Record<MatchKind, string> = {
@@ -50,7 +51,7 @@ function KindTabs({ modelId, kind, state, counts }: { modelId: string; kind: Mat
         return (
           <Link
             key={k}
-            to={`/models/${encodeURIComponent(modelId)}/matches/${k}?${searchForKind(k, state)}`}
+            to={paths.matches.href(modelId, k, searchForKind(k, state))}
             className={`match-tabs__tab${k === kind ? ' match-tabs__tab--active' : ''}`}
             aria-current={k === kind ? 'page' : undefined}
             data-testid={`tab-${k}`}
@@ -338,9 +339,9 @@ export function MatchesPage() {
       <div className="page matches-page">
         <PageHeader
           trail={[
-            { label: 'All folders', to: '/folders' },
-            { label: folderPath, to: `/folders/${m.folderId}` },
-            { label: m.name, to: `/models/${encodeURIComponent(m.id)}` },
+            { label: 'All folders', to: paths.folders.href() },
+            { label: folderPath, to: paths.folder.href(m.folderId) },
+            { label: m.name, to: paths.model.href(m.id) },
           ]}
           title={<>Matches of {m.name}</>}
         />

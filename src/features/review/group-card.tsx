@@ -11,9 +11,10 @@ import { formatLength, formatSize, useDisplayUnit } from '../../ui/lengths';
 import { safeImageUrl } from '../../ui/safe-url';
 import { ModelPreviewCard, PreviewGrid } from '../../viewer/model-preview-card';
 import { RelationList } from '../../ui/relation-list';
+import { paths } from '../../ui/paths';
 
-const modelLink = (m: Pick<Model, 'id'>) => `/models/${encodeURIComponent(m.id)}`;
-const compareLink = (a: Model, b: Model) => `/models/${encodeURIComponent(a.id)}/compare/${encodeURIComponent(b.id)}?kind=part-to-part`;
+const modelLink = (m: Pick<Model, 'id'>) => paths.model.href(m.id);
+const compareLink = (a: Model, b: Model) => paths.compare.href(a.id, b.id, { kind: 'part-to-part' });
 
 /** What a designer checks before deciding: real sizes, where it lives, when it came, what uses it. */
 function MemberFacts({ member }: { member: ReviewMember }) {
