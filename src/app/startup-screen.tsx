@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import type { ConfigProblem } from './config';
 import { FullPageWait } from '../ui/full-page-wait';
 
