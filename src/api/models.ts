@@ -47,8 +47,8 @@ export const stateReportPollMs = 5000;
 export const viewerFileStaleMs = 5 * 60_000;
 
 /**
- * Polling as a function of the data (conventions.md 6): poll while the state is not settled;
- * states this app does not know count as still working.
+ * Polling as a function of the data, not a timer of the page's: poll while the state is not
+ * settled; states this app does not know count as still working.
  */
 export function modelRefetchInterval(model: Model | undefined): number | false {
   if (!model) return false;

@@ -26,7 +26,8 @@ import { Breadcrumbs } from '../../ui/breadcrumbs';
 import { useDisplayUnit } from '../../ui/lengths';
 import { paths } from '../../ui/paths';
 
-// three.js and the viewer load only when a model page shows a preview (architecture.md, Budgets).
+// three.js and the viewer load only when a model page shows a preview: they are most of the
+// page's code, and the first view of a model page must not wait for them.
 const ModelPreview = lazy(() => import('../../viewer/model-preview').then((m) => ({ default: m.ModelPreview })));
 
 // The matches feature's routes (features do not import each other; the URLs are the contract).

@@ -1,7 +1,7 @@
 import { IMAGE_MAX_BYTES, imageTypes } from '../../contract/images';
 import { formatBytes } from '../../ui/format-bytes';
 
-/** MIME types the service takes (api-contract.md, Images). */
+/** MIME types the service takes for image search: PNG, JPEG and WebP. */
 export const acceptedImageTypes = [...new Set(Object.values(imageTypes))];
 /** For `<input accept>`: the picker offers only images the service takes. */
 export const imageAccept = acceptedImageTypes.join(',');

@@ -6,7 +6,7 @@ export type Role = 'part' | 'sub-assembly' | 'assembly';
 
 /**
  * mesh/cad: the service reads their geometry. native: accepted for upload, but the service marks
- * them `unsupported` when it cannot read them (api-contract.md, States).
+ * them `unsupported` when it cannot read them (a settled state: nothing more happens to them).
  */
 export type FileKind = 'mesh' | 'cad' | 'native';
 
