@@ -119,7 +119,7 @@ describe('UploadPage', () => {
     expect(screen.queryByTestId('upload-review-row')).toBeNull();
     const summary = screen.getByTestId('upload-summary');
     expect(summary.getAttribute('aria-live')).toBe('polite');
-    await waitFor(() => expect(summary.textContent).toBe('2 finished'), { timeout: 8000 });
+    await waitFor(() => expect(summary.textContent).toBe('2 ready'), { timeout: 8000 });
     const link = within(screen.getAllByTestId('upload-row')[1]!).getByRole('link', { name: 'pump/parts/a.stl' });
     expect(link.getAttribute('href')).toMatch(/^\/models\/.+/);
     expect(screen.getByRole('progressbar', { name: 'Bytes sent' }).getAttribute('aria-valuenow')).toBe('100');
