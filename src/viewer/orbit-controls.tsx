@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { useFrame, useThree } from '@react-three/fiber';
 import { OrbitControls as ThreeOrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 
@@ -21,7 +21,7 @@ export function OrbitControls({ enableZoom = true, enablePan = true }: OrbitCont
   const set = useThree((s) => s.set);
   const get = useThree((s) => s.get);
   const element = connected ?? gl.domElement;
-  const [controls, setControls] = useState<ThreeOrbitControls | null>(null);
+  const controls = useRef<ThreeOrbitControls | null>(null);
 
   // Made in an effect, not during render: they listen on the element from the start, and an
   // unmount (or React's second mount in development) disposes exactly the ones it made.
@@ -34,17 +34,18 @@ export function OrbitControls({ enableZoom = true, enablePan = true }: OrbitCont
     made.addEventListener('change', onChange);
     const previous = get().controls;
     set({ controls: made });
-    setControls(made);
+    controls.current = made;
     return () => {
       made.removeEventListener('change', onChange);
       made.dispose();
+      if (controls.current === made) controls.current = null;
       set({ controls: previous });
     };
   }, [camera, element, enableZoom, enablePan, invalidate, get, set]);
 
   // Before anything draws the frame (priority -1), as the camera's position depends on it.
   useFrame(() => {
-    if (controls?.enabled) controls.update();
+    if (controls.current?.enabled) controls.current.update();
   }, -1);
 
   return null;
