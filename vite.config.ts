@@ -16,8 +16,8 @@ export default defineConfig({
         test: {
           name: 'app',
           environment: 'jsdom',
-          include: ['src/{app,features,api,viewer}/**/*.test.{ts,tsx}'],
-          setupFiles: ['src/app/test-setup.ts'],
+          include: ['src/{app,ui,features,api,viewer}/**/*.test.{ts,tsx}'],
+          setupFiles: ['src/app/testing/test-setup.ts'],
         },
       },
       {

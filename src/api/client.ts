@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { apiErrorBodySchema, errorCodeForStatus, errorCodes } from '../contract/errors';
 
-/** Every failed API call ends as one of these (api-contract.md, Errors). */
+/** Every failed API call ends as one of these: the status, and the error code and message of the service's error body. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
   constructor(

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from './client';
 import { fetchImageMatches, imageQueries, putError, uploadImage } from './images';
-import { json, stubFetch } from './test-fetch';
+import { json, stubFetch } from './testing/test-fetch';
 
 const pageData = { total: 0, perPage: 24, currentPage: 2, lastPage: 1, startIndex: 0, endIndex: 0 };
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import { fetchAllMatches, isNotReady, matchesNotReadyPollMs, matchQueries } from './matches';
-import { json, stubFetch } from './test-fetch';
+import { json, stubFetch } from './testing/test-fetch';
 
 const model = {
   id: 'm2',

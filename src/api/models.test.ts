@@ -3,7 +3,7 @@ import { QueryClient } from '@tanstack/react-query';
 import type { Model } from '../contract/models';
 import { folderQueries } from './folders';
 import { metadataKeyQueries } from './metadata-keys';
-import { json, stubFetch } from './test-fetch';
+import { json, stubFetch } from './testing/test-fetch';
 import { modelListPollMs, modelListRefetchInterval, modelPollMs, modelQueries, modelRefetchInterval } from './models';
 
 const pageData = { total: 1, perPage: 20, currentPage: 1, lastPage: 1, startIndex: 0, endIndex: 1 };

@@ -4,6 +4,7 @@ import {
   assemblyTreeResponseSchema,
   isSettled,
   MAX_MODELS_PER_REQUEST,
+  searchableStates,
   modelListResponseSchema,
   modelResponseSchema,
   sourceFileResponseSchema,
@@ -46,8 +47,8 @@ export const stateReportPollMs = 5000;
 export const viewerFileStaleMs = 5 * 60_000;
 
 /**
- * Polling as a function of the data (conventions.md 6): poll while the state is not settled;
- * states this app does not know count as still working.
+ * Polling as a function of the data, not a timer of the page's: poll while the state is not
+ * settled; states this app does not know count as still working.
  */
 export function modelRefetchInterval(model: Model | undefined): number | false {
   if (!model) return false;
@@ -212,6 +213,13 @@ export function useKeptViewerFile(model: Pick<Model, 'id' | 'viewerFile'>, enabl
   const [first, setFirst] = useState<string | undefined>(undefined);
   if (viewerFile.data && !first) setFirst(viewerFile.data);
   return viewerFile.isError ? null : first;
+}
+
+/** The model's kept viewer address (useKeptViewerFile) once `enabled`; null for a model without geometry. */
+export function useKeptViewerUrl(model: Model, enabled: boolean): string | null | undefined {
+  const hasGeometry = (searchableStates as readonly string[]).includes(model.state);
+  const url = useKeptViewerFile(model, enabled && hasGeometry);
+  return hasGeometry ? url : null;
 }
 
 /** A signed address whose `expires` (unix seconds) is at least a minute away; one without it is taken as it is. */

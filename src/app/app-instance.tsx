@@ -5,10 +5,10 @@ import { configureApiClient } from '../api/client';
 import { createAuth, type Auth } from '../features/auth/auth-client';
 import { AuthProvider } from '../features/auth/auth-context';
 import type { ResolvedConfig } from './config';
-import { ConfigContext } from './config-context';
+import { ConfigContext } from '../ui/config-context';
 import { createQueryClient } from './query-client';
 import { createAppRouter } from './router';
-import { showToast } from './toast';
+import { showToast } from '../ui/toast';
 
 export interface AppInstance {
   config: ResolvedConfig;

@@ -1,22 +1,7 @@
+import type { ResolvedConfig } from '../ui/config-context';
 import { appConfigSchema, DEFAULT_UPLOAD_MAX_BYTES, type AppConfig } from '../contract/app-config';
 
-/** The runtime config with every URL made absolute (no trailing slash). */
-export interface ResolvedConfig {
-  /** Origin the app runs on, e.g. `http://localhost:8080`. */
-  origin: string;
-  /** Serves `/v2/...` and `/client-credentials`. */
-  baseUrl: string;
-  /** Serves the identity provider under `/oauth2/default`. */
-  authUrl: string;
-  /** OIDC issuer the app signs in at: the config's `issuer`, else `${authUrl}/oauth2/default`. */
-  issuer: string;
-  /** Token endpoint used by the client credentials grant. */
-  tokenUrl: string;
-  clientId: string;
-  scopes: string;
-  /** Largest model file the service takes, so the upload page refuses bigger ones before sending. */
-  uploadMaxBytes: number;
-}
+export type { ResolvedConfig };
 
 export type ConfigProblem =
   | { kind: 'config-unreachable'; url: string; detail: string }

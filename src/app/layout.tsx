@@ -1,25 +1,26 @@
 import { lazy, Suspense } from 'react';
 import { NavLink, Outlet, ScrollRestoration, useMatch, useNavigation } from 'react-router';
 import { UserMenu } from './user-menu';
-import { Toaster } from './toast';
-import { CompareSetPill } from '../features/compare-set/compare-set-pill';
+import { Toaster } from '../ui/toast';
+import { CompareSetPill } from '../ui/compare-set-pill';
+import { paths } from '../ui/paths';
 
 // Loaded on its own, after the first route: it stays out of the first route's bundle.
 const UploadIndicator = lazy(() => import('../features/upload/upload-indicator').then((m) => ({ default: m.UploadIndicator })));
 
 const links = [
-  { to: '/folders', label: 'Folders' },
-  { to: '/upload', label: 'Upload' },
-  { to: '/review', label: 'Duplicates' },
-  { to: '/image-search', label: 'Image search' },
-  { to: '/credentials', label: 'Credentials' },
+  { to: paths.folders.href(), label: 'Folders' },
+  { to: paths.upload.href(), label: 'Upload' },
+  { to: paths.reviews.href(), label: 'Duplicates' },
+  { to: paths.imageSearch.href(), label: 'Image search' },
+  { to: paths.credentials.href(), label: 'Credentials' },
 ];
 
 export function AppShell() {
   const navigation = useNavigation();
   // Upload from a folder's page: files go into that folder unless another target is chosen.
-  const browsed = useMatch('/folders/:folderId')?.params.folderId;
-  const hrefOf = (to: string) => (to === '/upload' && browsed && /^\d+$/.test(browsed) ? `/upload?into=${browsed}` : to);
+  const browsed = useMatch(paths.folder.pattern)?.params.folderId;
+  const hrefOf = (to: string) => (to === paths.upload.href() && browsed && /^\d+$/.test(browsed) ? paths.upload.href(Number(browsed)) : to);
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -27,7 +28,7 @@ export function AppShell() {
       </a>
       <header className="header">
         <div className="header__inner">
-          <NavLink to="/folders" className="brand">
+          <NavLink to={paths.folders.href()} className="brand">
             <span className="brand__mark" aria-hidden="true" />
             Geometric Search Workbench
           </NavLink>

@@ -1,6 +1,6 @@
 import { QueryCache, QueryClient } from '@tanstack/react-query';
 import { ApiError, errorMessage } from '../api/client';
-import { showToast } from './toast';
+import { showToast } from '../ui/toast';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({

@@ -1,6 +1,7 @@
 import { isRouteErrorResponse, Link, useRevalidator, useRouteError } from 'react-router';
 import { ApiError } from '../api/client';
-import { NotFoundPage } from './not-found-page';
+import { NotFoundPage } from '../ui/not-found-page';
+import { paths } from '../ui/paths';
 
 function isChunkLoadError(error: unknown): boolean {
   return error instanceof Error && /dynamically imported module|Importing a module script failed|Failed to fetch/i.test(error.message);
@@ -35,7 +36,7 @@ export function RouteError() {
         <button type="button" className="button button--primary" onClick={retry} disabled={revalidator.state === 'loading'}>
           Try again
         </button>
-        <Link to="/folders" className="button">
+        <Link to={paths.folders.href()} className="button">
           Go to folders
         </Link>
       </div>

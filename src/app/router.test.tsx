@@ -8,7 +8,7 @@ import { configureApiClient } from '../api/client';
 import type { Auth } from '../features/auth/auth-client';
 import { AuthProvider } from '../features/auth/auth-context';
 import { parseConfig } from './config';
-import { ConfigContext } from './config-context';
+import { ConfigContext } from '../ui/config-context';
 import { createAppRoutes } from './router';
 
 const parsed = parseConfig({ baseUrl: '/', authUrl: '/', clientId: 'workbench-app', scopes: 'openid' }, 'http://localhost:8080');

@@ -6,9 +6,10 @@ import { clientCredentialQueries } from '../api/client-credentials';
 import { folderQueries } from '../api/folders';
 import { prefetchBrowse, prefetchModel } from '../features/folders/prefetch';
 import { AppShell } from './layout';
-import { NotFoundPage } from './not-found-page';
+import { NotFoundPage } from '../ui/not-found-page';
 import { RouteError } from './route-error';
-import { FullPageWait } from './startup-screen';
+import { FullPageWait } from '../ui/full-page-wait';
+import { paths } from '../ui/paths';
 
 const matchKinds = new Set(['part-in-part', 'part-to-part', 'geo-related']);
 
@@ -39,7 +40,7 @@ export function createAppRoutes({ auth, queryClient }: RouterDeps) {
 
   return [
     {
-      path: '/auth/callback',
+      path: paths.authCallback.pattern,
       loader: createCallbackLoader(auth),
       Component: SigningInScreen,
       HydrateFallback: SigningInScreen,
@@ -51,33 +52,33 @@ export function createAppRoutes({ auth, queryClient }: RouterDeps) {
       ErrorBoundary: RouteError,
       HydrateFallback: StartingScreen,
       children: [
-        { index: true, loader: () => redirect('/folders'), Component: () => null },
+        { index: true, loader: () => redirect(paths.folders.href()), Component: () => null },
         {
-          path: 'folders',
+          path: paths.folders.pattern,
           loader: protect(({ request }) => prefetchBrowse(queryClient, new URL(request.url))),
           lazy: async () => ({ Component: (await import('../features/folders/folders-page')).FoldersPage }),
           ErrorBoundary: RouteError,
         },
         {
-          path: 'folders/:folderId',
+          path: paths.folder.pattern,
           loader: protect(({ request, params }) => prefetchBrowse(queryClient, new URL(request.url), params.folderId)),
           lazy: async () => ({ Component: (await import('../features/folders/folder-page')).FolderPage }),
           ErrorBoundary: RouteError,
         },
         {
-          path: 'folders/:folderId/duplicates',
+          path: paths.folderDuplicates.pattern,
           loader: protect(),
           lazy: async () => ({ Component: (await import('../features/folders/duplicates-page')).DuplicatesPage }),
           ErrorBoundary: RouteError,
         },
         {
-          path: 'models/:modelId',
+          path: paths.model.pattern,
           loader: protect(({ params }) => prefetchModel(queryClient, params.modelId)),
           lazy: async () => ({ Component: (await import('../features/folders/model-page')).ModelPage }),
           ErrorBoundary: RouteError,
         },
         {
-          path: 'models/:modelId/matches/:kind',
+          path: paths.matches.pattern,
           loader: async (args: LoaderFunctionArgs) => {
             if (!matchKinds.has(args.params.kind ?? '')) throw data('Unknown match kind', { status: 404 });
             return protect()(args);
@@ -86,13 +87,13 @@ export function createAppRoutes({ auth, queryClient }: RouterDeps) {
           ErrorBoundary: RouteError,
         },
         {
-          path: 'models/:modelId/compare/:otherId',
+          path: paths.compare.pattern,
           loader: protect(),
           lazy: async () => ({ Component: (await import('../features/matches/compare-page')).ComparePage }),
           ErrorBoundary: RouteError,
         },
         {
-          path: 'review',
+          path: paths.reviews.pattern,
           loader: protect(() => {
             void queryClient.prefetchQuery(folderQueries.tree());
           }),
@@ -100,25 +101,25 @@ export function createAppRoutes({ auth, queryClient }: RouterDeps) {
           ErrorBoundary: RouteError,
         },
         {
-          path: 'review/:reportId',
+          path: paths.review.pattern,
           loader: protect(),
           lazy: async () => ({ Component: (await import('../features/review/report-page')).ReportPage }),
           ErrorBoundary: RouteError,
         },
         {
-          path: 'compare',
+          path: paths.compareSet.pattern,
           loader: protect(),
           lazy: async () => ({ Component: (await import('../features/compare-set/compare-set-page')).CompareSetPage }),
           ErrorBoundary: RouteError,
         },
         {
-          path: 'upload',
+          path: paths.upload.pattern,
           loader: protect(),
           lazy: async () => ({ Component: (await import('../features/upload/upload-page')).UploadPage }),
           ErrorBoundary: RouteError,
         },
         {
-          path: 'image-search',
+          path: paths.imageSearch.pattern,
           // The folder list names each result's folder and feeds the folder filter.
           loader: protect(() => {
             void queryClient.prefetchQuery(folderQueries.tree());
@@ -127,7 +128,7 @@ export function createAppRoutes({ auth, queryClient }: RouterDeps) {
           ErrorBoundary: RouteError,
         },
         {
-          path: 'credentials',
+          path: paths.credentials.pattern,
           loader: protect(() => {
             void queryClient.prefetchQuery(clientCredentialQueries.list());
           }),

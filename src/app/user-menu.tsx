@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useCurrentUser } from '../api/users';
 import { useAuth } from '../features/auth/auth-context';
-import { displayUnits, setDisplayUnit, useDisplayUnit } from './ui/lengths';
+import { displayUnits, setDisplayUnit, useDisplayUnit } from '../ui/lengths';
 
 function initials(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);

@@ -1,6 +1,6 @@
 import { Suspense, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { useThree, type ThreeEvent } from '@react-three/fiber';
-import { OrbitControls } from '@react-three/drei';
+import { OrbitControls } from './orbit-controls';
 import {
   AlwaysStencilFunc,
   BackSide,
@@ -346,7 +346,7 @@ function CompareSlot(props: SceneProps & { label: string; caption: string }) {
         {webgl && alive && !error ? (
           <SharedView>
             <StudioLights />
-            <OrbitControls makeDefault enableDamping={false} />
+            <OrbitControls />
             <ViewerBoundary
               onError={(e) => {
                 setError(e);

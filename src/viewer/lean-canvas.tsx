@@ -14,7 +14,7 @@ export interface LeanCanvasProps {
   children: ReactNode;
   className?: string;
   style?: CSSProperties;
-  /** Element whose pointer events drive the scene (drei `View`s need the page's wrapper). */
+  /** Element whose pointer events drive the scene (views drawn through this canvas need the page's wrapper). */
   eventSource?: RefObject<HTMLElement | null>;
   frameloop?: RenderProps<HTMLCanvasElement>['frameloop'];
   dpr?: RenderProps<HTMLCanvasElement>['dpr'];

@@ -1,5 +1,5 @@
 import { Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type RefObject } from 'react';
-import { OrbitControls } from '@react-three/drei';
+import { OrbitControls } from './orbit-controls';
 import { useThree } from '@react-three/fiber';
 import { Matrix4, Mesh, MeshStandardMaterial, type Group, type Object3D } from 'three';
 import { forgetViewerGltf, useViewerGltf, viewerUnits } from './gltf';
@@ -107,7 +107,7 @@ function Scene({
     <>
       <color attach="background" args={['#e9edf3']} />
       <StudioLights />
-      <OrbitControls makeDefault enableDamping={false} />
+      <OrbitControls />
       <Suspense fallback={null}>
         <group ref={group}>
           <Model url={url} shown={highlight ? (highlight.isolate ? 'hidden' : 'ghost') : 'solid'} />

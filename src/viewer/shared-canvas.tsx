@@ -84,7 +84,7 @@ function CopyChangedViews({ views }: { views: Set<ViewEntry> }) {
   return null;
 }
 
-/** Pointer position over a view's element, for R3F's raycaster (clicks on models, as drei's View). */
+/** Pointer position over a view's element, for R3F's raycaster (clicks on models). */
 function computeFor(target: HTMLCanvasElement) {
   return (event: { target: EventTarget | null; clientX: number; clientY: number }, state: RootState) => {
     if (event.target !== target) return;
@@ -179,8 +179,8 @@ function webglOnce(): boolean {
 }
 
 /**
- * One WebGL context for every 3D preview inside it (architecture.md: one context per page,
- * however many previews). Its canvas is hidden: each preview ({@link SharedView}) is drawn in
+ * One WebGL context for every 3D preview inside it, however many previews (browsers allow a
+ * page only a handful of contexts and drop the oldest beyond that). Its canvas is hidden: each preview ({@link SharedView}) is drawn in
  * a corner of it and copied onto the preview's own 2D canvas, only when that preview changed.
  * Nothing the size of the window is composited over the page, so the page's own changes
  * (text, thumbnails, scrolling) stay cheap where drawing is done in software; the copies move

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
-import { OrbitControls } from '@react-three/drei';
+import { OrbitControls } from './orbit-controls';
 import type { Group } from 'three';
 import type { GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { forgetViewerGltf, loadViewerGltf } from './gltf';
@@ -123,7 +123,7 @@ export function SharedModelPreview({ url, label, thumbnailUrl, onNearViewport, n
       {shown && (
         <SharedView>
           <StudioLights />
-          <OrbitControls makeDefault enableDamping={false} enableZoom={false} enablePan={false} />
+          <OrbitControls enableZoom={false} enablePan={false} />
           <ViewerBoundary key={`${url}#${attempt}`} onError={(e) => setError((previous) => previous ?? e)}>
             <PreviewModel gltf={shown} onDrawn={onDrawn} />
           </ViewerBoundary>

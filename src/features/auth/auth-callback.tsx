@@ -2,7 +2,8 @@ import { redirect, useRouteError, type LoaderFunctionArgs } from 'react-router';
 import { useState } from 'react';
 import type { Auth } from './auth-client';
 import { useAuth } from './auth-context';
-import { FullPageWait } from '../../app/startup-screen';
+import { FullPageWait } from '../../ui/full-page-wait';
+import { paths } from '../../ui/paths';
 
 /** Loader of /auth/callback: exchanges the code, then goes back to the page the user asked for. */
 export function createCallbackLoader(auth: Auth) {
@@ -43,7 +44,7 @@ export function SignInErrorScreen() {
   const retry = () => {
     setPending(true);
     setRetryError(null);
-    auth.signIn('/').catch((e: unknown) => {
+    auth.signIn(paths.home.href()).catch((e: unknown) => {
       setPending(false);
       setRetryError(e instanceof Error ? e.message : 'Could not reach the sign-in service.');
     });

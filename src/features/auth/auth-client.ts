@@ -1,5 +1,6 @@
 import { UserManager, type User } from 'oidc-client-ts';
 import { idTokenClaimsSchema } from '../../contract/app-config';
+import { paths } from '../../ui/paths';
 
 export interface AuthSettings {
   /** OIDC issuer, `${authUrl}/oauth2/default`. */
@@ -24,7 +25,7 @@ interface SignInState {
   returnTo: string;
 }
 
-export const callbackPath = '/auth/callback';
+export const callbackPath = paths.authCallback.href();
 
 /** Accepts only same-origin app paths, so a crafted `state` can never send users elsewhere. */
 export function safeReturnPath(value: unknown): string {

@@ -2,7 +2,7 @@
 // feature the others may import).
 import { useCurrentUser } from './auth-context';
 
-/** editor and admin may change folders, models and metadata (api-contract.md, Identity). */
+/** editor and admin may change folders, models and metadata; viewer only reads (the service refuses the rest with 403). */
 export function canEdit(roles: readonly string[] | undefined): boolean {
   return !!roles && (roles.includes('editor') || roles.includes('admin'));
 }

@@ -2,20 +2,19 @@ import { useMemo, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useFolderTree } from '../../api/folders';
-import { useModels } from '../../api/models';
+import { useKeptViewerUrl, useModels } from '../../api/models';
 import { filterBuilder, formatFilter } from '../../contract/filter';
 import type { Model } from '../../contract/models';
-import { convertLength, formatLength, formatNumber, formatSize, useDisplayUnit, type DisplayUnit } from '../../app/ui/lengths';
-import { PageHeader } from '../../app/ui/page-header';
-import { safeImageUrl } from '../../app/ui/safe-url';
-import { EmptyState, ErrorState, LoadingState } from '../../app/ui/states';
+import { convertLength, difference, formatLength, formatNumber, formatSize, useDisplayUnit, type DisplayUnit } from '../../ui/lengths';
+import { PageHeader } from '../../ui/page-header';
+import { safeImageUrl } from '../../ui/safe-url';
+import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { ModelPreviewCard, PreviewGrid } from '../../viewer/model-preview-card';
 import { SharedCanvasProvider } from '../../viewer/shared-canvas';
-import { difference } from '../matches/compare-state';
-import { useKeptViewerUrl } from '../matches/match-card';
-import { stateLabel } from '../matches/state-words';
-import { COMPARE_SET_MAX, compareSetHref, removeFromCompareSet, setCompareSet, useCompareSet } from './compare-set';
-import '../matches/matches.css';
+import { stateLabel } from '../../ui/model-state';
+import { COMPARE_SET_MAX, removeFromCompareSet, setCompareSet, useCompareSet } from '../../ui/compare-set';
+import './compare-set-page.css';
+import { paths } from '../../ui/paths';
 
 function SetCard({ model, folderPath, onRemove }: { model: Model; folderPath: string; onRemove: () => void }) {
   const url = useKeptViewerUrl(model, true);
@@ -25,7 +24,7 @@ function SetCard({ model, folderPath, onRemove }: { model: Model; folderPath: st
       url={url}
       label={`3D preview of ${model.name}`}
       thumbnailUrl={safeImageUrl(model.thumbnail)}
-      title={<Link to={`/models/${encodeURIComponent(model.id)}`}>{model.name}</Link>}
+      title={<Link to={paths.model.href(model.id)}>{model.name}</Link>}
       subtitle={<span title={model.filePath}>{folderPath}</span>}
     >
       <div className="preview-card__meta">
@@ -172,7 +171,7 @@ export function CompareSetPage() {
         {models.length >= 2 && first && (
           <nav className="compare-set__pairs" aria-label="Compare two of them in 3D">
             {models.slice(1).map((m) => (
-              <Link key={m.id} className="button button--small" to={`/models/${encodeURIComponent(first.id)}/compare/${encodeURIComponent(m.id)}?kind=part-to-part`}>
+              <Link key={m.id} className="button button--small" to={paths.compare.href(first.id, m.id, { kind: 'part-to-part' })}>
                 {first.name} with {m.name} in detail
               </Link>
             ))}
@@ -190,7 +189,7 @@ export function CompareSetPage() {
           {fromLink === null || keptHere ? null : (
             <>
               {' '}
-              This link’s models; <Link to={compareSetHref(picked.map((p) => p.id))}>your comparison</Link> has {picked.length}.{' '}
+              This link’s models; <Link to={paths.compareSet.href(picked.map((p) => p.id))}>your comparison</Link> has {picked.length}.{' '}
               <button type="button" className="button button--small" onClick={keep}>
                 Make these my comparison
               </button>

@@ -3,16 +3,24 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { configureApiClient } from '../../api/client';
-import { json } from '../../api/test-fetch';
-import { parseConfig, type ResolvedConfig } from '../../app/config';
-import { ConfigContext } from '../../app/config-context';
+import { json } from '../../api/testing/test-fetch';
+import { ConfigContext, type ResolvedConfig } from '../../ui/config-context';
+import { DEFAULT_UPLOAD_MAX_BYTES } from '../../contract/app-config';
 import type { ClientCredential } from '../../contract/client-credentials';
 import { CredentialsPage } from './credentials-page';
 
 const origin = 'http://localhost:8080';
-const parsed = parseConfig({ baseUrl: '/', authUrl: '/', clientId: 'workbench-app', scopes: 'openid' }, origin);
-if (!parsed.ok) throw new Error('test config invalid');
-const config: ResolvedConfig = parsed.config;
+// What the app resolves from { baseUrl: '/', authUrl: '/', clientId: 'workbench-app', scopes: 'openid' }.
+const config: ResolvedConfig = {
+  origin,
+  baseUrl: origin,
+  authUrl: origin,
+  issuer: `${origin}/oauth2/default`,
+  tokenUrl: `${origin}/oauth2/default/v1/token`,
+  clientId: 'workbench-app',
+  scopes: 'openid',
+  uploadMaxBytes: DEFAULT_UPLOAD_MAX_BYTES,
+};
 
 const secret = 'sk_live_only-once_9f8e7d6c5b4a';
 

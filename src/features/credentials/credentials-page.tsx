@@ -1,15 +1,15 @@
 import { useId, useMemo, useState } from 'react';
 import { errorMessage } from '../../api/client';
 import { useClientCredentials } from '../../api/client-credentials';
-import { useAppConfig } from '../../app/config-context';
-import { EmptyState, ErrorState, LoadingState } from '../../app/ui/states';
+import { useAppConfig } from '../../ui/config-context';
+import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import type { ClientCredential } from '../../contract/client-credentials';
 import { CreateCredentialForm, type NewCredential } from './create-credential-form';
 import { CredentialsTable } from './credentials-table';
 import { DeleteCredentialDialog } from './delete-credential-dialog';
 import { NewSecretDialog } from './new-secret-dialog';
 import { TokenRequestExample } from './token-request-example';
-import { PageHeader } from '../../app/ui/page-header';
+import { PageHeader } from '../../ui/page-header';
 
 export function CredentialsPage() {
   const config = useAppConfig();

@@ -1,6 +1,6 @@
-import { RelativeTime } from '../../app/ui/relative-time';
+import { RelativeTime } from '../../ui/relative-time';
 import type { ClientCredential } from '../../contract/client-credentials';
-import { DataTable, RowActionCell } from '../../app/ui/table';
+import { DataTable, RowActionCell } from '../../ui/table';
 
 export function CredentialsTable({ credentials, onDelete }: { credentials: ClientCredential[]; onDelete: (credential: ClientCredential) => void }) {
   return (

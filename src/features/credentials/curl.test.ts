@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { shellQuote, tokenRequestCurl } from './curl';
 
 describe('tokenRequestCurl', () => {
-  it('builds the interface document token request with the client id filled in', () => {
+  it('builds the documented token request with the client id filled in', () => {
     const command = tokenRequestCurl({ tokenUrl: 'https://auth.example.com/oauth2/default/v1/token', clientId: 'cc_123' });
     expect(command).toContain("CLIENT_ID='cc_123'");
     expect(command).toContain("CLIENT_SECRET='YOUR_CLIENT_SECRET'");

@@ -7,7 +7,7 @@ export function shellQuote(value: string): string {
 }
 
 /**
- * The token request of the interface document (Authentication 4) as a curl command:
+ * The client credentials token request, as the published API documents it, as a curl command:
  * POST {auth_url}/oauth2/default/v1/token with accept, Basic authorization of
  * base64(CLIENT_ID:CLIENT_SECRET), cache-control and content-type headers, and the
  * form body grant_type=client_credentials&scope=tenantApp%20roles. The Basic value is

@@ -1,5 +1,5 @@
 import { useDeleteClientCredential } from '../../api/client-credentials';
-import { ConfirmDeleteDialog } from '../../app/ui/confirm-delete-dialog';
+import { ConfirmDeleteDialog } from '../../ui/confirm-delete-dialog';
 import type { ClientCredential } from '../../contract/client-credentials';
 
 export function DeleteCredentialDialog({

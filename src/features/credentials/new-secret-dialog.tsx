@@ -1,6 +1,6 @@
 import { useRef } from 'react';
-import { CopyButton } from '../../app/ui/copy-button';
-import { Dialog } from '../../app/ui/dialog';
+import { CopyButton } from '../../ui/copy-button';
+import { Dialog } from '../../ui/dialog';
 import type { NewCredential } from './create-credential-form';
 import { TokenRequestExample } from './token-request-example';
 

@@ -1,4 +1,4 @@
-import { CopyButton } from '../../app/ui/copy-button';
+import { CopyButton } from '../../ui/copy-button';
 import { tokenRequestCurl } from './curl';
 
 interface TokenRequestExampleProps {

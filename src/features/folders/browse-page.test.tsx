@@ -3,8 +3,8 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { FolderPage } from './folder-page';
 import { FoldersPage } from './folders-page';
-import { renderRoutes } from '../auth/test-auth';
-import { makeFolder, makeModel, stubService, type FakeService } from './test-harness';
+import { renderRoutes } from '../auth/testing/test-auth';
+import { makeFolder, makeModel, stubService, type FakeService } from './testing/test-harness';
 
 const routes = [
   { path: '/folders', Component: FoldersPage },

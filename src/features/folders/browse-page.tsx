@@ -3,7 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, errorMessage } from '../../api/client';
 import { useFolder, useFolderTree } from '../../api/folders';
 import { useModels } from '../../api/models';
-import { EmptyState, ErrorState, LoadingState } from '../../app/ui/states';
+import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { modelCountsWithSubfolders, type Folder } from '../../contract/folders';
 import { browseListParams, formatBrowseState, parseBrowseState, updateBrowseState, type BrowseState } from './browse-state';
 import { BrowseToolbar, Pager } from './browse-toolbar';
@@ -13,16 +13,17 @@ import { FolderTree } from './folder-tree';
 import { ModelGrid, ModelGridSkeleton, ModelTable, ModelTableSkeleton } from './model-views';
 import { useCanEdit } from '../auth/permissions';
 import { SelectionBar } from './selection-bar';
-import { StateSummary } from '../../app/ui/state-summary';
+import { StateSummary } from '../../ui/state-summary';
 import './folders.css';
-import { Breadcrumbs } from '../../app/ui/breadcrumbs';
+import { Breadcrumbs } from '../../ui/breadcrumbs';
+import { paths } from '../../ui/paths';
 
 type DialogState = { kind: 'create'; parent: Folder | null } | { kind: 'rename'; folder: Folder } | { kind: 'delete'; folder: Folder } | null;
 
 function FolderTrail({ folder, folders }: { folder: Folder; folders: readonly Folder[] }) {
   const byId = new Map(folders.map((f) => [f.id, f]));
   const trail = ancestorIds(folders, folder.id).flatMap((id) => byId.get(id) ?? []);
-  return <Breadcrumbs trail={[{ label: 'All folders', to: '/folders' }, ...trail.map((f) => ({ key: f.id, label: f.name, to: `/folders/${f.id}` })), { label: folder.name }]} />;
+  return <Breadcrumbs trail={[{ label: 'All folders', to: paths.folders.href() }, ...trail.map((f) => ({ key: f.id, label: f.name, to: paths.folder.href(f.id) })), { label: folder.name }]} />;
 }
 
 /** /folders (all models) and /folders/:folderId: the folder tree beside the selected folder's models. */
@@ -53,7 +54,7 @@ function SubfolderList({ folders, totals, onOpen }: { folders: Folder[]; totals:
           return (
             <li key={f.id}>
               <Link
-                to={`/folders/${f.id}`}
+                to={paths.folder.href(f.id)}
                 className="subfolders__link"
                 onClick={(event) => {
                   event.preventDefault();
@@ -126,7 +127,7 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
 
   const openFolder = (target: Folder) => {
     const next = formatBrowseState({ ...view, page: 1 }).toString();
-    void navigate({ pathname: `/folders/${target.id}`, search: next ? `?${next}` : '' });
+    void navigate(paths.folder.href(target.id, next));
   };
 
   const subfolders = useMemo(
@@ -143,7 +144,7 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
     results = (
       <EmptyState title="No models yet">
         <p>
-          <Link to="/upload">Upload models</Link> — their folders are created as they arrive.
+          <Link to={paths.upload.href()}>Upload models</Link> — their folders are created as they arrive.
         </p>
       </EmptyState>
     );
@@ -190,7 +191,7 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
         ) : (
           <EmptyState title={folderId === null ? 'No models yet' : 'This folder is empty'}>
             <p>
-              <Link to="/upload">Upload models</Link> to see them here.
+              <Link to={paths.upload.href()}>Upload models</Link> to see them here.
             </p>
           </EmptyState>
         );
@@ -220,11 +221,11 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
         {folder && (
           <div className="actions browse__actions">
             {editable && (
-              <Link className="button button--small" to={`/upload?into=${folder.id}`}>
+              <Link className="button button--small" to={paths.upload.href(folder.id)}>
                 Upload here
               </Link>
             )}
-            <Link className="button button--small" to={`/folders/${folder.id}/duplicates`}>
+            <Link className="button button--small" to={paths.folderDuplicates.href(folder.id)}>
               Find duplicates
             </Link>
             {editable && <FolderEditActions folder={folder} onAction={setDialog} />}
@@ -244,7 +245,7 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
               </button>
             )}
           </div>
-          <Link to={{ pathname: '/folders', search: searchParams.toString() }} className={`browse__all${folderId === null ? ' browse__all--selected' : ''}`} aria-current={folderId === null ? 'page' : undefined}>
+          <Link to={paths.folders.href(searchParams)} className={`browse__all${folderId === null ? ' browse__all--selected' : ''}`} aria-current={folderId === null ? 'page' : undefined}>
             All models
           </Link>
           {tree.isPending ? (
@@ -267,7 +268,7 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
           {folderMissing ? (
             <EmptyState title="Folder not found">
               <p>This folder does not exist any more, or it is not visible to you.</p>
-              <Link to="/folders">Go to all folders</Link>
+              <Link to={paths.folders.href()}>Go to all folders</Link>
             </EmptyState>
           ) : detail.isError && !folder ? (
             <ErrorState title="The folder could not be loaded" message={errorMessage(detail.error)} onRetry={() => void detail.refetch()} />
@@ -310,7 +311,7 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
           onClose={() => setDialog(null)}
           onDeleted={(deleted) => {
             setDialog(null);
-            void navigate(deleted.parentFolderId == null ? '/folders' : `/folders/${deleted.parentFolderId}`, { replace: true });
+            void navigate(deleted.parentFolderId == null ? paths.folders.href() : paths.folder.href(deleted.parentFolderId), { replace: true });
           }}
         />
       )}

@@ -2,7 +2,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { modelStates } from '../../contract/models';
 import type { PageData } from '../../contract/paging';
 import { fileTypeGroups, orderChoices, perPageChoices, type BrowseState, type ViewMode } from './browse-state';
-import { stateFilterLabels } from '../../app/ui/model-state';
+import { stateFilterLabels } from '../../ui/model-state';
 
 export const searchDebounceMs = 300;
 

@@ -6,14 +6,15 @@ import { useFolderDuplicates } from '../../api/matches';
 import { useKeptViewerFile } from '../../api/models';
 import type { DuplicateCluster, RelationLink } from '../../contract/matches';
 import type { Model } from '../../contract/models';
-import { ErrorState, LoadingState } from '../../app/ui/states';
+import { ErrorState, LoadingState } from '../../ui/states';
 import { ModelPreviewCard, PreviewGrid } from '../../viewer/model-preview-card';
 import { SharedCanvasProvider } from '../../viewer/shared-canvas';
-import { safeImageUrl } from '../../app/ui/safe-url';
+import { safeImageUrl } from '../../ui/safe-url';
 import './folders.css';
-import { PageHeader } from '../../app/ui/page-header';
-import { ThresholdSlider } from '../../app/ui/threshold-slider';
-import { RelationList } from '../../app/ui/relation-list';
+import { PageHeader } from '../../ui/page-header';
+import { ThresholdSlider } from '../../ui/threshold-slider';
+import { RelationList } from '../../ui/relation-list';
+import { paths } from '../../ui/paths';
 
 export const defaultDuplicateThreshold = 98;
 
@@ -33,7 +34,7 @@ function DuplicateCard({ model, anchor, score }: { model: Model; anchor: Model; 
       label={`3D preview of ${model.name}`}
       thumbnailUrl={safeImageUrl(model.thumbnail)}
       onNearViewport={() => setNear(true)}
-      title={<Link to={`/models/${encodeURIComponent(model.id)}`}>{model.name}</Link>}
+      title={<Link to={paths.model.href(model.id)}>{model.name}</Link>}
       subtitle={<span title={model.filePath}>{model.filePath}</span>}
     >
       <div className="preview-card__meta">
@@ -44,7 +45,7 @@ function DuplicateCard({ model, anchor, score }: { model: Model; anchor: Model; 
             <span>{score !== null ? `${Math.round(score * 10) / 10}% like the first` : 'Linked through another member'}</span>
             <Link
               className="button button--small"
-              to={`/models/${encodeURIComponent(anchor.id)}/compare/${encodeURIComponent(model.id)}?kind=part-to-part`}
+              to={paths.compare.href(anchor.id, model.id, { kind: 'part-to-part' })}
               aria-label={`Compare ${model.name} with ${anchor.name}`}
             >
               Compare
@@ -115,8 +116,8 @@ export function DuplicatesPage() {
       <div className="page duplicates-page">
         <PageHeader
           trail={[
-            { label: 'All folders', to: '/folders' },
-            { label: folder.data?.path ?? `Folder ${folderId}`, to: `/folders/${folderId}` },
+            { label: 'All folders', to: paths.folders.href() },
+            { label: folder.data?.path ?? `Folder ${folderId}`, to: paths.folder.href(folderId) },
           ]}
           title={
             <>
@@ -127,7 +128,7 @@ export function DuplicatesPage() {
         >
           <p className="lead">
             Models whose whole shape matches at or above the threshold, grouped. Open “Compare” to see exactly where two differ. To decide which to keep and
-            move, tag or delete the others, <Link to={`/review?folder=${folderId}`}>start a clean-up review of this folder</Link>.
+            move, tag or delete the others, <Link to={paths.reviews.href(folderId)}>start a clean-up review of this folder</Link>.
           </p>
         </PageHeader>
         <div className="duplicates__controls">

@@ -1,8 +1,8 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../api/client';
 import { useCreateFolder, useDeleteFolder, useRenameFolder } from '../../api/folders';
-import { ConfirmDeleteDialog } from '../../app/ui/confirm-delete-dialog';
-import { Dialog } from '../../app/ui/dialog';
+import { ConfirmDeleteDialog } from '../../ui/confirm-delete-dialog';
+import { Dialog } from '../../ui/dialog';
 import type { Folder } from '../../contract/folders';
 import { folderNameProblem } from '../../contract/file-paths';
 

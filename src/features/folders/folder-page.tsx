@@ -1,5 +1,5 @@
 import { useParams } from 'react-router';
-import { NotFoundPage } from '../../app/not-found-page';
+import { NotFoundPage } from '../../ui/not-found-page';
 import { BrowsePage } from './browse-page';
 import { parseFolderId } from '../../contract/folders';
 

@@ -4,7 +4,7 @@ import { useCreateMetadataKey, useMetadataKeys } from '../../api/metadata-keys';
 import { useDeleteModelMetadata, useSetModelMetadata } from '../../api/models';
 import type { MetadataKey } from '../../contract/metadata-keys';
 import type { MetadataPair, Model } from '../../contract/models';
-import { DataTable } from '../../app/ui/table';
+import { DataTable } from '../../ui/table';
 
 const maxValueLength = 1000;
 const newKeyOption = '__new__';

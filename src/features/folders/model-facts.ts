@@ -1,5 +1,5 @@
 import type { MeshFactsDto } from '../../contract/models';
-import { formatLength, formatSize, unitIsKnown, type DisplayUnit } from '../../app/ui/lengths';
+import { formatLength, formatSize, unitIsKnown, type DisplayUnit } from '../../ui/lengths';
 
 const whole = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
 

@@ -3,9 +3,9 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
 import { ModelPage } from './model-page';
-import { setDisplayUnit } from '../../app/ui/lengths';
-import { renderRoutes } from '../auth/test-auth';
-import { makeFolder, makeModel, stubService, type FakeService } from './test-harness';
+import { setDisplayUnit } from '../../ui/lengths';
+import { renderRoutes } from '../auth/testing/test-auth';
+import { makeFolder, makeModel, stubService, type FakeService } from './testing/test-harness';
 
 const routes = [
   { path: '/models/:modelId', Component: ModelPage },
@@ -45,7 +45,7 @@ describe('ModelPage', () => {
     expect(screen.getByText('Ready')).toBeTruthy();
     expect(screen.getByText('10 × 20 × 5 mm')).toBeTruthy();
     expect(screen.getByText('1,000 mm³')).toBeTruthy();
-    expect(screen.getByText('File size').nextElementSibling?.textContent).toBe('4.7 MB');
+    expect(screen.getByText('File size').nextElementSibling?.textContent).toBe('4.5 MiB');
     const summary = screen.getByRole('navigation', { name: 'Matches at 80% or more' });
     await waitFor(() => expect(within(summary).getAllByRole('link').map((l) => l.textContent)).toEqual([
       '3 Part-to-part matches the same part, however it is placed or exported',

@@ -7,26 +7,28 @@ import { useFolder } from '../../api/folders';
 import { useAttachFile } from '../../api/attach-file';
 import { useMatchCounts } from '../../api/matches';
 import { useAssemblyTree, useDeleteModel, useModel, useReprocessModel, useSourceFile, useViewerFile } from '../../api/models';
-import { ConfirmDeleteDialog } from '../../app/ui/confirm-delete-dialog';
-import { formatDateTime } from '../../app/ui/format';
-import { RelativeTime } from '../../app/ui/relative-time';
-import { ErrorState, LoadingState, MissingPage, RecordPageState } from '../../app/ui/states';
+import { ConfirmDeleteDialog } from '../../ui/confirm-delete-dialog';
+import { formatDateTime } from '../../ui/format';
+import { RelativeTime } from '../../ui/relative-time';
+import { ErrorState, LoadingState, MissingPage, RecordPageState } from '../../ui/states';
 import { defaultMatchThreshold } from '../../contract/matches';
 import { isSettled, searchableStates, type AssemblyTreeNode, type Model } from '../../contract/models';
 import { factRows } from './model-facts';
-import { formatFileSize } from '../../app/ui/format';
-import { fileTypeLabel, StateBadge, stateInfo } from '../../app/ui/model-state';
-import { safeImageUrl } from '../../app/ui/safe-url';
-import { CompareSetToggle } from '../compare-set/compare-set-toggle';
+import { formatBytes } from '../../ui/format-bytes';
+import { fileTypeLabel, StateBadge, stateInfo } from '../../ui/model-state';
+import { safeImageUrl } from '../../ui/safe-url';
+import { CompareSetToggle } from '../../ui/compare-set-toggle';
 import { assemblyOrigin, placementsOf, withQuantities } from './assembly-rows';
 import { MetadataSection } from './metadata-section';
 import { MoveModelDialog } from './move-model-dialog';
 import { useCanEdit } from '../auth/permissions';
 import './folders.css';
-import { Breadcrumbs } from '../../app/ui/breadcrumbs';
-import { useDisplayUnit } from '../../app/ui/lengths';
+import { Breadcrumbs } from '../../ui/breadcrumbs';
+import { useDisplayUnit } from '../../ui/lengths';
+import { paths } from '../../ui/paths';
 
-// three.js and the viewer load only when a model page shows a preview (architecture.md, Budgets).
+// three.js and the viewer load only when a model page shows a preview: they are most of the
+// page's code, and the first view of a model page must not wait for them.
 const ModelPreview = lazy(() => import('../../viewer/model-preview').then((m) => ({ default: m.ModelPreview })));
 
 // The matches feature's routes (features do not import each other; the URLs are the contract).
@@ -97,7 +99,7 @@ function MatchSummary({ model, working }: { model: Model; working: boolean }) {
         const count = counts[link.kind];
         const text = count.data !== undefined ? String(count.data) : count.isError ? '–' : '…';
         return (
-          <Link key={link.kind} className="match-summary__link" to={`/models/${encodeURIComponent(model.id)}/matches/${link.kind}`}>
+          <Link key={link.kind} className="match-summary__link" to={paths.matches.href(model.id, link.kind)}>
             <span className="match-summary__count" aria-busy={count.data === undefined && !count.isError}>
               {text}
             </span>{' '}
@@ -189,7 +191,7 @@ function AssemblyNodeLabel({ node, placements, showing }: { node: AssemblyTreeNo
     <span className="assembly__row">
       <span className="assembly__kind">{node.type === 'subAssembly' ? 'Sub-assembly' : 'Part'}</span>{' '}
       {node.modelId ? (
-        <Link className="assembly__name" to={`/models/${encodeURIComponent(node.modelId)}`}>
+        <Link className="assembly__name" to={paths.model.href(node.modelId)}>
           {node.name}
         </Link>
       ) : (
@@ -343,9 +345,9 @@ function ModelView({ model }: { model: Model }) {
   const folderLabel = folder.data?.path ?? `Folder ${model.folderId}`;
   const details: { label: string; value: ReactNode }[] = [
     { label: 'File path', value: <code>{model.filePath}</code> },
-    { label: 'Folder', value: <Link to={`/folders/${model.folderId}`}>{folderLabel}</Link> },
+    { label: 'Folder', value: <Link to={paths.folder.href(model.folderId)}>{folderLabel}</Link> },
     { label: 'Type', value: `${fileTypeLabel(model.fileType)}${model.isAssembly ? ' assembly' : ''}` },
-    ...(model.fileSize != null ? [{ label: 'File size', value: formatFileSize(model.fileSize) }] : []),
+    ...(model.fileSize != null ? [{ label: 'File size', value: formatBytes(model.fileSize) }] : []),
     {
       label: 'Created',
       value: (
@@ -371,8 +373,8 @@ function ModelView({ model }: { model: Model }) {
         <div>
           <Breadcrumbs
             trail={[
-              { label: 'All folders', to: '/folders' },
-              { label: folderLabel, to: `/folders/${model.folderId}` },
+              { label: 'All folders', to: paths.folders.href() },
+              { label: folderLabel, to: paths.folder.href(model.folderId) },
             ]}
           />
           <h1>{model.name}</h1>
@@ -479,7 +481,7 @@ function ModelView({ model }: { model: Model }) {
         <DeleteModelDialog
           model={model}
           onClose={() => setConfirmDelete(false)}
-          onDeleted={() => void navigate(`/folders/${model.folderId}`, { replace: true })}
+          onDeleted={() => void navigate(paths.folder.href(model.folderId), { replace: true })}
         />
       )}
     </div>

@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { RelativeTime } from '../../app/ui/relative-time';
+import { RelativeTime } from '../../ui/relative-time';
 import type { Model } from '../../contract/models';
-import { fileTypeLabel, StateBadge } from '../../app/ui/model-state';
-import { safeImageUrl } from '../../app/ui/safe-url';
-import { DataTable } from '../../app/ui/table';
+import { fileTypeLabel, StateBadge } from '../../ui/model-state';
+import { safeImageUrl } from '../../ui/safe-url';
+import { DataTable } from '../../ui/table';
+import { paths } from '../../ui/paths';
 
 /** A model's thumbnail, or a plain placeholder when there is none (yet) or it fails to load. */
 export function Thumbnail({ model, className = 'thumb' }: { model: Model; className?: string }) {
@@ -44,7 +45,7 @@ export function ModelGrid({ models, selection }: { models: readonly Model[]; sel
       {models.map((model) => (
         <li key={model.id} data-testid="model-card" className={selection?.selected.has(model.id) ? 'is-selected' : undefined}>
           {selection && <SelectBox model={model} selection={selection} />}
-          <Link to={`/models/${encodeURIComponent(model.id)}`} className="model-card">
+          <Link to={paths.model.href(model.id)} className="model-card">
             <Thumbnail model={model} />
             <span className="model-card__name">{model.name}</span>
             <span className="model-card__meta">
@@ -70,7 +71,7 @@ export function ModelTable({ models, selection }: { models: readonly Model[]; se
             </td>
           )}
           <td data-label="Name" className="table__name">
-            <Link to={`/models/${encodeURIComponent(model.id)}`}>{model.name}</Link>
+            <Link to={paths.model.href(model.id)}>{model.name}</Link>
           </td>
           <td data-label="Type">
             {fileTypeLabel(model.fileType)}

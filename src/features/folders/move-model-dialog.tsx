@@ -3,7 +3,7 @@ import { fileNameOf } from '../../contract/file-paths';
 import { errorMessage } from '../../api/client';
 import { useFolderTree } from '../../api/folders';
 import { useMoveModel } from '../../api/models';
-import { Dialog } from '../../app/ui/dialog';
+import { Dialog } from '../../ui/dialog';
 import type { Model } from '../../contract/models';
 
 /** "Move to folder": any folder of the tenant but the model's own; the service's refusal in place. */

@@ -1,4 +1,5 @@
-// What the routes of this feature start loading before their page renders (conventions.md 4).
+// What the routes of this feature start loading before their page renders, so data and the
+// page's code arrive together instead of one after the other.
 // Pure query options and URL parsing only, so the router can import it without the pages.
 import type { QueryClient } from '@tanstack/react-query';
 import { folderQueries } from '../../api/folders';

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { COMPARE_SET_MAX, compareSetHref, setCompareSet } from '../compare-set/compare-set';
+import { COMPARE_SET_MAX, setCompareSet } from '../../ui/compare-set';
 import { useDeleteModels } from '../../api/models';
-import { ConfirmDeleteDialog } from '../../app/ui/confirm-delete-dialog';
+import { ConfirmDeleteDialog } from '../../ui/confirm-delete-dialog';
 import type { Model } from '../../contract/models';
+import { paths } from '../../ui/paths';
 
 /** "3 selected · Select all on this page · Clear · Delete selected", with the confirmation. */
 export function SelectionBar({ models, selected, onSelect }: { models: readonly Model[]; selected: ReadonlySet<string>; onSelect: (ids: ReadonlySet<string>) => void }) {
@@ -38,7 +39,7 @@ export function SelectionBar({ models, selected, onSelect }: { models: readonly 
           onClick={() => {
             const picked = models.filter((m) => selected.has(m.id));
             setCompareSet(picked);
-            void navigate(compareSetHref(picked.map((m) => m.id)));
+            void navigate(paths.compareSet.href(picked.map((m) => m.id)));
           }}
         >
           Compare selected

@@ -1,7 +1,8 @@
 import { extensionOf } from '../../contract/file-types';
 import { IMAGE_MAX_BYTES, imageTypes } from '../../contract/images';
+import { formatBytes } from '../../ui/format-bytes';
 
-/** MIME types the service takes (api-contract.md, Images). */
+/** MIME types the service takes for image search: PNG, JPEG and WebP. */
 export const acceptedImageTypes = [...new Set(Object.values(imageTypes))];
 /** For `<input accept>`: the picker offers only images the service takes. */
 export const imageAccept = acceptedImageTypes.join(',');
@@ -25,14 +26,6 @@ export function claimedImageType(file: ImageFileFacts): string | null {
   return (imageTypes as Record<string, string>)[extensionOf(file.name)] ?? null;
 }
 
-/** `round: 'up'` for sizes over a limit, so a file just over 10 MiB does not read "10.0 MiB". */
-export function formatMiB(bytes: number, round: 'nearest' | 'up' = 'nearest'): string {
-  const mib = bytes / (1024 * 1024);
-  if (Number.isInteger(mib) && mib >= 1) return `${mib} MiB`;
-  if (mib >= 1) return `${(round === 'up' ? Math.ceil(mib * 10) / 10 : mib).toFixed(1)} MiB`;
-  return `${Math.max(1, round === 'up' ? Math.ceil(bytes / 1024) : Math.round(bytes / 1024))} KiB`;
-}
-
 /** Why a file cannot go into a search, checked before anything is sent; null when it can. */
 export function checkImage(file: ImageFileFacts): string | null {
   if (!claimedImageType(file)) {
@@ -40,7 +33,7 @@ export function checkImage(file: ImageFileFacts): string | null {
     return `Not a PNG, JPEG or WebP image${what}.`;
   }
   if (file.size === 0) return 'The file is empty.';
-  if (file.size > IMAGE_MAX_BYTES) return `Too large: ${formatMiB(file.size, 'up')}. Images can be at most ${formatMiB(IMAGE_MAX_BYTES)}.`;
+  if (file.size > IMAGE_MAX_BYTES) return `Too large: ${formatBytes(file.size, 'up')}. Images can be at most ${formatBytes(IMAGE_MAX_BYTES)}.`;
   return null;
 }
 

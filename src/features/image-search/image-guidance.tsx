@@ -1,4 +1,4 @@
-/** The interface's image guidance (service-interface.md, Images), shown beside the drop zone. */
+/** What makes a photo search well (the published API's advice for image search), shown beside the drop zone. */
 export const imageGuidance = [
   { title: 'One object', text: 'The object is alone in the image.' },
   { title: 'Plain background', text: 'The background is plain.' },

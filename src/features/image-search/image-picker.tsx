@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { acceptedImageTypes, imageAccept } from './image-checks';
-import { IMAGES_PER_SEARCH } from '../../contract/images';
+import { IMAGE_MAX_BYTES, IMAGES_PER_SEARCH } from '../../contract/images';
+import { formatBytes } from '../../ui/format-bytes';
 
 /** Files pasted anywhere on the page (a screenshot, an image copied from a browser or a chat). */
 function usePastedFiles(onFiles: (files: File[]) => void, disabled: boolean) {
@@ -101,7 +102,7 @@ export function ImagePicker({ onFiles, disabled = false, describedBy }: { onFile
         )}
       </p>
       <p className="muted image-drop__hint">
-        PNG, JPEG or WebP, up to 10 MiB each. 1 to {IMAGES_PER_SEARCH} images of the same object — or paste one with Ctrl+V (⌘V).
+        PNG, JPEG or WebP, up to {formatBytes(IMAGE_MAX_BYTES)} each. 1 to {IMAGES_PER_SEARCH} images of the same object — or paste one with Ctrl+V (⌘V).
       </p>
       <div className="actions image-drop__actions">
         <button type="button" className="button button--primary" onClick={open} disabled={disabled}>

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { json, stubFetch } from '../../api/test-fetch';
+import { json, stubFetch } from '../../api/testing/test-fetch';
 import type { Model } from '../../contract/models';
-import { renderRoutes } from '../auth/test-auth';
+import { renderRoutes } from '../auth/testing/test-auth';
 import { ImageSearchWorkspace } from './image-search-page';
 import { createSelectionStore } from './selection-store';
 

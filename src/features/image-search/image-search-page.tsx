@@ -10,7 +10,7 @@ import { SelectedImages } from './selected-images';
 import { searchImages, selectionChanged, MAX_LISTED, type SelectionState } from './selection';
 import { imageSearchSession, type SelectionStore } from './selection-store';
 import './image-search.css';
-import { PageHeader } from '../../app/ui/page-header';
+import { PageHeader } from '../../ui/page-header';
 
 /** Worth sending again on the next search: the connection, a busy service. Not: the image itself (or the request) was refused. */
 function retryable(error: unknown): boolean {

@@ -4,29 +4,25 @@ import { errorMessage } from '../../api/client';
 import { useFolderTree } from '../../api/folders';
 import { useImageMatches } from '../../api/images';
 import { useKeptViewerFile } from '../../api/models';
-import { EmptyState, ErrorState } from '../../app/ui/states';
+import { EmptyState, ErrorState } from '../../ui/states';
 import type { Folder } from '../../contract/folders';
 import type { ImageMatch } from '../../contract/images';
 import { ModelPreviewCard } from '../../viewer/model-preview-card';
 import { SharedCanvasProvider } from '../../viewer/shared-canvas';
 import { folderFilter } from '../../contract/folders';
 import { folderPathOf } from './result-filter';
-import { safeImageUrl } from '../../app/ui/safe-url';
-import { ThresholdSlider } from '../../app/ui/threshold-slider';
-import { ScoreBar } from '../../app/ui/score-bar';
+import { safeImageUrl } from '../../ui/safe-url';
+import { ThresholdSlider } from '../../ui/threshold-slider';
+import { ScoreBar } from '../../ui/score-bar';
+import { stateLabel } from '../../ui/model-state';
+import { paths } from '../../ui/paths';
 
 export const RESULTS_PER_PAGE = 24;
-
-const stateWords: Record<string, { label: string }> = {
-  finished: { label: 'Ready' },
-  'finished-incomplete': { label: 'Ready, parts missing' },
-};
 
 /** One result: 3D preview on the page's shared canvas (its viewer file asked for only once the card is near the window), score, name, folder, state. */
 function MatchCard({ match, rank, folderPath }: { match: ImageMatch; rank: number; folderPath: string }) {
   const model = match.matchedModel;
   const score = match.matchPercentage;
-  const state = stateWords[model.state] ?? { label: model.state };
   const [near, setNear] = useState(false);
   const url = useKeptViewerFile(model, near);
 
@@ -39,7 +35,7 @@ function MatchCard({ match, rank, folderPath }: { match: ImageMatch; rank: numbe
         thumbnailUrl={safeImageUrl(model.thumbnail)}
         onNearViewport={() => setNear(true)}
         title={
-          <Link to={`/models/${encodeURIComponent(model.id)}`} className="image-match__name" data-testid="match-name">
+          <Link to={paths.model.href(model.id)} className="image-match__name" data-testid="match-name">
             {model.name}
           </Link>
         }
@@ -51,7 +47,7 @@ function MatchCard({ match, rank, folderPath }: { match: ImageMatch; rank: numbe
       >
         {/* The same card as a geometric match's: state and rank, then the score bar. */}
         <div className="preview-card__meta">
-          <span className="badge">{state.label}</span>
+          <span className="badge">{stateLabel(model.state)}</span>
           <span className="muted image-match__rank">Rank {rank}</span>
         </div>
         {score !== undefined && (

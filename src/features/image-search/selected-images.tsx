@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { formatMiB } from './image-checks';
+import { formatBytes } from '../../ui/format-bytes';
 import { imageReason, type PickedImage, type SelectionState } from './selection';
 
 function Preview({ image }: { image: PickedImage }) {
@@ -58,7 +58,7 @@ export function SelectedImages({ state, onRemove, busy }: { state: SelectionStat
               <p className="picked__name" title={image.name}>
                 {image.name || 'Pasted image'}
               </p>
-              <p className="picked__size muted">{formatMiB(image.size)}</p>
+              <p className="picked__size muted">{formatBytes(image.size)}</p>
               <Status image={image} reason={reason} />
             </div>
             <button

@@ -8,16 +8,17 @@ import { compareHref } from './match-links';
 import { errorMessage } from '../../api/client';
 import { useModel, useViewerFile } from '../../api/models';
 import { searchableStates, type Model } from '../../contract/models';
-import { ErrorState, LoadingState } from '../../app/ui/states';
+import { ErrorState, LoadingState } from '../../ui/states';
 import { CompareView } from '../../viewer/compare-view';
 import { deviationLegend, scaleMaxFor } from '../../viewer/deviation';
-import { convertLength, formatLength, formatNumber, formatSize, useDisplayUnit } from '../../app/ui/lengths';
+import { convertLength, difference, formatLength, formatNumber, formatSize, useDisplayUnit } from '../../ui/lengths';
 import { SharedCanvasProvider } from '../../viewer/shared-canvas';
-import { defaultTolerance, difference, distance, formatCompareState, parseCompareState, toleranceMax, type CompareState } from './compare-state';
+import { defaultTolerance, distance, formatCompareState, parseCompareState, toleranceMax, type CompareState } from './compare-state';
 import { kindTitles } from './kind-titles';
-import { stateLabel } from './state-words';
+import { stateLabel } from '../../ui/model-state';
 import './matches.css';
-import { PageHeader } from '../../app/ui/page-header';
+import { PageHeader } from '../../ui/page-header';
+import { paths } from '../../ui/paths';
 
 
 function diagonalOf(model: Model): number {
@@ -343,13 +344,13 @@ export function ComparePage() {
       <Comparison query={query.data} match={match.data} />
     );
   }
-  const back = kind ? `/models/${encodeURIComponent(modelId)}/matches/${kind}` : `/models/${encodeURIComponent(modelId)}`;
+  const back = kind ? paths.matches.href(modelId, kind) : paths.model.href(modelId);
   return (
     <SharedCanvasProvider>
       <div className="page compare-page">
         <PageHeader
           trail={[
-            { label: query.data?.name ?? 'Model', to: `/models/${encodeURIComponent(modelId)}` },
+            { label: query.data?.name ?? 'Model', to: paths.model.href(modelId) },
             { label: kind ? `${kindTitles[kind]} matches` : 'Matches', to: back },
           ]}
           title={<>Compare {query.data?.name ?? '…'} with {match.data?.name ?? '…'}</>}

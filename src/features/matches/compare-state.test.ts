@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultTolerance, difference, distance, formatCompareState, parseCompareState, parseTransform } from './compare-state';
+import { defaultTolerance, distance, formatCompareState, parseCompareState, parseTransform } from './compare-state';
 
 describe('compare view state in the URL', () => {
   it('defaults to side by side with nothing switched on', () => {
@@ -38,12 +38,3 @@ describe('compare view state in the URL', () => {
   });
 });
 
-describe('difference column', () => {
-  it('says how much larger or smaller the match is, "Same" within 0.5 %', () => {
-    expect(difference(100, 112)).toBe('+12 %');
-    expect(difference(100, 90)).toBe('−10 %');
-    expect(difference(100, 100.4)).toBe('Same');
-    expect(difference(null, 3)).toBe('—');
-    expect(difference(0, 3)).toBe('—');
-  });
-});

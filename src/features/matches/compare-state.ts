@@ -1,5 +1,4 @@
 // The compare view's state <-> its query string, so a link shows exactly the same comparison.
-import { formatNumber } from '../../app/ui/lengths';
 import { isMatchKind, type MatchKind } from '../../contract/matches';
 
 export type CompareMode = 'side' | 'overlay';
@@ -75,10 +74,3 @@ export function distance(a: readonly number[], b: readonly number[]): number {
   return Math.hypot((a[0] ?? 0) - (b[0] ?? 0), (a[1] ?? 0) - (b[1] ?? 0), (a[2] ?? 0) - (b[2] ?? 0));
 }
 
-/** "+12 %" (match against query), "same" within 0.5 %, "—" when either is unknown. */
-export function difference(q: number | null | undefined, m: number | null | undefined): string {
-  if (q == null || m == null || q === 0) return '—';
-  const pct = ((m - q) / Math.abs(q)) * 100;
-  if (Math.abs(pct) < 0.5) return 'Same';
-  return `${pct > 0 ? '+' : '−'}${formatNumber(Math.abs(pct))} %`;
-}

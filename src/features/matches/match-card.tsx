@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useKeptViewerFile } from '../../api/models';
+import { useKeptViewerUrl } from '../../api/models';
 import type { Match, MatchKind } from '../../contract/matches';
-import { searchableStates, type Model } from '../../contract/models';
+import type { Model } from '../../contract/models';
 import { ModelPreviewCard } from '../../viewer/model-preview-card';
 import type { ContainmentDirection } from './match-state';
-import { compareHref, modelHref } from './match-links';
-import { ScoreBar } from '../../app/ui/score-bar';
-import { safeImageUrl } from '../../app/ui/safe-url';
+import { compareHref } from './match-links';
+import { ScoreBar } from '../../ui/score-bar';
+import { safeImageUrl } from '../../ui/safe-url';
+import { paths } from '../../ui/paths';
 
 /** "Mirror image" / "Scaled ×2": a part-to-part relation that is not the same part. */
 export function relationLabel(match: Match): string | undefined {
@@ -25,13 +26,6 @@ export function MatchScores({ match, direction }: { match: Match; direction: Con
       <ScoreBar label="Is contained in this model" value={match.reverseMatchPercentage} emphasis={direction === 'contained'} />
     </>
   );
-}
-
-/** The model's kept viewer address (useKeptViewerFile) once `enabled`; null for a model without geometry. */
-export function useKeptViewerUrl(model: Model, enabled: boolean): string | null | undefined {
-  const hasGeometry = (searchableStates as readonly string[]).includes(model.state);
-  const url = useKeptViewerFile(model, enabled && hasGeometry);
-  return hasGeometry ? url : null;
 }
 
 /** One result: 3D preview (viewer file asked for only once the card is near the window), name, folder, state, scores. */
@@ -61,7 +55,7 @@ export function MatchCard({
       label={`3D preview of ${model.name}`}
       thumbnailUrl={safeImageUrl(model.thumbnail)}
       onNearViewport={() => setNear(true)}
-      title={<Link to={modelHref(model.id)}>{model.name}</Link>}
+      title={<Link to={paths.model.href(model.id)}>{model.name}</Link>}
       subtitle={<span title={model.filePath}>{folderPath}</span>}
     >
       <div className="preview-card__meta">
@@ -90,7 +84,7 @@ export function QueryModelCard({ model, folderPath }: { model: Model; folderPath
       url={url}
       label={`3D preview of ${model.name}`}
       thumbnailUrl={safeImageUrl(model.thumbnail)}
-      title={<Link to={modelHref(model.id)}>{model.name}</Link>}
+      title={<Link to={paths.model.href(model.id)}>{model.name}</Link>}
       subtitle={<span title={model.filePath}>{folderPath}</span>}
     >
       <p className="query-card__label">This model</p>

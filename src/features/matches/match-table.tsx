@@ -2,10 +2,11 @@ import { relationLabel } from './match-card';
 import { Link } from 'react-router';
 import type { Match, MatchKind } from '../../contract/matches';
 import type { MatchOrderField } from '../../contract/order';
-import { compareHref, modelHref } from './match-links';
-import { safeImageUrl } from '../../app/ui/safe-url';
+import { compareHref } from './match-links';
+import { safeImageUrl } from '../../ui/safe-url';
 import { isSortValidFor, type ContainmentDirection, type SortDirection } from './match-state';
-import { ScoreBar } from '../../app/ui/score-bar';
+import { ScoreBar } from '../../ui/score-bar';
+import { paths } from '../../ui/paths';
 
 interface Column {
   id: string;
@@ -86,7 +87,7 @@ export function MatchTable({
               <tr key={m.id} data-testid="match-row">
                 <td>{thumb ? <img src={thumb} alt="" className="match-table__thumb" loading="lazy" /> : null}</td>
                 <td className="table__name">
-                  <Link to={modelHref(m.id)}>{m.name}</Link>
+                  <Link to={paths.model.href(m.id)}>{m.name}</Link>
                   {relationLabel(match) && <span className="badge badge--relation">{relationLabel(match)}</span>}
                 </td>
                 <td>{folderPaths.get(m.folderId) ?? `Folder ${m.folderId}`}</td>

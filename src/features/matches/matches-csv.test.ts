@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Model } from '../../contract/models';
-import { csvCell, csvFileName, matchesCsv, metadataColumns } from './matches-csv';
+import { csvFileName, matchesCsv, metadataColumns, toCsv } from './matches-csv';
+
+const csvCell = (value: string | number | null) => toCsv([[value]]).replace(/\r\n$/, '');
 
 function model(id: string, name: string, extra: Partial<Model> = {}): Model {
   return {
@@ -29,6 +31,7 @@ describe('matches CSV', () => {
     expect(csvCell('-5')).toBe("'-5");
     expect(csvCell(-5)).toBe('-5');
     expect(csvCell(null)).toBe('');
+    expect(csvCell(Number.NaN)).toBe('');
   });
 
   it('writes one row per match with scores, folder path, metadata columns and a link', () => {

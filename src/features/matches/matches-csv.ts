@@ -1,6 +1,9 @@
-// CSV of match results: RFC 4180 quoting, one column per metadata key, and text cells that a
-// spreadsheet would run as a formula are defused (a leading apostrophe), so an export is safe to open.
+// CSV of match results, one column per metadata key, written by the library the service's exports
+// use: text cells that a spreadsheet would run as a formula are defused (a leading apostrophe), so an
+// export is safe to open.
+import { stringify, type Options } from 'csv-stringify/browser/esm/sync';
 import type { Match, MatchKind } from '../../contract/matches';
+import { paths } from '../../ui/paths';
 
 export interface CsvContext {
   kind: MatchKind;
@@ -12,18 +15,21 @@ export interface CsvContext {
   origin: string;
 }
 
-const formulaStart = /^[=+\-@\t\r]/;
+type Cell = string | number | null | undefined;
 
-export function csvCell(value: string | number | boolean | null | undefined): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
-  let text = String(value);
-  if (typeof value === 'string' && formulaStart.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+const options: Options = {
+  escape_formulas: true,
+  // CRLF as RFC 4180 says; spreadsheets on every platform read it.
+  record_delimiter: 'windows',
+  // The library quotes only the record delimiter itself; a bare line break in a name must be quoted too.
+  quoted_match: /[\r\n]/,
+  // A score that is not a number is an empty cell, not "NaN".
+  cast: { number: (n) => (Number.isFinite(n) ? String(n) : '') },
+};
 
-export function csvRow(cells: readonly (string | number | boolean | null | undefined)[]): string {
-  return cells.map(csvCell).join(',');
+/** Rows as CSV text, each row ending in CRLF. */
+export function toCsv(rows: readonly (readonly Cell[])[]): string {
+  return stringify(rows as Cell[][], options);
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
@@ -31,26 +37,23 @@ const round = (n: number) => Math.round(n * 100) / 100;
 export function matchesCsv(matches: readonly Match[], ctx: CsvContext): string {
   const scoreHeaders = ctx.kind === 'part-in-part' ? ['Contains this model (%)', 'Is contained in this model (%)'] : ['Score (%)'];
   const header = ['Name', 'File path', 'Folder', 'State', ...scoreHeaders, ...ctx.metadataKeys.map((k) => k.name), 'Model id', 'Link'];
-  const lines = [csvRow(header)];
+  const rows: Cell[][] = [header];
   for (const match of matches) {
     const m = match.matchedModel;
     const scores = 'matchPercentage' in match ? [round(match.matchPercentage)] : [round(match.forwardMatchPercentage), round(match.reverseMatchPercentage)];
     const metadata = ctx.metadataKeys.map((k) => m.metadata.find((p) => p.metadataKeyId === k.id)?.value ?? '');
-    lines.push(
-      csvRow([
-        m.name,
-        m.filePath,
-        ctx.folderPaths.get(m.folderId) ?? String(m.folderId),
-        m.state,
-        ...scores,
-        ...metadata,
-        m.id,
-        `${ctx.origin.replace(/\/+$/, '')}/models/${encodeURIComponent(m.id)}`,
-      ]),
-    );
+    rows.push([
+      m.name,
+      m.filePath,
+      ctx.folderPaths.get(m.folderId) ?? String(m.folderId),
+      m.state,
+      ...scores,
+      ...metadata,
+      m.id,
+      `${ctx.origin.replace(/\/+$/, '')}${paths.model.href(m.id)}`,
+    ]);
   }
-  // CRLF as RFC 4180 says; spreadsheets on every platform read it.
-  return `${lines.join('\r\n')}\r\n`;
+  return toCsv(rows);
 }
 
 /** The metadata keys used by these matches, in key-id order (the table's and the CSV's columns). */

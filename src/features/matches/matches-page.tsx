@@ -8,7 +8,7 @@ import { useModel } from '../../api/models';
 import { isMatchKind, matchKinds, type MatchKind } from '../../contract/matches';
 import { isSettled, searchableStates, type Model } from '../../contract/models';
 import type { MatchOrderField } from '../../contract/order';
-import { ErrorState, LoadingState, RecordPageState } from '../../app/ui/states';
+import { ErrorState, LoadingState, RecordPageState } from '../../ui/states';
 import { PreviewGrid } from '../../viewer/model-preview-card';
 import { SharedCanvasProvider } from '../../viewer/shared-canvas';
 import { MatchCard, QueryModelCard } from './match-card';
@@ -16,11 +16,12 @@ import { MatchTable } from './match-table';
 import { csvFileName, matchesCsv, metadataColumns } from './matches-csv';
 import { formatMatchState, matchListParams, parseMatchState, searchForKind, type MatchPageState } from './match-state';
 import { kindTitles } from './kind-titles';
-import { stateLabel } from './state-words';
-import { ThresholdSlider } from '../../app/ui/threshold-slider';
+import { stateLabel } from '../../ui/model-state';
+import { ThresholdSlider } from '../../ui/threshold-slider';
 import './matches.css';
-import { PageHeader } from '../../app/ui/page-header';
-import { FolderOptions } from '../../app/ui/folder-options';
+import { PageHeader } from '../../ui/page-header';
+import { FolderOptions } from '../../ui/folder-options';
+import { paths } from '../../ui/paths';
 
 
 const kindHints: Record<MatchKind, string> = {
@@ -50,7 +51,7 @@ function KindTabs({ modelId, kind, state, counts }: { modelId: string; kind: Mat
         return (
           <Link
             key={k}
-            to={`/models/${encodeURIComponent(modelId)}/matches/${k}?${searchForKind(k, state)}`}
+            to={paths.matches.href(modelId, k, searchForKind(k, state))}
             className={`match-tabs__tab${k === kind ? ' match-tabs__tab--active' : ''}`}
             aria-current={k === kind ? 'page' : undefined}
             data-testid={`tab-${k}`}
@@ -338,9 +339,9 @@ export function MatchesPage() {
       <div className="page matches-page">
         <PageHeader
           trail={[
-            { label: 'All folders', to: '/folders' },
-            { label: folderPath, to: `/folders/${m.folderId}` },
-            { label: m.name, to: `/models/${encodeURIComponent(m.id)}` },
+            { label: 'All folders', to: paths.folders.href() },
+            { label: folderPath, to: paths.folder.href(m.folderId) },
+            { label: m.name, to: paths.model.href(m.id) },
           ]}
           title={<>Matches of {m.name}</>}
         />

@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { json, stubFetch } from '../../api/test-fetch';
+import { json, stubFetch } from '../../api/testing/test-fetch';
 import type { DecidedDuplicate } from '../../contract/duplicate-review';
-import { makeFolder, makeModel } from '../../api/test-fixtures';
+import { makeFolder, makeModel } from '../../api/testing/test-fixtures';
 import { BulkActionDialog } from './bulk-action-dialog';
 
 afterEach(() => {

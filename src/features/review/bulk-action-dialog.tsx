@@ -4,8 +4,8 @@ import { useDuplicateAction, type DuplicateAction } from '../../api/duplicate-re
 import { useFolderTree } from '../../api/folders';
 import { useMetadataKeys } from '../../api/metadata-keys';
 import type { DecidedDuplicate } from '../../contract/duplicate-review';
-import { Dialog } from '../../app/ui/dialog';
-import { FolderOptions } from '../../app/ui/folder-options';
+import { Dialog } from '../../ui/dialog';
+import { FolderOptions } from '../../ui/folder-options';
 import { toggled } from './toggled';
 
 type Kind = DuplicateAction['action'];

@@ -5,14 +5,16 @@ import { useDecide, useUndoDecision } from '../../api/duplicate-review';
 import { useKeptViewerFile } from '../../api/models';
 import type { DuplicateVerdict, ReviewGroup, ReviewMember } from '../../contract/duplicate-review';
 import type { Model } from '../../contract/models';
-import { formatDateTime, formatFileSize } from '../../app/ui/format';
-import { formatLength, formatSize, useDisplayUnit } from '../../app/ui/lengths';
-import { safeImageUrl } from '../../app/ui/safe-url';
+import { formatDateTime } from '../../ui/format';
+import { formatBytes } from '../../ui/format-bytes';
+import { formatLength, formatSize, useDisplayUnit } from '../../ui/lengths';
+import { safeImageUrl } from '../../ui/safe-url';
 import { ModelPreviewCard, PreviewGrid } from '../../viewer/model-preview-card';
-import { RelationList } from '../../app/ui/relation-list';
+import { RelationList } from '../../ui/relation-list';
+import { paths } from '../../ui/paths';
 
-const modelLink = (m: Pick<Model, 'id'>) => `/models/${encodeURIComponent(m.id)}`;
-const compareLink = (a: Model, b: Model) => `/models/${encodeURIComponent(a.id)}/compare/${encodeURIComponent(b.id)}?kind=part-to-part`;
+const modelLink = (m: Pick<Model, 'id'>) => paths.model.href(m.id);
+const compareLink = (a: Model, b: Model) => paths.compare.href(a.id, b.id, { kind: 'part-to-part' });
 
 /** What a designer checks before deciding: real sizes, where it lives, when it came, what uses it. */
 function MemberFacts({ member }: { member: ReviewMember }) {
@@ -25,7 +27,7 @@ function MemberFacts({ member }: { member: ReviewMember }) {
       <dt>Type</dt>
       <dd>
         {model.fileType.toUpperCase() || '—'}
-        {model.fileSize != null ? `, ${formatFileSize(model.fileSize)}` : ''}
+        {model.fileSize != null ? `, ${formatBytes(model.fileSize)}` : ''}
       </dd>
       {f && (
         <>

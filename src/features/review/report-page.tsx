@@ -3,15 +3,16 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { fetchDecisionExport, useDuplicateReport, useReportGroups, useStartReport } from '../../api/duplicate-review';
 import type { DuplicateReport } from '../../contract/duplicate-review';
-import { PageHeader } from '../../app/ui/page-header';
-import { EmptyState, ErrorState, LoadingState } from '../../app/ui/states';
-import { showToast } from '../../app/toast';
+import { PageHeader } from '../../ui/page-header';
+import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
+import { showToast } from '../../ui/toast';
 import { SharedCanvasProvider } from '../../viewer/shared-canvas';
 import { useCanEdit } from '../auth/permissions';
 import { BulkActionDialog } from './bulk-action-dialog';
 import { GroupCard } from './group-card';
 import { ReportProgress, scopeWords } from './report-status';
 import './review.css';
+import { paths } from '../../ui/paths';
 
 function saveFile(text: string, name: string, type: string) {
   const url = URL.createObjectURL(new Blob([text], { type }));
@@ -55,7 +56,7 @@ function RunAgain({ report, label = 'Run again' }: { report: DuplicateReport; la
         onClick={() =>
           start.mutate(
             { folderIds: report.scope.folders?.map((f) => f.id) ?? [], includeSubfolders: report.scope.includeSubfolders, threshold: report.threshold },
-            { onSuccess: (next) => void navigate(`/review/${encodeURIComponent(next.id)}`) },
+            { onSuccess: (next) => void navigate(paths.review.href(next.id)) },
           )
         }
       >
@@ -127,7 +128,7 @@ export function ReportPage() {
   return (
     <SharedCanvasProvider>
       <div className="page review-page">
-        <PageHeader trail={[{ label: 'Duplicate clean-up', to: '/review' }]} title={r ? `Duplicates: ${scopeWords(r)}` : 'Duplicates report'}>
+        <PageHeader trail={[{ label: 'Duplicate clean-up', to: paths.reviews.href() }]} title={r ? `Duplicates: ${scopeWords(r)}` : 'Duplicates report'}>
           {r && (
             <p className="lead">
               At {r.threshold}% or more{r.modelCount !== null ? `, among ${r.modelCount.toLocaleString()} models` : ''}
@@ -154,7 +155,7 @@ export function ReportPage() {
               <Groups report={report.data} />
             ) : report.data.status !== 'failed' ? (
               <p className="muted">
-                You can leave this page: the report keeps running, and <Link to="/review">Duplicate clean-up</Link> lists it.
+                You can leave this page: the report keeps running, and <Link to={paths.reviews.href()}>Duplicate clean-up</Link> lists it.
               </p>
             ) : null}
           </>

@@ -4,13 +4,14 @@ import { errorMessage } from '../../api/client';
 import { useDuplicateReports, useStartReport } from '../../api/duplicate-review';
 import { useFolderTree } from '../../api/folders';
 import { defaultReportThreshold, minReportThreshold, type DuplicateReport } from '../../contract/duplicate-review';
-import { PageHeader } from '../../app/ui/page-header';
-import { ErrorState, LoadingState, EmptyState } from '../../app/ui/states';
-import { DataTable } from '../../app/ui/table';
-import { RelativeTime } from '../../app/ui/relative-time';
+import { PageHeader } from '../../ui/page-header';
+import { ErrorState, LoadingState, EmptyState } from '../../ui/states';
+import { DataTable } from '../../ui/table';
+import { RelativeTime } from '../../ui/relative-time';
 import { ReportProgress, scopeWords } from './report-status';
 import { toggled } from './toggled';
 import './review.css';
+import { paths } from '../../ui/paths';
 
 /** Starts a report: folders (with or without subfolders) or everything, and a threshold. */
 function NewReportForm({ initialFolderIds }: { initialFolderIds: number[] }) {
@@ -24,7 +25,7 @@ function NewReportForm({ initialFolderIds }: { initialFolderIds: number[] }) {
     event.preventDefault();
     start.mutate(
       { folderIds: [...chosen], includeSubfolders: subfolders, threshold },
-      { onSuccess: (report) => void navigate(`/review/${encodeURIComponent(report.id)}`) },
+      { onSuccess: (report) => void navigate(paths.review.href(report.id)) },
     );
   };
   const sorted = [...(folders.data ?? [])].sort((a, b) => a.path.localeCompare(b.path));
@@ -89,7 +90,7 @@ function ReportRow({ report }: { report: DuplicateReport }) {
   return (
     <tr data-testid="report-row">
       <td>
-        <Link to={`/review/${encodeURIComponent(report.id)}`}>{scopeWords(report)}</Link>
+        <Link to={paths.review.href(report.id)}>{scopeWords(report)}</Link>
       </td>
       <td>{report.threshold}%</td>
       <td>

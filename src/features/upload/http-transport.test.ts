@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { json, stubFetch } from '../../api/test-fetch';
+import { json, stubFetch } from '../../api/testing/test-fetch';
 import { createHttpTransport, putWithXhr } from './http-transport';
 import { TransportError } from './engine/transport';
 

@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import type { EngineFileView } from './engine/engine';
-import { formatBytes, inPathOrder, pathInFolder, roleWords } from './status-words';
-import { DataTable, RowActionCell } from '../../app/ui/table';
+import { inPathOrder, pathInFolder, roleWords } from './status-words';
+import { formatBytes } from '../../ui/format-bytes';
+import { DataTable, RowActionCell } from '../../ui/table';
 
 /** Every dropped file before anything is sent: path, size, detected role, problems and notes. */
 export function ReviewTable({

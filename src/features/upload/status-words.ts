@@ -1,6 +1,8 @@
 import type { FileStatus } from './engine/engine';
 import type { Role } from './engine/roles';
+import { stateLabel } from '../../ui/model-state';
 
+// A file the service took is a model: its states read as everywhere else in the app.
 export const statusWords: Record<FileStatus, string> = {
   problem: 'Not sent',
   'needs-file': 'Add the file again',
@@ -9,12 +11,12 @@ export const statusWords: Record<FileStatus, string> = {
   retrying: 'Retrying',
   'upload-failed': 'Upload failed',
   cancelled: 'Cancelled',
-  processing: 'Processing',
-  finished: 'Finished',
-  'finished-incomplete': 'Finished, parts missing',
-  failed: 'Failed',
-  'failed-incomplete': 'Failed, parts missing',
-  unsupported: 'Unsupported',
+  processing: stateLabel('processing'),
+  finished: stateLabel('finished'),
+  'finished-incomplete': stateLabel('finished-incomplete'),
+  failed: stateLabel('failed'),
+  'failed-incomplete': stateLabel('failed-incomplete'),
+  unsupported: stateLabel('unsupported'),
   gone: 'Deleted',
 };
 
@@ -49,18 +51,6 @@ export function toneOf(status: FileStatus): Tone {
     default:
       return 'quiet';
   }
-}
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let v = n / 1024;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[u]!}`;
 }
 
 /** "1 part", "3 parts"; "1 assembly", "2 assemblies". */

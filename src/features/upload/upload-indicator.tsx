@@ -7,6 +7,7 @@ import { folderQueries } from '../../api/folders';
 import { modelQueries } from '../../api/models';
 import './upload-indicator.css';
 import { getUploadStatus, hasSavedBatch, subscribeUploadStatus } from './upload-status';
+import { paths } from '../../ui/paths';
 
 const refreshEveryMs = 1000;
 
@@ -50,7 +51,7 @@ export function UploadIndicator() {
   const percent = status.bytesTotal > 0 ? Math.round((status.bytesSent / status.bytesTotal) * 100) : 0;
   return (
     <Link
-      to="/upload"
+      to={paths.upload.href()}
       className={`upload-indicator${status.attention ? ' upload-indicator--attention' : ''}`}
       data-testid="upload-indicator"
       title={`${status.filesDone} of ${status.filesTotal} files done`}

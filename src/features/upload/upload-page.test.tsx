@@ -3,9 +3,9 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { json, stubFetch } from '../../api/test-fetch';
-import { FakeService } from './engine/fake-service';
-import { stepText } from './engine/test-files';
+import { json, stubFetch } from '../../api/testing/test-fetch';
+import { FakeService } from './testing/fake-service';
+import { stepText } from './testing/test-files';
 import { memoryBatchStore } from './persistence';
 import { UploadSession } from './upload-session';
 import { UploadWorkspace } from './upload-page';
@@ -119,7 +119,7 @@ describe('UploadPage', () => {
     expect(screen.queryByTestId('upload-review-row')).toBeNull();
     const summary = screen.getByTestId('upload-summary');
     expect(summary.getAttribute('aria-live')).toBe('polite');
-    await waitFor(() => expect(summary.textContent).toBe('2 finished'), { timeout: 8000 });
+    await waitFor(() => expect(summary.textContent).toBe('2 ready'), { timeout: 8000 });
     const link = within(screen.getAllByTestId('upload-row')[1]!).getByRole('link', { name: 'pump/parts/a.stl' });
     expect(link.getAttribute('href')).toMatch(/^\/models\/.+/);
     expect(screen.getByRole('progressbar', { name: 'Bytes sent' }).getAttribute('aria-valuenow')).toBe('100');

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FakeService } from './engine/fake-service';
-import { dropped } from './engine/test-files';
+import { FakeService } from './testing/fake-service';
+import { dropped } from './testing/test-files';
 import { memoryBatchStore } from './persistence';
 import { UploadQueue } from './upload-queue';
 import { UploadSession } from './upload-session';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { engineStateSchema } from './engine/engine';
-import { FakeService } from './engine/fake-service';
-import { dropped } from './engine/test-files';
+import { FakeService } from './testing/fake-service';
+import { dropped } from './testing/test-files';
 import { memoryBatchStore, throttledSaver } from './persistence';
 import { UploadSession } from './upload-session';
 import { getUploadStatus, hasSavedBatch } from './upload-status';

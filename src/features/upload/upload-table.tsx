@@ -1,8 +1,10 @@
 import { memo, useMemo } from 'react';
 import { Link } from 'react-router';
 import type { EngineFileView } from './engine/engine';
-import { formatBytes, inPathOrder, pathInFolder, roleWords, statusWords, toneOf } from './status-words';
-import { DataTable } from '../../app/ui/table';
+import { inPathOrder, pathInFolder, roleWords, statusWords, toneOf } from './status-words';
+import { formatBytes } from '../../ui/format-bytes';
+import { DataTable } from '../../ui/table';
+import { paths } from '../../ui/paths';
 
 const CANCELLABLE = new Set(['waiting', 'uploading', 'retrying', 'needs-file']);
 const REPROCESSABLE = new Set(['failed', 'failed-incomplete']);
@@ -31,7 +33,7 @@ const UploadRow = memo(function UploadRow({
   return (
     <tr data-testid="upload-row" data-status={file.status}>
       <td data-label="File" className="upload-table__path" title={file.filePath}>
-        {finished ? <Link to={`/models/${encodeURIComponent(file.modelId!)}`}>{shown}</Link> : shown}
+        {finished ? <Link to={paths.model.href(file.modelId!)}>{shown}</Link> : shown}
       </td>
       <td data-label="Role">{file.role ? roleWords[file.role] : '—'}</td>
       <td data-label="State">

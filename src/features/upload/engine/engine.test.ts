@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FakeService } from './fake-service';
+import { FakeService } from '../testing/fake-service';
 import { UploadEngine, type EngineState } from './engine';
 import { chunk } from './planner';
-import { dropped, stepText } from './test-files';
+import { dropped, stepText } from '../testing/test-files';
 import type { CreatedModel } from './transport';
 
 const plan = { targetFolder: 'Projects/Pump', maxFileBytes: 1 << 20 };

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { chunk, planUpload } from './planner';
-import { dropped, stepText } from './test-files';
+import { dropped, stepText } from '../testing/test-files';
 
 const options = { targetFolder: 'Projects/Pump', maxFileBytes: 10_000 };
 
@@ -33,7 +33,7 @@ describe('planUpload: review rows', () => {
     expect(problems['notes.txt']![0]).toMatch(/“\.txt” files are not supported/);
     expect(problems['README']![0]).toMatch(/no extension/);
     expect(problems['empty.stl']).toEqual(['The file is empty.']);
-    expect(problems['huge.stl']![0]).toMatch(/the limit is 9\.8 KB/);
+    expect(problems['huge.stl']![0]).toMatch(/the limit is 9\.8 KiB/);
     expect(problems['a#1.stl']![0]).toMatch(/“#”/);
     expect(rows[6]!.problems[0]).toMatch(/“\.”/);
     // Case-insensitive: the first one is kept, the later one is flagged.

@@ -11,6 +11,7 @@ import {
 import { extensionOf, fileKindOf, isStepFile, needsDeclaredUnit, type FileKind } from '../../../contract/file-types';
 import { structureOf, SUPPORTED_EXTENSIONS_TEXT, type Role } from './roles';
 import type { DeclaredUnit } from '../../../contract/models';
+import { formatBytes } from '../../../ui/format-bytes';
 
 /** One dropped file, as the page hands it over (a File plus react-dropzone's path). */
 export interface SourceFile {
@@ -107,18 +108,6 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
   return results;
 }
 
-function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let v = n / 1024;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[u]!}`;
-}
-
 function isInSubtree(folder: string, candidateFilePath: string): boolean {
   const lowerFolder = folder.toLowerCase();
   const candidateFolder = folderOf(candidateFilePath).toLowerCase();
@@ -193,7 +182,7 @@ export async function planUpload(files: readonly SourceFile[], options: PlanOpti
     if (pathProblem) problems.push(pathProblem);
     if (file.size === 0) problems.push('The file is empty.');
     else if (file.size > options.maxFileBytes) {
-      problems.push(`The file is ${formatBytes(file.size)}; the limit is ${formatBytes(options.maxFileBytes)}.`);
+      problems.push(`The file is ${formatBytes(file.size, 'up')}; the limit is ${formatBytes(options.maxFileBytes)}.`);
     }
     if (kind === 'native') notes.push('Native CAD file: it is stored, but the service may mark it unsupported if it cannot read its geometry.');
     return {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { httpError } from './fake-service';
+import { httpError } from '../testing/fake-service';
 import { isSettledState, StatePoller, type PollerOptions } from './poller';
 import type { ModelRecord, Transport } from './transport';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FakeService, httpError } from './fake-service';
+import { FakeService, httpError } from '../testing/fake-service';
 import { attributeCreateError, UploadSender, type SendItemInit, type SenderOptions } from './sender';
 
 function items(n: number, size = 1000): SendItemInit[] {

@@ -1,5 +1,5 @@
-import { useStateReport } from '../../api/models';
-import { isSettled } from '../../contract/models';
+import { useStateReport } from '../api/models';
+import { isSettled } from '../contract/models';
 import { stateInfo } from './model-state';
 
 /**

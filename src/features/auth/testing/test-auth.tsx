@@ -5,8 +5,8 @@ import { render } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { User, type UserManager } from 'oidc-client-ts';
-import type { Auth } from './auth-client';
-import { AuthProvider } from './auth-context';
+import type { Auth } from '../auth-client';
+import { AuthProvider } from '../auth-context';
 
 export function fakeAuth(roles: string[]): Auth {
   const user = new User({

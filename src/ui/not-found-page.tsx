@@ -1,5 +1,5 @@
 import { useLocation } from 'react-router';
-import { MissingPage } from './ui/states';
+import { MissingPage } from './states';
 
 export function NotFoundPage() {
   const { pathname } = useLocation();

@@ -1,5 +1,5 @@
 import { useRef, type ReactNode } from 'react';
-import { errorMessage } from '../../api/client';
+import { errorMessage } from '../api/client';
 import { Dialog } from './dialog';
 
 /** A "Delete …?" confirmation: Cancel has the focus, the service's refusal is shown in place. */

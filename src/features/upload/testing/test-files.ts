@@ -1,5 +1,5 @@
 // Helpers for the engine's tests: dropped files and small STEP texts.
-import type { SourceFile } from './planner';
+import type { SourceFile } from '../engine/planner';
 
 /** A STEP file whose product structure references the given files (none = a part). */
 export function stepText(...references: string[]): string {

@@ -1,7 +1,7 @@
 // The models picked for a side-by-side comparison, from any page (the "compare cart"). Kept in
 // this browser, so it survives navigation and reloads.
 import { useSyncExternalStore } from 'react';
-import { localStore } from '../../app/ui/local-store';
+import { localStore } from './local-store';
 
 export const COMPARE_SET_MAX = 4;
 
@@ -48,9 +48,4 @@ export function setCompareSet(models: readonly PickedModel[]): void {
 
 export function useCompareSet(): readonly PickedModel[] {
   return useSyncExternalStore(store.subscribe, store.get, () => []);
-}
-
-/** The comparison page of these models. */
-export function compareSetHref(ids: readonly string[]): string {
-  return `/compare?ids=${ids.map(encodeURIComponent).join(',')}`;
 }

@@ -1,6 +1,6 @@
 // Test-only: plain records as the API answers them, for app tests of any feature.
-import type { Folder } from '../contract/folders';
-import type { Model } from '../contract/models';
+import type { Folder } from '../../contract/folders';
+import type { Model } from '../../contract/models';
 
 export function makeModel(overrides: Partial<Model> = {}): Model {
   return {

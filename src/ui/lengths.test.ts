@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { convertLength, formatLength, formatSize, unitIsKnown } from './lengths';
+import { convertLength, difference, formatLength, formatSize, unitIsKnown } from './lengths';
 
 describe('lengths', () => {
   it('shows any model unit in millimetres or inches, areas and volumes by their power', () => {
@@ -15,5 +15,15 @@ describe('lengths', () => {
     expect(unitIsKnown('unknown')).toBe(false);
     expect(unitIsKnown('in')).toBe(true);
     expect(formatLength(12, 'unknown', 'mm')).toBe('12 mm');
+  });
+});
+
+describe('difference column', () => {
+  it('says how much larger or smaller the match is, "Same" within 0.5 %', () => {
+    expect(difference(100, 112)).toBe('+12 %');
+    expect(difference(100, 90)).toBe('−10 %');
+    expect(difference(100, 100.4)).toBe('Same');
+    expect(difference(null, 3)).toBe('—');
+    expect(difference(0, 3)).toBe('—');
   });
 });

@@ -1,7 +1,7 @@
 // Test-only: what app tests replace is the network, nothing else. A JSON answer, and a stubbed
 // fetch the API client is pointed at (fixed token). Undo with `vi.unstubAllGlobals()`.
 import { vi } from 'vitest';
-import { configureApiClient } from './client';
+import { configureApiClient } from '../client';
 
 export function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });

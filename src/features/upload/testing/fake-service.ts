@@ -2,7 +2,7 @@
 // benchmarks: record creation with the contract's rules, signed addresses that expire, PUT
 // with progress, processing with assemblies relinked when their parts arrive, and injectable
 // failures and latency. Runs on the given clock (fake timers in tests).
-import { systemClock, sleep, type Clock } from './clock';
+import { systemClock, sleep, type Clock } from '../engine/clock';
 import { fileNameOf, filePathProblem, folderOf } from '../../../contract/file-paths';
 import { extensionOf } from '../../../contract/file-types';
 import { createModelsResponseSchema, type Model } from '../../../contract/models';
@@ -13,7 +13,7 @@ import {
   type ModelRecord,
   type PutOptions,
   type Transport,
-} from './transport';
+} from '../engine/transport';
 
 export interface FakeModel {
   id: string;

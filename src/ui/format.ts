@@ -27,19 +27,3 @@ export function formatDateTime(iso: string): string {
   if (Number.isNaN(time)) return iso;
   return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(time);
 }
-
-const wholeNumber = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
-const sizeFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
-
-/** A file size for people: "812 bytes", "4.7 MB" (decimal units, as file managers show them). */
-export function formatFileSize(bytes: number): string {
-  if (bytes < 1000) return `${wholeNumber.format(bytes)} ${bytes === 1 ? 'byte' : 'bytes'}`;
-  const units = ['kB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1000;
-  let unit = 0;
-  while (value >= 999.95 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return `${sizeFormat.format(value)} ${units[unit]!}`;
-}

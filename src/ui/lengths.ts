@@ -16,6 +16,14 @@ export function formatNumber(value: number): string {
   return Math.abs(value) >= 1000 ? whole.format(value) : significant.format(value);
 }
 
+/** "+12 %" (match against query), "same" within 0.5 %, "—" when either is unknown. */
+export function difference(q: number | null | undefined, m: number | null | undefined): string {
+  if (q == null || m == null || q === 0) return '—';
+  const pct = ((m - q) / Math.abs(q)) * 100;
+  if (Math.abs(pct) < 0.5) return 'Same';
+  return `${pct > 0 ? '+' : '−'}${formatNumber(Math.abs(pct))} %`;
+}
+
 /** Whether a model's unit is known; a mesh that never said one is read as millimetres. */
 export function unitIsKnown(units: string | null | undefined): boolean {
   return Boolean(units && mmPer[units] !== undefined);

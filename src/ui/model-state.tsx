@@ -36,6 +36,11 @@ export function stateInfo(state: string): StateInfo {
   );
 }
 
+/** A model state in words ("Ready" for finished): the one table of them in the app. */
+export function stateLabel(state: string): string {
+  return stateInfo(state).label;
+}
+
 export const stateFilterLabels: Record<string, string> = Object.fromEntries(Object.entries(states).map(([k, v]) => [k, v.label]));
 
 export function StateBadge({ state }: { state: string }) {

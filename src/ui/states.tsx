@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { ApiError, errorMessage } from '../../api/client';
+import { ApiError, errorMessage } from '../api/client';
+import { paths } from './paths';
 
 export function LoadingState({ label }: { label: string }) {
   return (
@@ -54,7 +55,7 @@ export function MissingPage({ title, children }: { title: string; children: Reac
       <h1>{title}</h1>
       {children}
       <div className="actions">
-        <Link to="/folders" className="button button--primary">
+        <Link to={paths.folders.href()} className="button button--primary">
           Go to folders
         </Link>
       </div>

@@ -1,4 +1,4 @@
-import type { Folder } from '../../contract/folders';
+import type { Folder } from '../contract/folders';
 
 /** A folder select's options: every folder by its path, in path order. */
 export function FolderOptions({ folders }: { folders: readonly Folder[] | undefined }) {

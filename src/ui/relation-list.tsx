@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
-import type { RelationLink } from '../../contract/matches';
-import type { Model } from '../../contract/models';
+import type { RelationLink } from '../contract/matches';
+import type { Model } from '../contract/models';
+import { paths } from './paths';
 
 const scaleWords = (f: number) => (f >= 1 ? `×${Number(f.toFixed(2))}` : `×1/${Number((1 / f).toFixed(2))}`);
 
@@ -11,7 +12,7 @@ function RelationItem({ link: given, models }: { link: RelationLink; models: Rea
   const a = models.get(link.a);
   const b = models.get(link.b);
   if (!a || !b) return null;
-  const name = (m: Model) => <Link to={`/models/${encodeURIComponent(m.id)}`}>{m.name}</Link>;
+  const name = (m: Model) => <Link to={paths.model.href(m.id)}>{m.name}</Link>;
   return (
     <li>
       {link.relation === 'mirrored' ? (
@@ -24,7 +25,7 @@ function RelationItem({ link: given, models }: { link: RelationLink; models: Rea
         </>
       )}{' '}
       <span className="muted">({Math.round(link.matchPercentage * 10) / 10}%)</span>{' '}
-      <Link className="button button--small" to={`/models/${encodeURIComponent(b.id)}/compare/${encodeURIComponent(a.id)}?kind=part-to-part`} aria-label={`Compare ${a.name} with ${b.name}`}>
+      <Link className="button button--small" to={paths.compare.href(b.id, a.id, { kind: 'part-to-part' })} aria-label={`Compare ${a.name} with ${b.name}`}>
         Compare
       </Link>
     </li>

@@ -1,4 +1,4 @@
-import type { Model } from '../../contract/models';
+import type { Model } from '../contract/models';
 import { addToCompareSet, COMPARE_SET_MAX, removeFromCompareSet, useCompareSet } from './compare-set';
 
 /** "Add to comparison" / "In comparison", for a model's page; says so when the set is full. */

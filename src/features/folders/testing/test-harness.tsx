@@ -1,10 +1,10 @@
 // Test-only helpers: a small in-memory service behind a stubbed fetch (the only thing replaced).
-import { makeFolder } from '../../api/test-fixtures';
-import { json, stubFetch } from '../../api/test-fetch';
-export { makeFolder, makeModel } from '../../api/test-fixtures';
-import type { Folder } from '../../contract/folders';
-import type { MetadataKey } from '../../contract/metadata-keys';
-import type { Model } from '../../contract/models';
+import { makeFolder } from '../../../api/testing/test-fixtures';
+import { json, stubFetch } from '../../../api/testing/test-fetch';
+export { makeFolder, makeModel } from '../../../api/testing/test-fixtures';
+import type { Folder } from '../../../contract/folders';
+import type { MetadataKey } from '../../../contract/metadata-keys';
+import type { Model } from '../../../contract/models';
 
 export interface FakeService {
   folders: Folder[];

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { addToCompareSet, COMPARE_SET_MAX, compareSetHref, parsePicked, removeFromCompareSet, setCompareSet } from './compare-set';
+import { addToCompareSet, COMPARE_SET_MAX, parsePicked, removeFromCompareSet, setCompareSet } from './compare-set';
+import { paths } from './paths';
 
 beforeEach(() => setCompareSet([]));
 
@@ -24,6 +25,6 @@ describe('compare set', () => {
   });
 
   it('links to the comparison page with the ids in order', () => {
-    expect(compareSetHref(['a', 'b c'])).toBe('/compare?ids=a,b%20c');
+    expect(paths.compareSet.href(['a', 'b c'])).toBe('/compare?ids=a,b%20c');
   });
 });
