@@ -73,7 +73,7 @@ function codeForStatus(status: number): string {
 /** Turns any non-2xx answer, JSON or not, into an ApiError. */
 export async function errorFromResponse(response: Response): Promise<ApiError> {
   const text = await response.text().catch(() => '');
-  let body: unknown = undefined;
+  let body: unknown;
   try {
     body = text ? JSON.parse(text) : undefined;
   } catch {

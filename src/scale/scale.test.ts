@@ -63,7 +63,7 @@ describe('API and worker processes on PostgreSQL and S3', () => {
     await cluster.startWorker();
 
     // The killed worker's job is handed to another worker (lease released and job retried).
-    let takenOverSeconds = NaN;
+    let takenOverSeconds: number;
     for (;;) {
       const { rows } = await db.query<{ n: number }>('select count(*)::int as n from queue_leases where job_id = any($1) and worker_id <> $2', [held, victimId]);
       const released = (await db.query('select 1 from queue_workers where id = $1', [victimId])).rowCount === 0;

@@ -18,7 +18,7 @@ export async function copyText(text: string): Promise<boolean> {
   host.appendChild(area);
   const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
   area.select();
-  let ok = false;
+  let ok: boolean;
   try {
     ok = document.execCommand('copy');
   } catch {

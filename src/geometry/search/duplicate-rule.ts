@@ -93,7 +93,7 @@ export function offSurfaceShare(src: SurfaceSamples, srcChord: ArrayLike<number>
   // The sample being judged; the helpers below are made once per call, not per sample (closures
   // in a loop of millions cost more than the arithmetic).
   let i = 0, px = 0, py = 0, pz = 0, nx = 0, ny = 0, nz = 0, ownChord = 0, turn = 0;
-  let best = -1, bestD2 = Infinity, bestD = 0, close = false;
+  let best: number, bestD2: number, bestD: number, close: boolean;
   const allowed = (j: number) => base + DUPLICATE_RULE.chordFactor * Math.max(ownChord, dstChord?.[j] ?? 0);
   const cosTo = (j: number) => nx * QN[j * 3]! + ny * QN[j * 3 + 1]! + nz * QN[j * 3 + 2]!;
   /** The distance along the normals' bisector when the normals agree, else NaN. */

@@ -172,7 +172,7 @@ export async function resolveAssembly(
  * structure does not reach (or a structure that cannot be read) are kept, unplaced.
  */
 export function occurrencesOf(bytes: Uint8Array, references: string[]): StepOccurrence[] {
-  let occurrences: StepOccurrence[] = [];
+  let occurrences: StepOccurrence[];
   try {
     occurrences = topOccurrences(parseStepPlacements(bytes));
   } catch {

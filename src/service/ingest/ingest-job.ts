@@ -85,7 +85,7 @@ export async function ingestModel(deps: IngestDeps, job: Pick<IngestJob, 'modelI
     if (!(error instanceof WorkerLimitError)) throw error;
     // Another model ran beside it: which one took the memory is unknown, so the queue retries
     // (alone, the culprit ends failed below on a later attempt).
-    if (error.shared) throw new Error(`processing was stopped at the memory limit while other models were processed: ${error.message}`);
+    if (error.shared) throw new Error(`processing was stopped at the memory limit while other models were processed: ${error.message}`, { cause: error });
     limitReason = `Processing was stopped because ${error.message}. If the file is very large or complex, simplify or split it and upload it again.`;
   }
 

@@ -55,8 +55,8 @@ export function rasterize(
   const maxPy = height - 1;
   for (let t = 0; t < nt; t++) {
     const i0 = indices[t * 3]!;
-    let i1 = indices[t * 3 + 1]!;
-    let i2 = indices[t * 3 + 2]!;
+    const i1 = indices[t * 3 + 1]!;
+    const i2 = indices[t * 3 + 2]!;
     const x0 = fx[i0]!, y0 = fy[i0]!;
     let x1 = fx[i1]!, y1 = fy[i1]!;
     let x2 = fx[i2]!, y2 = fy[i2]!;
@@ -84,7 +84,6 @@ export function rasterize(
       if (cull === 'back') continue;
     } else {
       // Swap two corners so the edge functions below are positive inside.
-      const ti = i1; i1 = i2; i2 = ti;
       const tx = x1; x1 = x2; x2 = tx;
       const ty = y1; y1 = y2; y2 = ty;
       const tz = z1; z1 = z2; z2 = tz;

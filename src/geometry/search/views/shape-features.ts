@@ -154,7 +154,7 @@ export function describeView(view: ViewImage, out = new Float32Array(VIEW_DESCRI
   const disc = Math.sqrt(Math.max(0, (tr * tr) / 4 - det));
   const l1 = tr / 2 + disc, l2 = tr / 2 - disc;
   out[o++] = l1 > 0 ? Math.sqrt(Math.max(0, l2) / l1) : 1;
-  out[o++] = area / (Math.PI * R * R);
+  out[o] = area / (Math.PI * R * R);
   return out;
 }
 

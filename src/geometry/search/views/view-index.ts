@@ -162,7 +162,7 @@ export class SmallestK {
       const l = 2 * i + 1, r = l + 1;
       let big = i, bigValue = value;
       if (l < this.size && h[l]! > bigValue) [big, bigValue] = [l, h[l]!];
-      if (r < this.size && h[r]! > bigValue) [big, bigValue] = [r, h[r]!];
+      if (r < this.size && h[r]! > bigValue) big = r;
       if (big === i) break;
       h[i] = h[big]!;
       i = big;
