@@ -133,12 +133,17 @@ function requireSharedDatabase(config: ServiceConfig, role: string) {
   if (!config.databaseUrl) throw new ConfigError(`The ${role} role shares its database with other processes: set DATABASE_URL to a PostgreSQL server (the embedded database belongs to one process; use \`start\` for that).`);
 }
 
-function closeOnSignals(service: { close(): Promise<void> }) {
+/**
+ * Installed before the role starts: a stop that arrives while it is still starting (the port
+ * answers /healthz before start-up has finished) waits for the start, then closes it, instead of
+ * Node's default of dying on the spot.
+ */
+async function closeOnSignals(starting: Promise<{ close(): Promise<void> }>) {
   const stop = (signal: string) => {
     console.log(`\n${signal}: shutting down…`);
     // Past the drain of running jobs, within the 30 s a container stop allows.
     const hardStop = setTimeout(() => process.exit(1), 28_000).unref();
-    service.close().then(
+    starting.then((service) => service.close()).then(
       () => {
         clearTimeout(hardStop);
         process.exit(0);
@@ -151,6 +156,7 @@ function closeOnSignals(service: { close(): Promise<void> }) {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  await starting;
 }
 
 async function users(config: ServiceConfig, args: string[]) {
@@ -172,18 +178,18 @@ async function main(argv: string[]) {
   const config = loadConfig();
   switch (command) {
     case 'start':
-      closeOnSignals(await start(config));
+      await closeOnSignals(start(config));
       return;
     case 'dev':
-      closeOnSignals(await dev(config));
+      await closeOnSignals(dev(config));
       return;
     case 'api':
       requireSharedDatabase(config, 'api');
-      closeOnSignals(await start(config, 'api'));
+      await closeOnSignals(start(config, 'api'));
       return;
     case 'worker':
       requireSharedDatabase(config, 'worker');
-      closeOnSignals(await worker(config));
+      await closeOnSignals(worker(config));
       return;
     case 'users':
       await users(config, rest);
