@@ -6,6 +6,7 @@ import { weld } from '../../mesh/mesh-facts';
 import { randomRigid } from '../../testing/benchmark-dataset';
 import { outerSurface } from './outer-surface';
 import { prng } from './sampling';
+import { partMesh } from '../../../bench/outer-surface';
 
 /** Area of the triangles whose centroid passes `where`. */
 function area(m: Mesh, where: (c: [number, number, number]) => boolean): number {
@@ -47,5 +48,27 @@ describe('outer surface', () => {
       expect(outer.hiddenShare).toBeGreaterThan(0.15);
     }
     for (const s of [bore, block, x, y]) s.delete();
+  });
+
+  it('gives what the implementation before cell lists sorted by normal direction gave, face for face', async () => {
+    // Recorded from that implementation (a bar with a pin, a bar cut in two and turned, a block cut
+    // in two around an inner body; src/bench/outer-surface.ts builds them): the lists only skip
+    // faces that cannot hold a point, so every output triangle, its source and the hidden share
+    // are the same to the last bit.
+    const digest = (a: ArrayLike<number>) => {
+      let h = 0;
+      for (let i = 0; i < a.length; i++) h = (Math.imul(h, 31) + Math.round(a[i]! * 1024)) | 0;
+      return h;
+    };
+    const expected = [
+      { family: 0, triangles: 1704, hidden: 0.01569220344314581, out: 1952, source: -324161536, positions: 1787180491 },
+      { family: 1, triangles: 1630, hidden: 0.03431260194583033, out: 3097, source: -701777920, positions: 971978705 },
+      { family: 2, triangles: 2458, hidden: 0.22443787777739826, out: 2978, source: -2111415296, positions: -1412257465 },
+    ];
+    for (const e of expected) {
+      const mesh = await partMesh(e.family, 1500);
+      const o = outerSurface(mesh);
+      expect({ family: e.family, triangles: mesh.indices.length / 3, hidden: o.hiddenShare, out: o.source.length, source: digest(o.source), positions: digest(o.mesh.positions) }).toEqual(e);
+    }
   });
 });

@@ -23,9 +23,6 @@ const RAY_JITTER = 0.0137;
  */
 const CLASSIFY_POINTS = ([[0, 0], [1, 0], [0, 1], [0.5, 0], [0, 0.5], [0.5, 0.5], [1 / 3, 1 / 3]] as const).map(([u, v]) => [u * 0.96 + 0.0133, v * 0.96 + 0.0133] as const);
 
-/** Offsets (cells) of the cells looked in around a point. */
-const NEAR = [[0, 0, 0], [0.5, 0, 0], [-0.5, 0, 0], [0, 0.5, 0], [0, -0.5, 0], [0, 0, 0.5], [0, 0, -0.5]] as const;
-
 export interface OuterSurface {
   mesh: Mesh;
   /** For each output triangle, the input triangle it comes from. */
@@ -58,29 +55,62 @@ export function mayHideSurface(welded: Mesh, shells: number): boolean {
  * all but one of faces repeated with the same winding. Needs welded vertices.
  */
 function coincidentFaces(idx: Uint32Array): Uint8Array {
-  const drop = new Uint8Array(idx.length / 3);
-  const seen = new Map<string, number[]>();
-  for (let t = 0; t < idx.length / 3; t++) {
-    const v = [idx[t * 3]!, idx[t * 3 + 1]!, idx[t * 3 + 2]!];
-    const key = [...v].sort((x, y) => x - y).join(',');
-    const list = seen.get(key);
-    if (list) list.push(t);
-    else seen.set(key, [t]);
+  const nt = idx.length / 3;
+  const drop = new Uint8Array(nt);
+  // Triangles grouped by their sorted vertices: chained by the lower two (a number key, not a
+  // string per triangle), then split by the third. Chains hold their triangles in ascending order.
+  let nv = 0;
+  for (let i = 0; i < idx.length; i++) if (idx[i]! >= nv) nv = idx[i]! + 1;
+  const hi = new Uint32Array(nt);
+  const head = new Map<number, number>();
+  const next = new Int32Array(nt).fill(-1);
+  const tail = new Map<number, number>();
+  for (let t = 0; t < nt; t++) {
+    const a = idx[t * 3]!, b = idx[t * 3 + 1]!, c = idx[t * 3 + 2]!;
+    const lo = Math.min(a, b, c), top = Math.max(a, b, c);
+    const mid = a + b + c - lo - top;
+    hi[t] = top;
+    const key = lo * nv + mid;
+    const last = tail.get(key);
+    if (last === undefined) head.set(key, t);
+    else next[last] = t;
+    tail.set(key, t);
   }
   // Winding: a cyclic rotation of the same order is the same orientation.
   const parity = (t: number) => {
     const a = idx[t * 3]!, b = idx[t * 3 + 1]!, c = idx[t * 3 + 2]!;
     return (a < b ? 1 : 0) + (b < c ? 1 : 0) + (c < a ? 1 : 0) === 2 ? 1 : 0;
   };
-  for (const list of seen.values()) {
-    if (list.length < 2) continue;
-    const up = list.filter((t) => parity(t) === 1), down = list.filter((t) => parity(t) === 0);
-    const pairs = Math.min(up.length, down.length);
-    for (let i = 0; i < pairs; i++) drop[up[i]!] = drop[down[i]!] = 1;
-    for (const rest of [up.slice(pairs), down.slice(pairs)]) for (const t of rest.slice(1)) drop[t] = 1;
+  for (const first of head.values()) {
+    if (next[first]! < 0) continue;
+    const chain: number[] = [];
+    for (let t = first; t >= 0; t = next[t]!) chain.push(t);
+    for (const third of new Set(chain.map((t) => hi[t]!))) {
+      const list = chain.filter((t) => hi[t] === third);
+      if (list.length < 2) continue;
+      const up = list.filter((t) => parity(t) === 1), down = list.filter((t) => parity(t) === 0);
+      const pairs = Math.min(up.length, down.length);
+      for (let i = 0; i < pairs; i++) drop[up[i]!] = drop[down[i]!] = 1;
+      for (const rest of [up.slice(pairs), down.slice(pairs)]) for (const t of rest.slice(1)) drop[t] = 1;
+    }
   }
   return drop;
 }
+
+/**
+ * Normal directions binned per axis (8 bins of 0.25 over [−1, 1]): a face lies on another turned
+ * the other way only when their unit normals are within 0.1 of opposite (a dot product of −0.995
+ * or less), so the faces worth testing against a point of t have their key in a box of at most
+ * 2 bins per axis around −n(t). Cell lists are sorted by this key so a query skips every other
+ * direction in a step, and each cell keeps a 64-bit mask of coarser bins (4 per axis) so most
+ * cells are skipped outright: with a fixed number of cells along the part, a finely tessellated
+ * part (a long bar's thousands of facets in a few hundred cells) otherwise pays every face of a
+ * cell for every point looked at, which grows with the square of the triangle count.
+ */
+const NORMAL_BINS = 8;
+const normalBin = (v: number) => Math.min(NORMAL_BINS - 1, Math.max(0, Math.floor((v + 1) * (NORMAL_BINS / 2))));
+/** Half-width of the box around −n(t) that holds every normal at a dot product of −0.995 or less (|n − m|² = 2 − 2·0.995), with a margin for rounding. */
+const OPPOSITE_REACH = 0.1 + 1e-9;
 
 export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface {
   const p = mesh.positions;
@@ -100,42 +130,51 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
   const dims = [0, 1, 2].map((k) => Math.ceil((max[k]! - min[k]!) / h) + 5) as [number, number, number];
   const [nx, ny] = dims;
   const origin = [0, 1, 2].map((k) => min[k]! - 2 * h);
+  const ox = origin[0]!, oy = origin[1]!, oz = origin[2]!;
   const cell = (x: number, y: number, z: number) => {
-    const i = Math.floor((x - origin[0]!) / h), j = Math.floor((y - origin[1]!) / h), k = Math.floor((z - origin[2]!) / h);
+    const i = Math.floor((x - ox) / h), j = Math.floor((y - oy) / h), k = Math.floor((z - oz) / h);
     return i + nx * (j + ny * k);
   };
   const grid = new Uint8Array(dims[0] * dims[1] * dims[2]); // 0 free, 1 surface, 2 exterior
   // Which triangles touch each cell (pairs, sorted into lists below): to find faces that lie on
   // another face turned the other way.
-  const touchCell: number[] = [], touchTri: number[] = [];
+  let touchCell = new Int32Array(Math.max(16, nt * 4)), touchTri = new Int32Array(touchCell.length);
+  let touches = 0;
   const touch = (c: number, t: number) => {
-    const last = touchCell.length - 1;
-    if (last >= 0 && touchCell[last] === c && touchTri[last] === t) return;
-    touchCell.push(c);
-    touchTri.push(t);
+    if (touches > 0 && touchCell[touches - 1] === c && touchTri[touches - 1] === t) return;
+    if (touches === touchCell.length) {
+      const grow = (a: Int32Array) => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      touchCell = grow(touchCell);
+      touchTri = grow(touchTri);
+    }
+    touchCell[touches] = c;
+    touchTri[touches++] = t;
   };
 
   // Rasterise: rows of points h/2 apart, parallel to each triangle's longest edge and h/2 apart
   // across it, so a sliver costs what its area does.
-  const tri = (t: number) => [idx[t * 3]! * 3, idx[t * 3 + 1]! * 3, idx[t * 3 + 2]! * 3] as const;
-  const P = (v: number, k: number) => p[v + k]!;
-  const len = (a: number, b: number) => Math.hypot(P(b, 0) - P(a, 0), P(b, 1) - P(a, 1), P(b, 2) - P(a, 2));
+  const len = (a: number, b: number) => Math.hypot(p[b]! - p[a]!, p[b + 1]! - p[a + 1]!, p[b + 2]! - p[a + 2]!);
   for (let t = 0; t < nt; t++) {
     if (dropped[t]) continue;
-    const [v0, v1, v2] = tri(t);
-    // a→b the longest edge, c the apex.
-    const edges: [number, number, number][] = [[v0, v1, v2], [v1, v2, v0], [v2, v0, v1]];
-    const [a, b, c] = edges.sort((x, y) => len(y[0], y[1]) - len(x[0], x[1]))[0]!;
-    const base = len(a, b);
-    const ux = P(b, 0) - P(a, 0), uy = P(b, 1) - P(a, 1), uz = P(b, 2) - P(a, 2);
-    const wx = P(c, 0) - P(a, 0), wy = P(c, 1) - P(a, 1), wz = P(c, 2) - P(a, 2);
+    const v0 = idx[t * 3]! * 3, v1 = idx[t * 3 + 1]! * 3, v2 = idx[t * 3 + 2]! * 3;
+    // a→b the longest edge (the first of equals, in the order v0v1, v1v2, v2v0), c the apex.
+    const l0 = len(v0, v1), l1 = len(v1, v2), l2 = len(v2, v0);
+    let a = v0, b = v1, c = v2, base = l0;
+    if (l1 > base) [a, b, c, base] = [v1, v2, v0, l1];
+    if (l2 > base) [a, b, c, base] = [v2, v0, v1, l2];
+    const ux = p[b]! - p[a]!, uy = p[b + 1]! - p[a + 1]!, uz = p[b + 2]! - p[a + 2]!;
+    const wx = p[c]! - p[a]!, wy = p[c + 1]! - p[a + 1]!, wz = p[c + 2]! - p[a + 2]!;
     const cross = Math.hypot(uy * wz - uz * wy, uz * wx - ux * wz, ux * wy - uy * wx);
     const height = base > 0 ? cross / base : 0;
     const rows = Math.max(1, Math.ceil((2 * height) / h));
     for (let r = 0; r <= rows; r++) {
       const tt = r / rows;
       // The row from a + tt·(c − a) to b + tt·(c − b).
-      const sx0 = P(a, 0) + tt * wx, sy0 = P(a, 1) + tt * wy, sz0 = P(a, 2) + tt * wz;
+      const sx0 = p[a]! + tt * wx, sy0 = p[a + 1]! + tt * wy, sz0 = p[a + 2]! + tt * wz;
       const steps = Math.max(1, Math.ceil((2 * base * (1 - tt)) / h));
       for (let i = 0; i <= steps; i++) {
         const f = ((1 - tt) * i) / steps;
@@ -144,24 +183,111 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
     }
   }
 
-  const lists = cellLists(touchCell, touchTri, grid.length);
   const unit = faceNormals(p, idx).normal;
+  const key = new Uint16Array(nt);
+  for (let t = 0; t < nt; t++) key[t] = normalBin(unit[t * 3]!) * NORMAL_BINS * NORMAL_BINS + normalBin(unit[t * 3 + 1]!) * NORMAL_BINS + normalBin(unit[t * 3 + 2]!);
+  const lists = cellLists(touchCell, touchTri, touches, grid.length, key);
   const planeTolerance = 1e-4 * h * (resolution - 4);
+  const planeReach = planeTolerance * (1 + 1e-9);
+  // Each list entry's face plane (unit normal, offset), in list order.
+  const plane = new Float64Array(lists.tri.length * 4);
+  for (let q = 0; q < lists.tri.length; q++) {
+    const u = lists.tri[q]!, a = idx[u * 3]! * 3;
+    const ux = unit[u * 3]!, uy = unit[u * 3 + 1]!, uz = unit[u * 3 + 2]!;
+    plane[q * 4] = ux;
+    plane[q * 4 + 1] = uy;
+    plane[q * 4 + 2] = uz;
+    plane[q * 4 + 3] = ux * p[a]! + uy * p[a + 1]! + uz * p[a + 2]!;
+  }
+  // The box of keys around −n(t) (per axis, lowest and highest bin), and its coarse-bin mask.
+  let qt = -1;
+  const box = new Int32Array(6);
+  let maskLo = 0, maskHi = 0;
+  // Triangle t's corners (every point looked at is on t), and the cells already found to hold no
+  // face of the opposite box whose plane comes within reach of t: a triangle's points, and its
+  // pieces' when it is split, look at the same few cells again and again.
+  const corner = new Float64Array(9);
+  let cornerReach = 0;
+  const clear = new Int32Array(64);
+  let clearCount = 0;
+  const opposite = (t: number) => {
+    if (qt === t) return;
+    qt = t;
+    clearCount = 0;
+    let size = 0;
+    for (let v = 0; v < 3; v++) {
+      for (let k = 0; k < 3; k++) {
+        corner[v * 3 + k] = p[idx[t * 3 + v]! * 3 + k]!;
+        size += Math.abs(corner[v * 3 + k]!);
+      }
+    }
+    cornerReach = planeReach + 1e-9 * size;
+    for (let k = 0; k < 3; k++) {
+      box[k * 2] = normalBin(-unit[t * 3 + k]! - OPPOSITE_REACH);
+      box[k * 2 + 1] = normalBin(-unit[t * 3 + k]! + OPPOSITE_REACH);
+    }
+    maskLo = maskHi = 0;
+    for (let x = box[0]! >> 1; x <= box[1]! >> 1; x++) {
+      for (let y = box[2]! >> 1; y <= box[3]! >> 1; y++) {
+        for (let z = box[4]! >> 1; z <= box[5]! >> 1; z++) {
+          const bit = x * 16 + y * 4 + z;
+          if (bit < 32) maskLo |= 1 << bit;
+          else maskHi |= 1 << (bit - 32);
+        }
+      }
+    }
+  };
+  /** Whether triangle t's opposite box may hold faces of cell c, and if so, whether one of them holds (x, y, z). */
+  const onOppositeIn = (c: number, x: number, y: number, z: number, t: number) => {
+    if (!((lists.maskLo[c]! & maskLo) | (lists.maskHi[c]! & maskHi))) return false;
+    for (let i = 0; i < clearCount; i++) if (clear[i] === c) return false;
+    let near = false;
+    const end = lists.start[c + 1]!;
+    for (let k = lists.start[c]!; k < end; ) {
+      const u0 = lists.tri[k]!;
+      const kk = key[u0]!;
+      const bx = kk >> 6, by = (kk >> 3) & 7, bz = kk & 7;
+      const runEnd = lists.runEnd[k]!;
+      if (bx >= box[0]! && bx <= box[1]! && by >= box[2]! && by <= box[3]! && bz >= box[4]! && bz <= box[5]!) {
+        for (let q = k; q < runEnd; q++) {
+          // The plane first, from the entry's own copy of normal and offset (read in order, not
+          // gathered from the mesh): a margin far above rounding keeps it a pure pre-filter of
+          // onTriangle's own test.
+          const ex = plane[q * 4]!, ey = plane[q * 4 + 1]!, ez = plane[q * 4 + 2]!, ed = plane[q * 4 + 3]!;
+          // The plane's signed distance is affine, so over t it lies between its corners'.
+          const s0 = ex * corner[0]! + ey * corner[1]! + ez * corner[2]! - ed, s1 = ex * corner[3]! + ey * corner[4]! + ez * corner[5]! - ed, s2 = ex * corner[6]! + ey * corner[7]! + ez * corner[8]! - ed;
+          const reach = cornerReach + 1e-9 * Math.abs(ed);
+          if (Math.min(s0, s1, s2) > reach || Math.max(s0, s1, s2) < -reach) continue;
+          near = true;
+          if (Math.abs(ex * x + ey * y + ez * z - ed) > planeReach + 1e-9 * (Math.abs(ed) + Math.abs(x) + Math.abs(y) + Math.abs(z))) continue;
+          const u = lists.tri[q]!;
+          if (u === t || dropped[u] || unit[u * 3]! * unit[t * 3]! + unit[u * 3 + 1]! * unit[t * 3 + 1]! + unit[u * 3 + 2]! * unit[t * 3 + 2]! > -0.995) continue;
+          if (onTriangle(p, idx, u, unit, x, y, z, planeTolerance)) return true;
+        }
+      }
+      k = runEnd;
+    }
+    if (!near && clearCount < clear.length) clear[clearCount++] = c;
+    return false;
+  };
   /**
    * Whether a point of triangle t lies on another triangle whose normal is opposite: two bodies
    * touching along a face, the face between them kept on both (a part cut apart, each side
    * tessellated on its own). Such faces are inside however close to the skin they are.
    */
   const onOppositeFace = (x: number, y: number, z: number, t: number) => {
+    opposite(t);
     // The cells around the point too: a triangle crossing a corner of the point's cell may not
     // have been recorded there.
-    for (const [dx, dy, dz] of NEAR) {
-      const c = cell(x + dx * h, y + dy * h, z + dz * h);
-      for (let k = lists.start[c]!; k < lists.start[c + 1]!; k++) {
-        const u = lists.tri[k]!;
-        if (u === t || dropped[u] || unit[u * 3]! * unit[t * 3]! + unit[u * 3 + 1]! * unit[t * 3 + 1]! + unit[u * 3 + 2]! * unit[t * 3 + 2]! > -0.995) continue;
-        if (onTriangle(p, idx, u, unit, x, y, z, planeTolerance)) return true;
-      }
+    // Half a cell either way stays in the point's own cell on one side of each axis: that cell
+    // is looked in once.
+    const d = 0.5 * h;
+    const c0 = cell(x, y, z);
+    if (onOppositeIn(c0, x, y, z, t)) return true;
+    for (let k = 0; k < 6; k++) {
+      const s = k & 1 ? -d : d;
+      const c = k < 2 ? cell(x + s, y, z) : k < 4 ? cell(x, y + s, z) : cell(x, y, z + s);
+      if (c !== c0 && onOppositeIn(c, x, y, z, t)) return true;
     }
     return false;
   };
@@ -169,19 +295,26 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
   // Faces lying wholly on a face of another body turned the other way are dropped before the
   // flood, so they neither hide nor show what is next to them (both of the pair: marked, then
   // dropped). One lying there in part (a plate's top under a nut) is split and judged below.
+  // Which of its points were found on an opposite face is kept: dropping faces only removes
+  // candidates, so a point found on none here is on none when the triangle is judged below.
   const contact = new Uint8Array(nt);
+  const onBits = new Uint8Array(nt);
   for (let t = 0; t < nt; t++) {
     if (dropped[t]) continue;
-    const [a, b, c] = tri(t);
+    const a = idx[t * 3]! * 3, b = idx[t * 3 + 1]! * 3, c = idx[t * 3 + 2]! * 3;
     let on = 0;
-    for (const [u, v] of CLASSIFY_POINTS) {
+    for (let i = 0; i < CLASSIFY_POINTS.length; i++) {
+      const [u, v] = CLASSIFY_POINTS[i]!;
       const w = 1 - u - v;
-      if (onOppositeFace(w * p[a]! + u * p[b]! + v * p[c]!, w * p[a + 1]! + u * p[b + 1]! + v * p[c + 1]!, w * p[a + 2]! + u * p[b + 2]! + v * p[c + 2]!, t)) on++;
+      if (onOppositeFace(w * p[a]! + u * p[b]! + v * p[c]!, w * p[a + 1]! + u * p[b + 1]! + v * p[c + 1]!, w * p[a + 2]! + u * p[b + 2]! + v * p[c + 2]!, t)) {
+        on++;
+        onBits[t]! |= 1 << i;
+      }
     }
     if (on === CLASSIFY_POINTS.length) contact[t] = 1;
   }
   for (let t = 0; t < nt; t++) if (contact[t]) dropped[t] = 1;
-  for (let i = 0; i < touchCell.length; i++) if (!dropped[touchTri[i]!]) grid[touchCell[i]!] = 1;
+  for (let i = 0; i < touches; i++) if (!dropped[touchTri[i]!]) grid[touchCell[i]!] = 1;
 
   // Free space is outside when no body holds it: the space around the part (the grid's margin
   // is free on every side), and empty space the outside cannot reach through the grid — a bore of a
@@ -198,7 +331,7 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
    * as outer; faces between touching bodies were dropped above.
    */
   const seen = (x: number, y: number, z: number) => {
-    const i = Math.floor((x - origin[0]!) / h), j = Math.floor((y - origin[1]!) / h), k = Math.floor((z - origin[2]!) / h);
+    const i = Math.floor((x - ox) / h), j = Math.floor((y - oy) / h), k = Math.floor((z - oz) / h);
     for (let dz = -NEAR_EXTERIOR; dz <= NEAR_EXTERIOR; dz++) {
       for (let dy = -NEAR_EXTERIOR; dy <= NEAR_EXTERIOR; dy++) {
         const row = i + nx * (j + dy + ny * (k + dz));
@@ -208,43 +341,74 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
     return false;
   };
 
-  const outPos: number[] = [];
+  let outPos = new Float32Array(Math.max(9, nt * 9));
+  let outCount = 0;
   const source: number[] = [];
   let hidden = 0, total = 0;
-  const area = (q: number[]) => 0.5 * Math.hypot((q[4]! - q[1]!) * (q[8]! - q[2]!) - (q[5]! - q[2]!) * (q[7]! - q[1]!), (q[5]! - q[2]!) * (q[6]! - q[0]!) - (q[3]! - q[0]!) * (q[8]! - q[2]!), (q[3]! - q[0]!) * (q[7]! - q[1]!) - (q[4]! - q[1]!) * (q[6]! - q[0]!));
-  /** Classifies a triangle (9 coordinates) by its corners, edge midpoints and centroid; splits mixed ones. */
-  const visit = (q: number[], t: number, depth: number) => {
-    const pts: number[][] = [];
-    for (const [uu, vv] of CLASSIFY_POINTS) {
+  const area = (q: ArrayLike<number>) => 0.5 * Math.hypot((q[4]! - q[1]!) * (q[8]! - q[2]!) - (q[5]! - q[2]!) * (q[7]! - q[1]!), (q[5]! - q[2]!) * (q[6]! - q[0]!) - (q[3]! - q[0]!) * (q[8]! - q[2]!), (q[3]! - q[0]!) * (q[7]! - q[1]!) - (q[4]! - q[1]!) * (q[6]! - q[0]!));
+  const flags = new Uint8Array(CLASSIFY_POINTS.length);
+  /**
+   * Classifies a triangle (9 coordinates) by its corners, edge midpoints and centroid; splits
+   * mixed ones. `known`: bits of the points already found on no opposite face (the whole triangle
+   * at depth 0, its points those the contact pass looked at).
+   */
+  const visit = (q: Float64Array, t: number, depth: number, known: number) => {
+    let count = 0;
+    for (let i = 0; i < CLASSIFY_POINTS.length; i++) {
+      const [uu, vv] = CLASSIFY_POINTS[i]!;
       const ww = 1 - uu - vv;
-      pts.push([0, 1, 2].map((k) => ww * q[k]! + uu * q[3 + k]! + vv * q[6 + k]!));
+      const x = ww * q[0]! + uu * q[3]! + vv * q[6]!, y = ww * q[1]! + uu * q[4]! + vv * q[7]!, z = ww * q[2]! + uu * q[5]! + vv * q[8]!;
+      flags[i] = seen(x, y, z) && (known & (1 << i) || !onOppositeFace(x, y, z, t)) ? 1 : 0;
+      count += flags[i]!;
     }
-    const flags = pts.map((x) => seen(x[0]!, x[1]!, x[2]!) && !onOppositeFace(x[0]!, x[1]!, x[2]!, t));
-    const all = flags.every(Boolean), none = !flags.some(Boolean);
+    const all = count === CLASSIFY_POINTS.length, none = count === 0;
     const longest = Math.max(Math.hypot(q[3]! - q[0]!, q[4]! - q[1]!, q[5]! - q[2]!), Math.hypot(q[6]! - q[0]!, q[7]! - q[1]!, q[8]! - q[2]!), Math.hypot(q[6]! - q[3]!, q[7]! - q[4]!, q[8]! - q[5]!));
     if (all || none || longest < 2 * h || depth > 4) {
-      const keep = all || (!none && flags.filter(Boolean).length * 2 >= flags.length);
+      const keep = all || (!none && count * 2 >= CLASSIFY_POINTS.length);
       if (keep) {
-        outPos.push(...q);
+        if (outCount + 9 > outPos.length) {
+          const grown = new Float32Array(outPos.length * 2);
+          grown.set(outPos);
+          outPos = grown;
+        }
+        outPos.set(q, outCount);
+        outCount += 9;
         source.push(t);
       } else hidden += area(q);
       return;
     }
-    // Split at the longest edge's midpoint.
-    const e = [[0, 1, 2], [1, 2, 0], [2, 0, 1]].map(([i, j, k]) => ({ i: i!, j: j!, k: k!, l: Math.hypot(q[j! * 3]! - q[i! * 3]!, q[j! * 3 + 1]! - q[i! * 3 + 1]!, q[j! * 3 + 2]! - q[i! * 3 + 2]!) })).sort((x, y) => y.l - x.l)[0]!;
-    const P = (i: number) => [q[i * 3]!, q[i * 3 + 1]!, q[i * 3 + 2]!];
-    const m = [0, 1, 2].map((k) => (q[e.i * 3 + k]! + q[e.j * 3 + k]!) / 2);
-    visit([...P(e.i), ...m, ...P(e.k)], t, depth + 1);
-    visit([...m, ...P(e.j), ...P(e.k)], t, depth + 1);
+    // Split at the longest edge's midpoint (the first of equals, in the order 01, 12, 20).
+    const l01 = Math.hypot(q[3]! - q[0]!, q[4]! - q[1]!, q[5]! - q[2]!), l12 = Math.hypot(q[6]! - q[3]!, q[7]! - q[4]!, q[8]! - q[5]!), l20 = Math.hypot(q[0]! - q[6]!, q[1]! - q[7]!, q[2]! - q[8]!);
+    let ei = 0, ej = 1, ek = 2, l = l01;
+    if (l12 > l) [ei, ej, ek, l] = [1, 2, 0, l12];
+    if (l20 > l) [ei, ej, ek] = [2, 0, 1];
+    const m = [0, 1, 2].map((k) => (q[ei * 3 + k]! + q[ej * 3 + k]!) / 2);
+    const first = new Float64Array(9), second = new Float64Array(9);
+    for (let k = 0; k < 3; k++) {
+      first[k] = q[ei * 3 + k]!;
+      first[3 + k] = m[k]!;
+      first[6 + k] = q[ek * 3 + k]!;
+      second[k] = m[k]!;
+      second[3 + k] = q[ej * 3 + k]!;
+      second[6 + k] = q[ek * 3 + k]!;
+    }
+    visit(first, t, depth + 1, 0);
+    visit(second, t, depth + 1, 0);
   };
+  const all = (1 << CLASSIFY_POINTS.length) - 1;
+  const q = new Float64Array(9);
   for (let t = 0; t < nt; t++) {
-    const [a, b, c] = tri(t);
-    const q = [p[a]!, p[a + 1]!, p[a + 2]!, p[b]!, p[b + 1]!, p[b + 2]!, p[c]!, p[c + 1]!, p[c + 2]!];
+    const a = idx[t * 3]! * 3, b = idx[t * 3 + 1]! * 3, c = idx[t * 3 + 2]! * 3;
+    for (let k = 0; k < 3; k++) {
+      q[k] = p[a + k]!;
+      q[3 + k] = p[b + k]!;
+      q[6 + k] = p[c + k]!;
+    }
     total += area(q);
     if (dropped[t]) hidden += area(q);
-    else visit(q, t, 0);
+    else visit(q, t, 0, all & ~onBits[t]!);
   }
-  const positions = Float32Array.from(outPos);
+  const positions = outPos.slice(0, outCount);
   const indices = new Uint32Array(positions.length / 3);
   for (let i = 0; i < indices.length; i++) indices[i] = i;
   const out: Mesh = { positions, indices };
@@ -252,15 +416,37 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
   return { mesh: out, source: Uint32Array.from(source), hiddenShare: total > 0 ? hidden / total : 0 };
 }
 
-/** Triangles by cell (CSR) from (cell, triangle) pairs. */
-function cellLists(cells: readonly number[], tris: readonly number[], size: number): { start: Int32Array; tri: Int32Array } {
+/**
+ * Triangles by cell (CSR) from the first `count` (cell, triangle) pairs, each cell's sorted by the
+ * triangles' normal key (runs of one key end at `runEnd`), with the cell's coarse-bin mask.
+ */
+function cellLists(cells: Int32Array, tris: Int32Array, count: number, size: number, key: Uint16Array): { start: Int32Array; tri: Int32Array; runEnd: Int32Array; maskLo: Int32Array; maskHi: Int32Array } {
+  // Counting sort by key, then (stably) by cell.
+  const keys = NORMAL_BINS ** 3;
+  const byKey = new Int32Array(keys + 1);
+  for (let i = 0; i < count; i++) byKey[key[tris[i]!]! + 1]!++;
+  for (let k = 0; k < keys; k++) byKey[k + 1]! += byKey[k]!;
+  const order = new Int32Array(count);
+  for (let i = 0; i < count; i++) order[byKey[key[tris[i]!]!]!++] = i;
   const start = new Int32Array(size + 1);
-  for (let i = 0; i < cells.length; i++) start[cells[i]! + 1]!++;
+  for (let i = 0; i < count; i++) start[cells[i]! + 1]!++;
   for (let c = 0; c < size; c++) start[c + 1]! += start[c]!;
   const next = start.slice(0, size);
-  const tri = new Int32Array(cells.length);
-  for (let i = 0; i < cells.length; i++) tri[next[cells[i]!]!++] = tris[i]!;
-  return { start, tri };
+  const tri = new Int32Array(count);
+  for (const i of order) tri[next[cells[i]!]!++] = tris[i]!;
+  const runEnd = new Int32Array(count);
+  const maskLo = new Int32Array(size), maskHi = new Int32Array(size);
+  for (let c = 0; c < size; c++) {
+    const s = start[c]!, e = start[c + 1]!;
+    for (let k = e - 1; k >= s; k--) runEnd[k] = k + 1 < e && key[tri[k + 1]!] === key[tri[k]!] ? runEnd[k + 1]! : k + 1;
+    for (let k = s; k < e; k = runEnd[k]!) {
+      const kk = key[tri[k]!]!;
+      const bit = (kk >> 7) * 16 + ((kk >> 4) & 3) * 4 + ((kk >> 1) & 3);
+      if (bit < 32) maskLo[c]! |= 1 << bit;
+      else maskHi[c]! |= 1 << (bit - 32);
+    }
+  }
+  return { start, tri, runEnd, maskLo, maskHi };
 }
 
 /** Whether (x, y, z) lies on triangle u: within `tolerance` of its plane and inside its edges. */
