@@ -30,7 +30,7 @@ import { findMetadataKey, setMetadataValue } from '../../store/metadata-keys';
 import type { ModelLifecycle } from '../../store/model-lifecycle';
 import { assembliesUsing, findModel, modelsByIds, moveModelsTo } from '../../store/models';
 import type { Database } from '../../store/schema';
-import { modelDeletion } from './model-deletion';
+import { modelDeletion } from '../../store/model-deletion';
 
 /** Display names of users by id (a user deleted since shows as its id). */
 export async function userNames(db: Kysely<Database>, ids: readonly string[]): Promise<Map<string, string>> {

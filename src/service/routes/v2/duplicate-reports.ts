@@ -27,9 +27,9 @@ import { createReport, findReport, listReports, scopeFingerprint } from '../../s
 import { existingFolderIds, folderPaths } from '../../store/folders';
 import { assembliesUsing } from '../../store/models';
 import type { Database } from '../../store/schema';
-import { roundedLinks } from './duplicate-answers';
+import { roundedLinks } from '../../store/duplicate-answers';
 import { decisionDto, decidedPairs, userNames } from './duplicate-decisions';
-import { toModelsByIds } from './model-dto';
+import { toModelsByIds } from '../../store/model-dto';
 
 const idParams = z.object({ id: z.string() });
 

@@ -10,7 +10,7 @@ import { folderDuplicates } from '../../search/duplicates';
 import { TooManyPairs } from '../../search/near-pairs';
 import { findFolder } from '../../store/folders';
 import type { Database } from '../../store/schema';
-import { modelsOfDuplicates, relationsAnswer, roundedLinks } from './duplicate-answers';
+import { modelsOfDuplicates, relationsAnswer, roundedLinks } from '../../store/duplicate-answers';
 import { routeDocs } from '../../http/route-docs';
 
 const idParams = z.object({ id: z.string() });

@@ -20,7 +20,7 @@ import { Conflict, InvalidInput, NotFound } from '../../http/errors';
 import { parseListQuery } from '../../http/list-query';
 import { parseInput } from '../../http/validation';
 import { modelsInFolder } from '../../store/models';
-import { toModels } from './model-dto';
+import { toModels } from '../../store/model-dto';
 import {
   childFolders,
   deleteFolder,

@@ -24,7 +24,7 @@ import { findModel, modelFilterSchema, modelsByIds, orderingFacts } from '../../
 import type { Database } from '../../store/schema';
 import { compileFilter } from '../../store/sql-filter';
 import { matchFilterData } from '../../store/match-filter-data';
-import { toModels } from './model-dto';
+import { toModels } from '../../store/model-dto';
 import { listQueryDocs, routeDocs } from '../../http/route-docs';
 import { searchableStates } from '../../../contract/models';
 

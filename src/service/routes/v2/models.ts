@@ -26,7 +26,7 @@ import {
 import { listOrderFields } from '../../../contract/order';
 import { pageDataFor, pageQuerySchema } from '../../../contract/paging';
 import type { BlobStore } from '../../files/blob-store';
-import { modelDeletion } from './model-deletion';
+import { modelDeletion } from '../../store/model-deletion';
 import type { ModelFiles } from '../../files/model-files';
 import { UPLOAD_TTL_SECONDS } from '../../files/signed-urls';
 import { requireRole } from '../../http/auth';
@@ -44,7 +44,7 @@ import {
 } from '../../store/models';
 import type { ModelLifecycle } from '../../store/model-lifecycle';
 import type { Database, ModelRow } from '../../store/schema';
-import { toModel, toModels } from './model-dto';
+import { toModel, toModels } from '../../store/model-dto';
 import { listQueryDocs, routeDocs } from '../../http/route-docs';
 
 

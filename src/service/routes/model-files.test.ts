@@ -5,7 +5,7 @@ import { createModelsResponseSchema, modelResponseSchema } from '../../contract/
 import { expectApiError as expectError, recordingQueue } from '../testing/api-expect';
 import { startTestService, type TestService } from '../testing/start-test-service';
 import { claimUpload, releaseAbandonedClaims, renewUploadClaim, UPLOAD_CLAIM_LEASE_MS } from '../store/uploads';
-import { createUrlSigner } from './signed-urls';
+import { createUrlSigner } from '../files/signed-urls';
 
 const LIMIT = 64 * 1024;
 let t: TestService;

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { NotFound } from '../../http/errors';
-import { listParam, parseInput } from '../../http/validation';
-import { existingFolderIds, subtreeIds } from '../../store/folders';
-import type { Database } from '../../store/schema';
+import { NotFound } from './errors';
+import { listParam, parseInput } from './validation';
+import { existingFolderIds, subtreeIds } from '../store/folders';
+import type { Database } from '../store/schema';
 
 /** `folderIds` as the published API sends it (repeated, or comma-joined), and whether subfolders count. */
 export const scopeQuery = z.object({

@@ -7,9 +7,9 @@ import { UPLOAD_TOKEN_HEADER } from '../files/signed-urls';
 import { Conflict, Forbidden, InvalidInput, NotFound, TooLarge, UnsupportedMediaType } from '../http/errors';
 import { parseInput } from '../http/validation';
 import type { Database } from '../store/schema';
-import { decodeAndDescribe } from './decode-image';
-import { claimImageUpload, findImageById, imageDb, releaseImageUpload, storeImageDescriptor } from './image-store';
-import type { ImageUrlSigner } from './image-urls';
+import { decodeAndDescribe } from '../images/decode-image';
+import { claimImageUpload, findImageById, imageDb, releaseImageUpload, storeImageDescriptor } from '../images/image-store';
+import type { ImageUrlSigner } from '../images/image-urls';
 
 const params = z.object({ imageId: z.string() });
 const signedQuery = z.object({ expires: z.string().optional(), sig: z.string().optional() });

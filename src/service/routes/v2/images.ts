@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { modelFilterFields } from '../../contract/filter';
-import { matchQuerySchema } from '../../contract/matches';
+import { modelFilterFields } from '../../../contract/filter';
+import { matchQuerySchema } from '../../../contract/matches';
 import {
   createImageRequestSchema,
   createImageResponseSchema,
@@ -14,26 +14,26 @@ import {
   type CreateImageResponse,
   type ImageMatch,
   type ImageMatchesResponse,
-} from '../../contract/images';
-import { pageDataFor } from '../../contract/paging';
-import { VIEW_DESCRIPTOR_LENGTH, VIEW_METHOD } from '../../geometry/views/shape-features';
-import { matchPercentage } from '../../geometry/views/view-index';
-import type { ModelFiles } from '../files/model-files';
-import { UPLOAD_TTL_SECONDS } from '../files/signed-urls';
-import { requireRole } from '../http/auth';
-import { InvalidInput, NotFound, UnsupportedMediaType } from '../http/errors';
-import { parseListQuery } from '../http/list-query';
-import { parseInput } from '../http/validation';
-import { matchFilterData } from '../store/match-filter-data';
-import { toModels } from '../routes/v2/model-dto';
-import { modelFilterSchema, modelsByIds } from '../store/models';
-import type { Database } from '../store/schema';
-import { compileFilter } from '../store/sql-filter';
-import { newUploadNonce } from '../store/uploads';
-import { createImage, decodeViews, deleteExpiredImages, findImages, imageDb } from './image-store';
-import type { ImageUrlSigner } from './image-urls';
-import type { ImageQuery, ModelViewCache } from './model-view-cache';
-import { listQueryDocs, routeDocs } from '../http/route-docs';
+} from '../../../contract/images';
+import { pageDataFor } from '../../../contract/paging';
+import { VIEW_DESCRIPTOR_LENGTH, VIEW_METHOD } from '../../../geometry/views/shape-features';
+import { matchPercentage } from '../../../geometry/views/view-index';
+import type { ModelFiles } from '../../files/model-files';
+import { UPLOAD_TTL_SECONDS } from '../../files/signed-urls';
+import { requireRole } from '../../http/auth';
+import { InvalidInput, NotFound, UnsupportedMediaType } from '../../http/errors';
+import { parseListQuery } from '../../http/list-query';
+import { parseInput } from '../../http/validation';
+import { matchFilterData } from '../../store/match-filter-data';
+import { toModels } from '../../store/model-dto';
+import { modelFilterSchema, modelsByIds } from '../../store/models';
+import type { Database } from '../../store/schema';
+import { compileFilter } from '../../store/sql-filter';
+import { newUploadNonce } from '../../store/uploads';
+import { createImage, decodeViews, deleteExpiredImages, findImages, imageDb } from '../../images/image-store';
+import type { ImageUrlSigner } from '../../images/image-urls';
+import type { ImageQuery, ModelViewCache } from '../../images/model-view-cache';
+import { listQueryDocs, routeDocs } from '../../http/route-docs';
 
 export interface ImageRouteOptions {
   db: Kysely<Database>;

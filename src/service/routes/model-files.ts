@@ -7,9 +7,9 @@ import { parseInput } from '../http/validation';
 import { findModelById } from '../store/models';
 import type { Database } from '../store/schema';
 import { claimUpload, findUpload, releaseUpload, renewUploadClaim, UPLOAD_CLAIM_LEASE_MS } from '../store/uploads';
-import { BlobNotFoundError, BlobTooLargeError, isDirectUploadStore, modelBlobKeys, type BlobStore } from './blob-store';
-import type { ModelFiles } from './model-files';
-import { modelFileKinds, UPLOAD_TOKEN_HEADER, type ModelFileKind, type UrlSigner } from './signed-urls';
+import { BlobNotFoundError, BlobTooLargeError, isDirectUploadStore, modelBlobKeys, type BlobStore } from '../files/blob-store';
+import type { ModelFiles } from '../files/model-files';
+import { modelFileKinds, UPLOAD_TOKEN_HEADER, type ModelFileKind, type UrlSigner } from '../files/signed-urls';
 
 export interface FileRouteOptions {
   db: Kysely<Database>;

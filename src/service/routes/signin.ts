@@ -5,11 +5,11 @@ import type { Interaction, Provider } from 'oidc-provider';
 import { parseCookies, serializeCookie } from '../http/cookies';
 import type { Database } from '../store/schema';
 import { authenticate } from '../store/users';
-import { SignInCsrf } from './csrf';
-import type { BruteForceGuard } from './throttle';
-import { pageCsp } from './html';
-import { appClientId } from './provider';
-import { renderMessagePage, renderSignInPage } from './signin-page';
+import { SignInCsrf } from '../identity/csrf';
+import type { BruteForceGuard } from '../identity/throttle';
+import { pageCsp } from '../identity/html';
+import { appClientId } from '../identity/provider';
+import { renderMessagePage, renderSignInPage } from '../identity/signin-page';
 
 export interface SignInRoutesOptions {
   db: Kysely<Database>;
