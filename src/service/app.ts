@@ -7,7 +7,8 @@ import { defaultThrottle, type ThrottleConfig } from './config';
 import { createAuthenticator, type Authenticator } from './http/auth';
 import type { ExternalOidcConfig } from './identity/external-issuer';
 import { RateLimited } from './http/errors';
-import { documentationOnly } from './http/route-docs';
+import { validatorCompiler, serializerCompiler } from 'fastify-type-provider-zod';
+import { apiErrorBodySchema } from '../contract/errors';
 import { createMetrics, type ServiceMetrics } from './metrics';
 import { operationRoutes } from './routes/operations';
 import { stateCounts } from './store/models';
@@ -108,6 +109,15 @@ export async function buildApp({
     ...(serverFactory ? { serverFactory } : {}),
   });
 
+  // Every route's schemas are the contract's zod schemas (src/contract): they check the request
+  // and check and write the answer, and /docs is made from them (http/api-docs.ts). A request
+  // without a body is checked as an empty object, so a body whose fields are all optional may be left out.
+  app.setValidatorCompiler((route) => {
+    const validate = validatorCompiler(route as Parameters<typeof validatorCompiler>[0]);
+    return route.httpPart === 'body' ? (data: unknown) => validate(data ?? {}) : validate;
+  });
+  app.setSerializerCompiler(serializerCompiler);
+
   // An empty JSON body means "no fields" (POST /client-credentials may carry none).
   const json = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
@@ -175,7 +185,12 @@ export async function buildApp({
     // The API speaks JSON only; anything else is a 415 rather than a confusing 400.
     api.removeContentTypeParser('text/plain');
     // Authenticate before the body is read: an anonymous caller learns nothing about the route.
-    documentationOnly(api);
+    // Every API answer but a success is the contract's error, documented on each operation.
+    api.addHook('onRoute', (route) => {
+      if (route.schema?.response && typeof route.schema.response === 'object') {
+        route.schema.response = { ...route.schema.response, '4xx': apiErrorBodySchema };
+      }
+    });
     api.addHook('onRequest', async (request) => {
       request.auth = await authenticate(request);
     });

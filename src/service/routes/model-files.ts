@@ -1,15 +1,16 @@
 import { PassThrough, type Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { Conflict, Forbidden, NotFound, TooLarge } from '../http/errors';
-import { parseInput } from '../http/validation';
+import { drainRest, header, refuseEarly, signedPutGuard } from '../http/signed-put';
 import { findModelById } from '../store/models';
 import type { Database } from '../store/schema';
 import { claimUpload, findUpload, releaseUpload, renewUploadClaim, UPLOAD_CLAIM_LEASE_MS } from '../store/uploads';
 import { BlobNotFoundError, BlobTooLargeError, isDirectUploadStore, modelBlobKeys, type BlobStore } from '../files/blob-store';
 import type { ModelFiles } from '../files/model-files';
-import { modelFileKinds, UPLOAD_TOKEN_HEADER, type ModelFileKind, type UrlSigner } from '../files/signed-urls';
+import { modelFileKinds, signedQuerySchema, UPLOAD_TOKEN_HEADER, type ModelFileKind, type UrlSigner } from '../files/signed-urls';
 
 export interface FileRouteOptions {
   db: Kysely<Database>;
@@ -19,31 +20,11 @@ export interface FileRouteOptions {
   uploadMaxBytes: number;
 }
 
-const signedQuery = z.object({ expires: z.string().optional(), sig: z.string().optional(), v: z.string().optional() });
 const uploadParams = z.object({ modelId: z.string() });
 const fileParams = z.object({ modelId: z.string(), file: z.string() });
 
-function header(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name.toLowerCase()];
-  return Array.isArray(value) ? value.join(',') : value;
-}
-
-/** Beyond this many unread bytes an early answer closes the connection instead of reading them into the void. */
-const DRAIN_LIMIT = 4 * 1024 * 1024;
 /** Longest life of a bucket's presigned GET behind one of the service's signed file addresses. */
 const PRESIGNED_GET_SECONDS = 300;
-
-/**
- * An answer before the whole body was read. Node reads and drops what is left (so the client,
- * still sending, gets the answer rather than a reset) unless that is a lot: then the connection closes.
- */
-function finishEarly(request: FastifyRequest, reply: FastifyReply) {
-  const raw = request.raw;
-  raw.unpipe();
-  const declared = Number(header(request, 'content-length') ?? NaN);
-  if (!Number.isFinite(declared) || declared > DRAIN_LIMIT) reply.header('connection', 'close');
-  raw.resume();
-}
 
 /**
  * The request body for the blob store, through a PassThrough: when the store gives up (size
@@ -66,68 +47,66 @@ function requestBody(request: FastifyRequest): Readable {
  * signature is the authorisation. Upload bodies are never buffered: the route's content-type
  * parser hands the raw request stream to the blob store, which counts bytes as they arrive.
  */
-export async function fileRoutes(app: FastifyInstance, { db, blobStore, signer, files, uploadMaxBytes }: FileRouteOptions) {
+export async function fileRoutes(parent: FastifyInstance, { db, blobStore, signer, files, uploadMaxBytes }: FileRouteOptions) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
 
-  app.put('/uploads/models/:modelId', async (request, reply) => {
-    const { modelId } = parseInput(uploadParams, request.params, 'params');
-    const { expires, sig } = parseInput(signedQuery, request.query, 'query');
-    const verdict = signer.verifyUpload({
+  const tooLarge = `The file is larger than the ${uploadMaxBytes}-byte limit.`;
+  app.put(
+    '/uploads/models/:modelId',
+    {
+      schema: { params: uploadParams, querystring: signedQuerySchema },
+      onRequest: signedPutGuard({
+        idParam: 'modelId',
+        verify: ({ id, ...rest }) => signer.verifyUpload({ modelId: id, ...rest }),
+        maxBytes: uploadMaxBytes,
+        expiredMessage: 'The upload address has expired; delete the model and create it again for a new address.',
+        tooLargeMessage: tooLarge,
+      }),
+    },
+    async (request, reply) => {
+      const { modelId } = request.params;
+      const [model, upload] = await Promise.all([findModelById(db, modelId), findUpload(db, modelId)]);
+      if (!model || !upload) refuseEarly(request, new NotFound('The model of this upload address no longer exists.'));
+      if (upload.nonce !== header(request, UPLOAD_TOKEN_HEADER)?.trim())
+        refuseEarly(request, new Forbidden('The upload token does not belong to this address.'));
+      if (!(await claimUpload(db, modelId, new Date()))) refuseEarly(request, new Conflict('This upload address has been used already.'));
+
+      const key = modelBlobKeys(model.tenant_id, model.id).source;
+      let bytes: number;
+      const lease = setInterval(() => void renewUploadClaim(db, modelId).catch(() => {}), UPLOAD_CLAIM_LEASE_MS / 4);
+      try {
+        ({ bytes } = await blobStore.put(key, requestBody(request), {
+          maxBytes: uploadMaxBytes,
+          contentType: 'application/octet-stream',
+        }));
+      } catch (error) {
+        clearInterval(lease);
+        await releaseUpload(db, modelId);
+        drainRest(request);
+        if (error instanceof BlobTooLargeError) throw new TooLarge(tooLarge);
+        throw error;
+      }
+      clearInterval(lease);
+      const row = await files.uploaded(model.id, {
+        blobKey: key,
+        sizeBytes: bytes,
+      });
+      return reply.status(200).send({ modelId: row.id, bytes, state: row.state });
+    },
+  );
+
+  app.get('/files/models/:modelId/:file', { schema: { params: fileParams, querystring: signedQuerySchema } }, async (request, reply) => {
+    const { modelId, file } = request.params;
+    const { expires, sig, v } = request.query;
+    const verdict = signer.verifyFile({
       modelId,
+      file,
+      rev: v,
       expires,
       sig,
-      contentType: header(request, 'content-type'),
-      uploadToken: header(request, UPLOAD_TOKEN_HEADER),
     });
-    if (!verdict.ok) {
-      finishEarly(request, reply);
-      throw new Forbidden(
-        verdict.reason === 'expired'
-          ? 'The upload address has expired; delete the model and create it again for a new address.'
-          : 'The upload address or its headers are not as signed; send every header from the creation response unchanged.',
-      );
-    }
-    const [model, upload] = await Promise.all([findModelById(db, modelId), findUpload(db, modelId)]);
-    if (!model || !upload) {
-      finishEarly(request, reply);
-      throw new NotFound('The model of this upload address no longer exists.');
-    }
-    if (upload.nonce !== header(request, UPLOAD_TOKEN_HEADER)?.trim()) {
-      finishEarly(request, reply);
-      throw new Forbidden('The upload token does not belong to this address.');
-    }
-    const declared = Number(header(request, 'content-length') ?? NaN);
-    if (Number.isFinite(declared) && declared > uploadMaxBytes) {
-      finishEarly(request, reply);
-      throw new TooLarge(`The file is larger than the ${uploadMaxBytes}-byte limit.`);
-    }
-    if (!(await claimUpload(db, modelId, new Date()))) {
-      finishEarly(request, reply);
-      throw new Conflict('This upload address has been used already.');
-    }
-
-    const key = modelBlobKeys(model.tenant_id, model.id).source;
-    let bytes: number;
-    const lease = setInterval(() => void renewUploadClaim(db, modelId).catch(() => {}), UPLOAD_CLAIM_LEASE_MS / 4);
-    try {
-      ({ bytes } = await blobStore.put(key, requestBody(request), { maxBytes: uploadMaxBytes, contentType: 'application/octet-stream' }));
-    } catch (error) {
-      clearInterval(lease);
-      await releaseUpload(db, modelId);
-      finishEarly(request, reply);
-      if (error instanceof BlobTooLargeError) throw new TooLarge(`The file is larger than the ${uploadMaxBytes}-byte limit.`);
-      throw error;
-    }
-    clearInterval(lease);
-    const row = await files.uploaded(model.id, { blobKey: key, sizeBytes: bytes });
-    return reply.status(200).send({ modelId: row.id, bytes, state: row.state });
-  });
-
-  app.get('/files/models/:modelId/:file', async (request, reply) => {
-    const { modelId, file } = parseInput(fileParams, request.params, 'params');
-    const { expires, sig, v } = parseInput(signedQuery, request.query, 'query');
-    const verdict = signer.verifyFile({ modelId, file, rev: v, expires, sig });
     if (!verdict.ok) throw new Forbidden(verdict.reason === 'expired' ? 'The file address has expired.' : 'The file address is not as signed.');
     if (!(modelFileKinds as readonly string[]).includes(file)) throw new NotFound('No such file.');
     const model = await findModelById(db, modelId);
@@ -138,7 +117,11 @@ export async function fileRoutes(app: FastifyInstance, { db, blobStore, signer, 
     if (isDirectUploadStore(blobStore)) {
       // Bytes come from the bucket itself; the service's own signed address only decides who may.
       const expiresInSeconds = Math.max(1, Math.min(signer.secondsLeft(expires), PRESIGNED_GET_SECONDS));
-      const url = await blobStore.presignGet(key, { expiresInSeconds, contentType, ...(kind === 'source' ? { fileName: model.file_name } : {}) });
+      const url = await blobStore.presignGet(key, {
+        expiresInSeconds,
+        contentType,
+        ...(kind === 'source' ? { fileName: model.file_name } : {}),
+      });
       return reply.header('cache-control', 'private, no-store').redirect(url, 302);
     }
     let stream;
@@ -150,7 +133,9 @@ export async function fileRoutes(app: FastifyInstance, { db, blobStore, signer, 
     }
     if (kind === 'source') {
       // The original, saved under its own name; never shown inline (it is the user's file, not ours).
-      reply.header('content-type', 'application/octet-stream').header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(model.file_name)}`);
+      reply
+        .header('content-type', 'application/octet-stream')
+        .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(model.file_name)}`);
     } else {
       reply.header('content-type', contentType);
     }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Interaction, Provider } from 'oidc-provider';
@@ -24,7 +25,8 @@ export interface SignInRoutesOptions {
 const firstPartyClients = new Set<string>([appClientId]);
 
 /** The server-rendered sign-in page at oidc-provider's interaction url, `/signin/:uid`. */
-export async function signInRoutes(app: FastifyInstance, { db, provider, csrfKey, secureCookies, guard }: SignInRoutesOptions) {
+export async function signInRoutes(parent: FastifyInstance, { db, provider, csrfKey, secureCookies, guard }: SignInRoutesOptions) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
   const csrf = new SignInCsrf(csrfKey);
 
   // Only this plugin reads HTML forms; the API keeps answering 415 to them.
