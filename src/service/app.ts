@@ -18,7 +18,7 @@ import { duplicateReportRoutes } from './routes/v2/duplicate-reports';
 import { duplicateDecisionRoutes, matchFeedbackRoutes } from './routes/v2/duplicate-decisions';
 import { isApiPath, isDocsPath, isIdentityPath, isOperationsPath } from './http/paths';
 import { registerApiDocs } from './http/api-docs';
-import { registerSecurityHeaders } from './http/security-headers';
+import helmet from '@fastify/helmet';
 import { hasBuiltApp, registerBuiltApp, registerRuntimeConfig, spaNotFoundHandler } from './http/spa';
 import { apiAudience, appClientId, createProvider, identityMountPath, issuerFor } from './identity/provider';
 import { signInRoutes } from './routes/signin';
@@ -143,7 +143,36 @@ export async function buildApp({
     app.use((req, res, next) => (isApiPath(req.url ?? '/') || isIdentityPath(req.url ?? '/') || isDocsPath(req.url ?? '/') || isOperationsPath(req.url ?? '/') ? next() : vite(req, res, next)));
   }
 
-  registerSecurityHeaders(app, { dev: web.kind === 'vite' });
+  const dev = web.kind === 'vite';
+  // Security headers on every answer Fastify sends; a route that sets its own CSP (the sign-in
+  // page) keeps it. The app's CSP: scripts from our own origin only, plus WebAssembly compilation
+  // (three's meshopt decoder for viewer files); inline styles allowed because the 3D libraries
+  // set style attributes (user text is never rendered as HTML, so there is no markup to inject
+  // them through); images may be blob:/data: (thumbnails, previews); workers from blob: (three.js
+  // loaders, Vite workers). Dev mode adds what Vite's HMR client needs (inline preamble,
+  // websocket). HSTS only where the service is reached over https.
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: dev ? ["'self'", "'unsafe-inline'", "'wasm-unsafe-eval'"] : ["'self'", "'wasm-unsafe-eval'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'blob:', 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: dev ? ["'self'", 'ws:', 'wss:'] : ["'self'"],
+        workerSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    crossOriginOpenerPolicy: { policy: 'same-origin' },
+    strictTransportSecurity: publicUrl.startsWith('https:') ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+  });
   // Checked per request: a rebuild (which empties dist/) must not leave the server without the app.
   const spaAvailable = web.kind === 'dist' ? () => hasBuiltApp(web.distDir) : () => false;
   registerErrorHandling(app, spaNotFoundHandler(spaAvailable));
