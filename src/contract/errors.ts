@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Wire shape of every non-2xx answer of the API (api-contract.md, Errors). */
+/** Wire shape of every non-2xx answer of the API. */
 export const apiErrorBodySchema = z
   .object({
     // Some errors say more (a malformed filter: its `parameter` and `position`).

@@ -18,7 +18,7 @@ export const settledStates: readonly KnownModelState[] = ['unsupported', 'failed
 /** States in which a model takes part in search and matching (interface document, rule 5). */
 export const searchableStates: readonly KnownModelState[] = ['finished', 'finished-incomplete'];
 
-/** Any state the client does not know counts as still working (api-contract.md, States). */
+/** Any state the client does not know counts as still working. */
 export function isSettled(state: string): boolean {
   return (settledStates as readonly string[]).includes(state);
 }

@@ -2,8 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 
 /**
- * Signed addresses served by the service itself (architecture.md, files: "HMAC-signed PUT
- * addresses served by the service").
+ * Signed addresses served by the service itself.
  *
  * Upload:  PUT  {publicUrl}/uploads/models/{modelId}?expires={unix s}&sig={base64url}
  *   sig = HMAC-SHA256(key, "gsw-upload-v1\nPUT\n/uploads/models/{modelId}\n{expires}\n

@@ -41,7 +41,6 @@ export function toWireError(error: unknown): WireError {
 export function registerErrorHandling(app: FastifyInstance, notFound: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) {
   app.setErrorHandler((error, request, reply) => {
     const wire = toWireError(error);
-    if (process.env.DEBUG_ERRORS && wire.status >= 500) console.error('DEBUG', (error as Error).message, JSON.stringify((error as { cause?: { issues?: unknown } }).cause?.issues ?? '').slice(0, 1500), (error as Error).stack?.slice(0, 800));
     if (error instanceof Error && isResponseSerializationError(error)) {
       // An answer that does not match its contract schema is our bug, never the client's.
       request.log.error({ err: error, issues: error.cause.issues, method: error.method, url: error.url }, 'answer does not match its schema');

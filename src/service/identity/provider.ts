@@ -11,7 +11,7 @@ import { escapeHtml, newNonce, page, pageCsp } from './html';
 
 /** Where the provider is mounted; the issuer is `${publicUrl}${identityMountPath}`. */
 export const identityMountPath = '/oauth2/default';
-/** Audience of every access token the API accepts (api-contract.md, Identity). */
+/** Audience of every access token the API accepts. */
 export const apiAudience = 'api://default';
 export const appClientId = embeddedSpaClient.clientId;
 export const signInPath = (uid: string) => `/signin/${uid}`;

@@ -18,7 +18,7 @@ import { z } from 'zod';
 const maxCredentialsPerUser = 50;
 
 /**
- * `/client-credentials` (api-contract.md, Client credentials). Every signed-in user manages their
+ * `/client-credentials`. Every signed-in user manages their
  * own credentials only; someone else's client id answers 404 as if it did not exist.
  */
 export async function clientCredentialRoutes(parent: FastifyInstance, { db }: { db: Kysely<Database> }) {

@@ -62,7 +62,7 @@ function toFolder(row: FolderRow, path: string, modelCount: number): Folder {
   };
 }
 
-/** `/v2/folders` (api-contract.md, Folders). modelCount counts the models directly in the folder. */
+/** `/v2/folders`. modelCount counts the models directly in the folder. */
 export async function folderRoutes(parent: FastifyInstance, { db, files }: { db: Kysely<Database>; files: ModelFiles }) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   async function present(tenantId: number, row: FolderRow): Promise<Folder> {

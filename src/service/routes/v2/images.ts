@@ -55,7 +55,7 @@ export function imageTypeOf(fileName: string): string | undefined {
   return ext && Object.hasOwn(imageTypes, ext) ? imageTypes[ext as keyof typeof imageTypes] : undefined;
 }
 
-/** `/v2/images` (api-contract.md, Images): upload addresses for query images, and the search. */
+/** `/v2/images`: upload addresses for query images, and the search. */
 export async function imageRoutes(parent: FastifyInstance, { db, files, signer, cache }: ImageRouteOptions) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   const idb = imageDb(db);

@@ -36,7 +36,7 @@ export interface MatchRouteOptions {
 }
 
 /**
- * `GET /v2/models/{id}/{part-in-part|part-to-part|geo-related}-matches` (api-contract.md, Matches),
+ * `GET /v2/models/{id}/{part-in-part|part-to-part|geo-related}-matches`,
  * and the published API's newer names of two of them: `/matches` (part-to-part) and
  * `/part-matches` (part-in-part), which answer the same.
  */

@@ -12,7 +12,7 @@ import { metadataKeyListResponseSchema, metadataKeyResponseSchema } from '../../
 
 const keyParams = z.object({ id: z.string() });
 
-/** `/v2/metadata-keys` (api-contract.md, Metadata keys). */
+/** `/v2/metadata-keys`. */
 export async function metadataKeyRoutes(parent: FastifyInstance, { db }: { db: Kysely<Database> }) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   app.get(

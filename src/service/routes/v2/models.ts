@@ -61,7 +61,7 @@ export interface ModelRouteOptions {
   lifecycle: ModelLifecycle;
 }
 
-/** `/v2/models` (api-contract.md, Models; Metadata keys for the per-model pairs). */
+/** `/v2/models`, with each model's metadata values. */
 export async function modelRoutes(parent: FastifyInstance, { db, blobStore, files, lifecycle }: ModelRouteOptions) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   const deleteModels = modelDeletion({ db, blobStore, lifecycle });
