@@ -1,12 +1,15 @@
 import { z } from 'zod';
 
-/** Wire shape of every non-2xx answer of the API (api-contract.md, Errors). */
-export const apiErrorBodySchema = z.object({
-  error: z.object({
-    message: z.string(),
-    code: z.string(),
-  }),
-});
+/** Wire shape of every non-2xx answer of the API. */
+export const apiErrorBodySchema = z
+  .object({
+    // Some errors say more (a malformed filter: its `parameter` and `position`).
+    error: z.looseObject({
+      message: z.string(),
+      code: z.string(),
+    }),
+  })
+  .describe('The contract\'s error: {"error": {"message", "code"}}');
 export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
 
 /** Error codes the service writes; clients must accept codes not listed here. */

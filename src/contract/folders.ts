@@ -39,6 +39,15 @@ export const createFolderRequestSchema = z.object({
   parentFolderId: z.number().int().nullish(),
 });
 export type CreateFolderRequest = z.infer<typeof createFolderRequestSchema>;
+/** The same fields as query parameters, as the published API sends them (`POST /v2/folders?name=…`). */
+export const createFolderQuerySchema = z.object({
+  name: z.string().optional(),
+  parentFolderId: z
+    .string()
+    .regex(/^\d{1,10}$/, 'must be a folder id')
+    .transform(Number)
+    .optional(),
+});
 export const renameFolderRequestSchema = z.object({ name: z.string() });
 
 /** The folder and every folder below it (by path), so "in this folder" includes its subfolders. */

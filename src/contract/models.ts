@@ -18,7 +18,7 @@ export const settledStates: readonly KnownModelState[] = ['unsupported', 'failed
 /** States in which a model takes part in search and matching (interface document, rule 5). */
 export const searchableStates: readonly KnownModelState[] = ['finished', 'finished-incomplete'];
 
-/** Any state the client does not know counts as still working (api-contract.md, States). */
+/** Any state the client does not know counts as still working. */
 export function isSettled(state: string): boolean {
   return (settledStates as readonly string[]).includes(state);
 }
@@ -82,7 +82,7 @@ export type DeclaredUnit = (typeof declaredUnitChoices)[number];
 
 export const createModelItemSchema = z.object({
   filePath: z.string(),
-  name: z.string(),
+  name: z.string().max(1000),
   metadata: z.array(metadataPairSchema).optional(),
   /** For mesh files that do not say their unit (STL, OBJ, PLY, OFF): the unit their numbers are in. */
   units: z.enum(declaredUnitChoices).optional(),
@@ -102,14 +102,17 @@ export const uploadInfoSchema = z.object({
 });
 export type UploadInfo = z.infer<typeof uploadInfoSchema>;
 
-/** The service writes both shapes at once; a client must accept either (api-contract.md, Models). */
-export const createdModelEntrySchema = z
-  .object({
-    model: modelSchema,
-    uploadUrl: z.string().optional(),
-    headers: z.record(z.string(), z.string()).optional(),
-    uploadInfo: uploadInfoSchema.optional(),
-  })
+/** A created model as the published API and this service write it: either shape of the upload address, or both. */
+export const createdModelEntryWireSchema = z.object({
+  model: modelSchema,
+  uploadUrl: z.string().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  uploadInfo: uploadInfoSchema.optional(),
+});
+/** `POST /v2/models` as written (the service writes both shapes at once). */
+export const createModelsWireResponseSchema = z.object({ models: z.array(createdModelEntryWireSchema) });
+/** A created model as a client reads it: a deployment may write either shape, so a client accepts either. */
+export const createdModelEntrySchema = createdModelEntryWireSchema
   .transform((entry, ctx) => {
     const uploadUrl = entry.uploadUrl ?? entry.uploadInfo?.uploadUrl;
     const headers = entry.headers ?? entry.uploadInfo?.headers;

@@ -7,7 +7,8 @@ import { defaultThrottle, type ThrottleConfig } from './config';
 import { createAuthenticator, type Authenticator } from './http/auth';
 import type { ExternalOidcConfig } from './identity/external-issuer';
 import { RateLimited } from './http/errors';
-import { documentationOnly } from './http/route-docs';
+import { validatorCompiler, serializerCompiler } from 'fastify-type-provider-zod';
+import { apiErrorBodySchema } from '../contract/errors';
 import { createMetrics, type ServiceMetrics } from './metrics';
 import { operationRoutes } from './routes/operations';
 import { stateCounts } from './store/models';
@@ -17,14 +18,14 @@ import { duplicateReportRoutes } from './routes/v2/duplicate-reports';
 import { duplicateDecisionRoutes, matchFeedbackRoutes } from './routes/v2/duplicate-decisions';
 import { isApiPath, isDocsPath, isIdentityPath, isOperationsPath } from './http/paths';
 import { registerApiDocs } from './http/api-docs';
-import { registerSecurityHeaders } from './http/security-headers';
+import helmet from '@fastify/helmet';
 import { hasBuiltApp, registerBuiltApp, registerRuntimeConfig, spaNotFoundHandler } from './http/spa';
 import { apiAudience, appClientId, createProvider, identityMountPath, issuerFor } from './identity/provider';
-import { signInRoutes } from './identity/signin-routes';
+import { signInRoutes } from './routes/signin';
 import { clientCredentialRoutes } from './routes/client-credentials';
 import { publishedFieldsOnly } from './routes/published-fields';
 import type { BlobStore } from './files/blob-store';
-import { fileRoutes } from './files/file-routes';
+import { fileRoutes } from './routes/model-files';
 import { ModelLifecycle } from './store/model-lifecycle';
 import { ModelFiles } from './files/model-files';
 import { createUrlSigner } from './files/signed-urls';
@@ -37,8 +38,8 @@ import { metadataKeyRoutes } from './routes/v2/metadata-keys';
 import { metadataRoutes } from './routes/v2/metadata';
 import { userRoutes } from './routes/v2/users';
 import { modelRoutes } from './routes/v2/models';
-import { imageRoutes } from './images/image-routes';
-import { imageUploadRoutes } from './images/image-upload-routes';
+import { imageRoutes } from './routes/v2/images';
+import { imageUploadRoutes } from './routes/image-uploads';
 import { createImageUrlSigner } from './images/image-urls';
 import { ModelViewCache } from './images/model-view-cache';
 import { publicJwk, type ServiceKeys } from './store/keys';
@@ -108,6 +109,15 @@ export async function buildApp({
     ...(serverFactory ? { serverFactory } : {}),
   });
 
+  // Every route's schemas are the contract's zod schemas (src/contract): they check the request
+  // and check and write the answer, and /docs is made from them (http/api-docs.ts). A request
+  // without a body is checked as an empty object, so a body whose fields are all optional may be left out.
+  app.setValidatorCompiler((route) => {
+    const validate = validatorCompiler(route as Parameters<typeof validatorCompiler>[0]);
+    return route.httpPart === 'body' ? (data: unknown) => validate(data ?? {}) : validate;
+  });
+  app.setSerializerCompiler(serializerCompiler);
+
   // An empty JSON body means "no fields" (POST /client-credentials may carry none).
   const json = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
@@ -133,7 +143,36 @@ export async function buildApp({
     app.use((req, res, next) => (isApiPath(req.url ?? '/') || isIdentityPath(req.url ?? '/') || isDocsPath(req.url ?? '/') || isOperationsPath(req.url ?? '/') ? next() : vite(req, res, next)));
   }
 
-  registerSecurityHeaders(app, { dev: web.kind === 'vite' });
+  const dev = web.kind === 'vite';
+  // Security headers on every answer Fastify sends; a route that sets its own CSP (the sign-in
+  // page) keeps it. The app's CSP: scripts from our own origin only, plus WebAssembly compilation
+  // (three's meshopt decoder for viewer files); inline styles allowed because the 3D libraries
+  // set style attributes (user text is never rendered as HTML, so there is no markup to inject
+  // them through); images may be blob:/data: (thumbnails, previews); workers from blob: (three.js
+  // loaders, Vite workers). Dev mode adds what Vite's HMR client needs (inline preamble,
+  // websocket). HSTS only where the service is reached over https.
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: dev ? ["'self'", "'unsafe-inline'", "'wasm-unsafe-eval'"] : ["'self'", "'wasm-unsafe-eval'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'blob:', 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: dev ? ["'self'", 'ws:', 'wss:'] : ["'self'"],
+        workerSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    crossOriginOpenerPolicy: { policy: 'same-origin' },
+    strictTransportSecurity: publicUrl.startsWith('https:') ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+  });
   // Checked per request: a rebuild (which empties dist/) must not leave the server without the app.
   const spaAvailable = web.kind === 'dist' ? () => hasBuiltApp(web.distDir) : () => false;
   registerErrorHandling(app, spaNotFoundHandler(spaAvailable));
@@ -175,7 +214,12 @@ export async function buildApp({
     // The API speaks JSON only; anything else is a 415 rather than a confusing 400.
     api.removeContentTypeParser('text/plain');
     // Authenticate before the body is read: an anonymous caller learns nothing about the route.
-    documentationOnly(api);
+    // Every API answer but a success is the contract's error, documented on each operation.
+    api.addHook('onRoute', (route) => {
+      if (route.schema?.response && typeof route.schema.response === 'object') {
+        route.schema.response = { ...route.schema.response, '4xx': apiErrorBodySchema };
+      }
+    });
     api.addHook('onRequest', async (request) => {
       request.auth = await authenticate(request);
     });

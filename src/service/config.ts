@@ -92,7 +92,7 @@ export interface ServiceConfig {
 export class ConfigError extends Error {}
 
 /**
- * Reads the service configuration from the environment (architecture.md, How it starts).
+ * Reads the service configuration from the environment.
  * `port` may be overridden after listening on port 0 (tests), so PUBLIC_URL can follow it.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServiceConfig {

@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
 
 /**
- * Signed addresses served by the service itself (architecture.md, files: "HMAC-signed PUT
- * addresses served by the service").
+ * Signed addresses served by the service itself.
  *
  * Upload:  PUT  {publicUrl}/uploads/models/{modelId}?expires={unix s}&sig={base64url}
  *   sig = HMAC-SHA256(key, "gsw-upload-v1\nPUT\n/uploads/models/{modelId}\n{expires}\n
@@ -31,6 +31,9 @@ export const UPLOAD_TOKEN_HEADER = 'X-Upload-Token';
 /** Derived files, and the original as uploaded (`source`, handed out as a download). */
 export type ModelFileKind = 'viewer.glb' | 'thumbnail.png' | 'source';
 export const modelFileKinds: readonly ModelFileKind[] = ['viewer.glb', 'thumbnail.png', 'source'];
+
+/** The query of a signed address: its expiry, signature and (files) revision. */
+export const signedQuerySchema = z.object({ expires: z.string().optional(), sig: z.string().optional(), v: z.string().optional() });
 
 export type VerifyResult = { ok: true } | { ok: false; reason: 'signature' | 'expired' };
 
@@ -66,6 +69,23 @@ function hmac(key: string, text: string): Buffer {
 
 const EXPIRES = /^\d{1,12}$/;
 
+/**
+ * The one check of a signed address (model uploads, model files, image uploads): the signature
+ * of `text` under any of `keys`, compared in constant time, then the expiry. A malformed expiry
+ * or signature is a bad signature.
+ */
+export function verifySignature(keys: readonly string[], text: string, expires: string | undefined, sig: string | undefined, nowSeconds: number): VerifyResult {
+  if (!expires || !sig || !EXPIRES.test(expires)) return { ok: false, reason: 'signature' };
+  const given = Buffer.from(sig, 'base64url');
+  const matches = keys.some((key) => {
+    const expected = hmac(key, text);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+  if (!matches) return { ok: false, reason: 'signature' };
+  if (Number(expires) < nowSeconds) return { ok: false, reason: 'expired' };
+  return { ok: true };
+}
+
 export function createUrlSigner({ publicUrl, keys, now = Date.now }: UrlSignerOptions): UrlSigner {
   const signingKey = keys[0];
   if (!signingKey) throw new Error('No URL signing key.');
@@ -74,17 +94,7 @@ export function createUrlSigner({ publicUrl, keys, now = Date.now }: UrlSignerOp
 
   const sign = (text: string) => hmac(signingKey, text).toString('base64url');
 
-  function verify(text: string, expires: string | undefined, sig: string | undefined): VerifyResult {
-    if (!expires || !sig || !EXPIRES.test(expires)) return { ok: false, reason: 'signature' };
-    const given = Buffer.from(sig, 'base64url');
-    const matches = keys.some((key) => {
-      const expected = hmac(key, text);
-      return given.length === expected.length && timingSafeEqual(given, expected);
-    });
-    if (!matches) return { ok: false, reason: 'signature' };
-    if (Number(expires) < nowSeconds()) return { ok: false, reason: 'expired' };
-    return { ok: true };
-  }
+  const verify = (text: string, expires: string | undefined, sig: string | undefined) => verifySignature(keys, text, expires, sig, nowSeconds());
 
   const uploadPath = (modelId: string) => `/uploads/models/${encodeURIComponent(modelId)}`;
   const uploadText = (modelId: string, expires: string, contentType: string, token: string) =>

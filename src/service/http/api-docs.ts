@@ -1,12 +1,13 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { embeddedSpaClient } from '../../contract/app-config';
 import { appClientId } from '../identity/provider';
 
 /**
  * Interactive API documentation at /docs: an OpenAPI 3.1 document built by @fastify/swagger from
- * the routes' declared schemas (route-docs.ts, from src/contract), served as /docs/openapi.json
+ * the routes' declared zod schemas (src/contract, turned into JSON Schema by fastify-type-provider-zod), served as /docs/openapi.json
  * and shown with Swagger UI, where a user signs in with PKCE as the app's public client and can
  * call POST /client-credentials from the page (the interface's Authentication, step 3).
  */
@@ -40,7 +41,10 @@ export async function registerApiDocs(app: FastifyInstance, { publicUrl, issuer 
     },
     hideUntagged: true,
     // A plugin's root route is registered as "/prefix/"; clients call "/prefix".
-    transform: ({ schema, url }) => ({ schema, url: url.length > 1 ? url.replace(/\/$/, '') : url }),
+    transform: (route) => {
+      const { schema, url } = jsonSchemaTransform(route);
+      return { schema, url: url.length > 1 ? url.replace(/\/$/, '') : url };
+    },
   });
   await app.register(swaggerUi, {
     routePrefix: '/docs',

@@ -46,7 +46,7 @@ function claimedIssuer(token: string): string | undefined {
   }
 }
 
-/** Ours and the published API's name for the same promise (api-contract.md, Tenants). */
+/** Ours and the published API's name for the same promise. */
 function checkTenantHeaders(request: FastifyRequest, tenantKey: string) {
   for (const header of ['x-tenant-id', 'x-physna-tenantid']) {
     const value = request.headers[header];
@@ -112,7 +112,7 @@ export function createAuthenticator({ db, issuer, audience, appClientId, publicK
     if (!account) throw new Unauthorized('The access token names an unknown user or tenant.', 'invalid_token');
 
     if (clientId !== appClientId) {
-      // A deleted credential stops its tokens at once (api-contract.md, Identity).
+      // A deleted credential stops its tokens at once.
       const credential = await findCredential(db, clientId);
       if (!credential || credential.user_id !== sub) throw new Unauthorized('The client credential no longer exists.', 'invalid_token');
       await touch(clientId);
@@ -136,7 +136,7 @@ const implied: Record<Role, readonly Role[]> = {
   admin: ['admin'],
 };
 
-/** Roles nest: admin ⊇ editor ⊇ viewer (api-contract.md, Identity). */
+/** Roles nest: admin ⊇ editor ⊇ viewer. */
 export function hasRole(auth: Pick<RequestAuth, 'roles'>, needed: Role): boolean {
   return auth.roles.some((r) => implied[needed].includes(r));
 }

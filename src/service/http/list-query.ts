@@ -3,11 +3,11 @@ import { parseFilter, QuerySyntaxError, type FilterClause } from '../../contract
 import { parseOrder, type OrderTerm } from '../../contract/order';
 import { pageQuerySchema, type PageQuery } from '../../contract/paging';
 import { InvalidInput } from './errors';
-import { parseInput } from './validation';
 
-const listQuerySchema = pageQuerySchema.extend({
-  filter: z.string().optional(),
-  order: z.string().optional(),
+/** Query parameters every list and match answer takes (page, perPage, filter, order, search). */
+export const listQuerySchema = pageQuerySchema.extend({
+  filter: z.string().optional().describe("Clauses joined by commas, e.g. fileType(eq(stl)),name(like('bracket*'))"),
+  order: z.string().optional().describe('Fields joined by commas, "-" before a field for descending, e.g. -createdAt,name'),
   search: z.string().max(200).optional(),
 });
 
@@ -18,15 +18,14 @@ export interface ListQuery<F extends string, O extends string> extends PageQuery
 }
 
 /**
- * page/perPage/filter/order/search of a list endpoint (api-contract.md, Pagination, filtering,
- * ordering). A malformed filter or order is a 400 whose message and `parameter`/`position`
- * members point at the offending character.
+ * filter/order of a list query already checked against listQuerySchema, parsed for the
+ * endpoint's fields. A malformed filter or order is a 400 whose message and
+ * `parameter`/`position` members point at the offending character.
  */
 export function parseListQuery<F extends string, O extends string>(
-  query: unknown,
+  q: z.output<typeof listQuerySchema>,
   options: { filterFields: readonly F[]; allowMetadata: boolean; orderFields: readonly O[] },
 ): ListQuery<F, O> {
-  const q = parseInput(listQuerySchema, query, 'query');
   try {
     return {
       page: q.page,

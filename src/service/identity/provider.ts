@@ -1,7 +1,7 @@
 import type { JWK } from 'jose';
 import type { Kysely } from 'kysely';
 import type { BruteForceGuard } from './throttle';
-import Provider, { errors, type BaseToken, type Client, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { errors, type AccessToken, type AuthorizationCode, type Client, type ClientCredentials, type ErrorOut, type KoaContextWithOIDC } from 'oidc-provider';
 import { embeddedSpaClient } from '../../contract/app-config';
 import { findCredential, isCredentialClientId, verifyClientSecret } from '../store/client-credentials';
 import type { Database } from '../store/schema';
@@ -11,7 +11,7 @@ import { escapeHtml, newNonce, page, pageCsp } from './html';
 
 /** Where the provider is mounted; the issuer is `${publicUrl}${identityMountPath}`. */
 export const identityMountPath = '/oauth2/default';
-/** Audience of every access token the API accepts (api-contract.md, Identity). */
+/** Audience of every access token the API accepts. */
 export const apiAudience = 'api://default';
 export const appClientId = embeddedSpaClient.clientId;
 export const signInPath = (uid: string) => `/signin/${uid}`;
@@ -48,12 +48,12 @@ export function createProvider({ db, publicUrl, signingKeys, cookieKeys, tokenGu
   const Adapter = createAdapterClass(db);
 
   /** The user a token acts for: its account, or for a client credential the credential's owner. */
-  async function tokenAccount(token: BaseToken): Promise<Account | undefined> {
-    if (token.kind === 'ClientCredentials' && token.clientId) {
-      const credential = await findCredential(db, token.clientId);
+  async function tokenAccount(token: AccessToken | ClientCredentials): Promise<Account | undefined> {
+    if (token.kind === 'ClientCredentials') {
+      const credential = token.clientId ? await findCredential(db, token.clientId) : undefined;
       return credential ? findAccount(db, credential.user_id) : undefined;
     }
-    return token.accountId ? findAccount(db, token.accountId) : undefined;
+    return 'accountId' in token && token.accountId ? findAccount(db, token.accountId) : undefined;
   }
 
   const provider = new Provider(issuerFor(publicUrl), {
@@ -131,14 +131,14 @@ export function createProvider({ db, publicUrl, signingKeys, cookieKeys, tokenGu
       RefreshToken: 14 * 24 * 60 * 60,
     },
     rotateRefreshToken: true,
-    issueRefreshToken: async (_ctx: KoaContextWithOIDC, client: Client, code: BaseToken) =>
+    issueRefreshToken: async (_ctx: KoaContextWithOIDC, client: Client, code: Pick<AuthorizationCode, 'scopes'>) =>
       client.clientId === appClientId && client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
     findAccount: async (_ctx: KoaContextWithOIDC, sub: string) => {
       const account = await findAccount(db, sub);
       if (!account) return undefined;
       return { accountId: account.user.id, claims: () => accountClaims(account) };
     },
-    extraTokenClaims: async (_ctx: KoaContextWithOIDC, token: BaseToken) => {
+    extraTokenClaims: async (_ctx: KoaContextWithOIDC, token: AccessToken | ClientCredentials) => {
       const account = await tokenAccount(token);
       if (!account) return undefined;
       // `sub` here is read by the JWT customizer below; oidc-provider itself overwrites it.
@@ -148,7 +148,7 @@ export function createProvider({ db, publicUrl, signingKeys, cookieKeys, tokenGu
       customizers: {
         // A credential token acts as its owner (interface document, Authentication 2): without
         // this, oidc-provider would put the client id in `sub`.
-        jwt: (_ctx: KoaContextWithOIDC, token: BaseToken, jwt: { payload: Record<string, unknown> }) => {
+        jwt: (_ctx: KoaContextWithOIDC, token: AccessToken | ClientCredentials, jwt: { payload: Record<string, unknown> }) => {
           const owner = token.extra?.sub;
           if (token.kind === 'ClientCredentials' && typeof owner === 'string') jwt.payload.sub = owner;
         },
@@ -238,7 +238,7 @@ async function firstPartyOfflineAccess(ctx: KoaContextWithOIDC, next: () => Prom
     if (query.client_id === appClientId && query.prompt === undefined && scope.includes('offline_access')) {
       ctx.query = { ...query, prompt: 'consent' };
       // oidc-provider finds its mount path by locating ctx.url inside originalUrl (set by middie).
-      ctx.req.originalUrl = `${identityMountPath}${ctx.url}`;
+      (ctx.req as typeof ctx.req & { originalUrl?: string }).originalUrl = `${identityMountPath}${ctx.url}`;
     }
   }
   await next();
@@ -283,7 +283,7 @@ async function postLogoutSuccessSource(ctx: KoaContextWithOIDC) {
   ctx.body = page('Signed out', '<h1>Signed out</h1>\n<p>You have been signed out. <a href="/">Back to the workbench</a></p>');
 }
 
-async function renderError(ctx: KoaContextWithOIDC, out: Record<string, unknown>) {
+async function renderError(ctx: KoaContextWithOIDC, out: ErrorOut) {
   ctx.set('content-security-policy', pageCsp());
   ctx.type = 'html';
   const details = typeof out.error_description === 'string' ? out.error_description : String(out.error ?? 'unknown error');

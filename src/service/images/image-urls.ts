@@ -1,5 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { UPLOAD_CONTENT_TYPE, UPLOAD_TOKEN_HEADER, type VerifyResult } from '../files/signed-urls';
+import { createHmac } from 'node:crypto';
+import { UPLOAD_CONTENT_TYPE, UPLOAD_TOKEN_HEADER, verifySignature, type VerifyResult } from '../files/signed-urls';
 
 /**
  * Signed upload addresses of query images, by the same rules as model uploads
@@ -15,8 +15,6 @@ export interface ImageUrlSigner {
   uploadAddress(imageId: string, nonce: string, expiresAt: Date): { url: string; headers: Record<string, string> };
   verifyUpload(input: { imageId: string; expires: string | undefined; sig: string | undefined; contentType: string | undefined; uploadToken: string | undefined }): VerifyResult;
 }
-
-const EXPIRES = /^\d{1,12}$/;
 
 export function createImageUrlSigner({ publicUrl, keys, now = Date.now }: { publicUrl: string; keys: readonly string[]; now?: () => number }): ImageUrlSigner {
   const signingKey = keys[0];
@@ -34,16 +32,8 @@ export function createImageUrlSigner({ publicUrl, keys, now = Date.now }: { publ
       return { url: `${base}${path(imageId)}?expires=${expires}&sig=${sig}`, headers: { 'Content-Type': UPLOAD_CONTENT_TYPE, [UPLOAD_TOKEN_HEADER]: nonce } };
     },
     verifyUpload({ imageId, expires, sig, contentType, uploadToken }) {
-      if (!expires || !sig || !EXPIRES.test(expires) || contentType === undefined || uploadToken === undefined) return { ok: false, reason: 'signature' };
-      const t = text(imageId, expires, contentType.trim().toLowerCase(), uploadToken.trim());
-      const given = Buffer.from(sig, 'base64url');
-      const matches = keys.some((key) => {
-        const expected = hmac(key, t);
-        return given.length === expected.length && timingSafeEqual(given, expected);
-      });
-      if (!matches) return { ok: false, reason: 'signature' };
-      if (Number(expires) < Math.floor(now() / 1000)) return { ok: false, reason: 'expired' };
-      return { ok: true };
+      if (contentType === undefined || uploadToken === undefined) return { ok: false, reason: 'signature' };
+      return verifySignature(keys, text(imageId, expires ?? '', contentType.trim().toLowerCase(), uploadToken.trim()), expires, sig, Math.floor(now() / 1000));
     },
   };
 }

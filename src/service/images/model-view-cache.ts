@@ -3,6 +3,7 @@
 // database per search. Entries are keyed by model and the model version they were computed
 // from, so a reprocessed or re-uploaded model is read again; deleted models drop out when the
 // cache is pruned against a full candidate list.
+import { LRUCache } from 'lru-cache';
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { searchableVersionsSql } from '../store/searchable-models';
 import { VIEW_METHOD } from '../../geometry/search/views/shape-features';
@@ -29,9 +30,27 @@ export interface ImageQuery {
   signature: Uint8Array;
 }
 
+/** Memory for cached descriptors, all tenants together. */
+const TOTAL_BYTES = 512 * 1024 * 1024;
+/**
+ * One tenant's share: a tenant with more models keeps only its most recently searched ones, so
+ * no tenant can push every other tenant's entries out.
+ */
+const TENANT_BYTES = TOTAL_BYTES / 4;
+
 export class ModelViewCache {
-  private readonly entries = new Map<string, Entry>();
+  /** Per tenant, least recently searched tenant dropped first: at most TOTAL_BYTES / TENANT_BYTES shares. */
+  private readonly tenants = new LRUCache<number, LRUCache<string, Entry>>({ max: Math.floor(TOTAL_BYTES / TENANT_BYTES) });
   private searches = 0;
+
+  private tenantEntries(tenantId: number): LRUCache<string, Entry> {
+    let entries = this.tenants.get(tenantId);
+    if (!entries) {
+      entries = new LRUCache<string, Entry>({ maxSize: TENANT_BYTES, sizeCalculation: (e) => Math.max(1, e.data.byteLength) });
+      this.tenants.set(tenantId, entries);
+    }
+    return entries;
+  }
 
   /**
    * The `need` models of `tenantId` (passing `filter`) closest to the query images, with their
@@ -51,7 +70,9 @@ export class ModelViewCache {
       where v.method = ${VIEW_METHOD}`.execute(db);
     // Now and then drop models deleted since they were loaded (best effort; a failure only keeps memory).
     if (++this.searches % 200 === 0) this.prune(db).catch(() => {});
-    await this.load(db, candidates.filter((c) => this.entries.get(c.id)?.version !== c.version).map((c) => c.id));
+    const entries = this.tenantEntries(tenantId);
+    // What this search read is scanned even where the tenant's share could not keep it all.
+    const loaded = await this.load(db, entries, candidates.filter((c) => entries.get(c.id)?.version !== c.version).map((c) => c.id));
     const wq = queries.map((q) => weighted(q.descriptor));
     // Several images: the order they are compared in adapts so that poor models are dropped sooner.
     const images = new ImageOrder(wq);
@@ -61,7 +82,7 @@ export class ModelViewCache {
     const stage1: number[] = [];
     let searched = 0;
     for (const c of candidates) {
-      const entry = this.entries.get(c.id);
+      const entry = loaded.get(c.id) ?? entries.get(c.id);
       if (!entry) continue;
       searched++;
       const d = summedClosestBelow(images.queries, entry.data, 0, entry.count, entry.dim, top.bound, COARSE_STEP, images.bests);
@@ -106,7 +127,8 @@ export class ModelViewCache {
     return out;
   }
 
-  private async load(db: ImageDb, ids: string[]): Promise<void> {
+  private async load(db: ImageDb, entries: LRUCache<string, Entry>, ids: string[]): Promise<Map<string, Entry>> {
+    const loaded = new Map<string, Entry>();
     for (let i = 0; i < ids.length; i += 500) {
       const rows = await db
         .selectFrom('model_views')
@@ -116,18 +138,23 @@ export class ModelViewCache {
         .execute();
       for (const r of rows) {
         const data = weighted(decodeViews(r.data, r.view_count * r.dim).descriptors);
-        this.entries.set(r.model_id, { version: r.version, count: r.view_count, dim: r.dim, data });
+        const entry = { version: r.version, count: r.view_count, dim: r.dim, data };
+        loaded.set(r.model_id, entry);
+        entries.set(r.model_id, entry);
       }
     }
+    return loaded;
   }
 
   /** Forgets models that no longer exist (called now and then; cheap). */
   async prune(db: ImageDb): Promise<void> {
-    const ids = [...this.entries.keys()];
-    for (let i = 0; i < ids.length; i += 1000) {
-      const chunk = ids.slice(i, i + 1000);
-      const alive = new Set((await db.selectFrom('model_views').select('model_id').where('model_id', 'in', chunk).execute()).map((r) => r.model_id));
-      for (const id of chunk) if (!alive.has(id)) this.entries.delete(id);
+    for (const entries of [...this.tenants.values()]) {
+      const ids = [...entries.keys()];
+      for (let i = 0; i < ids.length; i += 1000) {
+        const chunk = ids.slice(i, i + 1000);
+        const alive = new Set((await db.selectFrom('model_views').select('model_id').where('model_id', 'in', chunk).execute()).map((r) => r.model_id));
+        for (const id of chunk) if (!alive.has(id)) entries.delete(id);
+      }
     }
   }
 }

@@ -1,3 +1,4 @@
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import {
@@ -9,34 +10,33 @@ import {
 } from '../../contract/client-credentials';
 import { requireAuth } from '../http/auth';
 import { Conflict, NotFound } from '../http/errors';
-import { parseInput } from '../http/validation';
 import { createCredential, deleteCredential, listCredentials } from '../store/client-credentials';
 import type { Database } from '../store/schema';
 import { z } from 'zod';
-import { routeDocs } from '../http/route-docs';
 
 /** A user's cap, so a script gone wrong cannot fill the table. */
 const maxCredentialsPerUser = 50;
 
 /**
- * `/client-credentials` (api-contract.md, Client credentials). Every signed-in user manages their
+ * `/client-credentials`. Every signed-in user manages their
  * own credentials only; someone else's client id answers 404 as if it did not exist.
  */
-export async function clientCredentialRoutes(app: FastifyInstance, { db }: { db: Kysely<Database> }) {
+export async function clientCredentialRoutes(parent: FastifyInstance, { db }: { db: Kysely<Database> }) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
   app.post(
     '/',
     {
-      schema: routeDocs({
-        tag: 'Client credentials',
+      schema: {
+        tags: ['Client credentials'],
         summary: 'Create a credential for scripts; its secret is shown once',
         description: 'Then POST grant_type=client_credentials to the token endpoint with HTTP Basic client id and secret.',
         body: createClientCredentialRequestSchema,
         response: { 201: createdClientCredentialSchema },
-      }),
+      },
     },
     async (request, reply) => {
       const auth = requireAuth(request);
-      const input = parseInput(createClientCredentialRequestSchema, request.body, 'body');
+      const input = request.body;
       const existing = await listCredentials(db, auth.userId);
       if (existing.length >= maxCredentialsPerUser) throw new Conflict(`At most ${maxCredentialsPerUser} credentials per user; delete one first.`);
       const taken = new Set(existing.map((c) => c.name));
@@ -59,11 +59,11 @@ export async function clientCredentialRoutes(app: FastifyInstance, { db }: { db:
   app.get(
     '/',
     {
-      schema: routeDocs({
-        tag: 'Client credentials',
+      schema: {
+        tags: ['Client credentials'],
         summary: 'Your credentials (never their secrets)',
         response: { 200: clientCredentialListResponseSchema },
-      }),
+      },
     },
     async (request) => {
       const auth = requireAuth(request);
@@ -84,12 +84,12 @@ export async function clientCredentialRoutes(app: FastifyInstance, { db }: { db:
   app.delete<{ Params: { clientId: string } }>(
     '/:clientId',
     {
-      schema: routeDocs({
-        tag: 'Client credentials',
+      schema: {
+        tags: ['Client credentials'],
         summary: 'Delete a credential; its tokens stop at once',
         params: z.object({ clientId: z.string() }),
-        response: { 204: null },
-      }),
+        response: { 204: z.undefined() },
+      },
     },
     async (request, reply) => {
       const auth = requireAuth(request);

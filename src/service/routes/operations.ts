@@ -1,3 +1,4 @@
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import type { BlobStore } from '../files/blob-store';
@@ -24,7 +25,8 @@ async function check(probe: () => Promise<unknown>): Promise<string> {
  * answers), `/readyz` (database, storage and queue reachable; 503 naming what is not) and
  * `/metrics` (Prometheus text).
  */
-export async function operationRoutes(app: FastifyInstance, { db, blobStore, queue, metrics }: { db: Kysely<Database>; blobStore: BlobStore; queue: IngestQueue | undefined; metrics: ServiceMetrics }) {
+export async function operationRoutes(parent: FastifyInstance, { db, blobStore, queue, metrics }: { db: Kysely<Database>; blobStore: BlobStore; queue: IngestQueue | undefined; metrics: ServiceMetrics }) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
   app.get('/healthz', async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }));
 
   app.get('/readyz', async (_request, reply) => {

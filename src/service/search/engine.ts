@@ -5,7 +5,8 @@ import type { Expression, Kysely, SqlBool } from 'kysely';
 import type { MatchKind } from '../../contract/matches';
 import { geoRelatedScore } from '../../geometry/search/descriptors/geo-descriptor';
 import type { Database, ModelRow } from '../store/schema';
-import { bumpGeneration, Lru, tenantGeneration } from './cache';
+import { LRUCache } from 'lru-cache';
+import { bumpGeneration, tenantGeneration } from './cache';
 import { loadComponents, loadFeatures } from './features-store';
 import { knownContainment } from './known-containment';
 import { exactPairs, pairCounters, storedPairs } from './pairs';
@@ -52,7 +53,7 @@ export interface SearchContext {
   settling?: SettlingModel;
 }
 
-const results = new Lru<Promise<ScoredMatch[]>>(500);
+const results = new LRUCache<string, Promise<ScoredMatch[]>>({ max: 500 });
 
 /**
  * All matches of `query` of one kind that pass `filter`, unthresholded, unsorted. Cached until the

@@ -4,7 +4,7 @@ import { createUser, ensureTenant, findUserByEmail } from './users';
 
 export const demoTenant = { key: 'demo', name: 'Demo Tenant' } as const;
 
-/** First start: the demo tenant and user (architecture.md, How it starts). Idempotent. */
+/** First start: the demo tenant and user. Idempotent. */
 export async function ensureDemoAccount(db: Kysely<Database>, demo: { email: string; password: string }): Promise<boolean> {
   if (await findUserByEmail(db, demo.email)) return false;
   const tenant = await ensureTenant(db, demoTenant.key, demoTenant.name);

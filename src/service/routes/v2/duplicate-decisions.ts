@@ -1,6 +1,7 @@
 // `/v2/duplicate-decisions` (contract duplicate-review.ts): decisions on pairs of models, their
 // export, and bulk actions on the duplicates decided; and the published API's match feedback on
 // `/v2/models/{id}`, which is the same decisions seen from one model.
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { stringify } from 'csv-stringify/sync';
@@ -21,8 +22,6 @@ import { pageDataFor, pageQuerySchema } from '../../../contract/paging';
 import type { BlobStore } from '../../files/blob-store';
 import { requireRole, type RequestAuth } from '../../http/auth';
 import { Conflict, InvalidInput, NotFound } from '../../http/errors';
-import { routeDocs } from '../../http/route-docs';
-import { parseInput } from '../../http/validation';
 import { storedPairs } from '../../search/pairs';
 import type { DecidedPair } from '../../search/review-groups';
 import { decidedModel, decisionsTouching, deleteDecision, listDecisions, saveDecision, type DecisionRow } from '../../store/duplicate-decisions';
@@ -30,7 +29,7 @@ import { findMetadataKey, setMetadataValue } from '../../store/metadata-keys';
 import type { ModelLifecycle } from '../../store/model-lifecycle';
 import { assembliesUsing, findModel, modelsByIds, moveModelsTo } from '../../store/models';
 import type { Database } from '../../store/schema';
-import { modelDeletion } from './model-deletion';
+import { modelDeletion } from '../../store/model-deletion';
 
 /** Display names of users by id (a user deleted since shows as its id). */
 export async function userNames(db: Kysely<Database>, ids: readonly string[]): Promise<Map<string, string>> {
@@ -95,15 +94,16 @@ async function recordDecision(db: Kysely<Database>, auth: RequestAuth, input: { 
   });
 }
 
-export async function duplicateDecisionRoutes(app: FastifyInstance, { db, blobStore, lifecycle }: Options) {
+export async function duplicateDecisionRoutes(parent: FastifyInstance, { db, blobStore, lifecycle }: Options) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
   const deleteModels = modelDeletion({ db, blobStore, lifecycle });
 
   app.get(
     '/',
-    { schema: routeDocs({ tag: 'Duplicate review', summary: 'Decisions on pairs of models, newest first', querystring: pageQuerySchema, response: { 200: duplicateDecisionListResponseSchema } }) },
+    { schema: { tags: ['Duplicate review'], summary: 'Decisions on pairs of models, newest first', querystring: pageQuerySchema, response: { 200: duplicateDecisionListResponseSchema } } },
     async (request) => {
       const auth = requireRole(request, 'viewer');
-      const page = parseInput(pageQuerySchema, request.query, 'query');
+      const page = request.query;
       const { rows, total } = await listDecisions(db, auth.tenantId, page);
       return { decisions: rows.map((d) => decisionDto(d)), pageData: pageDataFor(total, page) };
     },
@@ -112,21 +112,29 @@ export async function duplicateDecisionRoutes(app: FastifyInstance, { db, blobSt
   app.get(
     '/export',
     {
-      schema: routeDocs({
-        tag: 'Duplicate review',
+      schema: {
+        tags: ['Duplicate review'],
         summary: 'Every decision as a JSON or CSV file',
         description: 'Columns: master, duplicate (the other model), verdict, score, threshold, both paths, note, decided by, decided at.',
         querystring: exportQuery,
-        response: { 200: duplicateDecisionListResponseSchema.pick({ decisions: true }) },
-      }),
+        response: {
+          200: {
+            description: 'format=json or format=csv',
+            content: {
+              'application/json': { schema: duplicateDecisionListResponseSchema.pick({ decisions: true }) },
+              'text/csv': { schema: z.string() },
+            },
+          },
+        },
+      },
     },
     async (request, reply) => {
       const auth = requireRole(request, 'viewer');
-      const { format } = parseInput(exportQuery, request.query, 'query');
+      const { format } = request.query;
       const decisions = (await listDecisions(db, auth.tenantId)).rows.map((d) => decisionDto(d));
       const stamp = new Date().toISOString().slice(0, 10);
       reply.header('content-disposition', `attachment; filename="duplicate-decisions-${stamp}.${format}"`);
-      if (format === 'json') return { decisions };
+      if (format === 'json') return reply.type('application/json; charset=utf-8').send({ decisions });
       const header = ['masterId', 'masterPath', 'modelId', 'modelPath', 'verdict', 'matchPercentage', 'threshold', 'note', 'decidedBy', 'decidedAt'];
       const rows = decisions.map((d) => [d.masterId, d.masterPath, d.modelId, d.modelPath, d.verdict, d.matchPercentage ?? '', d.threshold, d.note ?? '', d.decidedBy.name, d.decidedAt]);
       // escape_formulas: a path or note starting with = + - @ is not run by a spreadsheet.
@@ -137,27 +145,27 @@ export async function duplicateDecisionRoutes(app: FastifyInstance, { db, blobSt
   app.post(
     '/',
     {
-      schema: routeDocs({
-        tag: 'Duplicate review',
+      schema: {
+        tags: ['Duplicate review'],
         summary: 'Decide a pair: duplicate of the master, or not a duplicate',
         description: 'One decision per pair: deciding again replaces it. "not-duplicate" keeps the pair out of reports at its threshold and above.',
         body: duplicateDecisionRequestSchema,
         response: { 200: duplicateDecisionResponseSchema },
-      }),
+      },
     },
     async (request) => {
       const auth = requireRole(request, 'editor');
-      const body = parseInput(duplicateDecisionRequestSchema, request.body, 'body');
+      const body = request.body;
       return { decision: decisionDto(await recordDecision(db, auth, body)) };
     },
   );
 
   app.delete(
     '/:id',
-    { schema: routeDocs({ tag: 'Duplicate review', summary: 'Take a decision back', params: decisionParams, response: { 204: null } }) },
+    { schema: { tags: ['Duplicate review'], summary: 'Take a decision back', params: decisionParams, response: { 204: z.undefined() } } },
     async (request, reply) => {
       const auth = requireRole(request, 'editor');
-      const { id } = parseInput(decisionParams, request.params, 'params');
+      const { id } = request.params;
       const n = /^\d{1,9}$/.test(id) ? Number(id) : NaN;
       if (!(Number.isSafeInteger(n) && (await deleteDecision(db, auth.tenantId, n)))) throw new NotFound(`No decision ${id}.`);
       return reply.status(204).send();
@@ -167,18 +175,18 @@ export async function duplicateDecisionRoutes(app: FastifyInstance, { db, blobSt
   app.post(
     '/actions',
     {
-      schema: routeDocs({
-        tag: 'Duplicate review',
+      schema: {
+        tags: ['Duplicate review'],
         summary: 'Move, tag or delete up to 100 decided duplicates, all or nothing',
         description:
           'Every model must be decided a duplicate of a master, and none may be a master. Deleting a duplicate that an assembly uses needs that assembly in confirmedAssemblyIds (409 names them). set-metadata without a value writes each duplicate\'s master path.',
         body: duplicateActionRequestSchema,
         response: { 200: duplicateActionResponseSchema },
-      }),
+      },
     },
     async (request) => {
       const auth = requireRole(request, 'editor');
-      const body = parseInput(duplicateActionRequestSchema, request.body, 'body');
+      const body = request.body;
       const ids = [...new Set(body.modelIds)];
       const rows = await modelsByIds(db, auth.tenantId, ids);
       const missing = ids.filter((id) => !rows.some((r) => r.id === id));
@@ -234,7 +242,8 @@ export async function duplicateDecisionRoutes(app: FastifyInstance, { db, blobSt
 }
 
 /** `/v2/models/{id}` match feedback: ExactMatch records "duplicate of {id}", FamilyMatch "not a duplicate". */
-export async function matchFeedbackRoutes(app: FastifyInstance, { db }: { db: Kysely<Database> }) {
+export async function matchFeedbackRoutes(parent: FastifyInstance, { db }: { db: Kysely<Database> }) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
   const asFeedback = (modelId: string, d: DecisionRow) => {
     const decision = decisionDto(d);
     return {
@@ -249,20 +258,20 @@ export async function matchFeedbackRoutes(app: FastifyInstance, { db }: { db: Ky
   app.put(
     '/:id/part-to-part-matches/:matchedModelId/feedback',
     {
-      schema: routeDocs({
-        tag: 'Duplicate review',
+      schema: {
+        tags: ['Duplicate review'],
         summary: 'Feedback on a match (published MatchFeedbackRequestBody)',
         description:
           'ExactMatch decides the matched model a duplicate of this one (this one the master); FamilyMatch, or no type, decides it not a duplicate. The same decisions as /v2/duplicate-decisions, at threshold 98.',
         params: feedbackParams,
         body: matchFeedbackRequestSchema,
         response: { 200: matchFeedbackListResponseSchema.shape.feedback.element },
-      }),
+      },
     },
     async (request) => {
       const auth = requireRole(request, 'editor');
-      const { id, matchedModelId } = parseInput(feedbackParams, request.params, 'params');
-      const body = parseInput(matchFeedbackRequestSchema, request.body, 'body');
+      const { id, matchedModelId } = request.params;
+      const body = request.body;
       if (id === matchedModelId) throw new InvalidInput('matchedModelId: a model is not its own match.', { parameter: 'matchedModelId' });
       const verdict: DuplicateVerdict = body.feedbackType === 'ExactMatch' ? 'duplicate' : 'not-duplicate';
       const row = await recordDecision(db, auth, { masterId: id, modelId: matchedModelId, verdict, threshold: defaultReportThreshold, note: body.feedback });
@@ -272,10 +281,10 @@ export async function matchFeedbackRoutes(app: FastifyInstance, { db }: { db: Ky
 
   app.get(
     '/:id/match-feedback',
-    { schema: routeDocs({ tag: 'Duplicate review', summary: "Feedback on a model's matches (its decisions)", params: modelParams, response: { 200: matchFeedbackListResponseSchema } }) },
+    { schema: { tags: ['Duplicate review'], summary: "Feedback on a model's matches (its decisions)", params: modelParams, response: { 200: matchFeedbackListResponseSchema } } },
     async (request) => {
       const auth = requireRole(request, 'viewer');
-      const { id } = parseInput(modelParams, request.params, 'params');
+      const { id } = request.params;
       if (!(await findModel(db, auth.tenantId, id))) throw new NotFound(`No model ${id}.`);
       return { feedback: (await decisionsTouching(db, auth.tenantId, [id])).map((d) => asFeedback(id, d)) };
     },

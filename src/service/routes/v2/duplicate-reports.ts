@@ -1,5 +1,6 @@
 // `/v2/duplicate-reports` (contract duplicate-review.ts): duplicates reports over a scope, run by a
 // worker in the background and kept; their groups to review, with decisions applied.
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -16,8 +17,6 @@ import { pageDataFor, pageQuerySchema } from '../../../contract/paging';
 import type { ModelFiles } from '../../files/model-files';
 import { requireRole } from '../../http/auth';
 import { Conflict, NotFound } from '../../http/errors';
-import { routeDocs } from '../../http/route-docs';
-import { parseInput } from '../../http/validation';
 import type { IngestQueue } from '../../ingest/ingest-queue';
 import { reportFolders, type StoredReport } from '../../search/duplicate-report-job';
 import { assembliesContaining } from '../../search/pairs';
@@ -27,16 +26,17 @@ import { createReport, findReport, listReports, scopeFingerprint } from '../../s
 import { existingFolderIds, folderPaths } from '../../store/folders';
 import { assembliesUsing } from '../../store/models';
 import type { Database } from '../../store/schema';
-import { roundedLinks } from './duplicate-answers';
+import { roundedLinks } from '../../store/duplicate-answers';
 import { decisionDto, decidedPairs, userNames } from './duplicate-decisions';
-import { toModelsByIds } from './model-dto';
+import { toModelsByIds } from '../../store/model-dto';
 
 const idParams = z.object({ id: z.string() });
 
 type ReportRow = NonNullable<Awaited<ReturnType<typeof findReport>>>;
 type ListedRow = Awaited<ReturnType<typeof listReports>>['rows'][number] | ReportRow;
 
-export async function duplicateReportRoutes(app: FastifyInstance, { db, files, queue }: { db: Kysely<Database>; files: ModelFiles; queue: IngestQueue | undefined }) {
+export async function duplicateReportRoutes(parent: FastifyInstance, { db, files, queue }: { db: Kysely<Database>; files: ModelFiles; queue: IngestQueue | undefined }) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
   /** The answer for report rows: scope paths, who made them, and whether the scope changed since. */
   async function present(tenantId: number, rows: readonly ListedRow[], groupCounts: ReadonlyMap<string, number> = new Map()): Promise<DuplicateReport[]> {
     const [paths, names] = await Promise.all([folderPaths(db, tenantId), userNames(db, rows.map((r) => r.created_by))]);
@@ -70,8 +70,14 @@ export async function duplicateReportRoutes(app: FastifyInstance, { db, files, q
     );
   }
 
-  async function reportOr404(tenantId: number, params: unknown) {
-    const { id } = parseInput(idParams, params, 'params');
+  /** One report's answer. */
+  async function presentOne(tenantId: number, row: ListedRow, groupCounts?: ReadonlyMap<string, number>): Promise<DuplicateReport> {
+    const [report] = await present(tenantId, [row], groupCounts);
+    if (!report) throw new Error('present answers one report per row');
+    return report;
+  }
+
+  async function reportOr404(tenantId: number, { id }: { id: string }) {
     const row = await findReport(db, tenantId, id);
     if (!row) throw new NotFound(`No duplicates report ${id}.`);
     return row;
@@ -80,17 +86,17 @@ export async function duplicateReportRoutes(app: FastifyInstance, { db, files, q
   app.post(
     '/',
     {
-      schema: routeDocs({
-        tag: 'Duplicate review',
+      schema: {
+        tags: ['Duplicate review'],
         summary: 'Start a duplicates report over folders or the whole tenant',
         description: 'Runs in the background: poll the report for its progress. Without folderIds it covers every model of the tenant.',
         body: duplicateReportRequestSchema,
         response: { 202: duplicateReportResponseSchema },
-      }),
+      },
     },
     async (request, reply) => {
       const auth = requireRole(request, 'viewer');
-      const body = parseInput(duplicateReportRequestSchema, request.body ?? {}, 'body');
+      const body = request.body;
       const folderIds = body.folderIds?.length ? [...new Set(body.folderIds)] : null;
       if (folderIds) {
         const found = await existingFolderIds(db, auth.tenantId, folderIds);
@@ -100,17 +106,16 @@ export async function duplicateReportRoutes(app: FastifyInstance, { db, files, q
       if (!queue?.sendReport) throw new Conflict('Reports are run by workers, and this deployment has none.');
       const row = await createReport(db, { tenantId: auth.tenantId, folderIds, includeSubfolders: body.includeSubfolders, threshold: body.threshold, createdBy: auth.userId });
       await queue.sendReport(row.id);
-      const [report] = await present(auth.tenantId, [row]);
-      return reply.status(202).send({ report });
+      return reply.status(202).send({ report: await presentOne(auth.tenantId, row) });
     },
   );
 
   app.get(
     '/',
-    { schema: routeDocs({ tag: 'Duplicate review', summary: 'Duplicates reports, newest first', querystring: pageQuerySchema, response: { 200: duplicateReportListResponseSchema } }) },
+    { schema: { tags: ['Duplicate review'], summary: 'Duplicates reports, newest first', querystring: pageQuerySchema, response: { 200: duplicateReportListResponseSchema } } },
     async (request) => {
       const auth = requireRole(request, 'viewer');
-      const page = parseInput(pageQuerySchema, request.query, 'query');
+      const page = request.query;
       const { rows, total } = await listReports(db, auth.tenantId, page);
       return { reports: await present(auth.tenantId, rows), pageData: pageDataFor(total, page) };
     },
@@ -118,14 +123,13 @@ export async function duplicateReportRoutes(app: FastifyInstance, { db, files, q
 
   app.get(
     '/:id',
-    { schema: routeDocs({ tag: 'Duplicate review', summary: 'A duplicates report: its progress, or its figures once ready', params: idParams, response: { 200: duplicateReportResponseSchema } }) },
+    { schema: { tags: ['Duplicate review'], summary: 'A duplicates report: its progress, or its figures once ready', params: idParams, response: { 200: duplicateReportResponseSchema } } },
     async (request) => {
       const auth = requireRole(request, 'viewer');
       const row = await reportOr404(auth.tenantId, request.params);
       const counts = new Map<string, number>();
       if (row.status === 'ready') counts.set(row.id, (await groupsOf(auth.tenantId, row)).groups.length);
-      const [report] = await present(auth.tenantId, [row], counts);
-      return { report };
+      return { report: await presentOne(auth.tenantId, row, counts) };
     },
   );
 
@@ -172,20 +176,20 @@ export async function duplicateReportRoutes(app: FastifyInstance, { db, files, q
   app.get(
     '/:id/groups',
     {
-      schema: routeDocs({
-        tag: 'Duplicate review',
+      schema: {
+        tags: ['Duplicate review'],
         summary: "A page of a ready report's groups, largest first",
         description:
           'Each member with the assemblies that use it and its decision; the master its decisions name, else the suggested one (used in most assemblies, then the oldest). Pairs decided "not a duplicate" at this threshold or below are not linked. 409 while the report runs.',
         params: idParams,
         querystring: pageQuerySchema,
         response: { 200: reportGroupsResponseSchema },
-      }),
+      },
     },
     async (request) => {
       const auth = requireRole(request, 'viewer');
       const row = await reportOr404(auth.tenantId, request.params);
-      const page = parseInput(pageQuerySchema, request.query, 'query');
+      const page = request.query;
       if (row.status !== 'ready') throw new Conflict(row.status === 'failed' ? `The report failed: ${row.error ?? ''}` : 'The report is not ready yet.');
       const { groups: all, decisions: reportDecisions } = await groupsOf(auth.tenantId, row);
       const start = (page.page - 1) * page.perPage;
@@ -226,8 +230,8 @@ export async function duplicateReportRoutes(app: FastifyInstance, { db, files, q
         ];
       });
       const counts = new Map([[row.id, all.length]]);
-      const [report] = await present(auth.tenantId, [row], counts);
-      const body: ReportGroupsResponse = { report: report!, groups, pageData: pageDataFor(all.length, page), decidedDuplicates: await decidedDuplicates(auth.tenantId, all, reportDecisions) };
+      const report = await presentOne(auth.tenantId, row, counts);
+      const body: ReportGroupsResponse = { report, groups, pageData: pageDataFor(all.length, page), decidedDuplicates: await decidedDuplicates(auth.tenantId, all, reportDecisions) };
       return body;
     },
   );

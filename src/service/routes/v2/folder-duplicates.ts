@@ -1,3 +1,4 @@
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -5,34 +6,33 @@ import { folderDuplicatesResponseSchema, type FolderDuplicatesResponse } from '.
 import type { ModelFiles } from '../../files/model-files';
 import { requireRole } from '../../http/auth';
 import { InvalidInput, NotFound } from '../../http/errors';
-import { parseInput } from '../../http/validation';
 import { folderDuplicates } from '../../search/duplicates';
 import { TooManyPairs } from '../../search/near-pairs';
 import { findFolder } from '../../store/folders';
 import type { Database } from '../../store/schema';
-import { modelsOfDuplicates, relationsAnswer, roundedLinks } from './duplicate-answers';
-import { routeDocs } from '../../http/route-docs';
+import { modelsOfDuplicates, relationsAnswer, roundedLinks } from '../../store/duplicate-answers';
 
 const idParams = z.object({ id: z.string() });
 const query = z.object({ threshold: z.coerce.number().min(0).max(100).default(98) });
 
 /** `GET /v2/folders/{id}/duplicates?threshold=` (contract matches.ts folderDuplicatesResponseSchema). */
-export async function folderDuplicateRoutes(app: FastifyInstance, { db, files }: { db: Kysely<Database>; files: ModelFiles }) {
+export async function folderDuplicateRoutes(parent: FastifyInstance, { db, files }: { db: Kysely<Database>; files: ModelFiles }) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/:id/duplicates',
     {
-      schema: routeDocs({
-        tag: 'Folders',
+      schema: {
+        tags: ['Folders'],
         summary: "Duplicate groups among a folder's own models",
         params: idParams,
         querystring: query,
         response: { 200: folderDuplicatesResponseSchema },
-      }),
+      },
     },
     async (request) => {
       const auth = requireRole(request, 'viewer');
-      const { id } = parseInput(idParams, request.params, 'params');
-      const { threshold } = parseInput(query, request.query, 'query');
+      const { id } = request.params;
+      const { threshold } = request.query;
       const folderId = /^\d{1,10}$/.test(id) ? Number(id) : NaN;
       const folder = Number.isSafeInteger(folderId) && folderId <= 2_147_483_647 ? await findFolder(db, auth.tenantId, folderId) : undefined;
       if (!folder) throw new NotFound(`No folder ${id}.`);

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { folderNameProblem } from '../../../contract/file-paths';
 import { folderFilterFields } from '../../../contract/filter';
 import {
+  createFolderQuerySchema,
   createFolderRequestSchema,
   folderContentsResponseSchema,
   folderListResponseSchema,
@@ -17,10 +19,9 @@ import { pageDataFor, pageQuerySchema } from '../../../contract/paging';
 import type { ModelFiles } from '../../files/model-files';
 import { requireRole } from '../../http/auth';
 import { Conflict, InvalidInput, NotFound } from '../../http/errors';
-import { parseListQuery } from '../../http/list-query';
-import { parseInput } from '../../http/validation';
+import { listQuerySchema, parseListQuery } from '../../http/list-query';
 import { modelsInFolder } from '../../store/models';
-import { toModels } from './model-dto';
+import { toModels } from '../../store/model-dto';
 import {
   childFolders,
   deleteFolder,
@@ -34,32 +35,15 @@ import {
   tryCreateFolder,
 } from '../../store/folders';
 import type { Database, FolderRow } from '../../store/schema';
-import { listQueryDocs, routeDocs } from '../../http/route-docs';
 
 const idParams = z.object({ id: z.string() });
 
 /** A folder id from the path; anything that is not one is simply not found. */
-function folderIdOf(params: unknown): number {
-  const { id } = parseInput(idParams, params, 'params');
+function folderIdOf({ id }: { id: string }): number {
   const n = /^\d{1,10}$/.test(id) ? Number(id) : NaN;
   if (!Number.isSafeInteger(n) || n <= 0 || n > 2_147_483_647) throw new NotFound(`No folder ${id}.`);
   return n;
 }
-
-const createBody = z.object({
-  name: z.string(),
-  parentFolderId: z.union([z.number().int(), z.null()]).optional(),
-});
-/** The same fields as query parameters (api-contract.md, Folders). */
-const createQuery = z.object({
-  name: z.string().optional(),
-  parentFolderId: z
-    .string()
-    .regex(/^\d{1,10}$/, 'must be a folder id')
-    .transform(Number)
-    .optional(),
-});
-const renameBody = z.object({ name: z.string() });
 
 function checkName(name: string): void {
   const problem = folderNameProblem(name);
@@ -78,8 +62,9 @@ function toFolder(row: FolderRow, path: string, modelCount: number): Folder {
   };
 }
 
-/** `/v2/folders` (api-contract.md, Folders). modelCount counts the models directly in the folder. */
-export async function folderRoutes(app: FastifyInstance, { db, files }: { db: Kysely<Database>; files: ModelFiles }) {
+/** `/v2/folders`. modelCount counts the models directly in the folder. */
+export async function folderRoutes(parent: FastifyInstance, { db, files }: { db: Kysely<Database>; files: ModelFiles }) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
   async function present(tenantId: number, row: FolderRow): Promise<Folder> {
     const [path, counts] = await Promise.all([folderPath(db, tenantId, row.id), modelCounts(db, tenantId, [row.id])]);
     return toFolder(row, path ?? row.name, counts.get(row.id) ?? 0);
@@ -87,7 +72,7 @@ export async function folderRoutes(app: FastifyInstance, { db, files }: { db: Ky
 
   app.get(
     '/',
-    { schema: routeDocs({ tag: 'Folders', summary: 'List folders', querystring: listQueryDocs, response: { 200: folderListResponseSchema } }) },
+    { schema: { tags: ['Folders'], summary: 'List folders', querystring: listQuerySchema, response: { 200: folderListResponseSchema } } },
     async (request) => {
       const auth = requireRole(request, 'viewer');
       const query = parseListQuery(request.query, { filterFields: folderFilterFields, allowMetadata: false, orderFields: folderOrderFields });
@@ -111,24 +96,19 @@ export async function folderRoutes(app: FastifyInstance, { db, files }: { db: Ky
   app.post(
     '/',
     {
-      schema: routeDocs({
-        tag: 'Folders',
+      schema: {
+        tags: ['Folders'],
         summary: 'Create a folder',
         description: 'name and parentFolderId in the JSON body, or as query parameters (published form).',
-        querystring: createQuery,
-        body: createFolderRequestSchema,
+        querystring: createFolderQuerySchema,
+        body: createFolderRequestSchema.partial(),
         response: { 201: folderResponseSchema },
-      }),
+      },
     },
     async (request, reply) => {
       const auth = requireRole(request, 'editor');
-      const fromQuery = parseInput(createQuery, request.query, 'query');
-      const fromBody = request.body === undefined ? {} : parseInput(createBody.partial(), request.body, 'body');
-      const input = parseInput(
-        createBody,
-        { name: fromBody.name ?? fromQuery.name, parentFolderId: fromBody.parentFolderId ?? fromQuery.parentFolderId },
-        'body',
-      );
+      const input = { name: request.body.name ?? request.query.name, parentFolderId: request.body.parentFolderId ?? request.query.parentFolderId };
+      if (input.name === undefined) throw new InvalidInput('name: give the folder a name, in the body or as a query parameter.');
       checkName(input.name);
       const result = await tryCreateFolder(db, { tenantId: auth.tenantId, name: input.name, parentFolderId: input.parentFolderId ?? null });
       if (!result.ok) {
@@ -146,18 +126,18 @@ export async function folderRoutes(app: FastifyInstance, { db, files }: { db: Ky
   app.get(
     '/:id/contents',
     {
-      schema: routeDocs({
-        tag: 'Folders',
+      schema: {
+        tags: ['Folders'],
         summary: 'Subfolders, then models, one page',
         params: idParams,
         querystring: pageQuerySchema,
         response: { 200: folderContentsResponseSchema },
-      }),
+      },
     },
     async (request) => {
       const auth = requireRole(request, 'viewer');
       const id = folderIdOf(request.params);
-      const page = parseInput(pageQuerySchema, request.query, 'query');
+      const page = request.query;
       if (!(await findFolder(db, auth.tenantId, id))) throw new NotFound(`No folder ${id}.`);
       const start = (page.page - 1) * page.perPage;
       const folders = await childFolders(db, auth.tenantId, id, start, page.perPage);
@@ -183,7 +163,7 @@ export async function folderRoutes(app: FastifyInstance, { db, files }: { db: Ky
 
   app.get(
     '/:id',
-    { schema: routeDocs({ tag: 'Folders', summary: 'One folder', params: idParams, response: { 200: folderResponseSchema } }) },
+    { schema: { tags: ['Folders'], summary: 'One folder', params: idParams, response: { 200: folderResponseSchema } } },
     async (request) => {
       const auth = requireRole(request, 'viewer');
       const id = folderIdOf(request.params);
@@ -196,18 +176,18 @@ export async function folderRoutes(app: FastifyInstance, { db, files }: { db: Ky
   app.patch(
     '/:id',
     {
-      schema: routeDocs({
-        tag: 'Folders',
+      schema: {
+        tags: ['Folders'],
         summary: 'Rename a folder',
         params: idParams,
         body: renameFolderRequestSchema,
         response: { 200: folderUpdateResponseSchema },
-      }),
+      },
     },
     async (request) => {
       const auth = requireRole(request, 'editor');
       const id = folderIdOf(request.params);
-      const { name } = parseInput(renameBody, request.body, 'body');
+      const { name } = request.body;
       checkName(name);
       const result = await renameFolder(db, auth.tenantId, id, name);
       if (!result.ok) {
@@ -220,7 +200,7 @@ export async function folderRoutes(app: FastifyInstance, { db, files }: { db: Ky
 
   app.delete(
     '/:id',
-    { schema: routeDocs({ tag: 'Folders', summary: 'Delete an empty folder', params: idParams, response: { 204: null } }) },
+    { schema: { tags: ['Folders'], summary: 'Delete an empty folder', params: idParams, response: { 204: z.undefined() } } },
     async (request, reply) => {
       const auth = requireRole(request, 'editor');
       const id = folderIdOf(request.params);

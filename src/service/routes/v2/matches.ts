@@ -1,9 +1,11 @@
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { modelFilterFields, formatFilter } from '../../../contract/filter';
 import {
   matchesResponseSchemaFor,
+  type SimilarityMatchesResponse,
   matchKinds,
   matchQuerySchema,
   type ContainmentMatch,
@@ -16,16 +18,14 @@ import { pageDataFor } from '../../../contract/paging';
 import type { ModelFiles } from '../../files/model-files';
 import { requireRole } from '../../http/auth';
 import { Conflict, InvalidInput, NotFound } from '../../http/errors';
-import { parseListQuery } from '../../http/list-query';
-import { parseInput } from '../../http/validation';
+import { listQuerySchema, parseListQuery } from '../../http/list-query';
 import { tenantGeneration } from '../../search/cache';
 import { findMatches, NotIndexed, type ScoredMatch } from '../../search/engine';
 import { findModel, modelFilterSchema, modelsByIds, orderingFacts } from '../../store/models';
 import type { Database } from '../../store/schema';
 import { compileFilter } from '../../store/sql-filter';
 import { matchFilterData } from '../../store/match-filter-data';
-import { toModels } from './model-dto';
-import { listQueryDocs, routeDocs } from '../../http/route-docs';
+import { toModels } from '../../store/model-dto';
 import { searchableStates } from '../../../contract/models';
 
 const idParams = z.object({ id: z.string() });
@@ -36,11 +36,12 @@ export interface MatchRouteOptions {
 }
 
 /**
- * `GET /v2/models/{id}/{part-in-part|part-to-part|geo-related}-matches` (api-contract.md, Matches),
+ * `GET /v2/models/{id}/{part-in-part|part-to-part|geo-related}-matches`,
  * and the published API's newer names of two of them: `/matches` (part-to-part) and
  * `/part-matches` (part-in-part), which answer the same.
  */
-export async function matchRoutes(app: FastifyInstance, { db, files }: MatchRouteOptions) {
+export async function matchRoutes(parent: FastifyInstance, { db, files }: MatchRouteOptions) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
   const paths: [string, MatchKind][] = [
     ...matchKinds.map((kind): [string, MatchKind] => [`/:id/${kind}-matches`, kind]),
     ['/:id/matches', 'part-to-part'],
@@ -48,18 +49,19 @@ export async function matchRoutes(app: FastifyInstance, { db, files }: MatchRout
   ];
   for (const [path, kind] of paths) {
     const published = path.endsWith('/matches') && !path.includes(kind) ? ` (the published name of ${kind})` : '';
-    const schema = routeDocs({
-      tag: 'Matches',
+    const schema = {
+      tags: ['Matches'],
       summary: `${kind === 'part-to-part' ? 'Models of the same shape' : kind === 'part-in-part' ? 'Models it contains or that contain it' : 'Models of similar size and proportions'}${published}`,
       description: 'threshold is 0–100 (the interface; the published document says 0–1). Part-in-part answers forward and reverse shares.',
       params: idParams,
-      querystring: listQueryDocs.extend(matchQuerySchema.shape),
-      response: { 200: matchesResponseSchemaFor(kind) },
-    });
+      querystring: listQuerySchema.extend(matchQuerySchema.shape),
+      // One route per kind, one answer schema per kind: typed as either, which `matches` is.
+      response: { 200: matchesResponseSchemaFor(kind) as z.ZodType<Omit<SimilarityMatchesResponse, 'matches'> & { matches: Match[] }> },
+    };
     app.get(path, { schema }, async (request) => {
       const auth = requireRole(request, 'viewer');
-      const { id } = parseInput(idParams, request.params, 'params');
-      const { threshold } = parseInput(matchQuerySchema, request.query, 'query');
+      const { id } = request.params;
+      const { threshold } = request.query;
       const query = parseListQuery(request.query, { filterFields: modelFilterFields, allowMetadata: true, orderFields: matchOrderFields });
       checkOrder(kind, query.order);
       const [row, generation] = await Promise.all([findModel(db, auth.tenantId, id), tenantGeneration(db, auth.tenantId)]);

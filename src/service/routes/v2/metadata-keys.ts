@@ -1,3 +1,4 @@
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { createMetadataKeyRequestSchema } from '../../../contract/metadata-keys';
@@ -5,22 +6,21 @@ import { pageDataFor, pageQuerySchema } from '../../../contract/paging';
 import { requireRole } from '../../http/auth';
 import { z } from 'zod';
 import { Conflict, NotFound } from '../../http/errors';
-import { parseInput } from '../../http/validation';
 import { createMetadataKey, findMetadataKey, listMetadataKeys } from '../../store/metadata-keys';
 import type { Database } from '../../store/schema';
-import { routeDocs } from '../../http/route-docs';
 import { metadataKeyListResponseSchema, metadataKeyResponseSchema } from '../../../contract/metadata-keys';
 
 const keyParams = z.object({ id: z.string() });
 
-/** `/v2/metadata-keys` (api-contract.md, Metadata keys). */
-export async function metadataKeyRoutes(app: FastifyInstance, { db }: { db: Kysely<Database> }) {
+/** `/v2/metadata-keys`. */
+export async function metadataKeyRoutes(parent: FastifyInstance, { db }: { db: Kysely<Database> }) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/',
-    { schema: routeDocs({ tag: 'Metadata', summary: 'Metadata keys', querystring: pageQuerySchema, response: { 200: metadataKeyListResponseSchema } }) },
+    { schema: { tags: ['Metadata'], summary: 'Metadata keys', querystring: pageQuerySchema, response: { 200: metadataKeyListResponseSchema } } },
     async (request) => {
       const auth = requireRole(request, 'viewer');
-      const page = parseInput(pageQuerySchema, request.query, 'query');
+      const page = request.query;
       const { rows, total } = await listMetadataKeys(db, auth.tenantId, page);
       return { metadataKeys: rows.map((k) => ({ id: k.id, name: k.name })), pageData: pageDataFor(total, page) };
     },
@@ -28,10 +28,10 @@ export async function metadataKeyRoutes(app: FastifyInstance, { db }: { db: Kyse
 
   app.get(
     '/:id',
-    { schema: routeDocs({ tag: 'Metadata', summary: 'One metadata key', params: keyParams, response: { 200: metadataKeyResponseSchema } }) },
+    { schema: { tags: ['Metadata'], summary: 'One metadata key', params: keyParams, response: { 200: metadataKeyResponseSchema } } },
     async (request) => {
       const auth = requireRole(request, 'viewer');
-      const { id } = parseInput(keyParams, request.params, 'params');
+      const { id } = request.params;
       const row = /^\d{1,10}$/.test(id) ? await findMetadataKey(db, auth.tenantId, Number(id)) : undefined;
       if (!row) throw new NotFound(`No metadata key ${id}.`);
       return { metadataKey: { id: row.id, name: row.name } };
@@ -41,16 +41,16 @@ export async function metadataKeyRoutes(app: FastifyInstance, { db }: { db: Kyse
   app.post(
     '/',
     {
-      schema: routeDocs({
-        tag: 'Metadata',
+      schema: {
+        tags: ['Metadata'],
         summary: 'Create a metadata key (name or metadataKeyName)',
         body: createMetadataKeyRequestSchema,
         response: { 201: metadataKeyResponseSchema },
-      }),
+      },
     },
     async (request, reply) => {
       const auth = requireRole(request, 'editor');
-      const { name } = parseInput(createMetadataKeyRequestSchema, request.body, 'body');
+      const { name } = request.body;
       const row = await createMetadataKey(db, auth.tenantId, name);
       if (!row) throw new Conflict(`A metadata key named “${name}” already exists.`);
       return reply.status(201).send({ metadataKey: { id: row.id, name: row.name } });

@@ -1,3 +1,4 @@
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -5,15 +6,13 @@ import { pageDataFor, pageQuerySchema } from '../../../contract/paging';
 import type { ModelFiles } from '../../files/model-files';
 import { requireRole } from '../../http/auth';
 import { InvalidInput } from '../../http/errors';
-import { parseInput } from '../../http/validation';
 import { scopeDuplicates } from '../../search/duplicates';
 import { TooManyPairs } from '../../search/near-pairs';
 import { stateCounts } from '../../store/models';
 import type { Database } from '../../store/schema';
-import { folderScope, scopeQuery } from './folder-scope';
-import { toModelsByIds } from './model-dto';
-import { modelsOfDuplicates, relationsAnswer, roundedLinks } from './duplicate-answers';
-import { routeDocs } from '../../http/route-docs';
+import { folderScope, scopeQuery } from '../../http/folder-scope';
+import { toModelsByIds } from '../../store/model-dto';
+import { modelsOfDuplicates, relationsAnswer, roundedLinks } from '../../store/duplicate-answers';
 import { groupedMatchReportSchema } from '../../../contract/matches';
 import { matchReportResponseSchema, stateReportResponseSchema } from '../../../contract/models';
 
@@ -29,9 +28,10 @@ const EXAMPLES = 3;
  * the threshold) and `grouped-match-report` (groups of models linked by part-to-part scores at
  * the threshold: the duplicates across folders).
  */
-export async function modelReportRoutes(app: FastifyInstance, { db, files }: { db: Kysely<Database>; files: ModelFiles }) {
-  async function duplicates(tenantId: number, query: unknown) {
-    const { threshold } = parseInput(thresholdQuery, query, 'query');
+export async function modelReportRoutes(parent: FastifyInstance, { db, files }: { db: Kysely<Database>; files: ModelFiles }) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
+  async function duplicates(tenantId: number, query: z.output<typeof scopeQuery> & z.output<typeof thresholdQuery>) {
+    const { threshold } = query;
     const scope = await folderScope(db, tenantId, query);
     const found = await scopeDuplicates(db, tenantId, scope, threshold).catch((error: unknown) => {
       if (error instanceof TooManyPairs) {
@@ -47,7 +47,7 @@ export async function modelReportRoutes(app: FastifyInstance, { db, files }: { d
 
   app.get(
     '/state-report',
-    { schema: routeDocs({ tag: 'Reports', summary: 'Models per state', querystring: scopeQuery, response: { 200: stateReportResponseSchema } }) },
+    { schema: { tags: ['Reports'], summary: 'Models per state', querystring: scopeQuery, response: { 200: stateReportResponseSchema } } },
     async (request) => {
       const auth = requireRole(request, 'viewer');
       const scope = await folderScope(db, auth.tenantId, request.query);
@@ -58,16 +58,16 @@ export async function modelReportRoutes(app: FastifyInstance, { db, files }: { d
   app.get(
     '/match-report',
     {
-      schema: routeDocs({
-        tag: 'Reports',
+      schema: {
+        tags: ['Reports'],
         summary: 'Models with how many others match them at the threshold',
         querystring: scopeQuery.extend(thresholdQuery.shape).extend(pageQuerySchema.shape),
         response: { 200: matchReportResponseSchema },
-      }),
+      },
     },
     async (request) => {
       const auth = requireRole(request, 'viewer');
-      const page = parseInput(pageQuerySchema, request.query, 'query');
+      const page = request.query;
       const { found, threshold } = await duplicates(auth.tenantId, request.query);
       const counts = new Map<string, number>();
       for (const c of found.clusters) for (const l of c.links) for (const id of [l.a, l.b]) counts.set(id, (counts.get(id) ?? 0) + 1);
@@ -92,12 +92,12 @@ export async function modelReportRoutes(app: FastifyInstance, { db, files }: { d
   app.get(
     '/grouped-match-report',
     {
-      schema: routeDocs({
-        tag: 'Reports',
+      schema: {
+        tags: ['Reports'],
         summary: 'Groups of duplicates across folders',
         querystring: scopeQuery.extend(thresholdQuery.shape),
         response: { 200: groupedMatchReportSchema },
-      }),
+      },
     },
     async (request) => {
       const auth = requireRole(request, 'viewer');

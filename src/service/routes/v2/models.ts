@@ -1,3 +1,4 @@
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -7,9 +8,8 @@ import { setMetadataValueRequestSchema } from '../../../contract/metadata-keys';
 import {
   assemblyTreeNodeSchema,
   assemblyTreeResponseSchema,
-  createModelItemSchema,
   createModelsRequestSchema,
-  createModelsResponseSchema,
+  createModelsWireResponseSchema,
   deletedResponseSchema,
   MAX_MODELS_PER_REQUEST,
   metadataValueListResponseSchema,
@@ -26,13 +26,13 @@ import {
 import { listOrderFields } from '../../../contract/order';
 import { pageDataFor, pageQuerySchema } from '../../../contract/paging';
 import type { BlobStore } from '../../files/blob-store';
-import { modelDeletion } from './model-deletion';
+import { modelDeletion } from '../../store/model-deletion';
 import type { ModelFiles } from '../../files/model-files';
 import { UPLOAD_TTL_SECONDS } from '../../files/signed-urls';
 import { requireRole } from '../../http/auth';
 import { Conflict, InvalidInput, NotFound, TooLarge } from '../../http/errors';
-import { parseListQuery } from '../../http/list-query';
-import { listParam, parseInput } from '../../http/validation';
+import { listQuerySchema, parseListQuery } from '../../http/list-query';
+import { listParam } from '../../http/list-param';
 import { foldNameCase } from '../../store/folders';
 import { deleteMetadataValue, findMetadataKey, metadataOf, setMetadataValue } from '../../store/metadata-keys';
 import {
@@ -44,8 +44,7 @@ import {
 } from '../../store/models';
 import type { ModelLifecycle } from '../../store/model-lifecycle';
 import type { Database, ModelRow } from '../../store/schema';
-import { toModel, toModels } from './model-dto';
-import { listQueryDocs, routeDocs } from '../../http/route-docs';
+import { toModel, toModels } from '../../store/model-dto';
 
 
 const idParams = z.object({ id: z.string() });
@@ -54,8 +53,6 @@ const metadataParams = z.object({ id: z.string(), metadataKeyId: z.string() });
 const createQuery = z.object({
   createMissingFolders: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
 });
-const batchShape = z.object({ models: z.array(z.unknown()) });
-const itemSchema = createModelItemSchema.extend({ name: z.string().max(1000) });
 
 export interface ModelRouteOptions {
   db: Kysely<Database>;
@@ -64,11 +61,11 @@ export interface ModelRouteOptions {
   lifecycle: ModelLifecycle;
 }
 
-/** `/v2/models` (api-contract.md, Models; Metadata keys for the per-model pairs). */
-export async function modelRoutes(app: FastifyInstance, { db, blobStore, files, lifecycle }: ModelRouteOptions) {
+/** `/v2/models`, with each model's metadata values. */
+export async function modelRoutes(parent: FastifyInstance, { db, blobStore, files, lifecycle }: ModelRouteOptions) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
   const deleteModels = modelDeletion({ db, blobStore, lifecycle });
-  async function modelOr404(tenantId: number, params: unknown): Promise<ModelRow> {
-    const { id } = parseInput(idParams, params, 'params');
+  async function modelOr404(tenantId: number, { id }: { id: string }): Promise<ModelRow> {
     const row = await findModel(db, tenantId, id);
     if (!row) throw new NotFound(`No model ${id}.`);
     return row;
@@ -82,24 +79,23 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files, 
   app.post(
     '/',
     {
-      schema: routeDocs({
-        tag: 'Models',
+      schema: {
+        tags: ['Models'],
         summary: 'Create model records (up to 100) and get their upload addresses',
         description: 'Then PUT each file to its uploadUrl with every header of headers. createMissingFolders=true creates the folders of the paths.',
         querystring: createQuery,
         body: createModelsRequestSchema,
-        response: { 201: createModelsResponseSchema },
-      }),
+        response: { 201: createModelsWireResponseSchema },
+      },
     },
     async (request, reply) => {
       const auth = requireRole(request, 'editor');
-      const { createMissingFolders } = parseInput(createQuery, request.query, 'query');
-      const { models: rawItems } = parseInput(batchShape, request.body, 'body');
-      if (rawItems.length === 0) throw new InvalidInput('models: send at least one model.');
-      if (rawItems.length > MAX_MODELS_PER_REQUEST) {
-        throw new TooLarge(`models: at most ${MAX_MODELS_PER_REQUEST} models per request (got ${rawItems.length}); split the batch.`);
+      const { createMissingFolders } = request.query;
+      const { models: items } = request.body;
+      if (items.length === 0) throw new InvalidInput('models: send at least one model.');
+      if (items.length > MAX_MODELS_PER_REQUEST) {
+        throw new TooLarge(`models: at most ${MAX_MODELS_PER_REQUEST} models per request (got ${items.length}); split the batch.`);
       }
-      const items = rawItems.map((raw, i) => itemAt(raw, i));
       const seen = new Map<string, string>();
       for (const [i, item] of items.entries()) {
         const problem = filePathProblem(item.filePath);
@@ -135,7 +131,7 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files, 
       const entries = await Promise.all(
         result.models.map(async ({ row, nonce }, i) => {
           const info = await files.uploadInfo(row, nonce, expiresAt);
-          return { model: models[i], uploadUrl: info.uploadUrl, headers: info.headers, uploadInfo: info };
+          return { model: models[i] ?? toModel(row, [], files), uploadUrl: info.uploadUrl, headers: info.headers, uploadInfo: info };
         }),
       );
       return reply.status(201).send({ models: entries });
@@ -144,7 +140,7 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files, 
 
   app.get(
     '/',
-    { schema: routeDocs({ tag: 'Models', summary: 'List models', querystring: listQueryDocs, response: { 200: modelListResponseSchema } }) },
+    { schema: { tags: ['Models'], summary: 'List models', querystring: listQuerySchema, response: { 200: modelListResponseSchema } } },
     async (request) => {
       const auth = requireRole(request, 'viewer');
       const query = parseListQuery(request.query, { filterFields: modelFilterFields, allowMetadata: true, orderFields: listOrderFields });
@@ -155,7 +151,7 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files, 
     },
   );
 
-  app.get('/:id', { schema: routeDocs({ tag: 'Models', summary: 'One model', params: idParams, response: { 200: modelResponseSchema } }) }, async (request) => {
+  app.get('/:id', { schema: { tags: ['Models'], summary: 'One model', params: idParams, response: { 200: modelResponseSchema } } }, async (request) => {
     const auth = requireRole(request, 'viewer');
     const row = await modelOr404(auth.tenantId, request.params);
     const [settled] = await files.settleDirectUploads([row]);
@@ -164,10 +160,10 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files, 
 
   app.delete(
     '/:id',
-    { schema: routeDocs({ tag: 'Models', summary: 'Delete a model and its files', params: idParams, response: { 204: null } }) },
+    { schema: { tags: ['Models'], summary: 'Delete a model and its files', params: idParams, response: { 204: z.undefined() } } },
     async (request, reply) => {
       const auth = requireRole(request, 'editor');
-      const { id } = parseInput(idParams, request.params, 'params');
+      const { id } = request.params;
       const deleted = await deleteModels(request.log, auth.tenantId, [id]);
       if ('missing' in deleted) throw new NotFound(`No model ${id}.`);
       return reply.status(204).send();
@@ -177,19 +173,19 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files, 
   app.patch(
     '/:id',
     {
-      schema: routeDocs({
-        tag: 'Models',
+      schema: {
+        tags: ['Models'],
         summary: 'Move a model to another folder (this service\'s addition)',
         description: 'Its file name stays; its filePath becomes the folder\'s path and the file name. 409 when that path is taken.',
         params: idParams,
         body: moveModelRequestSchema,
         response: { 200: modelResponseSchema },
-      }),
+      },
     },
     async (request) => {
       const auth = requireRole(request, 'editor');
-      const { id } = parseInput(idParams, request.params, 'params');
-      const { folderId } = parseInput(moveModelRequestSchema, request.body, 'body');
+      const { id } = request.params;
+      const { folderId } = request.body;
       const moved = await moveModel(db, auth.tenantId, id, folderId);
       if (moved.ok) return present(moved.row);
       switch (moved.reason) {
@@ -205,10 +201,10 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files, 
 
   app.post(
     '/:id/reprocess',
-    { schema: routeDocs({ tag: 'Models', summary: 'Process a model again', params: idParams, response: { 200: modelResponseSchema } }) },
+    { schema: { tags: ['Models'], summary: 'Process a model again', params: idParams, response: { 200: modelResponseSchema } } },
     async (request) => {
       const auth = requireRole(request, 'editor');
-      const { id } = parseInput(idParams, request.params, 'params');
+      const { id } = request.params;
       const result = await lifecycle.reprocess(id, { tenantId: auth.tenantId });
       if (!result) throw new NotFound(`No model ${id}.`);
       if ('noFile' in result) throw new Conflict('The model has no file yet; upload it first.');
@@ -219,7 +215,7 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files, 
   /** For direct (S3) uploads: the client says its PUT finished; the service checks the bucket. */
   app.post(
     '/:id/upload-complete',
-    { schema: routeDocs({ tag: 'Models', summary: 'Say a direct (S3) upload is done', params: idParams, response: { 200: modelResponseSchema } }) },
+    { schema: { tags: ['Models'], summary: 'Say a direct (S3) upload is done', params: idParams, response: { 200: modelResponseSchema } } },
     async (request) => {
       const auth = requireRole(request, 'editor');
       const row = await modelOr404(auth.tenantId, request.params);
@@ -232,12 +228,12 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files, 
   app.get(
     '/:id/source-file',
     {
-      schema: routeDocs({
-        tag: 'Models',
+      schema: {
+        tags: ['Models'],
         summary: 'A short-lived download address of the original file',
         params: idParams,
         response: { 200: sourceFileResponseSchema },
-      }),
+      },
     },
     async (request) => {
       const auth = requireRole(request, 'viewer');
@@ -251,18 +247,18 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files, 
   app.get(
     '/:id/metadata',
     {
-      schema: routeDocs({
-        tag: 'Metadata',
+      schema: {
+        tags: ['Metadata'],
         summary: "A model's metadata values",
         params: idParams,
         querystring: pageQuerySchema,
         response: { 200: metadataValueListResponseSchema },
-      }),
+      },
     },
     async (request) => {
       const auth = requireRole(request, 'viewer');
       const row = await modelOr404(auth.tenantId, request.params);
-      const page = parseInput(pageQuerySchema, request.query, 'query');
+      const page = request.query;
       const all = (await metadataOf(db, [row.id])).get(row.id) ?? [];
       const start = (page.page - 1) * page.perPage;
       return { metadata: all.slice(start, start + page.perPage), pageData: pageDataFor(all.length, page) };
@@ -273,16 +269,16 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files, 
   app.delete(
     '/',
     {
-      schema: routeDocs({
-        tag: 'Models',
+      schema: {
+        tags: ['Models'],
         summary: 'Delete up to 100 models, all or nothing',
         querystring: bulkIdsQuery,
-        response: { 204: null },
-      }),
+        response: { 204: z.undefined() },
+      },
     },
     async (request, reply) => {
       const auth = requireRole(request, 'editor');
-      const { ids } = parseInput(bulkIdsQuery, request.query, 'query');
+      const { ids } = request.query;
       if (ids.length === 0) throw new InvalidInput('ids: give the ids of the models to delete.', { parameter: 'ids' });
       if (ids.length > MAX_MODELS_PER_REQUEST)
         throw new TooLarge(`ids: at most ${MAX_MODELS_PER_REQUEST} models per request (got ${ids.length}); split the list.`);
@@ -295,12 +291,12 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files, 
   app.get(
     '/:id/viewer-file',
     {
-      schema: routeDocs({
-        tag: 'Models',
+      schema: {
+        tags: ['Models'],
         summary: 'A short-lived address of the 3D viewer file (GLB)',
         params: idParams,
         response: { 200: viewerFileResponseSchema },
-      }),
+      },
     },
     async (request) => {
       const auth = requireRole(request, 'viewer');
@@ -318,12 +314,12 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files, 
   app.get(
     '/:id/assembly-tree',
     {
-      schema: routeDocs({
-        tag: 'Models',
+      schema: {
+        tags: ['Models'],
         summary: "An assembly's tree of parts and sub-assemblies",
         params: idParams,
         response: { 200: assemblyTreeResponseSchema },
-      }),
+      },
     },
     async (request) => {
       const auth = requireRole(request, 'viewer');
@@ -343,18 +339,18 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files, 
   app.put(
     '/:id/metadata/:metadataKeyId',
     {
-      schema: routeDocs({
-        tag: 'Metadata',
+      schema: {
+        tags: ['Metadata'],
         summary: 'Set a metadata value of a model',
         params: metadataParams,
         body: setMetadataValueRequestSchema,
         response: { 200: setMetadataValueResponseSchema },
-      }),
+      },
     },
     async (request) => {
       const auth = requireRole(request, 'editor');
       const { row, keyId } = await metadataTarget(auth.tenantId, request.params);
-      const { value } = parseInput(setMetadataValueRequestSchema, request.body, 'body');
+      const { value } = request.body;
       await setMetadataValue(db, row.id, keyId, value);
       const answer = await present(row);
       // The published answer is the value set; ours adds the whole model.
@@ -364,7 +360,7 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files, 
 
   app.delete(
     '/:id/metadata/:metadataKeyId',
-    { schema: routeDocs({ tag: 'Metadata', summary: 'Remove a metadata value of a model', params: metadataParams, response: { 200: deletedResponseSchema } }) },
+    { schema: { tags: ['Metadata'], summary: 'Remove a metadata value of a model', params: metadataParams, response: { 200: deletedResponseSchema } } },
     async (request, reply) => {
       const auth = requireRole(request, 'editor');
       const { row, keyId } = await metadataTarget(auth.tenantId, request.params);
@@ -373,23 +369,13 @@ export async function modelRoutes(app: FastifyInstance, { db, blobStore, files, 
     },
   );
 
-  async function metadataTarget(tenantId: number, params: unknown) {
-    const { id, metadataKeyId } = parseInput(metadataParams, params, 'params');
+  async function metadataTarget(tenantId: number, { id, metadataKeyId }: { id: string; metadataKeyId: string }) {
     const row = await findModel(db, tenantId, id);
     if (!row) throw new NotFound(`No model ${id}.`);
     const keyId = /^\d{1,10}$/.test(metadataKeyId) ? Number(metadataKeyId) : NaN;
     if (!(await findMetadataKey(db, tenantId, keyId))) throw new NotFound(`No metadata key ${metadataKeyId}.`);
     return { row, keyId };
   }
-}
-
-function itemAt(raw: unknown, index: number) {
-  const parsed = itemSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new InvalidInput(`models[${index}]${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? 'invalid'}`);
-  }
-  return parsed.data;
 }
 
 /** assembly_tree as ingestion writes it: `{children: [...]}` or the bare array of nodes. */

@@ -1,3 +1,4 @@
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { roles as workbenchRoles, type Role } from '../../../contract/app-config';
@@ -6,11 +7,11 @@ import { requireAuth } from '../../http/auth';
 import { NotFound } from '../../http/errors';
 import type { Database } from '../../store/schema';
 import { findAccount } from '../../store/users';
-import { routeDocs } from '../../http/route-docs';
 
 /** `GET /v2/users/me`: who the token acts for (a credential's token acts for its owner). */
-export async function userRoutes(app: FastifyInstance, { db }: { db: Kysely<Database> }) {
-  app.get('/me', { schema: routeDocs({ tag: 'Users', summary: 'Who this token acts for', response: { 200: currentUserResponseSchema } }) }, async (request) => {
+export async function userRoutes(parent: FastifyInstance, { db }: { db: Kysely<Database> }) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
+  app.get('/me', { schema: { tags: ['Users'], summary: 'Who this token acts for', response: { 200: currentUserResponseSchema } } }, async (request) => {
     const auth = requireAuth(request);
     const account = await findAccount(db, auth.userId);
     if (!account) throw new NotFound('The user of this token no longer exists.');

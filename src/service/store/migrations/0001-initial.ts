@@ -76,7 +76,7 @@ export const initial: Migration = {
       .addColumn('parent_folder_id', 'integer', (c) => c.references('folders.id').onDelete('restrict'))
       .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
       .execute();
-    // Sibling names are unique case-insensitively (api-contract.md, Folders); roots share parent 0.
+    // Sibling names are unique case-insensitively; roots share parent 0.
     await db.schema
       .createIndex('folders_sibling_name_unique')
       .on('folders')

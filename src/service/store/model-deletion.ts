@@ -2,10 +2,10 @@
 // assemblies that used them queued again in it, then their files.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
-import { modelBlobKeys, type BlobStore } from '../../files/blob-store';
-import type { ModelLifecycle } from '../../store/model-lifecycle';
-import { deleteModelsAndRequeueAssemblies } from '../../store/models';
-import type { Database } from '../../store/schema';
+import { modelBlobKeys, type BlobStore } from '../files/blob-store';
+import type { ModelLifecycle } from './model-lifecycle';
+import { deleteModelsAndRequeueAssemblies } from './models';
+import type { Database } from './schema';
 
 export function modelDeletion({ db, blobStore, lifecycle }: { db: Kysely<Database>; blobStore: BlobStore; lifecycle: ModelLifecycle }) {
   // Assemblies that used a deleted part are processed again and end -incomplete, naming it missing.

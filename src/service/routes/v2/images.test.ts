@@ -1,14 +1,14 @@
 // Image search over HTTP against the really started service (real ingestion for the match).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { apiErrorBodySchema } from '../../contract/errors';
-import { createImageResponseSchema, imageMatchesResponseSchema, IMAGE_MAX_BYTES, type CreateImageResponse } from '../../contract/images';
-import { buildPart } from '../../geometry/testing/benchmark-dataset';
-import { toStlBinary } from '../../geometry/testing/fixtures';
-import { startIngestTestService, type IngestTestService } from '../ingest/ingest-test-helpers';
-import { imageDb } from './image-store';
-import { createImageUrlSigner } from './image-urls';
-import { benchPhoto } from '../testing/test-photos';
+import { apiErrorBodySchema } from '../../../contract/errors';
+import { createImageResponseSchema, imageMatchesResponseSchema, IMAGE_MAX_BYTES, type CreateImageResponse } from '../../../contract/images';
+import { buildPart } from '../../../geometry/testing/benchmark-dataset';
+import { toStlBinary } from '../../../geometry/testing/fixtures';
+import { startIngestTestService, type IngestTestService } from '../../ingest/ingest-test-helpers';
+import { imageDb } from '../../images/image-store';
+import { createImageUrlSigner } from '../../images/image-urls';
+import { benchPhoto } from '../../testing/test-photos';
 
 let t: IngestTestService;
 /** Models of tenant acme: a gear, a bracket and a pipe, each in its own folder. */

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { extensionOf } from '../../contract/file-types';
-import { modelFilterFields } from '../../contract/filter';
-import { matchQuerySchema } from '../../contract/matches';
+import { extensionOf } from '../../../contract/file-types';
+import { modelFilterFields } from '../../../contract/filter';
+import { matchQuerySchema } from '../../../contract/matches';
 import {
   createImageRequestSchema,
   createImageResponseSchema,
@@ -15,26 +16,24 @@ import {
   type CreateImageResponse,
   type ImageMatch,
   type ImageMatchesResponse,
-} from '../../contract/images';
-import { pageDataFor } from '../../contract/paging';
-import { VIEW_DESCRIPTOR_LENGTH, VIEW_METHOD } from '../../geometry/search/views/shape-features';
-import { matchPercentage } from '../../geometry/search/views/view-index';
-import type { ModelFiles } from '../files/model-files';
-import { UPLOAD_TTL_SECONDS } from '../files/signed-urls';
-import { requireRole } from '../http/auth';
-import { InvalidInput, NotFound, UnsupportedMediaType } from '../http/errors';
-import { parseListQuery } from '../http/list-query';
-import { parseInput } from '../http/validation';
-import { matchFilterData } from '../store/match-filter-data';
-import { toModels } from '../routes/v2/model-dto';
-import { modelFilterSchema, modelsByIds } from '../store/models';
-import type { Database } from '../store/schema';
-import { compileFilter } from '../store/sql-filter';
-import { newUploadNonce } from '../store/uploads';
-import { createImage, decodeViews, deleteExpiredImages, findImages, imageDb } from './image-store';
-import type { ImageUrlSigner } from './image-urls';
-import type { ImageQuery, ModelViewCache } from './model-view-cache';
-import { listQueryDocs, routeDocs } from '../http/route-docs';
+} from '../../../contract/images';
+import { pageDataFor } from '../../../contract/paging';
+import { VIEW_DESCRIPTOR_LENGTH, VIEW_METHOD } from '../../../geometry/search/views/shape-features';
+import { matchPercentage } from '../../../geometry/search/views/view-index';
+import type { ModelFiles } from '../../files/model-files';
+import { UPLOAD_TTL_SECONDS } from '../../files/signed-urls';
+import { requireRole } from '../../http/auth';
+import { InvalidInput, NotFound, UnsupportedMediaType } from '../../http/errors';
+import { listQuerySchema, parseListQuery } from '../../http/list-query';
+import { matchFilterData } from '../../store/match-filter-data';
+import { toModels } from '../../store/model-dto';
+import { modelFilterSchema, modelsByIds } from '../../store/models';
+import type { Database } from '../../store/schema';
+import { compileFilter } from '../../store/sql-filter';
+import { newUploadNonce } from '../../store/uploads';
+import { createImage, decodeViews, deleteExpiredImages, findImages, imageDb } from '../../images/image-store';
+import type { ImageUrlSigner } from '../../images/image-urls';
+import type { ImageQuery, ModelViewCache } from '../../images/model-view-cache';
 
 export interface ImageRouteOptions {
   db: Kysely<Database>;
@@ -57,24 +56,25 @@ export function imageTypeOf(fileName: string): string | undefined {
   return ext && Object.hasOwn(imageTypes, ext) ? imageTypes[ext as keyof typeof imageTypes] : undefined;
 }
 
-/** `/v2/images` (api-contract.md, Images): upload addresses for query images, and the search. */
-export async function imageRoutes(app: FastifyInstance, { db, files, signer, cache }: ImageRouteOptions) {
+/** `/v2/images`: upload addresses for query images, and the search. */
+export async function imageRoutes(parent: FastifyInstance, { db, files, signer, cache }: ImageRouteOptions) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
   const idb = imageDb(db);
 
   app.post(
     '/',
     {
-      schema: routeDocs({
-        tag: 'Images',
+      schema: {
+        tags: ['Images'],
         summary: 'Create a query image and get its upload address',
         body: createImageRequestSchema,
         response: { 201: createImageResponseSchema },
-      }),
+      },
     },
     async (request, reply) => {
       // Uploading a query image is creating content: editor, as the contract's roles say; searching is viewer.
       const auth = requireRole(request, 'editor');
-      const { filename } = parseInput(createImageRequestSchema, request.body, 'body');
+      const { filename } = request.body;
       if (!imageTypeOf(filename))
         throw new UnsupportedMediaType(`“${filename.slice(0, 200)}” is not a PNG, JPEG or WebP file name; image search takes those three types.`);
       await deleteExpiredImages(idb);
@@ -93,17 +93,17 @@ export async function imageRoutes(app: FastifyInstance, { db, files, signer, cac
   app.get(
     '/model-matches',
     {
-      schema: routeDocs({
-        tag: 'Images',
+      schema: {
+        tags: ['Images'],
         summary: 'Models that look like the uploaded images',
-        querystring: listQueryDocs.extend(idsQuery.shape).extend(matchQuerySchema.shape),
+        querystring: listQuerySchema.extend(idsQuery.shape).extend(matchQuerySchema.shape),
         response: { 200: imageMatchesResponseSchema },
-      }),
+      },
     },
     async (request) => {
       const auth = requireRole(request, 'viewer');
-      const { id } = parseInput(idsQuery, request.query, 'query');
-      const { threshold } = parseInput(matchQuerySchema, request.query, 'query');
+      const { id } = request.query;
+      const { threshold } = request.query;
       const ids = [...new Set(id === undefined ? [] : Array.isArray(id) ? id : [id])];
       if (ids.length === 0)
         throw new InvalidInput('id: give the id of at least one uploaded image (repeat id for several images of one object).', { parameter: 'id' });

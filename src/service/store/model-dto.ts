@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import { meshFactsSchema, type Model } from '../../../contract/models';
-import type { ModelFiles } from '../../files/model-files';
-import { metadataOf } from '../../store/metadata-keys';
-import { modelsByIds } from '../../store/models';
-import type { Database, ModelRow } from '../../store/schema';
+import { meshFactsSchema, type Model } from '../../contract/models';
+import type { ModelFiles } from '../files/model-files';
+import { metadataOf } from './metadata-keys';
+import { modelsByIds } from './models';
+import type { Database, ModelRow } from './schema';
 
 function stringList(value: unknown): string[] | null {
   return Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : null;

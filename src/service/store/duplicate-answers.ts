@@ -1,11 +1,11 @@
 // What both duplicate answers (a folder's clusters, the grouped report over a scope) say beyond
 // the groups: the mirror images and scaled copies, with their models.
 import type { Kysely } from 'kysely';
-import type { RelationLink } from '../../../contract/matches';
-import type { Model } from '../../../contract/models';
-import type { ModelFiles } from '../../files/model-files';
-import type { DuplicateClusters } from '../../search/duplicates';
-import type { Database } from '../../store/schema';
+import type { RelationLink } from '../../contract/matches';
+import type { Model } from '../../contract/models';
+import type { ModelFiles } from '../files/model-files';
+import type { DuplicateClusters } from '../search/duplicates';
+import type { Database } from './schema';
 import { toModelsByIds } from './model-dto';
 
 const rounded = (score: number) => Math.min(100, Number(score.toFixed(3)));

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { NotFound } from '../../http/errors';
-import { listParam, parseInput } from '../../http/validation';
-import { existingFolderIds, subtreeIds } from '../../store/folders';
-import type { Database } from '../../store/schema';
+import { NotFound } from './errors';
+import { listParam } from './list-param';
+import { existingFolderIds, subtreeIds } from '../store/folders';
+import type { Database } from '../store/schema';
 
 /** `folderIds` as the published API sends it (repeated, or comma-joined), and whether subfolders count. */
 export const scopeQuery = z.object({
@@ -24,8 +24,7 @@ export const scopeQuery = z.object({
  * `includeSubfolders=false`), or every folder of the tenant (null) when none are named. A folder
  * that is not the tenant's is as unknown as a made-up id.
  */
-export async function folderScope(db: Kysely<Database>, tenantId: number, query: unknown): Promise<number[] | null> {
-  const { folderIds, includeSubfolders } = parseInput(scopeQuery, query, 'query');
+export async function folderScope(db: Kysely<Database>, tenantId: number, { folderIds, includeSubfolders }: z.output<typeof scopeQuery>): Promise<number[] | null> {
   if (!folderIds?.length) return null;
   const roots = await existingFolderIds(db, tenantId, folderIds);
   const missing = folderIds.filter((id) => !roots.includes(id));

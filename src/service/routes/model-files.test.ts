@@ -1,11 +1,12 @@
 import fs from 'node:fs/promises';
+import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createModelsResponseSchema, modelResponseSchema } from '../../contract/models';
 import { expectApiError as expectError, recordingQueue } from '../testing/api-expect';
 import { startTestService, type TestService } from '../testing/start-test-service';
 import { claimUpload, releaseAbandonedClaims, renewUploadClaim, UPLOAD_CLAIM_LEASE_MS } from '../store/uploads';
-import { createUrlSigner } from './signed-urls';
+import { createUrlSigner } from '../files/signed-urls';
 
 const LIMIT = 64 * 1024;
 let t: TestService;
@@ -172,6 +173,38 @@ describe('signed upload addresses', () => {
     // exactly at the limit is fine, and the address was not used up by the failures
     expect((await put(entry.uploadUrl, entry.headers, new Uint8Array(LIMIT))).status).toBe(200);
     expect(await stateOf(entry.model.id)).toBe('processing');
+  });
+
+  it('answers a body declared far over the limit with 413 before reading it, and the client always reads that answer', async () => {
+    const entry = await newModel();
+    const declared = 6 * 1024 * 1024;
+    const body = Buffer.alloc(declared, 65);
+    /** A PUT with a real HTTP client: the status and body it read, or the error it got instead. */
+    const putOnce = () =>
+      new Promise<{ status?: number; body?: string; error?: string }>((resolve) => {
+        const request = http.request(entry.uploadUrl, { method: 'PUT', headers: { ...entry.headers, 'content-length': String(declared) }, agent: false });
+        let answered = false;
+        request.on('response', (response) => {
+          answered = true;
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+          response.on('error', (error: NodeJS.ErrnoException) => resolve({ error: `answer cut: ${error.code ?? error.message}` }));
+        });
+        request.on('error', (error: NodeJS.ErrnoException) => {
+          if (!answered) resolve({ error: error.code ?? error.message });
+        });
+        request.end(body);
+      });
+    // The connection used to be cut while the client was still writing, about one run in two.
+    for (let run = 0; run < 20; run += 1) {
+      const result = await putOnce();
+      expect(result.error, `run ${run}`).toBeUndefined();
+      expect(result.status, `run ${run}`).toBe(413);
+      expect(JSON.parse(result.body ?? '')).toEqual({ error: { code: 'too_large', message: `The file is larger than the ${LIMIT}-byte limit.` } });
+    }
+    await expectNothingStored(entry.model.id);
   });
 
   it('streams bodies larger than the JSON body limit without buffering them in Fastify', async () => {

@@ -1,15 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Interaction, Provider } from 'oidc-provider';
-import { parseCookies, serializeCookie } from '../http/cookies';
+import cookie from '@fastify/cookie';
 import type { Database } from '../store/schema';
 import { authenticate } from '../store/users';
-import { SignInCsrf } from './csrf';
-import type { BruteForceGuard } from './throttle';
-import { pageCsp } from './html';
-import { appClientId } from './provider';
-import { renderMessagePage, renderSignInPage } from './signin-page';
+import { SignInCsrf } from '../identity/csrf';
+import type { BruteForceGuard } from '../identity/throttle';
+import { pageCsp } from '../identity/html';
+import { appClientId } from '../identity/provider';
+import { renderMessagePage, renderSignInPage } from '../identity/signin-page';
 
 export interface SignInRoutesOptions {
   db: Kysely<Database>;
@@ -24,8 +25,11 @@ export interface SignInRoutesOptions {
 const firstPartyClients = new Set<string>([appClientId]);
 
 /** The server-rendered sign-in page at oidc-provider's interaction url, `/signin/:uid`. */
-export async function signInRoutes(app: FastifyInstance, { db, provider, csrfKey, secureCookies, guard }: SignInRoutesOptions) {
+export async function signInRoutes(parent: FastifyInstance, { db, provider, csrfKey, secureCookies, guard }: SignInRoutesOptions) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
   const csrf = new SignInCsrf(csrfKey);
+  // The CSRF cookie of the sign-in form; oidc-provider reads and writes its own cookies itself.
+  await app.register(cookie);
 
   // Only this plugin reads HTML forms; the API keeps answering 415 to them.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) => {
@@ -54,10 +58,7 @@ export async function signInRoutes(app: FastifyInstance, { db, provider, csrfKey
   }
 
   function showForm(reply: FastifyReply, uid: string, cookieValue: string, extra: { email?: string; failed?: boolean; retryAfterSeconds?: number } = {}) {
-    reply.header(
-      'set-cookie',
-      serializeCookie(SignInCsrf.cookieName, cookieValue, { path: '/signin', secure: secureCookies, sameSite: 'Lax', maxAgeSeconds: 60 * 60 }),
-    );
+    reply.setCookie(SignInCsrf.cookieName, cookieValue, { path: '/signin', httpOnly: true, secure: secureCookies, sameSite: 'lax', maxAge: 60 * 60 });
     if (extra.retryAfterSeconds) reply.header('retry-after', String(extra.retryAfterSeconds));
     return reply
       .status(extra.retryAfterSeconds ? 429 : extra.failed ? 401 : 200)
@@ -73,7 +74,7 @@ export async function signInRoutes(app: FastifyInstance, { db, provider, csrfKey
       // browser that dropped the cookie, a probe); the POST needs the cookie and says so.
       const stored = await provider.Interaction.find(uid).catch(() => undefined);
       if (stored?.prompt.name !== 'login') return expired(reply);
-      const cookieValue = parseCookies(request.headers.cookie).get(SignInCsrf.cookieName) ?? csrf.newCookieValue();
+      const cookieValue = request.cookies[SignInCsrf.cookieName] ?? csrf.newCookieValue();
       return showForm(reply, uid, cookieValue);
     }
 
@@ -87,14 +88,14 @@ export async function signInRoutes(app: FastifyInstance, { db, provider, csrfKey
     }
     if (interaction.prompt.name !== 'login') return expired(reply);
 
-    const cookieValue = parseCookies(request.headers.cookie).get(SignInCsrf.cookieName) ?? csrf.newCookieValue();
+    const cookieValue = request.cookies[SignInCsrf.cookieName] ?? csrf.newCookieValue();
     return showForm(reply, uid, cookieValue);
   });
 
   app.post<{ Params: { uid: string }; Body: Record<string, string> | undefined }>('/signin/:uid', async (request, reply) => {
     const { uid } = request.params;
     const form = request.body && typeof request.body === 'object' ? request.body : {};
-    const cookieValue = parseCookies(request.headers.cookie).get(SignInCsrf.cookieName);
+    const cookieValue = request.cookies[SignInCsrf.cookieName];
     if (!csrf.verify(uid, cookieValue, form.csrf)) {
       return reply
         .status(403)
