@@ -15,7 +15,7 @@ export async function accessTokenOf(page: Page): Promise<string> {
 }
 
 type Upload = { uploadUrl: string; headers: Record<string, string> };
-/** A created record's upload address, in either shape a deployment may answer (api-contract.md, Models): ours, or the published `uploadInfo`. */
+/** A created record's upload address, in either shape a deployment may answer: ours, or the published `uploadInfo`. */
 export function uploadAddressOf(entry: { uploadInfo?: Upload } & Partial<Upload>): Upload {
   return entry.uploadInfo ?? (entry as Upload);
 }

@@ -1,5 +1,5 @@
 /**
- * Budget: the first route's JavaScript ≤ 180 KB gzip, without three.js (architecture.md, Budgets).
+ * Budget: the first route's JavaScript ≤ 180 KB gzip, without three.js (budget: src/bench/README.md).
  * Builds the app, then walks Vite's manifest: what a signed-in user's browser loads for the first
  * route (/folders) — the entry, the app instance it always loads after the config check, and the
  * folders page — each with its static import closure.

@@ -1,5 +1,5 @@
 /**
- * Budgets (architecture.md): a 50k-triangle STL from stored file to `finished` in ≤ 0.5 s of CPU;
+ * Budgets (src/bench/README.md): a 50k-triangle STL from stored file to `finished` in ≤ 0.5 s of CPU;
  * a ~5 MB STEP part in ≤ 3 s. Also throughput (models/minute) of 200 generated parts.
  * Runs the real ingestion (pg-boss on PGlite, worker threads) on a throwaway data directory.
  * CPU = process.cpuUsage() of the whole process (main thread + worker threads) over one job

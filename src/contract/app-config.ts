@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Runtime config of the web app, served as `/config.json` (api-contract.md, Addresses).
+ * Runtime config of the web app, served as `/config.json` (how the app finds the API and the sign-in).
  * URLs may be relative; the app resolves them against its own origin, so one file
  * serves the embedded default on any port.
  */
@@ -46,7 +46,7 @@ export const idTokenClaimsSchema = z.object({
   roles: z.array(z.string()).optional(),
 });
 
-/** Claims of access tokens the API accepts (api-contract.md, Identity). */
+/** Claims of access tokens the API accepts (tenant, roles, user). */
 export const accessTokenClaimsSchema = z.object({
   sub: z.string(),
   tenant: z.string(),

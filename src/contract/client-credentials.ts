@@ -35,7 +35,7 @@ export const clientCredentialListResponseSchema = z.object({
 });
 export type ClientCredentialListResponse = z.infer<typeof clientCredentialListResponseSchema>;
 
-/** Token response of the client credentials grant (interface document, Authentication 5). */
+/** Token response of the client credentials grant (the client credentials grant of the published API). */
 export const tokenResponseSchema = z.object({
   access_token: z.string(),
   token_type: z.literal('Bearer'),

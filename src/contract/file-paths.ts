@@ -1,4 +1,4 @@
-// The filePath and folder-name rules of api-contract.md (Models, Folders) as pure checks that
+// The filePath and folder-name rules of this API (models, folders) as pure checks that
 // return a reason a designer can act on, or null when the value is fine.
 //
 // One source for the app's upload review and the service's validation.
@@ -7,9 +7,9 @@ import { z } from 'zod';
 export const MAX_FILE_PATH_BYTES = 1024;
 export const MAX_FOLDER_NAME_CHARS = 100;
 
-/** Not allowed anywhere in a filePath (api-contract.md, Models). */
+/** Not allowed anywhere in a filePath (model records). */
 const FILE_PATH_FORBIDDEN = ['\n', '\r', '*', ':', '"', '<', '>', '|', '#', '[', ']', '?', '\\'] as const;
-/** Not allowed in a folder name (api-contract.md, Folders). */
+/** Not allowed in a folder name (folders). */
 const FOLDER_NAME_FORBIDDEN = ['\n', '\r', '"', '#', '*', '/', ':', '<', '>', '?', '[', '\\', ']', '|'] as const;
 
 const encoder = new TextEncoder();

@@ -1,6 +1,5 @@
 /**
- * The `filter` query parameter (api-contract.md, "Pagination, filtering,
- * ordering"): parser, canonical formatter, builders and an in-memory evaluator.
+ * The `filter` query parameter of the published API: parser, canonical formatter, builders and an in-memory evaluator.
  *
  * Grammar (whitespace allowed around every token):
  *

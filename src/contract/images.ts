@@ -3,7 +3,7 @@ import { modelSchema, uploadInfoSchema } from './models';
 import { pageDataSchema } from './paging';
 import { matchFilterDataSchema } from './matches';
 
-/** Image types the service takes, and the cap (api-contract.md, Images). */
+/** Image types the service takes, and the cap (image search). */
 export const imageTypes = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp' } as const;
 export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 export const IMAGES_PER_SEARCH = 10;

@@ -10,7 +10,7 @@ export function isMatchKind(value: string): value is MatchKind {
   return (matchKinds as readonly string[]).includes(value);
 }
 
-/** Column-major 4x4 that places the query model in the matched model's frame (api-contract.md, Matches). */
+/** Column-major 4x4 that places the query model in the matched model's frame (the published API's matches). */
 export const transformSchema = z.array(z.number()).length(16);
 
 /**
@@ -92,7 +92,7 @@ export function matchesResponseSchemaFor(kind: MatchKind) {
  */
 export const defaultMatchThreshold = 80;
 
-/** The score a threshold applies to: part-in-part uses the larger of its two (api-contract.md, Matches). */
+/** The score a threshold applies to: part-in-part uses the larger of its two (the published API's matches). */
 export function headlineScore(match: Match): number {
   return 'matchPercentage' in match ? match.matchPercentage : Math.max(match.forwardMatchPercentage, match.reverseMatchPercentage);
 }
@@ -101,7 +101,7 @@ export const matchQuerySchema = z.object({
   threshold: z.coerce.number().min(0).max(100).default(0),
 });
 
-/** Fields a match list may be ordered by, beyond the model list's own (api-contract.md, Pagination). */
+/** Fields a match list may be ordered by, beyond the model list's own (the published API's ordering). */
 export const matchOrderFields = ['name', 'createdAt', 'state', 'matchPercentage', 'forwardMatchPercentage', 'reverseMatchPercentage'] as const;
 
 /**

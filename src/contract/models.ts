@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageDataSchema } from './paging';
 
-/** Model states of the interface document plus the contract's `processing`. */
+/** Model states of the published API plus our `processing`. */
 export const modelStates = [
   'incomplete-upload',
   'processing',
@@ -15,7 +15,7 @@ export type KnownModelState = (typeof modelStates)[number];
 
 /** States after which nothing happens unless a part arrives or someone reprocesses. */
 export const settledStates: readonly KnownModelState[] = ['unsupported', 'failed-incomplete', 'failed', 'finished-incomplete', 'finished'];
-/** States in which a model takes part in search and matching (interface document, rule 5). */
+/** States in which a model takes part in search and matching (only finished models are matched). */
 export const searchableStates: readonly KnownModelState[] = ['finished', 'finished-incomplete'];
 
 /** Any state the client does not know counts as still working. */

@@ -1,6 +1,5 @@
 /**
- * The `order` query parameter (api-contract.md, "Pagination, filtering,
- * ordering"): comma-joined fields, `-` prefix for descending, e.g.
+ * The `order` query parameter of the published API: comma-joined fields, `-` prefix for descending, e.g.
  * `-createdAt,name`. Whitespace is allowed around every token. Positions are
  * 0-based UTF-16 indexes, as for `filter`.
  */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** `pageData` of every list and match response (api-contract.md, Pagination). */
+/** `pageData` of every list and match response (published API). */
 export const pageDataSchema = z.object({
   total: z.number().int().nonnegative(),
   perPage: z.number().int().positive(),

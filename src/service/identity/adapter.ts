@@ -3,7 +3,7 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { findCredential, isCredentialClientId } from '../store/client-credentials';
 import type { Database } from '../store/schema';
 
-/** Scope a credential token may carry (interface document, Authentication 4). */
+/** Scope a credential token may carry (the published API's client credentials). */
 export const credentialClientScope = 'tenantApp roles';
 
 /**

@@ -146,7 +146,7 @@ export function createProvider({ db, publicUrl, signingKeys, cookieKeys, tokenGu
     },
     formats: {
       customizers: {
-        // A credential token acts as its owner (interface document, Authentication 2): without
+        // A credential token acts as its owner (as the published API says): without
         // this, oidc-provider would put the client id in `sub`.
         jwt: (_ctx: KoaContextWithOIDC, token: AccessToken | ClientCredentials, jwt: { payload: Record<string, unknown> }) => {
           const owner = token.extra?.sub;
@@ -245,7 +245,7 @@ async function firstPartyOfflineAccess(ctx: KoaContextWithOIDC, next: () => Prom
 }
 
 /**
- * The token answer of the client credentials grant, exactly as the interface document's sample:
+ * The token answer of the client credentials grant, exactly as the published API's sample:
  * `{access_token, token_type, expires_in, scope}` in that order, scope names sorted ("roles tenantApp").
  */
 async function credentialTokenResponseShape(ctx: KoaContextWithOIDC, next: () => Promise<void>) {

@@ -8,7 +8,7 @@ import type { PartInput } from './process-model';
 import { isStepFile } from '../../contract/file-types';
 import type { WorkerPool } from './worker-pool';
 
-/** One node of a model's `assembly_tree` (api-contract.md, GET /v2/models/{id}/assembly-tree). */
+/** One node of a model's `assembly_tree` (GET /v2/models/{id}/assembly-tree). */
 export interface AssemblyTreeNode {
   type: 'part' | 'subAssembly';
   /** The model that supplied this file; null when it is missing (or the node is embedded). */
@@ -49,7 +49,7 @@ const MAX_DEPTH = 8;
 /**
  * Finds the files an external-reference STEP assembly needs among the tenant's models: by file
  * name (case-insensitively) in the assembly's folder or any subfolder, the nearest folder first
- * (service-interface.md, States and transitions, rule 3). Sub-assemblies are followed down to
+ * (an assembly is finished only when its parts are). Sub-assemblies are followed down to
  * their parts, in their own folder first; cycles and absurd depths stop the descent.
  *
  * Placements come from the assembly files' product structure (step-placements.ts): every

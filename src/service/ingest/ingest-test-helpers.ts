@@ -38,7 +38,7 @@ export async function startIngestTestService(config: IngestionConfig = {}, optio
       json: { models: filePaths.map((filePath) => ({ filePath, name: path.basename(filePath) })) },
     });
     expect(res.status, await res.clone().text()).toBeLessThan(300);
-    // Either shape a service may write (api-contract.md, Models): ours, or the published `uploadInfo`.
+    // Either shape a service may write: ours, or the published `uploadInfo`.
     type Upload = { uploadUrl: string; headers: Record<string, string> };
     const body = (await res.json()) as { models: ({ model: Model; uploadInfo?: Upload } & Partial<Upload>)[] };
     return body.models.map((m) => ({ id: m.model.id, uploadUrl: m.uploadInfo?.uploadUrl ?? m.uploadUrl!, headers: m.uploadInfo?.headers ?? m.headers! }));

@@ -60,7 +60,7 @@ describe('client credentials', () => {
     expect(body.error.message).toMatch(/^name: /);
   });
 
-  it('answers the token request exactly as the interface document shows', async () => {
+  it('answers the token request exactly as the published API shows', async () => {
     const credential = await createCredential(ownerToken, 'token shape');
     const response = await t.credentialToken(credential.clientId, credential.clientSecret);
     expect(response.status).toBe(200);

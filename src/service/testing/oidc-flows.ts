@@ -116,7 +116,7 @@ export async function signInWithPkce(baseUrl: string, credentials: { email: stri
   return { tokens: (await response.json()) as Tokens, jar };
 }
 
-/** The client credentials token request exactly as the interface document writes it (Authentication 4). */
+/** The client credentials token request exactly as the published API writes it. */
 export async function requestCredentialToken(baseUrl: string, clientId: string, clientSecret: string, scope = 'tenantApp roles') {
   return fetch(`${baseUrl}/oauth2/default/v1/token`, {
     method: 'POST',

@@ -34,7 +34,7 @@ export interface TestService {
   createUser(input?: Partial<Omit<TestUser, 'id' | 'tenantId'>>): Promise<TestUser>;
   /** The app's PKCE sign-in through the real endpoints; returns the token response. */
   signIn(user: Pick<TestUser, 'email' | 'password'>): Promise<Tokens & { jar: CookieJar }>;
-  /** The interface document's client credentials token request (raw response, for status checks). */
+  /** The published API's client credentials token request (raw response, for status checks). */
   credentialToken(clientId: string, clientSecret: string, scope?: string): Promise<Response>;
   /** fetch against baseUrl with an optional bearer token; JSON bodies are serialised. */
   api(pathname: string, init?: { method?: string; token?: string; json?: unknown; headers?: Record<string, string> }): Promise<Response>;
