@@ -25,14 +25,19 @@ const testSupport = {
 const zone = (files, patterns) => [
   { files, ignores: testFiles, rules: { 'no-restricted-imports': ['error', { patterns: [...patterns, testSupport] }] } },
   {
-    files: files.filter((glob) => glob.endsWith('/**')).flatMap((glob) => testFiles.map((test) => `${glob.slice(0, -'/**'.length)}/${test}`)),
+    files: files
+      .filter((glob) => glob.endsWith('/**'))
+      .flatMap((glob) => testFiles.map((test) => `${glob.slice(0, -'/**'.length)}/${test}`)),
     rules: { 'no-restricted-imports': ['error', { patterns }] },
   },
 ];
 
 const noService = { group: ['**/service/**', '**/service'], message: 'The app never imports the service.' };
 const noFeature = { group: ['**/features/**', '**/features'], message: 'Shared code imports no feature.' };
-const noShell = { group: ['**/app/**', '**/app'], message: 'Only the shell (src/main.tsx, src/app) imports src/app; shared pieces live in src/ui.' };
+const noShell = {
+  group: ['**/app/**', '**/app'],
+  message: 'Only the shell (src/main.tsx, src/app) imports src/app; shared pieces live in src/ui.',
+};
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', '.data', 'test-results', 'playwright-report', '.bench'] },
@@ -54,27 +59,54 @@ export default tseslint.config(
   // features never import each other (providers aside) nor the shell; shared code imports no feature.
   ...zone(['src/app/**', 'src/main.tsx'], [noService]),
   ...zone(['src/{ui,api,viewer}/**'], [noService, noFeature, noShell]),
-  ...zone(['src/service/**'], [
-    { group: ['react', 'react-dom', '**/features/**', '**/app/**', '**/api/**', '**/viewer/**', '**/ui/**'], message: 'The service never imports app code.' },
-  ]),
-  // Tests may read sample files from disk; the geometry code itself may not.
-  ...zone(['src/geometry/**'], [
-    { group: ['react', 'react-dom', 'node:*', 'fs', 'path', '**/service/**', '**/features/**'], message: 'geometry/ is pure: no React, DOM or Node I/O.' },
-  ]),
-  { files: ['src/geometry/**/*.test.ts'], rules: { 'no-restricted-imports': 'off' } },
-  ...zone(['src/contract/**'], [
-    { group: ['react', 'node:*', '**/service/**', '**/features/**', '**/api/**', '**/app/**', '**/ui/**'], message: 'contract/ holds schemas only.' },
-  ]),
-  ...features.flatMap((feature) =>
-    zone([`src/features/${feature}/**`], [
-      noService,
-      noShell,
+  ...zone(
+    ['src/service/**'],
+    [
       {
-        group: features
-          .filter((other) => other !== feature && !providers.includes(other))
-          .flatMap((other) => [`**/features/${other}/**`, `**/features/${other}`, `../${other}/**`, `../../${other}/**`, `../../../${other}/**`]),
-        message: `Features do not import each other (only ${providers.join(', ')}); shared pieces live in src/ui.`,
+        group: ['react', 'react-dom', '**/features/**', '**/app/**', '**/api/**', '**/viewer/**', '**/ui/**'],
+        message: 'The service never imports app code.',
       },
-    ]),
+    ],
+  ),
+  // Tests may read sample files from disk; the geometry code itself may not.
+  ...zone(
+    ['src/geometry/**'],
+    [
+      {
+        group: ['react', 'react-dom', 'node:*', 'fs', 'path', '**/service/**', '**/features/**'],
+        message: 'geometry/ is pure: no React, DOM or Node I/O.',
+      },
+    ],
+  ),
+  { files: ['src/geometry/**/*.test.ts'], rules: { 'no-restricted-imports': 'off' } },
+  ...zone(
+    ['src/contract/**'],
+    [
+      {
+        group: ['react', 'node:*', '**/service/**', '**/features/**', '**/api/**', '**/app/**', '**/ui/**'],
+        message: 'contract/ holds schemas only.',
+      },
+    ],
+  ),
+  ...features.flatMap((feature) =>
+    zone(
+      [`src/features/${feature}/**`],
+      [
+        noService,
+        noShell,
+        {
+          group: features
+            .filter((other) => other !== feature && !providers.includes(other))
+            .flatMap((other) => [
+              `**/features/${other}/**`,
+              `**/features/${other}`,
+              `../${other}/**`,
+              `../../${other}/**`,
+              `../../../${other}/**`,
+            ]),
+          message: `Features do not import each other (only ${providers.join(', ')}); shared pieces live in src/ui.`,
+        },
+      ],
+    ),
   ),
 );

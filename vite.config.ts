@@ -37,7 +37,11 @@ export default defineConfig({
           environment: 'node',
           include: ['src/service/**/*.test.ts'],
           // These open the embedded database themselves (restarts, migrations), or start their own server.
-          exclude: ['src/service/ingest/ingestion-limits.test.ts', 'src/service/store/store.test.ts', 'src/service/ingest/job-queue.test.ts'],
+          exclude: [
+            'src/service/ingest/ingestion-limits.test.ts',
+            'src/service/store/store.test.ts',
+            'src/service/ingest/job-queue.test.ts',
+          ],
           globalSetup: ['src/service/testing/postgres-global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,

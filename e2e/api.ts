@@ -45,7 +45,9 @@ export async function waitSettled(request: APIRequestContext, token: string, ids
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const filter = `id(in(${ids.map((id) => `'${id}'`).join(',')}))`;
-    const res = await request.get(`/v2/models?perPage=100&filter=${encodeURIComponent(filter)}`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await request.get(`/v2/models?perPage=100&filter=${encodeURIComponent(filter)}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(res.status()).toBe(200);
     const models = (await res.json()).models as Model[];
     if (models.length === ids.length && models.every((m) => isSettled(m.state))) return models;

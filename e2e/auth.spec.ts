@@ -27,7 +27,10 @@ test('sign-in returns to the page asked for, shows the user, and sign-out ends t
   await page.getByRole('button', { name: new RegExp(demoUser.name) }).click();
   await expect(page.getByText(demoUser.email)).toBeVisible();
   await expect(page.getByText(/demo/i).first()).toBeVisible();
-  await page.getByRole('button', { name: 'Sign out' }).or(page.getByRole('menuitem', { name: 'Sign out' })).click();
+  await page
+    .getByRole('button', { name: 'Sign out' })
+    .or(page.getByRole('menuitem', { name: 'Sign out' }))
+    .click();
 
   // The provider session is gone: back in the app, which needs a user, the password is asked again
   // (with a live provider session, sign-in would go straight through without the form).

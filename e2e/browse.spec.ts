@@ -13,7 +13,11 @@ test('browse folders, open a model and see its 3D preview really drawn', async (
     { filePath: `${folder}/plate.obj`, name: 'Plate with holes', bytes: toObj(plate.mesh) },
     { filePath: `${folder}/Brackets/bracket.stl`, name: 'Corner bracket', bytes: toStlBinary(part.mesh) },
   ]);
-  const settled = await waitSettled(request, token, models.map((m) => m.id));
+  const settled = await waitSettled(
+    request,
+    token,
+    models.map((m) => m.id),
+  );
   expect(settled.map((m) => m.state)).toEqual(['finished', 'finished']);
 
   // The folder tree shows the new folder; selecting it lists its model with its state.
@@ -24,7 +28,11 @@ test('browse folders, open a model and see its 3D preview really drawn', async (
   await expect(page.getByTestId('model-card').filter({ hasText: 'Corner bracket' })).toHaveCount(0);
 
   // The view is in the URL: a reload reproduces it.
-  await page.getByRole('searchbox').or(page.getByPlaceholder(/search/i)).first().fill('plate');
+  await page
+    .getByRole('searchbox')
+    .or(page.getByPlaceholder(/search/i))
+    .first()
+    .fill('plate');
   await expect(page).toHaveURL(/search=plate/);
   await page.reload();
   await expect(page.getByTestId('model-card').filter({ hasText: 'Plate with holes' })).toBeVisible();
@@ -75,7 +83,9 @@ test('a model left waiting for its file (a closed tab) gets it from its page', a
   // A file of another type is refused before anything is sent.
   await page.getByLabel('Attach file').setInputFiles({ name: 'plate.obj', mimeType: 'text/plain', buffer: Buffer.from(toObj(plate.mesh)) });
   await expect(page.getByRole('alert')).toContainText('choose a .stl file');
-  await page.getByLabel('Attach file').setInputFiles({ name: 'plate.stl', mimeType: 'application/octet-stream', buffer: Buffer.from(toStlBinary(plate.mesh)) });
+  await page
+    .getByLabel('Attach file')
+    .setInputFiles({ name: 'plate.stl', mimeType: 'application/octet-stream', buffer: Buffer.from(toStlBinary(plate.mesh)) });
   await expect(page.getByText('Ready', { exact: true }).first()).toBeVisible({ timeout: 60_000 });
   await waitSettled(request, token, [id]);
 });

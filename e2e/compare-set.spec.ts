@@ -13,7 +13,15 @@ test('a comparison of models picked in a folder and on a model page: previews, f
     { filePath: `${folder}/block-b.stl`, name: 'Set block B', bytes: await stl(box([12, 20, 30])) },
     { filePath: `${folder}/angle.stl`, name: 'Set angle', bytes: await stl(bracket()) },
   ]);
-  const settled = new Map((await waitSettled(request, token, models.map((m) => m.id))).map((m) => [m.name, m]));
+  const settled = new Map(
+    (
+      await waitSettled(
+        request,
+        token,
+        models.map((m) => m.id),
+      )
+    ).map((m) => [m.name, m]),
+  );
   const [a, b, angle] = ['Set block A', 'Set block B', 'Set angle'].map((name) => settled.get(name));
 
   // Two selected in their folder, compared: each measure of the second also as a difference from the first.
@@ -28,7 +36,12 @@ test('a comparison of models picked in a folder and on a model page: previews, f
   await expect(sizes.getByRole('cell').first()).toContainText('10 × 20 × 30 mm');
   const lengths = page.getByRole('row', { name: /Length \(X\)/ });
   await expect(lengths.getByRole('cell').nth(1)).toContainText('12 mm (+20 %)');
-  await expect(page.getByRole('row', { name: /Height \(Z\)/ }).getByRole('cell').nth(1)).toContainText('(Same)');
+  await expect(
+    page
+      .getByRole('row', { name: /Height \(Z\)/ })
+      .getByRole('cell')
+      .nth(1),
+  ).toContainText('(Same)');
   await expect(page.getByRole('link', { name: 'Set block A with Set block B in detail' })).toBeVisible();
 
   // A third, added from its page; the pill leads back to the comparison, which now has three.

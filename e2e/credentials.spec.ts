@@ -1,7 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { servesOurFields, signIn } from './support';
 
-test('a credential made in the page gets a token exactly as the interface says; deleting it refuses the token', async ({ page, request, baseURL }) => {
+test('a credential made in the page gets a token exactly as the interface says; deleting it refuses the token', async ({
+  page,
+  request,
+  baseURL,
+}) => {
   // The published API lists only the newest credential's id: no name, no last use.
   const ours = servesOurFields();
   await signIn(page, '/credentials');

@@ -7,7 +7,10 @@ import { multiply, rotationZ, scaling } from '../src/geometry/mesh/transform';
 import { accessTokenOf, uploadModels, waitSettled } from './api';
 import { signIn } from './support';
 
-test('duplicate clean-up: review a group across folders, decide one member, export, move the duplicate, see it moved', async ({ page, request }) => {
+test('duplicate clean-up: review a group across folders, decide one member, export, move the duplicate, see it moved', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(240_000);
   await signIn(page, '/folders');
   const token = await accessTokenOf(page);
@@ -16,11 +19,23 @@ test('duplicate clean-up: review a group across folders, decide one member, expo
   const models = await uploadModels(request, token, [
     { filePath: `${root}/parts/flange.stl`, name: 'Flange', bytes: toStlBinary(flange) },
     { filePath: `${root}/copies/flange-copy.obj`, name: 'Flange copy', bytes: toObj(applyToMesh(flange, rotationZ(90))) },
-    { filePath: `${root}/copies/flange-again.stl`, name: 'Flange again', bytes: toStlBinary(applyToMesh(flange, multiply(rotationZ(200), scaling(1)))) },
+    {
+      filePath: `${root}/copies/flange-again.stl`,
+      name: 'Flange again',
+      bytes: toStlBinary(applyToMesh(flange, multiply(rotationZ(200), scaling(1)))),
+    },
     { filePath: `${root}/parts/plate.stl`, name: 'Plate', bytes: toStlBinary(await buildPart('plate', 0)) },
   ]);
-  const settled = await waitSettled(request, token, models.map((m) => m.id), 180_000);
-  expect(settled.every((m) => m.state === 'finished'), settled.map((m) => `${m.name}=${m.state}`).join(', ')).toBe(true);
+  const settled = await waitSettled(
+    request,
+    token,
+    models.map((m) => m.id),
+    180_000,
+  );
+  expect(
+    settled.every((m) => m.state === 'finished'),
+    settled.map((m) => `${m.name}=${m.state}`).join(', '),
+  ).toBe(true);
   const archive = await request.post('/v2/folders', { headers: { authorization: `Bearer ${token}` }, data: { name: `${root} archive` } });
   expect(archive.status(), await archive.text()).toBe(201);
   const archiveId = ((await archive.json()) as { folder: { id: number } }).folder.id;
@@ -52,7 +67,9 @@ test('duplicate clean-up: review a group across folders, decide one member, expo
   await card('Flange').getByRole('radio').check();
   await expect(card('Flange').getByText('Master: the one to keep')).toBeVisible();
   // Any two members compare in one step: beside the master's Compare, the other member is offered.
-  await expect(card('Flange again').getByRole('combobox', { name: 'Compare Flange again with another member' }).getByRole('option')).toHaveText(['Compare with…', `${root}/copies/flange-copy.obj`]);
+  await expect(
+    card('Flange again').getByRole('combobox', { name: 'Compare Flange again with another member' }).getByRole('option'),
+  ).toHaveText(['Compare with…', `${root}/copies/flange-copy.obj`]);
   await card('Flange copy').getByRole('textbox', { name: 'Note on Flange copy' }).fill('exported twice');
   await card('Flange copy').getByRole('button', { name: 'Duplicate of master' }).click();
   await expect(card('Flange copy').getByTestId('member-decision')).toContainText('Decided: duplicate of the master');
@@ -63,7 +80,10 @@ test('duplicate clean-up: review a group across folders, decide one member, expo
   await page.screenshot({ path: 'e2e/screenshots/duplicate-review.png' });
 
   // Export the decisions as CSV.
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export decisions (CSV)' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export decisions (CSV)' }).click(),
+  ]);
   expect(download.suggestedFilename()).toMatch(/^duplicate-decisions-\d{4}-\d\d-\d\d\.csv$/);
   const csv = readFileSync(await download.path(), 'utf8');
   expect(csv.split('\n')[0]).toContain('masterPath');
@@ -75,7 +95,9 @@ test('duplicate clean-up: review a group across folders, decide one member, expo
   await page.getByRole('button', { name: 'Act on 1 decided duplicate…' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('combobox', { name: 'Folder' }).selectOption({ label: `${root} archive` });
-  await expect(dialog.getByTestId('bulk-plan').getByRole('listitem')).toHaveText([`${root}/copies/flange-copy.obj → ${root} archive/flange-copy.obj`]);
+  await expect(dialog.getByTestId('bulk-plan').getByRole('listitem')).toHaveText([
+    `${root}/copies/flange-copy.obj → ${root} archive/flange-copy.obj`,
+  ]);
   await page.screenshot({ path: 'e2e/screenshots/review-move.png' });
   await dialog.getByRole('button', { name: 'Move 1' }).click();
   await expect(dialog.getByText('Done: 1 of 1.')).toBeVisible();

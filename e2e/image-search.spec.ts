@@ -51,8 +51,17 @@ test('drop a picture of a known part, search, and find that part among the first
     { filePath: `${folder}/plate.stl`, name: 'Plate with holes', bytes: toStlBinary(plate.mesh) },
     { filePath: `${folder}/flange.stl`, name: 'Bolted flange', bytes: toStlBinary(disc.mesh) },
   ]);
-  const settled = await waitSettled(request, token, models.map((m) => m.id), 180_000);
-  expect(settled.map((m) => `${m.name}: ${m.state}`).sort()).toEqual(['Angle bracket: finished', 'Bolted flange: finished', 'Plate with holes: finished']);
+  const settled = await waitSettled(
+    request,
+    token,
+    models.map((m) => m.id),
+    180_000,
+  );
+  expect(settled.map((m) => `${m.name}: ${m.state}`).sort()).toEqual([
+    'Angle bracket: finished',
+    'Bolted flange: finished',
+    'Plate with holes: finished',
+  ]);
 
   // The picture: the bracket's own thumbnail (a render on a plain background), read through its signed address.
   const target = settled.find((m) => m.id === models[0]!.id) as Model;
@@ -145,5 +154,8 @@ test('a file that is not an image, renamed .png, shows the service’s reason ag
     { name: 'anim.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') },
     { name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(10 * 1024 * 1024 + 1) },
   ]);
-  await expect(page.getByTestId('image-reason')).toHaveText(['Not a PNG, JPEG or WebP image (this file is image/gif).', 'Too large: 10.1 MiB. Images can be at most 10 MiB.']);
+  await expect(page.getByTestId('image-reason')).toHaveText([
+    'Not a PNG, JPEG or WebP image (this file is image/gif).',
+    'Too large: 10.1 MiB. Images can be at most 10 MiB.',
+  ]);
 });

@@ -33,7 +33,9 @@ async function controlsOutside(page: Page): Promise<string[]> {
     return [...document.querySelectorAll('main button, main a, main input, main select, header button, header a')]
       .filter((el) => {
         const r = el.getBoundingClientRect();
-        return r.width > 0 && r.height > 0 && (r.right > width + 1 || r.left < -1) && !scrollsSideways(el) && !el.classList.contains('skip-link');
+        return (
+          r.width > 0 && r.height > 0 && (r.right > width + 1 || r.left < -1) && !scrollsSideways(el) && !el.classList.contains('skip-link')
+        );
       })
       .map((el) => (el.getAttribute('aria-label') ?? el.textContent ?? el.tagName).trim().slice(0, 40));
   });
@@ -43,7 +45,13 @@ async function seriousViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}, ${v.nodes.length}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}, ${v.nodes.length}): ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(' | ')}`,
+    );
 }
 
 test('every page fits from 360 to 2560 px, under a short sticky header, and passes axe at 390 and 1440 px', async ({ page, request }) => {
@@ -64,21 +72,40 @@ test('every page fits from 360 to 2560 px, under a short sticky header, and pass
   const folder = `E2E Layout ${Date.now()}`;
   const [plate, part, plate2] = await Promise.all([plateWithHoles(), bracket(), plateWithHoles({ holes: [3, 2] })]);
   const models = await uploadModels(request, token, [
-    { filePath: `${folder}/plate-with-a-rather-long-file-name-for-narrow-screens.obj`, name: 'Wide slab with holes and a long descriptive name', bytes: toObj(plate.mesh) },
+    {
+      filePath: `${folder}/plate-with-a-rather-long-file-name-for-narrow-screens.obj`,
+      name: 'Wide slab with holes and a long descriptive name',
+      bytes: toObj(plate.mesh),
+    },
     { filePath: `${folder}/plate-copy.stl`, name: 'Wide slab twin', bytes: toStlBinary(plate.mesh) },
     { filePath: `${folder}/plate-six.stl`, name: 'Wide slab six', bytes: toStlBinary(plate2.mesh) },
     { filePath: `${folder}/Brackets/bracket.stl`, name: 'Wide angle piece', bytes: toStlBinary(part.mesh) },
   ]);
-  await waitSettled(request, token, models.map((m) => m.id));
+  await waitSettled(
+    request,
+    token,
+    models.map((m) => m.id),
+  );
   const [first, copy] = models as [(typeof models)[0], (typeof models)[0]];
   const folderId = first.folderId;
 
   // A duplicates report over the folder, for the clean-up pages.
-  const started = await request.post('/v2/duplicate-reports', { headers: { authorization: `Bearer ${token}` }, data: { folderIds: [folderId] } });
+  const started = await request.post('/v2/duplicate-reports', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { folderIds: [folderId] },
+  });
   expect(started.status(), await started.text()).toBe(202);
   const reportId = ((await started.json()) as { report: { id: string } }).report.id;
   await expect
-    .poll(async () => ((await (await request.get(`/v2/duplicate-reports/${reportId}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { report: { status: string } }).report.status, { timeout: 60_000 })
+    .poll(
+      async () =>
+        (
+          (await (await request.get(`/v2/duplicate-reports/${reportId}`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+            report: { status: string };
+          }
+        ).report.status,
+      { timeout: 60_000 },
+    )
     .toBe('ready');
 
   const heading = (name: string | RegExp) => async (p: Page) => {
@@ -139,7 +166,10 @@ test('every page fits from 360 to 2560 px, under a short sticky header, and pass
       const overflow = await horizontalOverflow(page);
       expect.soft(overflow, `${check.name} at ${width} px scrolls sideways by ${overflow} px`).toBeLessThanOrEqual(0);
       // The sticky header stays short (two rows on narrow windows): never a column of links over the page.
-      const header = await page.locator('header').first().evaluate((e) => Math.round(e.getBoundingClientRect().height));
+      const header = await page
+        .locator('header')
+        .first()
+        .evaluate((e) => Math.round(e.getBoundingClientRect().height));
       expect.soft(header, `${check.name} at ${width} px: header height`).toBeLessThanOrEqual(120);
       const outside = await controlsOutside(page);
       expect.soft(outside, `${check.name} at ${width} px: controls outside the window`).toEqual([]);
@@ -149,7 +179,9 @@ test('every page fits from 360 to 2560 px, under a short sticky header, and pass
         expect.soft(violations, `${check.name} at ${width} px`).toEqual([]);
         await page.screenshot({ path: test.info().outputPath(`${check.name}-${width}.png`), fullPage: true });
       }
-      report.push(`${String(width).padStart(4)} px  ${check.name.padEnd(13)} overflow ${String(overflow).padStart(4)} px  header ${header} px  outside ${outside.length}  axe serious+critical ${axeWidths.has(width) ? violations.length : '-'}${violations.length ? `\n      ${violations.join('\n      ')}` : ''}`);
+      report.push(
+        `${String(width).padStart(4)} px  ${check.name.padEnd(13)} overflow ${String(overflow).padStart(4)} px  header ${header} px  outside ${outside.length}  axe serious+critical ${axeWidths.has(width) ? violations.length : '-'}${violations.length ? `\n      ${violations.join('\n      ')}` : ''}`,
+      );
     }
   }
   console.log(`layout report\nsign-in page at 390 px: axe serious+critical ${signInViolations.length}\n${report.join('\n')}`);
@@ -165,9 +197,17 @@ test('a page opens at the top, and Back returns to where the grid was', async ({
   const models = await uploadModels(
     request,
     token,
-    Array.from({ length: 6 }, (_, i) => ({ filePath: `${folder}/bracket-${i + 1}.stl`, name: `Scroll bracket ${i + 1}`, bytes: toStlBinary(part.mesh) })),
+    Array.from({ length: 6 }, (_, i) => ({
+      filePath: `${folder}/bracket-${i + 1}.stl`,
+      name: `Scroll bracket ${i + 1}`,
+      bytes: toStlBinary(part.mesh),
+    })),
   );
-  await waitSettled(request, token, models.map((m) => m.id));
+  await waitSettled(
+    request,
+    token,
+    models.map((m) => m.id),
+  );
   await page.goto(`/folders/${models[0]!.folderId}`);
   const last = page.getByTestId('model-card').filter({ hasText: 'Scroll bracket 6' });
   await last.scrollIntoViewIfNeeded();

@@ -17,10 +17,22 @@ test('matches: a mirror image and a scaled copy are shown as relations, below th
     { filePath: `${folder}/bracket.stl`, name: 'Bracket', bytes: toStlBinary(part) },
     { filePath: `${folder}/bracket-copy.obj`, name: 'Bracket copy', bytes: toObj(applyToMesh(part, rotationZ(90))) },
     { filePath: `${folder}/bracket-left.stl`, name: 'Bracket, left hand', bytes: toStlBinary(applyToMesh(part, scaling(-1, 1, 1))) },
-    { filePath: `${folder}/bracket-large.stl`, name: 'Bracket, twice the size', bytes: toStlBinary(applyToMesh(part, multiply(rotationZ(30), scaling(2)))) },
+    {
+      filePath: `${folder}/bracket-large.stl`,
+      name: 'Bracket, twice the size',
+      bytes: toStlBinary(applyToMesh(part, multiply(rotationZ(30), scaling(2)))),
+    },
   ]);
-  const settled = await waitSettled(request, token, models.map((m) => m.id), 150_000);
-  expect(settled.every((m) => m.state === 'finished'), settled.map((m) => `${m.name}=${m.state}`).join(', ')).toBe(true);
+  const settled = await waitSettled(
+    request,
+    token,
+    models.map((m) => m.id),
+    150_000,
+  );
+  expect(
+    settled.every((m) => m.state === 'finished'),
+    settled.map((m) => `${m.name}=${m.state}`).join(', '),
+  ).toBe(true);
 
   await page.goto(`/models/${models[0]!.id}/matches/part-to-part?threshold=0`);
   const card = (name: string) => page.getByTestId('match-card').filter({ has: page.getByRole('link', { name, exact: true }) });
@@ -43,7 +55,17 @@ test('matches: a mirror image and a scaled copy are shown as relations, below th
   await expect(group).toHaveCount(1);
   await expect(group.getByTestId('duplicate-card')).toHaveCount(2);
   const beside = group.getByTestId('duplicate-relations');
-  await expect(beside.getByRole('listitem').filter({ hasText: /Bracket, left hand is a mirror image of Bracket|Bracket( copy)? is a mirror image of Bracket, left hand/ }).first()).toBeVisible();
-  await expect(beside.getByRole('listitem').filter({ hasText: /Bracket, twice the size is Bracket( copy)? scaled ×2/ }).first()).toBeVisible();
+  await expect(
+    beside
+      .getByRole('listitem')
+      .filter({ hasText: /Bracket, left hand is a mirror image of Bracket|Bracket( copy)? is a mirror image of Bracket, left hand/ })
+      .first(),
+  ).toBeVisible();
+  await expect(
+    beside
+      .getByRole('listitem')
+      .filter({ hasText: /Bracket, twice the size is Bracket( copy)? scaled ×2/ })
+      .first(),
+  ).toBeVisible();
   await page.screenshot({ path: 'test-results/duplicate-relations.png', fullPage: true });
 });

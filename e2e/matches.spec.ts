@@ -55,9 +55,20 @@ function merged(a: Mesh, b: Mesh, dx: number): Mesh {
 }
 
 async function matchesFromService(request: APIRequestContext, token: string, id: string, kind: string, threshold: number, order = '') {
-  const res = await request.get(`/v2/models/${id}/${kind}-matches?threshold=${threshold}&perPage=100${order ? `&order=${order}` : ''}`, { headers: { authorization: `Bearer ${token}` } });
+  const res = await request.get(`/v2/models/${id}/${kind}-matches?threshold=${threshold}&perPage=100${order ? `&order=${order}` : ''}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   expect(res.status(), await res.text()).toBe(200);
-  const body = (await res.json()) as { matchCount?: number; pageData: { total: number }; matches: { matchedModel: { id: string; name: string }; matchPercentage?: number; forwardMatchPercentage?: number; reverseMatchPercentage?: number }[] };
+  const body = (await res.json()) as {
+    matchCount?: number;
+    pageData: { total: number };
+    matches: {
+      matchedModel: { id: string; name: string };
+      matchPercentage?: number;
+      forwardMatchPercentage?: number;
+      reverseMatchPercentage?: number;
+    }[];
+  };
   // A deployment of the published API counts in pageData only.
   return { ...body, matchCount: body.matchCount ?? body.pageData.total };
 }
@@ -78,10 +89,22 @@ test('matches: threshold, shared-canvas previews, compare overlay, duplicates', 
     { filePath: `${folder}/bracket.stl`, name: 'Bracket', bytes: toStlBinary(part.mesh) },
     { filePath: `${folder}/block.stl`, name: 'Block', bytes: toStlBinary(cube.mesh) },
     // An assembly made of the plate and the flange: contains the plate.
-    { filePath: `${folder}/Assemblies/plate-and-flange.stl`, name: 'Plate and flange', bytes: toStlBinary(merged(plate.mesh, other.mesh, 160)) },
+    {
+      filePath: `${folder}/Assemblies/plate-and-flange.stl`,
+      name: 'Plate and flange',
+      bytes: toStlBinary(merged(plate.mesh, other.mesh, 160)),
+    },
   ]);
-  const settled = await waitSettled(request, token, models.map((m) => m.id), 150_000);
-  expect(settled.every((m) => m.state === 'finished'), settled.map((m) => `${m.name}=${m.state}`).join(', ')).toBe(true);
+  const settled = await waitSettled(
+    request,
+    token,
+    models.map((m) => m.id),
+    150_000,
+  );
+  expect(
+    settled.every((m) => m.state === 'finished'),
+    settled.map((m) => `${m.name}=${m.state}`).join(', '),
+  ).toBe(true);
   const plateId = models[0]!.id;
   const copyId = models[1]!.id;
   const folderId = models[0]!.folderId;
@@ -113,8 +136,12 @@ test('matches: threshold, shared-canvas previews, compare overlay, duplicates', 
   await expect(page.getByTestId('match-card')).toHaveCount(Math.min(24, all.matchCount));
   for (let i = 0; i < cut; i++) await page.keyboard.press('ArrowRight');
   await expect(page).toHaveURL(new RegExp(`threshold=${cut}(&|$)`));
-  await expect(page.getByTestId('match-count')).toContainText(`${atCut.matchCount} ${atCut.matchCount === 1 ? 'match' : 'matches'} at ${cut}%`);
-  await expect(page.getByTestId('match-card').locator('.preview-card__title')).toHaveText(atCut.matches.slice(0, 24).map((m) => m.matchedModel.name));
+  await expect(page.getByTestId('match-count')).toContainText(
+    `${atCut.matchCount} ${atCut.matchCount === 1 ? 'match' : 'matches'} at ${cut}%`,
+  );
+  await expect(page.getByTestId('match-card').locator('.preview-card__title')).toHaveText(
+    atCut.matches.slice(0, 24).map((m) => m.matchedModel.name),
+  );
 
   // Back to 0 for the previews: every card draws its model in 3D, all in one WebGL context.
   await page.keyboard.press('Home');
@@ -155,7 +182,12 @@ test('matches: threshold, shared-canvas previews, compare overlay, duplicates', 
   expect((await pixels(first)).drawn).toBeGreaterThan(shareBefore * 0.7);
   await page.setViewportSize({ width: 1280, height: 800 });
   // The graphics driver may drop the page's one context: every preview falls back to its thumbnail and says why.
-  await page.evaluate(() => (document.querySelector('canvas[data-shared-canvas]') as HTMLCanvasElement).getContext('webgl2')?.getExtension('WEBGL_lose_context')?.loseContext());
+  await page.evaluate(() =>
+    (document.querySelector('canvas[data-shared-canvas]') as HTMLCanvasElement)
+      .getContext('webgl2')
+      ?.getExtension('WEBGL_lose_context')
+      ?.loseContext(),
+  );
   await expect(cards.first().getByText('Thumbnail (3D graphics stopped; reload to restart them)')).toBeVisible();
   await expect(cards.first().locator('[data-viewer-status="fallback"] img')).toBeVisible();
 
@@ -164,7 +196,9 @@ test('matches: threshold, shared-canvas previews, compare overlay, duplicates', 
   await expect(page.getByTestId('match-row')).toHaveCount(Math.min(24, all.matchCount));
   await page.getByRole('button', { name: /^Name/ }).click();
   await expect(page).toHaveURL(/sort=name&dir=asc/);
-  const byName = await request.get(`/v2/models/${plateId}/part-to-part-matches?threshold=0&perPage=24&order=name`, { headers: { authorization: `Bearer ${token}` } });
+  const byName = await request.get(`/v2/models/${plateId}/part-to-part-matches?threshold=0&perPage=24&order=name`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   const names = ((await byName.json()) as Awaited<ReturnType<typeof matchesFromService>>).matches.map((m) => m.matchedModel.name);
   expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
   await expect(page.getByTestId('match-row').locator('.table__name')).toHaveText(names);
@@ -172,7 +206,10 @@ test('matches: threshold, shared-canvas previews, compare overlay, duplicates', 
   // Part-in-part: the tab keeps its own threshold (80) and lists what the service lists, with both scores.
   // The table's sort by name carries over to the tab, so the page asks for order=name.
   const pip = await matchesFromService(request, token, plateId, 'part-in-part', 80, 'name');
-  console.log('part-in-part of the plate at 80:', pip.matches.map((m) => `${m.matchedModel.name} ${m.forwardMatchPercentage}/${m.reverseMatchPercentage}`).join('; '));
+  console.log(
+    'part-in-part of the plate at 80:',
+    pip.matches.map((m) => `${m.matchedModel.name} ${m.forwardMatchPercentage}/${m.reverseMatchPercentage}`).join('; '),
+  );
   await expect(page.getByTestId('count-part-in-part')).toHaveText(String(pip.matchCount));
   await page.getByTestId('tab-part-in-part').click();
   await expect(page).toHaveURL(/matches\/part-in-part\?threshold=80&threshold-part-to-part=0/);
@@ -187,7 +224,8 @@ test('matches: threshold, shared-canvas previews, compare overlay, duplicates', 
   await expect(page.locator('.compare[data-viewer-ready="true"]')).toBeVisible({ timeout: 30_000 });
   // The pair's score at the top, as the list scores it.
   const copyScore = all.matches.find((m) => m.matchedModel.id === copyId)?.matchPercentage;
-  if (copyScore !== undefined) await expect(page.getByTestId('pair-bar')).toContainText(`Part-to-part score ${Number(copyScore.toPrecision(4))}%`);
+  if (copyScore !== undefined)
+    await expect(page.getByTestId('pair-bar')).toContainText(`Part-to-part score ${Number(copyScore.toPrecision(4))}%`);
   expect(await liveContexts(page)).toBe(1);
   expect((await pixels(page.getByTestId('compare-view-query'))).drawn).toBeGreaterThan(0.03);
   expect((await pixels(page.getByTestId('compare-view-match'))).drawn).toBeGreaterThan(0.03);
@@ -213,11 +251,15 @@ test('matches: threshold, shared-canvas previews, compare overlay, duplicates', 
   // A section cut is capped: the cut face is filled (red) where the solid was, unless seen in X-ray.
   await page.getByLabel('Section', { exact: true }).selectOption('y');
   await expect(page).toHaveURL(/section=y/);
-  await expect(async () => expect((await pixels(page.getByTestId('compare-view-query'))).red).toBeGreaterThan(0.01)).toPass({ timeout: 10_000 });
+  await expect(async () => expect((await pixels(page.getByTestId('compare-view-query'))).red).toBeGreaterThan(0.01)).toPass({
+    timeout: 10_000,
+  });
   // The view's state lives in the URL, set in a router transition: the box turns once it lands.
   await page.getByLabel('X-ray').click();
   await expect(page.getByLabel('X-ray')).toBeChecked();
-  await expect(async () => expect((await pixels(page.getByTestId('compare-view-query'))).red).toBeLessThan(0.001)).toPass({ timeout: 10_000 });
+  await expect(async () => expect((await pixels(page.getByTestId('compare-view-query'))).red).toBeLessThan(0.001)).toPass({
+    timeout: 10_000,
+  });
   await page.getByLabel('X-ray').click();
   await expect(page.getByLabel('X-ray')).not.toBeChecked();
   await page.getByLabel('Section', { exact: true }).selectOption('');

@@ -13,7 +13,12 @@ const origin = `http://localhost:${port}`;
 const publishedPort = port + 1;
 const publishedOrigin = `http://localhost:${publishedPort}`;
 const publishedDocument = 'src/service/testing/published-api/physna-openapi-2.0.1.facts.json';
-const serverEnv = (p: number, o: string, dataDir: string | undefined) => ({ PORT: String(p), HOST: '127.0.0.1', PUBLIC_URL: o, DATA_DIR: dataDir ?? '' });
+const serverEnv = (p: number, o: string, dataDir: string | undefined) => ({
+  PORT: String(p),
+  HOST: '127.0.0.1',
+  PUBLIC_URL: o,
+  DATA_DIR: dataDir ?? '',
+});
 
 export default defineConfig({
   testDir: '.',

@@ -3,11 +3,16 @@ import { box, toStlBinary } from '../src/geometry/testing/fixtures';
 import { accessTokenOf, uploadModels, waitSettled } from './api';
 import { signIn } from './support';
 
-test('pages on the published operations: state counts with subfolders, Download original, the user from users/me', async ({ page, request }) => {
+test('pages on the published operations: state counts with subfolders, Download original, the user from users/me', async ({
+  page,
+  request,
+}) => {
   await signIn(page);
   const token = await accessTokenOf(page);
   const top = `E2E Published ${Date.now()}`;
-  const [part] = await uploadModels(request, token, [{ filePath: `${top}/Sub/box.stl`, name: 'box.stl', bytes: toStlBinary((await box()).mesh) }]);
+  const [part] = await uploadModels(request, token, [
+    { filePath: `${top}/Sub/box.stl`, name: 'box.stl', bytes: toStlBinary((await box()).mesh) },
+  ]);
   await waitSettled(request, token, [part!.id]);
   const auth = { authorization: `Bearer ${token}` };
   const model = (await (await request.get(`/v2/models/${part!.id}`, { headers: auth })).json()).model as { folderId: number };

@@ -77,15 +77,17 @@ export class UploadTraffic {
       this.pending.push(
         response
           .json()
-          .then((body: { models?: { model: { id: string; filePath?: string }; uploadUrl?: string; uploadInfo?: { uploadUrl: string } }[] }) => {
-            // A deployment of the published API answers no paths: they are the ones asked for, in order.
-            const asked = (request.postDataJSON() as { models: { filePath: string }[] }).models;
-            for (const [i, e] of (body.models ?? []).entries()) {
-              const filePath = e.model.filePath ?? asked[i]?.filePath ?? '';
-              this.pathOfUrl.set(e.uploadUrl ?? e.uploadInfo?.uploadUrl ?? '', filePath);
-              this.idOfPath.set(filePath, e.model.id);
-            }
-          })
+          .then(
+            (body: { models?: { model: { id: string; filePath?: string }; uploadUrl?: string; uploadInfo?: { uploadUrl: string } }[] }) => {
+              // A deployment of the published API answers no paths: they are the ones asked for, in order.
+              const asked = (request.postDataJSON() as { models: { filePath: string }[] }).models;
+              for (const [i, e] of (body.models ?? []).entries()) {
+                const filePath = e.model.filePath ?? asked[i]?.filePath ?? '';
+                this.pathOfUrl.set(e.uploadUrl ?? e.uploadInfo?.uploadUrl ?? '', filePath);
+                this.idOfPath.set(filePath, e.model.id);
+              }
+            },
+          )
           .catch(() => undefined),
       );
     });

@@ -4,7 +4,18 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { accessTokenOf } from './api';
 import { servesOurFields, signIn } from './support';
-import { assemblyFolder, CAXIF_DIR, leafParts, partsFolder, stepFiles, stlFolder, SUBS, tempDir, TOP, UploadTraffic } from './upload-support';
+import {
+  assemblyFolder,
+  CAXIF_DIR,
+  leafParts,
+  partsFolder,
+  stepFiles,
+  stlFolder,
+  SUBS,
+  tempDir,
+  TOP,
+  UploadTraffic,
+} from './upload-support';
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, 'screenshots');
 const SETTLED = ['finished', 'finished-incomplete', 'failed', 'failed-incomplete', 'unsupported'];
@@ -25,7 +36,10 @@ async function chooseTarget(page: Page, folder: string): Promise<void> {
 
 /** Share of a screenshot's pixels in the highlight's orange. */
 async function orangeShare(locator: Locator): Promise<number> {
-  const { data, info } = await sharp(await locator.screenshot()).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(await locator.screenshot())
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   let orange = 0;
   for (let i = 0; i < data.length; i += 3) {
     const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
@@ -165,7 +179,6 @@ test('assembly first, parts later: it ends with parts missing, then finished onc
     expect(m?.missingParts ?? []).toEqual([]);
   }).toPass({ timeout: 180_000, intervals: [2000] });
 
-
   // The assembly dropped again: the review says it is already there, and sends nothing unless asked.
   await page.getByRole('button', { name: 'Upload more files' }).click();
   await chooseTarget(page, target);
@@ -204,7 +217,9 @@ test('assembly first, parts later: it ends with parts missing, then finished onc
   await expect(async () => expect(await orangeShare(viewer)).toBeLessThan(0.001)).toPass({ timeout: 15_000 });
 });
 
-test('reload mid-upload: the page asks first, the batch comes back, and the same folder again sends only what was not sent', async ({ page }) => {
+test('reload mid-upload: the page asks first, the batch comes back, and the same folder again sends only what was not sent', async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   const count = 12;
   const dir = await stlFolder(root, 'Plates', count);
@@ -230,7 +245,9 @@ test('reload mid-upload: the page asks first, the batch comes back, and the same
   });
   await page.getByRole('button', { name: 'Start upload' }).click();
   await expect(async () => {
-    const stored = await rows(page).evaluateAll((trs) => trs.filter((tr) => ['processing', 'finished'].includes(tr.getAttribute('data-status') ?? '')).length);
+    const stored = await rows(page).evaluateAll(
+      (trs) => trs.filter((tr) => ['processing', 'finished'].includes(tr.getAttribute('data-status') ?? '')).length,
+    );
     expect(stored).toBe(4);
   }).toPass({ timeout: 60_000 });
   // Let the throttled save (once a second) write the batch with the 4 stored files.

@@ -2,7 +2,10 @@
 const url = process.argv[2];
 const deadline = Date.now() + 300_000;
 for (;;) {
-  const ok = await fetch(url).then((r) => r.ok, () => false);
+  const ok = await fetch(url).then(
+    (r) => r.ok,
+    () => false,
+  );
   if (ok) process.exit(0);
   if (Date.now() > deadline) {
     console.error(`${url} did not answer`);

@@ -19,7 +19,11 @@ export async function attachFile(model: Pick<Model, 'id' | 'filePath' | 'name'>,
   });
   const entry = created.models[0];
   if (!entry || entry.model.id !== model.id) {
-    throw new ApiError(409, errorCodes.conflict, 'This deployment made a new record instead of taking this one over: delete this model and upload the file again.');
+    throw new ApiError(
+      409,
+      errorCodes.conflict,
+      'This deployment made a new record instead of taking this one over: delete this model and upload the file again.',
+    );
   }
   let response: Response;
   try {

@@ -16,7 +16,12 @@ export async function fetchClientCredentials(signal?: AbortSignal) {
 
 /** The only answer that carries a secret: callers keep it in component state, never in a cache. */
 export async function createClientCredential(body: CreateClientCredentialRequest) {
-  const data = await apiClient().request(path, { method: 'POST', body, schema: createdClientCredentialSchema, prepare: (answer) => completeCreatedCredential(answer, body.name) });
+  const data = await apiClient().request(path, {
+    method: 'POST',
+    body,
+    schema: createdClientCredentialSchema,
+    prepare: (answer) => completeCreatedCredential(answer, body.name),
+  });
   return data.clientCredentials;
 }
 

@@ -89,7 +89,9 @@ describe('api client', () => {
   });
 
   it('maps a non-JSON 502 into a readable ApiError', async () => {
-    stubFetch(new Response('<html>Bad Gateway</html>', { status: 502, statusText: 'Bad Gateway', headers: { 'content-type': 'text/html' } }));
+    stubFetch(
+      new Response('<html>Bad Gateway</html>', { status: 502, statusText: 'Bad Gateway', headers: { 'content-type': 'text/html' } }),
+    );
     const client = createApiClient({ baseUrl, auth: makeAuth() });
     const error = await client.request('/v2/folders').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
@@ -100,7 +102,11 @@ describe('api client', () => {
   it('maps a non-JSON 429 with Retry-After', async () => {
     stubFetch(new Response('slow down', { status: 429, headers: { 'retry-after': '30' } }));
     const client = createApiClient({ baseUrl, auth: makeAuth() });
-    await expect(client.request('/v2/folders')).rejects.toMatchObject({ status: 429, code: 'rate_limited', message: expect.stringMatching(/30 seconds/) });
+    await expect(client.request('/v2/folders')).rejects.toMatchObject({
+      status: 429,
+      code: 'rate_limited',
+      message: expect.stringMatching(/30 seconds/),
+    });
   });
 
   it('maps a network failure into status 0 / network_error', async () => {
@@ -160,7 +166,12 @@ describe('api client', () => {
 
   it('renews before the first request when there is no token, and signs in if that fails', async () => {
     const fetchMock = stubFetch();
-    const auth = makeAuth({ getAccessToken: vi.fn(async () => null), renew: vi.fn(async () => { throw new Error('invalid_grant'); }) });
+    const auth = makeAuth({
+      getAccessToken: vi.fn(async () => null),
+      renew: vi.fn(async () => {
+        throw new Error('invalid_grant');
+      }),
+    });
     const client = createApiClient({ baseUrl, auth });
     await expect(client.request('/v2/things')).rejects.toMatchObject({ status: 401 });
     expect(fetchMock).not.toHaveBeenCalled();

@@ -120,7 +120,10 @@ function isAbort(error: unknown): boolean {
 }
 
 export interface ApiClient {
-  request<S extends z.ZodType | undefined = undefined, T extends boolean | undefined = undefined>(path: string, options?: RequestOptions<S> & { text?: T }): Promise<Answer<S, T>>;
+  request<S extends z.ZodType | undefined = undefined, T extends boolean | undefined = undefined>(
+    path: string,
+    options?: RequestOptions<S> & { text?: T },
+  ): Promise<Answer<S, T>>;
 }
 
 export function createApiClient({ baseUrl, auth }: ApiClientOptions): ApiClient {
@@ -141,7 +144,11 @@ export function createApiClient({ baseUrl, auth }: ApiClientOptions): ApiClient 
       return await globalThis.fetch(url, { method: options.method ?? 'GET', headers, body, signal: options.signal });
     } catch (error) {
       if (isAbort(error) || options.signal?.aborted) throw error;
-      throw new ApiError(0, clientErrorCodes.network, `Could not reach the service at ${new URL(url).origin}. Check your connection and try again.`);
+      throw new ApiError(
+        0,
+        clientErrorCodes.network,
+        `Could not reach the service at ${new URL(url).origin}. Check your connection and try again.`,
+      );
     }
   }
 

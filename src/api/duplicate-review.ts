@@ -28,19 +28,26 @@ export const reviewQueries = {
   reportList: (page: number) =>
     queryOptions({
       queryKey: [...reviewQueries.all(), 'reports', page] as const,
-      queryFn: ({ signal }) => apiClient().request(reports, { query: { page, perPage: 20 }, schema: duplicateReportListResponseSchema, signal }),
+      queryFn: ({ signal }) =>
+        apiClient().request(reports, { query: { page, perPage: 20 }, schema: duplicateReportListResponseSchema, signal }),
       refetchInterval: (query) => (query.state.data?.reports.some(running) ? reportPollMs : false),
     }),
   report: (id: string) =>
     queryOptions({
       queryKey: [...reviewQueries.all(), 'report', id] as const,
-      queryFn: async ({ signal }) => (await apiClient().request(`${reports}/${encodeURIComponent(id)}`, { schema: duplicateReportResponseSchema, signal })).report,
+      queryFn: async ({ signal }) =>
+        (await apiClient().request(`${reports}/${encodeURIComponent(id)}`, { schema: duplicateReportResponseSchema, signal })).report,
       refetchInterval: (query) => (running(query.state.data) ? reportPollMs : false),
     }),
   groups: (id: string, page: number) =>
     queryOptions({
       queryKey: [...reviewQueries.all(), 'report', id, 'groups', page] as const,
-      queryFn: ({ signal }) => apiClient().request(`${reports}/${encodeURIComponent(id)}/groups`, { query: { page, perPage: groupsPerPage }, schema: reportGroupsResponseSchema, signal }),
+      queryFn: ({ signal }) =>
+        apiClient().request(`${reports}/${encodeURIComponent(id)}/groups`, {
+          query: { page, perPage: groupsPerPage },
+          schema: reportGroupsResponseSchema,
+          signal,
+        }),
     }),
 };
 
@@ -59,7 +66,8 @@ export function useReportGroups(id: string, page: number, enabled: boolean) {
 export function useStartReport() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (body: DuplicateReportRequest) => (await apiClient().request(reports, { method: 'POST', body, schema: duplicateReportResponseSchema })).report,
+    mutationFn: async (body: DuplicateReportRequest) =>
+      (await apiClient().request(reports, { method: 'POST', body, schema: duplicateReportResponseSchema })).report,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: [...reviewQueries.all(), 'reports'] }),
   });
 }
@@ -67,7 +75,8 @@ export function useStartReport() {
 export function useDecide() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (body: DuplicateDecisionRequest) => (await apiClient().request(decisions, { method: 'POST', body, schema: duplicateDecisionResponseSchema })).decision,
+    mutationFn: async (body: DuplicateDecisionRequest) =>
+      (await apiClient().request(decisions, { method: 'POST', body, schema: duplicateDecisionResponseSchema })).decision,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: reviewQueries.all() }),
   });
 }
@@ -93,11 +102,19 @@ type WithoutModels<T> = T extends unknown ? Omit<T, 'modelIds'> : never;
  * Runs one action on many duplicates: requests of at most {@link maxModelsPerAction}, one after
  * another (each all or nothing); stops at the first refusal, saying how many were done.
  */
-export async function runDuplicateAction(action: DuplicateAction, modelIds: readonly string[], onProgress: (done: number) => void): Promise<number> {
+export async function runDuplicateAction(
+  action: DuplicateAction,
+  modelIds: readonly string[],
+  onProgress: (done: number) => void,
+): Promise<number> {
   let done = 0;
   for (let i = 0; i < modelIds.length; i += maxModelsPerAction) {
     const slice = modelIds.slice(i, i + maxModelsPerAction);
-    await apiClient().request(`${decisions}/actions`, { method: 'POST', body: { ...action, modelIds: slice }, schema: duplicateActionResponseSchema });
+    await apiClient().request(`${decisions}/actions`, {
+      method: 'POST',
+      body: { ...action, modelIds: slice },
+      schema: duplicateActionResponseSchema,
+    });
     done += slice.length;
     onProgress(done);
   }
@@ -107,7 +124,15 @@ export async function runDuplicateAction(action: DuplicateAction, modelIds: read
 export function useDuplicateAction() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ action, modelIds, onProgress }: { action: DuplicateAction; modelIds: readonly string[]; onProgress: (done: number) => void }) => runDuplicateAction(action, modelIds, onProgress),
+    mutationFn: ({
+      action,
+      modelIds,
+      onProgress,
+    }: {
+      action: DuplicateAction;
+      modelIds: readonly string[];
+      onProgress: (done: number) => void;
+    }) => runDuplicateAction(action, modelIds, onProgress),
     // Models moved, tagged or deleted: every list that shows them, and the reports (now stale).
     onSettled: () => queryClient.invalidateQueries(),
   });

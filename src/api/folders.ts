@@ -76,7 +76,12 @@ export async function createFolder(body: CreateFolderRequest): Promise<Folder> {
 }
 
 export async function renameFolder({ id, name }: { id: number; name: string }): Promise<Folder> {
-  const data = await apiClient().request(`${path}/${id}`, { method: 'PATCH', body: { name }, schema: folderResponseSchema, prepare: completingFolder() });
+  const data = await apiClient().request(`${path}/${id}`, {
+    method: 'PATCH',
+    body: { name },
+    schema: folderResponseSchema,
+    prepare: completingFolder(),
+  });
   return data.folder;
 }
 

@@ -52,7 +52,16 @@ describe('image upload', () => {
       expect(url.pathname).toBe('/v2/images');
       expect(init?.method).toBe('POST');
       expect(JSON.parse(String(init?.body))).toEqual({ filename: 'photo.png' });
-      return json({ image: { id: 'img-1', uploadUrl: 'http://localhost:8080/files/img-1?sig=s', headers: { 'content-type': 'image/png', 'x-upload-token': 't' } } }, 201);
+      return json(
+        {
+          image: {
+            id: 'img-1',
+            uploadUrl: 'http://localhost:8080/files/img-1?sig=s',
+            headers: { 'content-type': 'image/png', 'x-upload-token': 't' },
+          },
+        },
+        201,
+      );
     });
     const sent = stubXhr({ status: 200 });
     const file = new Blob(['abcd'], { type: 'image/png' });
@@ -60,7 +69,14 @@ describe('image upload', () => {
     const id = await uploadImage({ file, filename: 'photo.png', onProgress: (l, t) => progress.push([l, t]) });
     expect(id).toBe('img-1');
     expect(fetchMock).toHaveBeenCalledTimes(1);
-    expect(sent).toEqual([{ method: 'PUT', url: 'http://localhost:8080/files/img-1?sig=s', headers: { 'content-type': 'image/png', 'x-upload-token': 't' }, body: file }]);
+    expect(sent).toEqual([
+      {
+        method: 'PUT',
+        url: 'http://localhost:8080/files/img-1?sig=s',
+        headers: { 'content-type': 'image/png', 'x-upload-token': 't' },
+        body: file,
+      },
+    ]);
     expect(progress).toEqual([
       [2, 4],
       [4, 4],
@@ -69,16 +85,30 @@ describe('image upload', () => {
 
   it("ends with the service's own reason when it refuses the image", async () => {
     stubFetch(() => json({ image: { id: 'img-2', uploadUrl: 'http://localhost:8080/files/img-2', headers: {} } }, 201));
-    stubXhr({ status: 415, body: JSON.stringify({ error: { message: 'The file is not a PNG, JPEG or WebP image.', code: 'unsupported_media_type' } }) });
+    stubXhr({
+      status: 415,
+      body: JSON.stringify({ error: { message: 'The file is not a PNG, JPEG or WebP image.', code: 'unsupported_media_type' } }),
+    });
     const failure = uploadImage({ file: new Blob(['not an image']), filename: 'fake.png' });
     await expect(failure).rejects.toBeInstanceOf(ApiError);
-    await expect(failure).rejects.toMatchObject({ status: 415, code: 'unsupported_media_type', message: 'The file is not a PNG, JPEG or WebP image.' });
+    await expect(failure).rejects.toMatchObject({
+      status: 415,
+      code: 'unsupported_media_type',
+      message: 'The file is not a PNG, JPEG or WebP image.',
+    });
   });
 
   it('words a refusal without a JSON body by its status', () => {
-    expect(putError(413, 'too big')).toMatchObject({ status: 413, code: 'too_large', message: 'The image is larger than the service takes (10 MiB).' });
+    expect(putError(413, 'too big')).toMatchObject({
+      status: 413,
+      code: 'too_large',
+      message: 'The image is larger than the service takes (10 MiB).',
+    });
     expect(putError(0, '')).toMatchObject({ status: 0, code: 'network_error' });
-    expect(putError(502, '<html>')).toMatchObject({ code: 'internal_error', message: 'The service had a problem storing the image (HTTP 502).' });
+    expect(putError(502, '<html>')).toMatchObject({
+      code: 'internal_error',
+      message: 'The service had a problem storing the image (HTTP 502).',
+    });
   });
 });
 
@@ -90,11 +120,16 @@ describe('image matches', () => {
     const url = new URL(String(fetchMock.mock.calls[0]![0]));
     expect(url.pathname).toBe('/v2/images/model-matches');
     expect(url.searchParams.getAll('id')).toEqual(['a', 'b']);
-    expect(Object.fromEntries([...url.searchParams].filter(([k]) => k !== 'id'))).toEqual({ page: '2', perPage: '24', filter: 'folderId(eq(3))' });
+    expect(Object.fromEntries([...url.searchParams].filter(([k]) => k !== 'id'))).toEqual({
+      page: '2',
+      perPage: '24',
+      filter: 'folderId(eq(3))',
+    });
   });
 
   it('keys a search by its ids (in any order), page and filter', () => {
-    const key = (ids: string[], page = 1, filter?: string) => JSON.stringify(imageQueries.modelMatches({ ids, page, perPage: 24, filter }).queryKey);
+    const key = (ids: string[], page = 1, filter?: string) =>
+      JSON.stringify(imageQueries.modelMatches({ ids, page, perPage: 24, filter }).queryKey);
     expect(key(['b', 'a'])).toBe(key(['a', 'b']));
     expect(key(['a'])).not.toBe(key(['a', 'b']));
     expect(key(['a'], 2)).not.toBe(key(['a'], 1));

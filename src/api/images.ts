@@ -1,6 +1,11 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, type QueryClient } from '@tanstack/react-query';
 import { apiErrorBodySchema, errorCodeForStatus, errorCodes } from '../contract/errors';
-import { createImageResponseSchema, imageMatchesResponseSchema, type CreateImageRequest, type ImageMatchesResponse } from '../contract/images';
+import {
+  createImageResponseSchema,
+  imageMatchesResponseSchema,
+  type CreateImageRequest,
+  type ImageMatchesResponse,
+} from '../contract/images';
 import { ApiError, apiClient, clientErrorCodes } from './client';
 import { completingModels } from './folders';
 
@@ -54,7 +59,9 @@ export function putError(status: number, responseText: string): ApiError {
   if (parsed.success) return new ApiError(status, parsed.data.error.code, parsed.data.error.message);
   if (status === 0) return new ApiError(0, clientErrorCodes.network, 'The image could not be sent. Check your connection and try again.');
   const code = errorCodeForStatus(status) ?? (status >= 500 ? errorCodes.internal : `http_${status}`);
-  const message = putFallbacks[status] ?? (status >= 500 ? `The service had a problem storing the image (HTTP ${status}).` : `The image was refused (HTTP ${status}).`);
+  const message =
+    putFallbacks[status] ??
+    (status >= 500 ? `The service had a problem storing the image (HTTP ${status}).` : `The image was refused (HTTP ${status}).`);
   return new ApiError(status, code, message);
 }
 
@@ -62,7 +69,12 @@ export function putError(status: number, responseText: string): ApiError {
  * PUT the bytes to the signed address with every header it came with. XMLHttpRequest rather than
  * fetch because only it reports upload progress.
  */
-export function putImage(url: string, headers: Record<string, string>, file: Blob, options: Pick<UploadImageInput, 'onProgress' | 'signal'> = {}): Promise<void> {
+export function putImage(
+  url: string,
+  headers: Record<string, string>,
+  file: Blob,
+  options: Pick<UploadImageInput, 'onProgress' | 'signal'> = {},
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const { signal, onProgress } = options;
     if (signal?.aborted) {
@@ -104,7 +116,11 @@ export async function uploadImage({ file, filename, onProgress, signal }: Upload
   return image.id;
 }
 
-export async function fetchImageMatches(params: ImageMatchParams, signal?: AbortSignal, client?: QueryClient): Promise<ImageMatchesResponse> {
+export async function fetchImageMatches(
+  params: ImageMatchParams,
+  signal?: AbortSignal,
+  client?: QueryClient,
+): Promise<ImageMatchesResponse> {
   return apiClient().request(`${path}/model-matches`, {
     query: { id: params.ids, page: params.page, perPage: params.perPage, filter: params.filter, threshold: params.threshold },
     schema: imageMatchesResponseSchema,

@@ -22,14 +22,26 @@ afterEach(() => vi.unstubAllGlobals());
 describe('match queries', () => {
   it('ask the kind’s endpoint with threshold, paging, filter and order, and check the answer', async () => {
     const fetchMock = stubFetch(() =>
-      json({ matches: [{ matchedModel: model, matchPercentage: 99 }], matchCount: 1, pageData: { total: 1, perPage: 24, currentPage: 1, lastPage: 1, startIndex: 0, endIndex: 1 } }),
+      json({
+        matches: [{ matchedModel: model, matchPercentage: 99 }],
+        matchCount: 1,
+        pageData: { total: 1, perPage: 24, currentPage: 1, lastPage: 1, startIndex: 0, endIndex: 1 },
+      }),
     );
     const client = new QueryClient();
-    const data = await client.fetchQuery(matchQueries.list('m1', 'part-to-part', { threshold: 80, page: 1, perPage: 24, filter: 'folderId(eq(3))', order: 'name' }));
+    const data = await client.fetchQuery(
+      matchQueries.list('m1', 'part-to-part', { threshold: 80, page: 1, perPage: 24, filter: 'folderId(eq(3))', order: 'name' }),
+    );
     expect(data.matchCount).toBe(1);
     const url = new URL(String(fetchMock.mock.calls[0]![0]));
     expect(url.pathname).toBe('/v2/models/m1/part-to-part-matches');
-    expect(Object.fromEntries(url.searchParams)).toEqual({ threshold: '80', page: '1', perPage: '24', filter: 'folderId(eq(3))', order: 'name' });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      threshold: '80',
+      page: '1',
+      perPage: '24',
+      filter: 'folderId(eq(3))',
+      order: 'name',
+    });
     // Counts per kind ask for one result only and read matchCount.
     expect(await client.fetchQuery(matchQueries.count('m1', 'part-to-part', { threshold: 90 }))).toBe(1);
     expect(new URL(String(fetchMock.mock.calls[1]![0])).searchParams.get('perPage')).toBe('1');

@@ -30,7 +30,13 @@ export const matchesNotReadyPollMs = 3000;
 
 const matchesPath = (modelId: string, kind: MatchKind) => `/v2/models/${encodeURIComponent(modelId)}/${kind}-matches`;
 
-export async function fetchMatches(modelId: string, kind: MatchKind, params: MatchListParams, signal?: AbortSignal, client?: QueryClient): Promise<MatchesResponse> {
+export async function fetchMatches(
+  modelId: string,
+  kind: MatchKind,
+  params: MatchListParams,
+  signal?: AbortSignal,
+  client?: QueryClient,
+): Promise<MatchesResponse> {
   return apiClient().request(matchesPath(modelId, kind), {
     query: { threshold: params.threshold, page: params.page, perPage: params.perPage, filter: params.filter, order: params.order },
     schema: matchesResponseSchemaFor(kind),
@@ -101,7 +107,12 @@ export function useMatches(modelId: string, kind: MatchKind, params: MatchListPa
 }
 
 /** Counts of every kind, each at its own threshold, for the tabs. */
-export function useMatchCounts(modelId: string, thresholds: Record<MatchKind, number>, filter: string | undefined, options: { enabled?: boolean } = {}) {
+export function useMatchCounts(
+  modelId: string,
+  thresholds: Record<MatchKind, number>,
+  filter: string | undefined,
+  options: { enabled?: boolean } = {},
+) {
   const results = useQueries({
     queries: matchKinds.map((kind) => ({
       ...matchQueries.count(modelId, kind, { threshold: thresholds[kind], filter }),
@@ -120,7 +131,12 @@ export function useFolderDuplicates(folderId: number, threshold: number, withSub
 export const exportRowLimit = 1000;
 
 /** Every match at these settings, page by page, up to {@link exportRowLimit}: what a CSV export writes. */
-export async function fetchAllMatches(modelId: string, kind: MatchKind, params: Omit<MatchListParams, 'page' | 'perPage'>, signal?: AbortSignal) {
+export async function fetchAllMatches(
+  modelId: string,
+  kind: MatchKind,
+  params: Omit<MatchListParams, 'page' | 'perPage'>,
+  signal?: AbortSignal,
+) {
   const rows: MatchesResponse['matches'][number][] = [];
   let total = 0;
   for (let page = 1; rows.length < exportRowLimit; page++) {

@@ -66,7 +66,13 @@ describe('model queries', () => {
     expect(data.models).toHaveLength(1);
     const url = new URL(String(fetchMock.mock.calls[0]?.[0]));
     expect(url.pathname).toBe('/v2/models');
-    expect(Object.fromEntries(url.searchParams)).toEqual({ page: '2', perPage: '24', search: 'gear', filter: params.filter, order: '-createdAt' });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      page: '2',
+      perPage: '24',
+      search: 'gear',
+      filter: params.filter,
+      order: '-createdAt',
+    });
   });
 
   it('keys go from general to specific, with viewer file and tree under the model', () => {
@@ -118,8 +124,18 @@ describe('model queries', () => {
   it('reads every page of folders for the tree', async () => {
     const fetchMock = stubFetch((url) => {
       const page = Number(url.searchParams.get('page'));
-      const folder = { id: page, name: `F${page}`, parentFolderId: null, path: `F${page}`, createdAt: '2026-01-01T00:00:00Z', modelCount: 0 };
-      return json({ folders: [folder], pageData: { total: 3, perPage: 100, currentPage: page, lastPage: 3, startIndex: page - 1, endIndex: page } });
+      const folder = {
+        id: page,
+        name: `F${page}`,
+        parentFolderId: null,
+        path: `F${page}`,
+        createdAt: '2026-01-01T00:00:00Z',
+        modelCount: 0,
+      };
+      return json({
+        folders: [folder],
+        pageData: { total: 3, perPage: 100, currentPage: page, lastPage: 3, startIndex: page - 1, endIndex: page },
+      });
     });
     const folders = await new QueryClient().fetchQuery(folderQueries.tree());
     expect(folders.map((f) => f.id)).toEqual([1, 2, 3]);

@@ -95,7 +95,11 @@ export async function deleteModels(ids: readonly string[], onProgress?: (deleted
 }
 
 export async function reprocessModel(id: string): Promise<Model> {
-  const data = await apiClient().request(`${modelPath(id)}/reprocess`, { method: 'POST', schema: modelResponseSchema, prepare: completingModels() });
+  const data = await apiClient().request(`${modelPath(id)}/reprocess`, {
+    method: 'POST',
+    schema: modelResponseSchema,
+    prepare: completingModels(),
+  });
   return data.model;
 }
 
@@ -106,7 +110,11 @@ export async function fetchViewerFile(id: string, signal?: AbortSignal): Promise
 
 /** Models per state in a folder and its subfolders (or the whole tenant without one). */
 export async function fetchStateReport(folderId: number | null, signal?: AbortSignal): Promise<StateReport> {
-  return apiClient().request('/v2/models/state-report', { query: { folderIds: folderId ?? undefined }, schema: stateReportResponseSchema, signal });
+  return apiClient().request('/v2/models/state-report', {
+    query: { folderIds: folderId ?? undefined },
+    schema: stateReportResponseSchema,
+    signal,
+  });
 }
 
 /** A short-lived address that downloads the file as it was uploaded. */
@@ -123,7 +131,10 @@ export async function fetchAssemblyTree(id: string, signal?: AbortSignal) {
       const ids = unnamedTreeIds(body);
       const names = new Map<string, string>();
       for (let start = 0; start < ids.length; start += 100) {
-        const page = await fetchModels({ filter: formatFilter([filterBuilder.in('id', ids.slice(start, start + 100))]), perPage: 100 }, signal);
+        const page = await fetchModels(
+          { filter: formatFilter([filterBuilder.in('id', ids.slice(start, start + 100))]), perPage: 100 },
+          signal,
+        );
         for (const m of page.models) names.set(m.id, m.name);
       }
       return ids.length > 0 ? completeAssemblyTree(body, names) : body;
@@ -201,7 +212,9 @@ export function useViewerFile(model: Pick<Model, 'id' | 'viewerFile'>, enabled: 
   const carried = usableAddress(model.viewerFile);
   const asked = useQuery({ ...modelQueries.viewerFile(model.id), enabled: enabled && !carried });
   const { data, isError, isFetching, error, refetch } = asked;
-  return carried && enabled ? { data: carried, isError: false, isFetching: false, error: null, refetch } : { data, isError, isFetching, error, refetch };
+  return carried && enabled
+    ? { data: carried, isError: false, isFetching: false, error: null, refetch }
+    : { data, isError, isFetching, error, refetch };
 }
 
 /**
@@ -278,7 +291,10 @@ export function useMoveModel() {
     mutationFn: ({ id, folderId }: { id: string; folderId: number }) => moveModel(id, folderId),
     onSuccess: (model) => {
       queryClient.setQueryData(modelQueries.detail(model.id).queryKey, model);
-      return Promise.all([queryClient.invalidateQueries({ queryKey: modelQueries.lists() }), queryClient.invalidateQueries({ queryKey: folderQueries.all() })]);
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: modelQueries.lists() }),
+        queryClient.invalidateQueries({ queryKey: folderQueries.all() }),
+      ]);
     },
   });
 }
@@ -289,7 +305,10 @@ export function useDeleteModels() {
   return useMutation({
     mutationFn: ({ ids, onProgress }: { ids: readonly string[]; onProgress?: (deleted: number) => void }) => deleteModels(ids, onProgress),
     onSettled: () =>
-      Promise.all([queryClient.invalidateQueries({ queryKey: modelQueries.lists() }), queryClient.invalidateQueries({ queryKey: folderQueries.all() })]),
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: modelQueries.lists() }),
+        queryClient.invalidateQueries({ queryKey: folderQueries.all() }),
+      ]),
   });
 }
 

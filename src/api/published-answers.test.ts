@@ -3,16 +3,46 @@ import { clientCredentialListResponseSchema } from '../contract/client-credentia
 import { folderListResponseSchema } from '../contract/folders';
 import { matchesResponseSchemaFor } from '../contract/matches';
 import { assemblyTreeResponseSchema, modelResponseSchema } from '../contract/models';
-import { completeAssemblyTree, completeCreatedCredential, completeCredentialList, completeFolder, completeModels, folderPathsOf, lacksPaths, modelsOf, unnamedTreeIds } from './published-answers';
+import {
+  completeAssemblyTree,
+  completeCreatedCredential,
+  completeCredentialList,
+  completeFolder,
+  completeModels,
+  folderPathsOf,
+  lacksPaths,
+  modelsOf,
+  unnamedTreeIds,
+} from './published-answers';
 
 // Answers as a deployment of the published API writes them: its fields only.
-const published = { id: 'm1', name: 'Bracket', fileName: 'bracket.stl', fileType: 'stl', folderId: 2, isAssembly: false, ownerId: 'u1', state: 'finished', units: 'mm', createdAt: '2026-11-01T10:00:00.000Z' };
+const published = {
+  id: 'm1',
+  name: 'Bracket',
+  fileName: 'bracket.stl',
+  fileType: 'stl',
+  folderId: 2,
+  isAssembly: false,
+  ownerId: 'u1',
+  state: 'finished',
+  units: 'mm',
+  createdAt: '2026-11-01T10:00:00.000Z',
+};
 const folders = [
   { id: 1, name: 'Parts', createdAt: '2026-11-01T10:00:00.000Z' },
   { id: 2, name: 'Brackets', parentFolderId: 1, createdAt: '2026-11-01T10:00:00.000Z' },
 ];
 
-const filterData = { folders: [], properties: [], metadata: [], createdAt: [], isAssembly: [], fileType: [], units: [], collections: { names: [], tags: [], metadata: [] } };
+const filterData = {
+  folders: [],
+  properties: [],
+  metadata: [],
+  createdAt: [],
+  isAssembly: [],
+  fileType: [],
+  units: [],
+  collections: { names: [], tags: [], metadata: [] },
+};
 
 describe('answers of a deployment that sends only the published fields', () => {
   it('folder paths come from names and parents', () => {
@@ -20,7 +50,10 @@ describe('answers of a deployment that sends only the published fields', () => {
       [1, 'Parts'],
       [2, 'Parts/Brackets'],
     ]);
-    const list = { folders: folders.map((f) => completeFolder(f, folderPathsOf(folders))), pageData: { total: 2, perPage: 20, currentPage: 1, lastPage: 1, startIndex: 0, endIndex: 1 } };
+    const list = {
+      folders: folders.map((f) => completeFolder(f, folderPathsOf(folders))),
+      pageData: { total: 2, perPage: 20, currentPage: 1, lastPage: 1, startIndex: 0, endIndex: 1 },
+    };
     expect(folderListResponseSchema.parse(list).folders.map((f) => f.path)).toEqual(['Parts', 'Parts/Brackets']);
   });
 
@@ -34,20 +67,36 @@ describe('answers of a deployment that sends only the published fields', () => {
   });
 
   it('a match list counts from its page data; our own answers pass unchanged', () => {
-    const body = { matches: [{ matchedModel: published, matchPercentage: 99.1 }], pageData: { total: 7, perPage: 1, currentPage: 1, lastPage: 7, startIndex: 0, endIndex: 0 }, filterData };
+    const body = {
+      matches: [{ matchedModel: published, matchPercentage: 99.1 }],
+      pageData: { total: 7, perPage: 1, currentPage: 1, lastPage: 7, startIndex: 0, endIndex: 0 },
+      filterData,
+    };
     const parsed = matchesResponseSchemaFor('part-to-part').parse(completeModels(body, folderPathsOf(folders)));
     expect(parsed.matchCount).toBe(7);
     expect(parsed.matches[0]!.matchedModel.filePath).toBe('Parts/Brackets/bracket.stl');
-    const ours = { ...body, matchCount: 1, matches: [{ matchedModel: { ...published, filePath: 'Elsewhere/b.stl', updatedAt: 'x', metadata: [] }, matchPercentage: 99.1 }] };
+    const ours = {
+      ...body,
+      matchCount: 1,
+      matches: [{ matchedModel: { ...published, filePath: 'Elsewhere/b.stl', updatedAt: 'x', metadata: [] }, matchPercentage: 99.1 }],
+    };
     expect(lacksPaths(modelsOf(ours))).toBe(false);
     expect(completeModels(ours, undefined)).toEqual(ours);
   });
 
   it('credentials: the one client id the published API lists, and a new one named as asked', () => {
-    expect(clientCredentialListResponseSchema.parse(completeCredentialList({ clientId: 'c1' })).clientCredentials).toEqual([{ clientId: 'c1', name: 'API credential', createdAt: null, lastUsedAt: null }]);
+    expect(clientCredentialListResponseSchema.parse(completeCredentialList({ clientId: 'c1' })).clientCredentials).toEqual([
+      { clientId: 'c1', name: 'API credential', createdAt: null, lastUsedAt: null },
+    ]);
     expect(clientCredentialListResponseSchema.parse(completeCredentialList({})).clientCredentials).toEqual([]);
-    const created = completeCreatedCredential({ clientCredentials: { clientId: 'c2', clientSecret: 's' } }, 'Nightly import', new Date('2026-11-26T12:00:00Z'));
-    expect(created).toEqual({ clientCredentials: { clientId: 'c2', clientSecret: 's', name: 'Nightly import', createdAt: '2026-11-26T12:00:00.000Z' } });
+    const created = completeCreatedCredential(
+      { clientCredentials: { clientId: 'c2', clientSecret: 's' } },
+      'Nightly import',
+      new Date('2026-11-26T12:00:00Z'),
+    );
+    expect(created).toEqual({
+      clientCredentials: { clientId: 'c2', clientSecret: 's', name: 'Nightly import', createdAt: '2026-11-26T12:00:00.000Z' },
+    });
   });
 });
 
@@ -62,13 +111,27 @@ describe('assembly trees without names (published API)', () => {
   };
   it('lists the models to look up, then names every node from them', () => {
     expect(unnamedTreeIds(published)).toEqual(['sub', 'bolt', 'gone']);
-    const done = completeAssemblyTree(published, new Map([['sub', 'TAIL.stp'], ['bolt', 'bolt.stp']]));
+    const done = completeAssemblyTree(
+      published,
+      new Map([
+        ['sub', 'TAIL.stp'],
+        ['bolt', 'bolt.stp'],
+      ]),
+    );
     expect(assemblyTreeResponseSchema.parse(done).children).toEqual([
-      { type: 'subAssembly', modelId: 'sub', name: 'TAIL.stp', occurrences: 1, children: [{ type: 'assemblyPart', modelId: 'bolt', name: 'bolt.stp', occurrences: 4 }] },
+      {
+        type: 'subAssembly',
+        modelId: 'sub',
+        name: 'TAIL.stp',
+        occurrences: 1,
+        children: [{ type: 'assemblyPart', modelId: 'bolt', name: 'bolt.stp', occurrences: 4 }],
+      },
       { type: 'assemblyPart', modelId: 'gone', name: 'Unnamed part', occurrences: 1 },
     ]);
   });
   it('leaves a tree with names as it is', () => {
-    expect(unnamedTreeIds({ type: 'assemblyTree', modelId: 't', children: [{ type: 'part', modelId: 'p', name: 'p.stl', transform: [] }] })).toEqual([]);
+    expect(
+      unnamedTreeIds({ type: 'assemblyTree', modelId: 't', children: [{ type: 'part', modelId: 'p', name: 'p.stl', transform: [] }] }),
+    ).toEqual([]);
   });
 });

@@ -81,7 +81,14 @@ export function completeModels(body: unknown, folderPaths: FolderPaths | undefin
   if (isObject(body.model)) return { ...body, model: completeModel(body.model, folderPaths) };
   if (Array.isArray(body.matches)) return completeMatches(body, folderPaths);
   if (Array.isArray(body.groups))
-    return { ...body, groups: body.groups.map((g) => (isObject(g) && Array.isArray(g.exampleModels) ? { ...g, exampleModels: g.exampleModels.map((m) => completeModel(m, folderPaths)) } : g)) };
+    return {
+      ...body,
+      groups: body.groups.map((g) =>
+        isObject(g) && Array.isArray(g.exampleModels)
+          ? { ...g, exampleModels: g.exampleModels.map((m) => completeModel(m, folderPaths)) }
+          : g,
+      ),
+    };
   return body;
 }
 

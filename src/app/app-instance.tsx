@@ -30,7 +30,11 @@ export function createAppInstance(config: ResolvedConfig): AppInstance {
       getAccessToken: () => auth.getAccessToken(),
       renew: () => auth.renew(),
       signIn: () => {
-        auth.signIn().catch(() => showToast('Your session has ended and the sign-in service cannot be reached. Reload the page to try again.', 'error'));
+        auth
+          .signIn()
+          .catch(() =>
+            showToast('Your session has ended and the sign-in service cannot be reached. Reload the page to try again.', 'error'),
+          );
       },
     },
   });

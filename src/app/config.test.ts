@@ -79,7 +79,10 @@ describe('loadStartup', () => {
 
   it('reports a config file that cannot be fetched', async () => {
     const result = await loadStartup(origin, (async () => new Response('', { status: 404, statusText: 'Not Found' })) as typeof fetch);
-    expect(result).toEqual({ ok: false, problem: { kind: 'config-unreachable', url: `${origin}/config.json`, detail: 'HTTP 404 Not Found' } });
+    expect(result).toEqual({
+      ok: false,
+      problem: { kind: 'config-unreachable', url: `${origin}/config.json`, detail: 'HTTP 404 Not Found' },
+    });
   });
 
   it('reports a config file that is not JSON', async () => {

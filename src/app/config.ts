@@ -91,7 +91,11 @@ export async function loadStartup(origin: string, fetchImpl: typeof fetch = fetc
   if (!response.ok) {
     return {
       ok: false,
-      problem: { kind: 'config-unreachable', url: configUrl, detail: `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}` },
+      problem: {
+        kind: 'config-unreachable',
+        url: configUrl,
+        detail: `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`,
+      },
     };
   }
   let raw: unknown;
@@ -111,7 +115,10 @@ export async function loadStartup(origin: string, fetchImpl: typeof fetch = fetc
     }
     const doc: unknown = await discovery.json().catch(() => null);
     if (!doc || typeof doc !== 'object' || typeof (doc as { issuer?: unknown }).issuer !== 'string') {
-      return { ok: false, problem: { kind: 'identity-unreachable', url: discoveryUrl, detail: 'The answer is not an OpenID Connect discovery document.' } };
+      return {
+        ok: false,
+        problem: { kind: 'identity-unreachable', url: discoveryUrl, detail: 'The answer is not an OpenID Connect discovery document.' },
+      };
     }
   } catch (error) {
     return { ok: false, problem: { kind: 'identity-unreachable', url: discoveryUrl, detail: describeFailure(error) } };

@@ -17,7 +17,18 @@ if (!parsed.ok) throw new Error('bad test config');
 const demo = new User({
   access_token: 'tok',
   token_type: 'Bearer',
-  profile: { sub: 'u1', iss: 'i', aud: 'a', exp: 0, iat: 0, name: 'Demo Designer', email: 'demo@example.com', tenant: 'demo', tenant_name: 'Demo Tenant', roles: ['viewer'] },
+  profile: {
+    sub: 'u1',
+    iss: 'i',
+    aud: 'a',
+    exp: 0,
+    iat: 0,
+    name: 'Demo Designer',
+    email: 'demo@example.com',
+    tenant: 'demo',
+    tenant_name: 'Demo Tenant',
+    roles: ['viewer'],
+  },
   expires_at: Math.floor(Date.now() / 1000) + 3600,
 });
 
@@ -50,7 +61,17 @@ function fakeAuth(signedIn: boolean, overrides: Partial<Auth> = {}): Auth {
 function renderAt(path: string, auth: Auth) {
   vi.stubGlobal(
     'fetch',
-    vi.fn(async () => new Response(JSON.stringify({ clientCredentials: [], folders: [], pageData: { total: 0, perPage: 100, currentPage: 1, lastPage: 1, startIndex: 0, endIndex: 0 } }), { status: 200 })),
+    vi.fn(
+      async () =>
+        new Response(
+          JSON.stringify({
+            clientCredentials: [],
+            folders: [],
+            pageData: { total: 0, perPage: 100, currentPage: 1, lastPage: 1, startIndex: 0, endIndex: 0 },
+          }),
+          { status: 200 },
+        ),
+    ),
   );
   configureApiClient({ baseUrl: parsed.ok ? parsed.config.baseUrl : '', auth });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });

@@ -22,10 +22,12 @@ function Explanation({ problem }: { problem: ConfigProblem }) {
           <h2>How to fix it</h2>
           <ul>
             <li>
-              Serve a <code>config.json</code> next to <code>index.html</code>. The embedded service does this: run{' '}
-              <code>npm start</code> and open the address it prints.
+              Serve a <code>config.json</code> next to <code>index.html</code>. The embedded service does this: run <code>npm start</code>{' '}
+              and open the address it prints.
             </li>
-            <li>If you host the built app yourself, copy <code>public/config.json</code> into the web root.</li>
+            <li>
+              If you host the built app yourself, copy <code>public/config.json</code> into the web root.
+            </li>
             <li>If the service was just restarting, retry.</li>
           </ul>
         </>
@@ -47,11 +49,15 @@ function Explanation({ problem }: { problem: ConfigProblem }) {
           <h2>How to fix it</h2>
           <p>It must be JSON with four text fields, for example:</p>
           <pre className="code">
-            {JSON.stringify({ baseUrl: '/', authUrl: '/', clientId: 'workbench-app', scopes: 'openid profile tenant roles offline_access' }, null, 2)}
+            {JSON.stringify(
+              { baseUrl: '/', authUrl: '/', clientId: 'workbench-app', scopes: 'openid profile tenant roles offline_access' },
+              null,
+              2,
+            )}
           </pre>
           <p>
-            <code>baseUrl</code> serves the API, <code>authUrl</code> the sign-in service (relative values like <code>/</code> mean
-            this site). Edit the file, then retry.
+            <code>baseUrl</code> serves the API, <code>authUrl</code> the sign-in service (relative values like <code>/</code> mean this
+            site). Edit the file, then retry.
           </p>
         </>
       );

@@ -23,7 +23,11 @@ const budgetMs = 30_000;
 const modelCount = Number(process.env.BENCH_REPORT_MODELS ?? 5_000);
 const repeats = Number(process.env.BENCH_REPEATS ?? 3);
 const log = (line: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
-const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 const quiet = { info() {}, warn() {}, error: (...a: unknown[]) => console.error(...a) };
 
 const bases = await baseFeatures(512);
@@ -71,7 +75,9 @@ try {
     const runs = [];
     for (let i = 0; i < repeats; i++) {
       runs.push(await runReport(json));
-      log(`${label} run ${i + 1}: ready in ${runs.at(-1)!.readyMs.toFixed(0)} ms, first page ${runs.at(-1)!.groupsMs.toFixed(0)} ms; load ${load()}`);
+      log(
+        `${label} run ${i + 1}: ready in ${runs.at(-1)!.readyMs.toFixed(0)} ms, first page ${runs.at(-1)!.groupsMs.toFixed(0)} ms; load ${load()}`,
+      );
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const ready = median(runs.map((r) => r.readyMs));

@@ -49,14 +49,23 @@ async function main() {
         select f.model_id, 0, f.tenant_id, f.global_desc, 1, 1, '{}'::jsonb from search_features f
         where f.tenant_id = ${tenant.id} and not exists (select 1 from search_components c where c.model_id = f.model_id)`.execute(db);
     }
-    console.log(`bench:scan — ${MODELS.toLocaleString('en-US')} models (${GLOBAL_DESCRIPTOR_LENGTH}-value descriptors) written in ${((performance.now() - t0) / 1000).toFixed(0)} s; PostgreSQL without pgvector`);
+    console.log(
+      `bench:scan — ${MODELS.toLocaleString('en-US')} models (${GLOBAL_DESCRIPTOR_LENGTH}-value descriptors) written in ${((performance.now() - t0) / 1000).toFixed(0)} s; PostgreSQL without pgvector`,
+    );
 
     const ids = (await db.selectFrom('models').select('id').where('tenant_id', '=', tenant.id).limit(200).execute()).map((r) => r.id);
     const vector = (len: number) => Float32Array.from({ length: len }, () => Math.random());
     let generation = 1;
     const ask = async (space: VectorSpace, i: number) => {
       const s = performance.now();
-      const found = await nearest(db, { space, tenantId: tenant.id, vector: vector(space === 'geo' ? GEO_DESCRIPTOR_LENGTH : GLOBAL_DESCRIPTOR_LENGTH), excludeModelId: ids[i % ids.length]!, limit: space === 'component' ? 64 : 200, generation: String(generation) });
+      const found = await nearest(db, {
+        space,
+        tenantId: tenant.id,
+        vector: vector(space === 'geo' ? GEO_DESCRIPTOR_LENGTH : GLOBAL_DESCRIPTOR_LENGTH),
+        excludeModelId: ids[i % ids.length]!,
+        limit: space === 'component' ? 64 : 200,
+        generation: String(generation),
+      });
       if (found.length === 0) throw new Error('no neighbours');
       return performance.now() - s;
     };
@@ -71,7 +80,9 @@ async function main() {
       for (let i = 0; i < 20; i++) {
         // One model reprocessed: new descriptors, updated_at now, the generation moves on.
         const id = ids[i]!;
-        await sql`update search_features set global_desc = array(select random()::real from generate_series(1, ${GLOBAL_DESCRIPTOR_LENGTH}::int)) where model_id = ${id}`.execute(db);
+        await sql`update search_features set global_desc = array(select random()::real from generate_series(1, ${GLOBAL_DESCRIPTOR_LENGTH}::int)) where model_id = ${id}`.execute(
+          db,
+        );
         await sql`update models set updated_at = now() where id = ${id}`.execute(db);
         generation++;
         changed.push(await ask(space, i));
@@ -81,7 +92,9 @@ async function main() {
       );
     }
     const mem = process.memoryUsage();
-    console.log(`  process memory after all three spaces: ${(mem.rss / 2 ** 20).toFixed(0)} MiB resident, ${(mem.arrayBuffers / 2 ** 20).toFixed(0)} MiB in typed arrays (matrices are capped at 512 MiB per process)`);
+    console.log(
+      `  process memory after all three spaces: ${(mem.rss / 2 ** 20).toFixed(0)} MiB resident, ${(mem.arrayBuffers / 2 ** 20).toFixed(0)} MiB in typed arrays (matrices are capped at 512 MiB per process)`,
+    );
   } finally {
     await store.close();
     await postgres.stop();

@@ -44,16 +44,24 @@ export interface FolderDuplicatesFigures {
   loadavg: number[];
 }
 
-export async function measureFolderDuplicates(o: { folderModels?: number; blobSamples?: number; repeats?: number; progress?: (line: string) => void } = {}): Promise<FolderDuplicatesFigures> {
+export async function measureFolderDuplicates(
+  o: { folderModels?: number; blobSamples?: number; repeats?: number; progress?: (line: string) => void } = {},
+): Promise<FolderDuplicatesFigures> {
   const progress = o.progress ?? (() => {});
-  const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+  const load = () =>
+    os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
   const folderModels = o.folderModels ?? 5_000;
   const bases = await baseFeatures(o.blobSamples ?? 512);
   const t = await startTestService();
   try {
     const user = await t.createUser({ tenantKey: 'bench', roles: ['viewer'] });
     const token = await t.tokenFor(user);
-    const folders = await Promise.all(['bench-duplicates', 'bench-other'].map((name) => createFolder(t.db, { tenantId: user.tenantId, name })));
+    const folders = await Promise.all(
+      ['bench-duplicates', 'bench-other'].map((name) => createFolder(t.db, { tenantId: user.tenantId, name })),
+    );
     const { loadMs } = await bulkLoad(t.db, { tenantId: user.tenantId, modelCount: folderModels, folderModels, folders, bases });
     await asFinishedModels(t.db, user.tenantId, folders[0]!.id);
     progress(`loaded ${folderModels} models in ${(loadMs / 1000).toFixed(1)} s; load ${load()}`);
@@ -102,17 +110,29 @@ export async function measureFolderDuplicates(o: { folderModels?: number; blobSa
  * mesh facts, a processing time, a file size, and two metadata values.
  */
 async function asFinishedModels(db: Awaited<ReturnType<typeof startTestService>>['db'], tenantId: number, folderId: number) {
-  const facts = { triangles: 18_432, boundingBox: { min: [-41.5, -20, 0], max: [41.5, 20, 12.5] }, surfaceArea: 9_876.5, volume: 21_345.25, shells: 1, units: 'mm', genus: 2 };
+  const facts = {
+    triangles: 18_432,
+    boundingBox: { min: [-41.5, -20, 0], max: [41.5, 20, 12.5] },
+    surfaceArea: 9_876.5,
+    volume: 21_345.25,
+    shells: 1,
+    units: 'mm',
+    genus: 2,
+  };
   await sql`
     update models set thumbnail_key = 'tenants/' || tenant_id || '/models/' || id || '/thumbnail.png', viewer_key = 'tenants/' || tenant_id || '/models/' || id || '/viewer.glb',
       facts = ${JSON.stringify(facts)}::jsonb, processed_at = now(), size_bytes = 250000 + (random() * 1e6)::int, part_count = 1
     where tenant_id = ${tenantId} and folder_id = ${folderId}`.execute(db);
   const keys = await sql<{ id: number }>`
-    insert into metadata_keys (tenant_id, name, name_lower) values (${tenantId}, 'Material', 'material'), (${tenantId}, 'Supplier', 'supplier') returning id`.execute(db);
+    insert into metadata_keys (tenant_id, name, name_lower) values (${tenantId}, 'Material', 'material'), (${tenantId}, 'Supplier', 'supplier') returning id`.execute(
+    db,
+  );
   for (const [k, { id }] of keys.rows.entries()) {
     await sql`
       insert into model_metadata (model_id, metadata_key_id, value)
-      select id, ${id}, ${k === 0 ? 'steel S235 ' : 'supplier '} || (abs(hashtext(id::text)) % 40) from models where tenant_id = ${tenantId} and folder_id = ${folderId}`.execute(db);
+      select id, ${id}, ${k === 0 ? 'steel S235 ' : 'supplier '} || (abs(hashtext(id::text)) % 40) from models where tenant_id = ${tenantId} and folder_id = ${folderId}`.execute(
+      db,
+    );
   }
 }
 
@@ -128,7 +148,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       `first call computing missing exact pairs ${f.coldMs.toFixed(0)} ms; ${f.clusters} clusters, ${f.links} links; load ${f.loadavg.map((l) => l.toFixed(2)).join(' ')}`,
   );
   console.log(
-    `CPU per timed call [${f.cpuMs.map((c) => c.toFixed(0)).join(', ')}] ms; in-process call by step: ${Object.entries(f.phases).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')} ` +
-      `(the rest of an HTTP call: models' DTOs, JSON, transport; wall-clock figures on a shared 2-core machine)`,
+    `CPU per timed call [${f.cpuMs.map((c) => c.toFixed(0)).join(', ')}] ms; in-process call by step: ${Object.entries(f.phases)
+      .map(([k, v]) => `${k} ${v.toFixed(0)} ms`)
+      .join(', ')} ` + `(the rest of an HTTP call: models' DTOs, JSON, transport; wall-clock figures on a shared 2-core machine)`,
   );
 }

@@ -20,7 +20,16 @@ import { sphere } from '../geometry/testing/fixtures';
 import type { Mesh } from '../geometry/mesh/mesh';
 import { modelViews, type ModelViews } from '../geometry/search/views/model-views';
 import { VIEW_DESCRIPTOR_LENGTH } from '../geometry/search/views/shape-features';
-import { COARSE_STEP, combinedDistances, modelDistances, packViews, refinedModelDistance, RERANK_MODELS, weighted, type PackedViews } from '../geometry/search/views/view-index';
+import {
+  COARSE_STEP,
+  combinedDistances,
+  modelDistances,
+  packViews,
+  refinedModelDistance,
+  RERANK_MODELS,
+  weighted,
+  type PackedViews,
+} from '../geometry/search/views/view-index';
 import { decodeAndDescribe } from '../service/images/decode-image';
 import { benchPhoto } from '../service/testing/test-photos';
 
@@ -46,10 +55,18 @@ interface Query {
 
 /** The search as the service runs it: descriptor distances over every model (every COARSE_STEP-th view), the best compared again on every view and by polar signatures. */
 function search(pack: PackedViews, signatures: Uint8Array[], queries: Query[], need = Infinity): Float64Array {
-  const stage1 = modelDistances(pack, queries.map((q) => q.descriptor), undefined, Math.max(need, RERANK_MODELS), COARSE_STEP);
+  const stage1 = modelDistances(
+    pack,
+    queries.map((q) => q.descriptor),
+    undefined,
+    Math.max(need, RERANK_MODELS),
+    COARSE_STEP,
+  );
   const vq = queries.map((q) => ({ weighted: weighted(q.descriptor), signature: q.signature }));
   const { start, data, dim } = pack;
-  return combinedDistances(stage1, (k) => refinedModelDistance(vq, data.subarray(start[k]! * dim, start[k + 1]! * dim), start[k + 1]! - start[k]!, dim, signatures[k]!));
+  return combinedDistances(stage1, (k) =>
+    refinedModelDistance(vq, data.subarray(start[k]! * dim, start[k + 1]! * dim), start[k + 1]! - start[k]!, dim, signatures[k]!),
+  );
 }
 
 function rankOf(distances: Float64Array, ids: string[], truth: string): number {
@@ -109,8 +126,14 @@ async function inMemory(parts: BenchPart[]) {
     }
     queries.set(p.id, list);
   }
-  let n1 = 0, top1 = 0, top5 = 0, n2 = 0, pairTop5 = 0, pairTop1 = 0;
-  const trueDist: number[] = [], otherDist: number[] = [];
+  let n1 = 0,
+    top1 = 0,
+    top5 = 0,
+    n2 = 0,
+    pairTop5 = 0,
+    pairTop1 = 0;
+  const trueDist: number[] = [],
+    otherDist: number[] = [];
   const perFamily = new Map<string, [number, number]>();
   for (const p of parts) {
     const list = queries.get(p.id)!;
@@ -134,10 +157,14 @@ async function inMemory(parts: BenchPart[]) {
       if (r < 5) pairTop5++;
     }
   }
-  console.log(`one image (${n1} queries over ${parts.length} parts, ${failed} images not usable): top-1 ${(top1 / n1).toFixed(3)} (≥ 0.6), top-5 ${(top5 / n1).toFixed(3)} (≥ 0.8)`);
+  console.log(
+    `one image (${n1} queries over ${parts.length} parts, ${failed} images not usable): top-1 ${(top1 / n1).toFixed(3)} (≥ 0.6), top-5 ${(top5 / n1).toFixed(3)} (≥ 0.8)`,
+  );
   console.log(`two images (${n2} pairs): top-1 ${(pairTop1 / n2).toFixed(3)}, top-5 ${(pairTop5 / n2).toFixed(3)} (≥ 0.9)`);
   const median = (a: number[]) => a.sort((x, y) => x - y)[Math.floor(a.length / 2)]!;
-  console.log(`distance per image (for matchPercentage): true part median ${median(trueDist).toFixed(3)}, other parts median ${median(otherDist).toFixed(3)}`);
+  console.log(
+    `distance per image (for matchPercentage): true part median ${median(trueDist).toFixed(3)}, other parts median ${median(otherDist).toFixed(3)}`,
+  );
   console.log(`top-1 per family: ${[...perFamily].map(([f, [a, b]]) => `${f} ${a}/${b}`).join(', ')}`);
   return { views, queries, pack };
 }
@@ -153,9 +180,11 @@ function scale(views: ModelViews[], queries: Map<string, Query[]>) {
   const pack = packViews(models);
   const signatures = models.map((_, k) => views[k % views.length]!.signatures);
   const qs = [...queries.values()].flat();
-  const wall: number[] = [], cpu: number[] = [];
+  const wall: number[] = [],
+    cpu: number[] = [];
   for (let i = 0; i < 10; i++) {
-    const c0 = process.cpuUsage(), t0 = performance.now();
+    const c0 = process.cpuUsage(),
+      t0 = performance.now();
     search(pack, signatures, [qs[i % qs.length]!], FIRST_PAGE);
     wall.push(performance.now() - t0);
     const c = process.cpuUsage(c0);
@@ -164,7 +193,8 @@ function scale(views: ModelViews[], queries: Map<string, Query[]>) {
   // Ten images: three different sets, the median (one run swings with the machine's load).
   const ten: { cpu: number; wall: number }[] = [];
   for (let r = 0; r < 3; r++) {
-    const c0 = process.cpuUsage(), t0 = performance.now();
+    const c0 = process.cpuUsage(),
+      t0 = performance.now();
     search(pack, signatures, qs.slice(r * 10, r * 10 + 10), FIRST_PAGE);
     const c = process.cpuUsage(c0);
     ten.push({ cpu: (c.user + c.system) / 1000, wall: performance.now() - t0 });
@@ -173,7 +203,10 @@ function scale(views: ModelViews[], queries: Map<string, Query[]>) {
   wall.sort((a, b) => a - b);
   cpu.sort((a, b) => a - b);
   console.log(
-    `search over ${SCALE_MODELS} models × ${views[0]?.count} views (${(pack.data.byteLength / 1e6).toFixed(0)} MB in memory): one image CPU median ${cpu[5]!.toFixed(0)} ms (wall ${wall[5]!.toFixed(0)} ms), ten images CPU median of 3 ${ten[1]!.cpu.toFixed(0)} ms (wall ${ten[1]!.wall.toFixed(0)} ms; all ${ten.map((t) => t.cpu.toFixed(0)).join(', ')} ms) (target ≤ 1000 ms; machine load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, wall times inflated by it)`,
+    `search over ${SCALE_MODELS} models × ${views[0]?.count} views (${(pack.data.byteLength / 1e6).toFixed(0)} MB in memory): one image CPU median ${cpu[5]!.toFixed(0)} ms (wall ${wall[5]!.toFixed(0)} ms), ten images CPU median of 3 ${ten[1]!.cpu.toFixed(0)} ms (wall ${ten[1]!.wall.toFixed(0)} ms; all ${ten.map((t) => t.cpu.toFixed(0)).join(', ')} ms) (target ≤ 1000 ms; machine load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}, wall times inflated by it)`,
   );
 }
 
@@ -194,11 +227,19 @@ async function overHttp(parts: BenchPart[]) {
       return res.json() as Promise<Record<string, unknown>>;
     };
     const created = (await json(
-      await t.api('/v2/models?createMissingFolders=true', { method: 'POST', token, json: { models: parts.map((p) => ({ filePath: `bench/${p.id}.stl`, name: p.id })) } }),
+      await t.api('/v2/models?createMissingFolders=true', {
+        method: 'POST',
+        token,
+        json: { models: parts.map((p) => ({ filePath: `bench/${p.id}.stl`, name: p.id })) },
+      }),
     )) as { models: { model: { id: string }; uploadUrl: string; headers: Record<string, string> }[] };
     const idOf = new Map<string, string>();
     for (const [k, entry] of created.models.entries()) {
-      const res = await fetch(entry.uploadUrl, { method: 'PUT', headers: entry.headers, body: new Uint8Array(toStlBinary(parts[k]!.mesh)) });
+      const res = await fetch(entry.uploadUrl, {
+        method: 'PUT',
+        headers: entry.headers,
+        body: new Uint8Array(toStlBinary(parts[k]!.mesh)),
+      });
       if (res.status !== 200) throw new Error(`upload ${res.status}`);
       idOf.set(entry.model.id, parts[k]!.id);
     }
@@ -210,17 +251,23 @@ async function overHttp(parts: BenchPart[]) {
       await new Promise((r) => setTimeout(r, 500));
     }
     const photos = Math.min(PHOTOS_PER_PART, 2);
-    let n = 0, top1 = 0, top5 = 0;
+    let n = 0,
+      top1 = 0,
+      top5 = 0;
     const times: number[] = [];
     for (const [k, p] of parts.entries()) {
       for (let j = 0; j < photos; j++) {
         const { bytes, name } = await benchPhoto(p.mesh, 1000 + k * 97 + j);
-        const { image } = (await json(await t.api('/v2/images', { method: 'POST', token, json: { filename: name } }))) as { image: { id: string; uploadUrl: string; headers: Record<string, string> } };
+        const { image } = (await json(await t.api('/v2/images', { method: 'POST', token, json: { filename: name } }))) as {
+          image: { id: string; uploadUrl: string; headers: Record<string, string> };
+        };
         const put = await fetch(image.uploadUrl, { method: 'PUT', headers: image.headers, body: new Uint8Array(bytes) });
         n++;
         if (put.status !== 200) continue;
         const s0 = performance.now();
-        const body = (await json(await t.api(`/v2/images/model-matches?id=${image.id}&perPage=5`, { token }))) as { matches: { matchedModel: { id: string } }[] };
+        const body = (await json(await t.api(`/v2/images/model-matches?id=${image.id}&perPage=5`, { token }))) as {
+          matches: { matchedModel: { id: string } }[];
+        };
         times.push(performance.now() - s0);
         const rank = body.matches.findIndex((m) => idOf.get(m.matchedModel.id) === p.id);
         if (rank === 0) top1++;
@@ -229,7 +276,10 @@ async function overHttp(parts: BenchPart[]) {
     }
     times.sort((a, b) => a - b);
     console.log(
-      `over HTTP (${parts.length} parts ingested by the real workers, ${n} photos uploaded): top-1 ${(top1 / n).toFixed(3)}, top-5 ${(top5 / n).toFixed(3)}; search median ${times[Math.floor(times.length / 2)]?.toFixed(0)} ms (load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`,
+      `over HTTP (${parts.length} parts ingested by the real workers, ${n} photos uploaded): top-1 ${(top1 / n).toFixed(3)}, top-5 ${(top5 / n).toFixed(3)}; search median ${times[Math.floor(times.length / 2)]?.toFixed(0)} ms (load ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')})`,
     );
   } finally {
     await t.stop();
@@ -259,7 +309,8 @@ async function fitWeights(parts: BenchPart[]) {
     const err = new Float64Array(dim);
     for (const { k, d } of photos) {
       const v = views[k]!;
-      let best = Infinity, at = 0;
+      let best = Infinity,
+        at = 0;
       for (let i = 0; i < v.count; i++) {
         let s = 0;
         for (let c = 0; c < dim; c++) s += w[c]! * Math.abs(d[c]! - v.data[i * dim + c]!);

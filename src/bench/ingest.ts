@@ -101,7 +101,13 @@ async function main() {
   const ingestion = await startIngestion({
     store,
     blobs,
-    config: { exclusiveDatabase: true, pollIntervalMs: 500, upgradeDelaySeconds: 0, log: { info() {}, warn: console.warn, error: console.error }, onResult: (id, r) => waiting.get(id)?.(r) },
+    config: {
+      exclusiveDatabase: true,
+      pollIntervalMs: 500,
+      upgradeDelaySeconds: 0,
+      log: { info() {}, warn: console.warn, error: console.error },
+      onResult: (id, r) => waiting.get(id)?.(r),
+    },
   });
   const { db } = store;
   const tenant = await ensureTenant(db, 'bench', 'Bench');
@@ -142,7 +148,13 @@ async function main() {
     const used = process.cpuUsage(cpu);
     const split = splitThreads(threads, threadCpu());
     if (result.kind !== 'done' || result.state !== 'finished') throw new Error(`${fileName}: ${JSON.stringify(result)}`);
-    return { cpuMs: (used.user + used.system) / 1000, wallMs: performance.now() - t0, workerCpuMs: result.cpuMs ?? NaN, timings: result.timings ?? {}, split };
+    return {
+      cpuMs: (used.user + used.system) / 1000,
+      wallMs: performance.now() - t0,
+      workerCpuMs: result.cpuMs ?? NaN,
+      timings: result.timings ?? {},
+      split,
+    };
   };
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   // Later issues add their own stages to the same job, each with its own budget: report them
@@ -167,14 +179,19 @@ async function main() {
         .join(', ');
     const spread = `runs ${base.map((b) => b.toFixed(0)).join(', ')}`;
     console.log(
-      `${label}: base pipeline CPU ${cpu.toFixed(0)} ms median of ${samples.length} (${spread}) — budget ${budgetMs} ms, ${cpu <= budgetMs ? 'within' : 'OVER'} (ratio ${(cpu / budgetMs).toFixed(2)}); wall ${wall.toFixed(0)} ms; load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+      `${label}: base pipeline CPU ${cpu.toFixed(0)} ms median of ${samples.length} (${spread}) — budget ${budgetMs} ms, ${cpu <= budgetMs ? 'within' : 'OVER'} (ratio ${(cpu / budgetMs).toFixed(2)}); wall ${wall.toFixed(0)} ms; load ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
     );
     console.log(`  worker stages, CPU ms (process-wide while the job runs alone): ${stages('cpu')}`);
     console.log(`  worker stages, wall ms: ${stages('wall')}`);
     const worst = samples[base.indexOf(Math.max(...base))]!;
     if (Math.max(...base) > 1.5 * cpu) {
       // Outliers are shown, not hidden: the machine is shared, and GC or JIT work lands somewhere.
-      console.log(`  slowest run (${Math.max(...base).toFixed(0)} ms; worker task ${worst.workerCpuMs.toFixed(0)} ms), worker stages CPU ms: ${stages('cpu', worst)}`);
+      console.log(
+        `  slowest run (${Math.max(...base).toFixed(0)} ms; worker task ${worst.workerCpuMs.toFixed(0)} ms), worker stages CPU ms: ${stages('cpu', worst)}`,
+      );
     }
     const splits = samples.map((s) => s.split).filter((x) => x !== undefined);
     // What the process-wide figures count besides the job's own thread: the main thread's work
@@ -192,11 +209,19 @@ async function main() {
       const own = samples.map((s) => stageCpu(s.timings, e.prefix));
       if (!own.some((v) => v > 0)) continue;
       const m = median(own);
-      const wall = median(samples.map((s) => Object.entries(s.timings).filter(([k]) => k.startsWith(e.prefix)).reduce((sum, [, v]) => sum + v, 0)));
+      const wall = median(
+        samples.map((s) =>
+          Object.entries(s.timings)
+            .filter(([k]) => k.startsWith(e.prefix))
+            .reduce((sum, [, v]) => sum + v, 0),
+        ),
+      );
       const mainShare = mainPerWallMs * wall;
       console.log(
         `  ${e.label} (stages ${e.prefix}*): CPU ${m.toFixed(0)} ms median, process-wide — budget ${e.budgetMs} ms, ${m <= e.budgetMs ? 'within' : 'OVER'}` +
-          (mainPerWallMs ? `; over its ${wall.toFixed(0)} ms of wall time the main thread's work (queue polling, database) at its rate over the job ≈ ${mainShare.toFixed(0)} ms of that, not the stage's own` : ''),
+          (mainPerWallMs
+            ? `; over its ${wall.toFixed(0)} ms of wall time the main thread's work (queue polling, database) at its rate over the job ≈ ${mainShare.toFixed(0)} ms of that, not the stage's own`
+            : ''),
       );
     }
   };
@@ -216,12 +241,17 @@ async function main() {
     const stl = toStlBinary(ball.mesh);
     const stlSamples = [];
     for (let i = 0; i < runs; i++) stlSamples.push(await ingestOne('sphere-50k.stl', stl));
-    report(`STL ${(ball.mesh.indices.length / 3).toLocaleString('en-US')} triangles (${(stl.byteLength / 1e6).toFixed(1)} MB)`, 500, stlSamples);
+    report(
+      `STL ${(ball.mesh.indices.length / 3).toLocaleString('en-US')} triangles (${(stl.byteLength / 1e6).toFixed(1)} MB)`,
+      500,
+      stlSamples,
+    );
 
     const step = bigStep();
     const stepSamples = [];
     for (let i = 0; i < stepRuns; i++) stepSamples.push(await ingestOne('big.stp', step.bytes));
-    if (stepSamples.length) report(`STEP ${(step.bytes.byteLength / 1e6).toFixed(1)} MB (${step.copies} copies of CAx-IF as1-oc-214.stp)`, 3000, stepSamples);
+    if (stepSamples.length)
+      report(`STEP ${(step.bytes.byteLength / 1e6).toFixed(1)} MB (${step.copies} copies of CAx-IF as1-oc-214.stp)`, 3000, stepSamples);
 
     const makers = [
       (i: number) => plateWithHoles({ holes: [1 + (i % 4), 1 + (i % 3)], length: 80 + i }),

@@ -23,7 +23,9 @@ async function main() {
     const user = await t.createUser({ tenantKey: 'bench', roles: ['viewer'] });
     const token = await t.tokenFor(user);
     const { db } = t;
-    const folders = await Promise.all(Array.from({ length: 20 }, (_, i) => createFolder(db, { tenantId: user.tenantId, name: `bench-${i}` })));
+    const folders = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => createFolder(db, { tenantId: user.tenantId, name: `bench-${i}` })),
+    );
     const key = await createMetadataKey(db, user.tenantId, 'Material');
     if (!key) throw new Error('metadata key not created');
 
@@ -53,7 +55,14 @@ async function main() {
           blob_key: `tenants/${user.tenantId}/models/${id}/source`,
           viewer_key: `tenants/${user.tenantId}/models/${id}/derived-v1/viewer.glb`,
           thumbnail_key: `tenants/${user.tenantId}/models/${id}/derived-v1/thumbnail.png`,
-          facts: JSON.stringify({ triangles: 5000 + i, boundingBox: { min: [0, 0, 0], max: [10, 20, 30] }, surfaceArea: 2200, volume: 6000, shells: 1, units: 'mm' }),
+          facts: JSON.stringify({
+            triangles: 5000 + i,
+            boundingBox: { min: [0, 0, 0], max: [10, 20, 30] },
+            surfaceArea: 2200,
+            volume: 6000,
+            shells: 1,
+            units: 'mm',
+          }),
         };
       });
       await db.insertInto('models').values(rows).execute();
@@ -75,7 +84,8 @@ async function main() {
       const response = await t.api(`/v2/models?filter=${encodeURIComponent(`id(in(${set.join(',')}))`)}&perPage=${perRequest}`, { token });
       const body = modelListResponseSchema.parse(await response.json());
       const ms = performance.now() - started;
-      if (response.status !== 200 || body.models.length !== perRequest) throw new Error(`expected ${perRequest} models, got status ${response.status} with ${body.models.length}`);
+      if (response.status !== 200 || body.models.length !== perRequest)
+        throw new Error(`expected ${perRequest} models, got status ${response.status} with ${body.models.length}`);
       return ms;
     };
     for (let i = 0; i < 20; i++) await once(pick()); // warm-up: JIT, query plans, connection

@@ -19,7 +19,6 @@ import { bracket, flange, plateWithHoles, toStlBinary } from '../geometry/testin
 import { countContexts } from '../../e2e/webgl-contexts';
 import { buildAndReadManifest } from './vite-manifest';
 
-
 const drawBudgetMs = 3000;
 const chunkBudgetKb = 250;
 const reviewChunkBudgetKb = 60;
@@ -27,7 +26,11 @@ const results = 24;
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const port = Number(process.env.BENCH_PORT ?? 8431);
 const origin = `http://localhost:${port}`;
-const user = { email: process.env.DEMO_USER ?? 'demo@example.com', password: process.env.DEMO_PASSWORD ?? 'demo-password', name: 'Demo Designer' };
+const user = {
+  email: process.env.DEMO_USER ?? 'demo@example.com',
+  password: process.env.DEMO_PASSWORD ?? 'demo-password',
+  name: 'Demo Designer',
+};
 
 // --- bundle ---------------------------------------------------------------------------------
 const { manifest, entryKey, closure, gz, jsFiles } = await buildAndReadManifest();
@@ -39,7 +42,9 @@ const own = jsFiles([...closure([pageKey])].filter((k) => !shell.has(k)));
 const ownBytes = own.reduce((s, f) => s + gz(f), 0);
 console.log('Matches page JavaScript beyond the shell (gzip, level 9):');
 for (const f of own) console.log(`  ${(gz(f) / 1024).toFixed(1).padStart(7)} KB  ${f}`);
-console.log(`  ${(ownBytes / 1024).toFixed(1).padStart(7)} KB  total — budget ${chunkBudgetKb} KB, ratio ${(ownBytes / 1024 / chunkBudgetKb).toFixed(2)}`);
+console.log(
+  `  ${(ownBytes / 1024).toFixed(1).padStart(7)} KB  total — budget ${chunkBudgetKb} KB, ratio ${(ownBytes / 1024 / chunkBudgetKb).toFixed(2)}`,
+);
 // The duplicate review's report page (issue 17): what it loads beyond the matches page.
 const reviewKey = 'src/features/review/report-page.tsx';
 if (!manifest[reviewKey]) throw new Error(`${reviewKey} is not in the Vite manifest`);
@@ -48,7 +53,9 @@ const reviewOwn = jsFiles([...closure([reviewKey])].filter((k) => !loaded.has(k)
 const reviewBytes = reviewOwn.reduce((sum, f) => sum + gz(f), 0);
 console.log('Duplicate review page JavaScript beyond the shell and the matches page (gzip, level 9):');
 for (const f of reviewOwn) console.log(`  ${(gz(f) / 1024).toFixed(1).padStart(7)} KB  ${f}`);
-console.log(`  ${(reviewBytes / 1024).toFixed(1).padStart(7)} KB  total — budget ${reviewChunkBudgetKb} KB, ratio ${(reviewBytes / 1024 / reviewChunkBudgetKb).toFixed(2)}`);
+console.log(
+  `  ${(reviewBytes / 1024).toFixed(1).padStart(7)} KB  total — budget ${reviewChunkBudgetKb} KB, ratio ${(reviewBytes / 1024 / reviewChunkBudgetKb).toFixed(2)}`,
+);
 
 // --- service ----------------------------------------------------------------------------------
 const dataDir = mkdtempSync(join(tmpdir(), 'workbench-bench-matches-'));
@@ -105,9 +112,15 @@ async function tokenOf(page: Page): Promise<string> {
 /** 25 plausible parts: plates, brackets and flanges of different sizes; the first plate is the query. */
 async function parts(): Promise<{ name: string; bytes: Uint8Array }[]> {
   const out: { name: string; bytes: Uint8Array }[] = [];
-  for (let i = 0; i < 9; i++) out.push({ name: `plate-${i}`, bytes: toStlBinary((await plateWithHoles({ length: 80 + i * 6, width: 50 + i * 2, holes: [2 + (i % 2), 2] })).mesh) });
-  for (let i = 0; i < 8; i++) out.push({ name: `bracket-${i}`, bytes: toStlBinary((await bracket({ size: 30 + i * 4, thickness: 4 + (i % 3) })).mesh) });
-  for (let i = 0; i < 8; i++) out.push({ name: `flange-${i}`, bytes: toStlBinary((await flange({ diameter: 60 + i * 8, bolts: 4 + (i % 4) })).mesh) });
+  for (let i = 0; i < 9; i++)
+    out.push({
+      name: `plate-${i}`,
+      bytes: toStlBinary((await plateWithHoles({ length: 80 + i * 6, width: 50 + i * 2, holes: [2 + (i % 2), 2] })).mesh),
+    });
+  for (let i = 0; i < 8; i++)
+    out.push({ name: `bracket-${i}`, bytes: toStlBinary((await bracket({ size: 30 + i * 4, thickness: 4 + (i % 3) })).mesh) });
+  for (let i = 0; i < 8; i++)
+    out.push({ name: `flange-${i}`, bytes: toStlBinary((await flange({ diameter: 60 + i * 8, bolts: 4 + (i % 4) })).mesh) });
   return out;
 }
 
@@ -186,7 +199,12 @@ function cpuByProcess(servicePid: number | undefined): Record<string, number> {
     for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
       try {
         const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-        const type = servicePid && descends(pid, servicePid) ? 'service' : /chrom/.test(cmd) && descends(pid, process.pid) ? (/--type=([a-z-]+)/.exec(cmd)?.[1] ?? 'browser') : null;
+        const type =
+          servicePid && descends(pid, servicePid)
+            ? 'service'
+            : /chrom/.test(cmd) && descends(pid, process.pid)
+              ? (/--type=([a-z-]+)/.exec(cmd)?.[1] ?? 'browser')
+              : null;
         if (!type) continue;
         const stat = statOf(pid);
         out[type] = (out[type] ?? 0) + (Number(stat[11]) + Number(stat[12])) * 10; // clock ticks of 10 ms
@@ -206,7 +224,7 @@ function cpuByProcess(servicePid: number | undefined): Record<string, number> {
  */
 async function serviceQuiet(limitMs = 180_000): Promise<void> {
   const t0 = Date.now();
-  for (let last = cpuByProcess(service.pid).service ?? 0; Date.now() - t0 < limitMs; ) {
+  for (let last = cpuByProcess(service.pid).service ?? 0; Date.now() - t0 < limitMs;) {
     await new Promise((r) => setTimeout(r, 2000));
     const now = cpuByProcess(service.pid).service ?? 0;
     if (now - last < 100) return console.log(`service quiet after ${((Date.now() - t0) / 1000).toFixed(0)} s of background work`);
@@ -255,7 +273,10 @@ async function measure(browser: Browser, target: Target): Promise<Figures> {
         const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
         const entry = resources.filter((e) => new RegExp(response).test(e.name)).pop();
         const t0 = entry ? entry.responseEnd : Number.NaN;
-        const w = window as unknown as { __webgl: WebGLRenderingContext[]; __phases: { ready: number[]; longTasks: [number, number][]; frames: [number, number][] } };
+        const w = window as unknown as {
+          __webgl: WebGLRenderingContext[];
+          __phases: { ready: number[]; longTasks: [number, number][]; frames: [number, number][] };
+        };
         // No named functions in here: tsx would wrap them in a helper the page does not have.
         const [thumbnails, addresses, files] = [/thumbnail/, /viewer-file/, /viewer\.glb/].map((pattern) => {
           const list = resources.filter((e) => pattern.test(e.name));
@@ -302,7 +323,9 @@ function phaseLine(f: Figures): string {
   const r = (x: number) => x.toFixed(0);
   return [
     `cards ${r(f.cardsShown)}`,
-    f.addresses.n ? `viewer-file addresses ${f.addresses.n}× ${r(f.addresses.first)}–${r(f.addresses.last)}` : 'viewer-file addresses: none asked (carried by the models)',
+    f.addresses.n
+      ? `viewer-file addresses ${f.addresses.n}× ${r(f.addresses.first)}–${r(f.addresses.last)}`
+      : 'viewer-file addresses: none asked (carried by the models)',
     `GLBs ${f.files.n}× ${r(f.files.first)}–${r(f.files.last)} (${f.files.kb.toFixed(0)} KB)`,
     `first/last drawn ${r(f.firstReady)}/${r(f.ms)}`,
     `long tasks ${f.longTasks.n} = ${r(f.longTasks.ms)} ms (max ${r(f.longTasks.max)})`,
@@ -318,7 +341,15 @@ try {
   await waitForService();
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--use-angle=swiftshader',
+      '--enable-unsafe-swiftshader',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   try {
     const setup = await browser.newPage();
@@ -337,21 +368,47 @@ try {
       files.slice(1).map((f) => ({ name: `${f.name}-copy`, bytes: f.bytes })),
       'Bench review copies',
     );
-    const started = await setup.request.post(`${origin}/v2/duplicate-reports`, { headers: { authorization: `Bearer ${await tokenOf(setup)}` }, data: {} });
+    const started = await setup.request.post(`${origin}/v2/duplicate-reports`, {
+      headers: { authorization: `Bearer ${await tokenOf(setup)}` },
+      data: {},
+    });
     const reportId = ((await started.json()) as { report: { id: string } }).report.id;
     for (let status = ''; status !== 'ready'; await new Promise((r) => setTimeout(r, 250))) {
-      status = ((await (await setup.request.get(`${origin}/v2/duplicate-reports/${reportId}`, { headers: { authorization: `Bearer ${await tokenOf(setup)}` } })).json()) as { report: { status: string } }).report.status;
+      status = (
+        (await (
+          await setup.request.get(`${origin}/v2/duplicate-reports/${reportId}`, {
+            headers: { authorization: `Bearer ${await tokenOf(setup)}` },
+          })
+        ).json()) as { report: { status: string } }
+      ).report.status;
       if (status === 'failed') throw new Error('the duplicates report failed');
     }
-    const groups = ((await (await setup.request.get(`${origin}/v2/duplicate-reports/${reportId}/groups?perPage=24`, { headers: { authorization: `Bearer ${await tokenOf(setup)}` } })).json()) as { groups: { members: unknown[] }[] }).groups;
+    const groups = (
+      (await (
+        await setup.request.get(`${origin}/v2/duplicate-reports/${reportId}/groups?perPage=24`, {
+          headers: { authorization: `Bearer ${await tokenOf(setup)}` },
+        })
+      ).json()) as { groups: { members: unknown[] }[] }
+    ).groups;
     const members = groups.reduce((n, g) => n + g.members.length, 0);
     if (groups.length < results) throw new Error(`the report found ${groups.length} groups; need ${results}`);
     await setup.close();
     await serviceQuiet();
 
     const pages: [string, Target][] = [
-      ['match results', { path: `/models/${query.id}/matches/part-to-part?threshold=0`, card: '[data-testid=match-card]', response: 'part-to-part-matches\\?threshold=0&page=1&perPage=24', n: results }],
-      [`review groups (${members} previews, scrolled a screen at a time)`, { path: `/review/${reportId}`, card: '[data-testid=review-member]', response: `duplicate-reports/${reportId}/groups`, n: members }],
+      [
+        'match results',
+        {
+          path: `/models/${query.id}/matches/part-to-part?threshold=0`,
+          card: '[data-testid=match-card]',
+          response: 'part-to-part-matches\\?threshold=0&page=1&perPage=24',
+          n: results,
+        },
+      ],
+      [
+        `review groups (${members} previews, scrolled a screen at a time)`,
+        { path: `/review/${reportId}`, card: '[data-testid=review-member]', response: `duplicate-reports/${reportId}/groups`, n: members },
+      ],
     ];
     for (const [label, target] of pages) {
       const figures: Figures[] = [];
@@ -359,14 +416,23 @@ try {
       const times = figures.map((f) => f.ms).sort((a, b) => a - b);
       const median = times[Math.floor(times.length / 2)]!;
       console.log(`${label}: ${target.n} previews drawn after the answer (median of ${runs}, fresh contexts), budget ${drawBudgetMs} ms:`);
-      console.log(`  ${median.toFixed(0)} ms  ratio ${(median / drawBudgetMs).toFixed(2)}  [${figures.map((f) => f.ms.toFixed(0)).join(', ')} ms]`);
+      console.log(
+        `  ${median.toFixed(0)} ms  ratio ${(median / drawBudgetMs).toFixed(2)}  [${figures.map((f) => f.ms.toFixed(0)).join(', ')} ms]`,
+      );
       console.log(`  WebGL contexts alive: ${figures.map((f) => f.contexts).join(', ')} (budget 1)`);
-      if (figures.some((f) => f.firstScreen.n < target.n)) console.log(`  first window drawn: ${figures.map((f) => `${f.firstScreen.n} previews in ${f.firstScreen.ms.toFixed(0)} ms`).join(', ')}`);
+      if (figures.some((f) => f.firstScreen.n < target.n))
+        console.log(
+          `  first window drawn: ${figures.map((f) => `${f.firstScreen.n} previews in ${f.firstScreen.ms.toFixed(0)} ms`).join(', ')}`,
+        );
       console.log('  phases (ms after the answer):');
       for (const f of figures) console.log(`    ${phaseLine(f)}`);
       if (median > drawBudgetMs || figures.some((f) => f.contexts !== 1)) process.exitCode = 1;
     }
-    console.log(`  load average (1, 5, 15 min): ${loadavg().map((l) => l.toFixed(2)).join(', ')} — wall-clock figures are distorted by other work on this machine`);
+    console.log(
+      `  load average (1, 5, 15 min): ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(', ')} — wall-clock figures are distorted by other work on this machine`,
+    );
   } finally {
     await browser.close();
   }

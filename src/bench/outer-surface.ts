@@ -31,7 +31,12 @@ function drilled(m: ManifoldToplevel, solid: Manifold, size: [number, number, nu
     // Alternately through the height and through the width, off the centre line.
     const off = ((i % 5) - 2) * 0.12;
     if (i % 2 === 0) parts.push(m.Manifold.cylinder(size[2] + 2, d / 2, d / 2, segments).translate([x, size[1] * (0.5 + off), -1]));
-    else parts.push(m.Manifold.cylinder(size[1] + 2, d / 2, d / 2, segments).rotate([-90, 0, 0]).translate([x, -1, size[2] * (0.5 + off)]));
+    else
+      parts.push(
+        m.Manifold.cylinder(size[1] + 2, d / 2, d / 2, segments)
+          .rotate([-90, 0, 0])
+          .translate([x, -1, size[2] * (0.5 + off)]),
+      );
   }
   const tools = m.Manifold.union(parts);
   const out = solid.subtract(tools);
@@ -93,7 +98,8 @@ function time(fn: (mesh: Mesh) => OuterSurface, mesh: Mesh, runs: number): { s: 
 }
 
 /** The bench's part of family `index` (see OUTER_SURFACE_FAMILIES) with about `target` triangles. */
-export const partMesh = (index: number, target: number) => part((['bar + pin', 'bar cut in two, turned', 'block cut in two + inner body'] as const)[index]!, target);
+export const partMesh = (index: number, target: number) =>
+  part((['bar + pin', 'bar cut in two, turned', 'block cut in two + inner body'] as const)[index]!, target);
 
 async function main() {
   const sizes = (process.env.OUTER_SURFACE_SIZES ?? '4000,16000,64000,256000').split(',').map(Number);
@@ -110,10 +116,14 @@ async function main() {
       const { s, out } = time(current, mesh, runs);
       rows.push({ tri, s });
       const perBudget = (s * BUDGET_TRIANGLES) / tri / BUDGET_S;
-      console.log(`  ${family.padEnd(30)} ${tri.toLocaleString('en-US').padStart(8)} triangles  ${s.toFixed(3).padStart(8)} s  (${(perBudget).toFixed(3)} × budget scaled to 64k)  hidden ${(100 * out.hiddenShare).toFixed(2)} %, ${(out.mesh.indices.length / 3).toLocaleString('en-US')} out`);
+      console.log(
+        `  ${family.padEnd(30)} ${tri.toLocaleString('en-US').padStart(8)} triangles  ${s.toFixed(3).padStart(8)} s  (${perBudget.toFixed(3)} × budget scaled to 64k)  hidden ${(100 * out.hiddenShare).toFixed(2)} %, ${(out.mesh.indices.length / 3).toLocaleString('en-US')} out`,
+      );
     }
     const exps = rows.slice(1).map((r, i) => Math.log(r.s / rows[i]!.s) / Math.log(r.tri / rows[i]!.tri));
-    console.log(`  ${family}: scaling exponent between sizes ${exps.map((e) => e.toFixed(2)).join(', ')}; overall ${(Math.log(rows.at(-1)!.s / rows[0]!.s) / Math.log(rows.at(-1)!.tri / rows[0]!.tri)).toFixed(2)}`);
+    console.log(
+      `  ${family}: scaling exponent between sizes ${exps.map((e) => e.toFixed(2)).join(', ')}; overall ${(Math.log(rows.at(-1)!.s / rows[0]!.s) / Math.log(rows.at(-1)!.tri / rows[0]!.tri)).toFixed(2)}`,
+    );
   }
 }
 

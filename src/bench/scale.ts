@@ -27,7 +27,10 @@ async function run(workers: number, set: { name: string; bytes: Uint8Array }[]) 
     await http.api(token, `/v2/models/${probe!.model.id}/upload-complete`, { method: 'POST' });
     await http.waitSettled(token, [probe!.model.id]);
 
-    const entries = await http.createModels(token, set.map((f) => ({ filePath: `Bench/${f.name}` })));
+    const entries = await http.createModels(
+      token,
+      set.map((f) => ({ filePath: `Bench/${f.name}` })),
+    );
     const before = cluster.cpuSeconds();
     const t0 = performance.now();
     await Promise.all(
@@ -62,7 +65,13 @@ async function run(workers: number, set: { name: string; bytes: Uint8Array }[]) 
       const models = await http.models(token, ids);
       if (models.every((m) => isSettled(m.state))) {
         const failed = models.filter((m) => m.state !== 'finished');
-        if (failed.length) console.warn(`  ${failed.length} model(s) did not finish: ${failed.slice(0, 3).map((m) => `${m.name} ${m.state}`).join(', ')}`);
+        if (failed.length)
+          console.warn(
+            `  ${failed.length} model(s) did not finish: ${failed
+              .slice(0, 3)
+              .map((m) => `${m.name} ${m.state}`)
+              .join(', ')}`,
+          );
         break;
       }
       await new Promise((r) => setTimeout(r, 500));
@@ -77,7 +86,17 @@ async function run(workers: number, set: { name: string; bytes: Uint8Array }[]) 
       postgres: after.postgres - before.postgres,
     };
     const total = cpu.api + sum(cpu.workers) + cpu.postgres;
-    return { workers, wall, cpu, total, perCpuSecond: set.length / total, perMinute: (set.length / wall) * 60, listP95: p95(list), matchesP95: p95(matches), samples: list.length };
+    return {
+      workers,
+      wall,
+      cpu,
+      total,
+      perCpuSecond: set.length / total,
+      perMinute: (set.length / wall) * 60,
+      listP95: p95(list),
+      matchesP95: p95(matches),
+      samples: list.length,
+    };
   } finally {
     await cluster.stop();
   }
@@ -96,7 +115,9 @@ async function main() {
   }
   const [one, two] = results as [(typeof results)[0], (typeof results)[0]];
   const efficiency = two.perCpuSecond / one.perCpuSecond;
-  console.log(`  2 vs 1 worker: wall-time ratio ${(one.wall / two.wall).toFixed(2)}× (2 cores, so not a measure of scaling); models per CPU-second ratio ${efficiency.toFixed(2)} (target 0.90–1.10)`);
+  console.log(
+    `  2 vs 1 worker: wall-time ratio ${(one.wall / two.wall).toFixed(2)}× (2 cores, so not a measure of scaling); models per CPU-second ratio ${efficiency.toFixed(2)} (target 0.90–1.10)`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -58,9 +58,15 @@ interface Stats {
   max: number;
 }
 
-export async function measureSearchLatency(o: { models?: number; queries?: number; blobSamples?: number; explain?: boolean; progress?: (line: string) => void } = {}): Promise<LatencyFigures> {
+export async function measureSearchLatency(
+  o: { models?: number; queries?: number; blobSamples?: number; explain?: boolean; progress?: (line: string) => void } = {},
+): Promise<LatencyFigures> {
   const progress = o.progress ?? (() => {});
-  const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+  const load = () =>
+    os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
   const modelCount = o.models ?? 20_000;
   const queries = o.queries ?? 40;
   const bases = await baseFeatures(o.blobSamples);
@@ -69,9 +75,15 @@ export async function measureSearchLatency(o: { models?: number; queries?: numbe
     const user = await t.createUser({ tenantKey: 'bench', roles: ['viewer'] });
     const token = await t.tokenFor(user);
     const { db } = t;
-    const folders = await Promise.all(Array.from({ length: 16 }, (_, i) => createFolder(db, { tenantId: user.tenantId, name: `bench-${i}` })));
+    const folders = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => createFolder(db, { tenantId: user.tenantId, name: `bench-${i}` })),
+    );
     const { ids, loadMs, loadPhases } = await bulkLoad(db, { tenantId: user.tenantId, modelCount, folderModels: 0, folders, bases });
-    progress(`loaded ${modelCount} models in ${(loadMs / 1000).toFixed(1)} s (${Object.entries(loadPhases).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`).join(', ')}); load ${load()}`);
+    progress(
+      `loaded ${modelCount} models in ${(loadMs / 1000).toFixed(1)} s (${Object.entries(loadPhases)
+        .map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`)
+        .join(', ')}); load ${load()}`,
+    );
 
     if (o.explain) await explainNearest(db, user.tenantId, ids[0]!);
 
@@ -93,14 +105,18 @@ export async function measureSearchLatency(o: { models?: number; queries?: numbe
     const coldSample = draw();
     const steadySample = draw().filter((id) => !coldSample.includes(id));
     const kinds = ['part-to-part', 'geo-related', 'part-in-part'] as const;
-    const cold: Record<string, number[]> = {}, warm: Record<string, number[]> = {}, steady: Record<string, number[]> = {};
+    const cold: Record<string, number[]> = {},
+      warm: Record<string, number[]> = {},
+      steady: Record<string, number[]> = {};
     for (const kind of kinds) {
       await get(`/v2/models/${ids[0]}/${kind}-matches`); // JIT and connection warm-up, not counted
       cold[kind] = [];
       warm[kind] = [];
       for (const id of coldSample) cold[kind].push(await get(`/v2/models/${id}/${kind}-matches?threshold=50`, `${kind} cold`));
       for (const id of coldSample) warm[kind].push(await get(`/v2/models/${id}/${kind}-matches?threshold=50&page=2`));
-      progress(`${kind}: cold ${JSON.stringify(stats(cold[kind]))} (CPU ${JSON.stringify(stats(cpu[`${kind} cold`] ?? []))}), warm ${JSON.stringify(stats(warm[kind]))}; load ${load()}`);
+      progress(
+        `${kind}: cold ${JSON.stringify(stats(cold[kind]))} (CPU ${JSON.stringify(stats(cpu[`${kind} cold`] ?? []))}), warm ${JSON.stringify(stats(warm[kind]))}; load ${load()}`,
+      );
     }
     // The background pair step for the steady-state sample (as ingestion runs it after each model).
     const settleMs: number[] = [];
@@ -114,10 +130,18 @@ export async function measureSearchLatency(o: { models?: number; queries?: numbe
       steady[kind] = [];
       const computed0 = pairCounters.computed;
       for (const id of steadySample) steady[kind].push(await get(`/v2/models/${id}/${kind}-matches?threshold=50`, `${kind} steady`));
-      progress(`${kind}: steady ${JSON.stringify(stats(steady[kind]))} (CPU ${JSON.stringify(stats(cpu[`${kind} steady`] ?? []))}), exact pairs computed meanwhile ${pairCounters.computed - computed0}; slowest ${slowest(steady[kind], cpu[`${kind} steady`] ?? [])}; load ${load()}`);
+      progress(
+        `${kind}: steady ${JSON.stringify(stats(steady[kind]))} (CPU ${JSON.stringify(stats(cpu[`${kind} steady`] ?? []))}), exact pairs computed meanwhile ${pairCounters.computed - computed0}; slowest ${slowest(steady[kind], cpu[`${kind} steady`] ?? [])}; load ${load()}`,
+      );
     }
     const endpoints: LatencyFigures['endpoints'] = {};
-    for (const kind of kinds) endpoints[kind] = { cold: stats(cold[kind]!), warm: stats(warm[kind]!), steady: stats(steady[kind]!), cpu: { cold: stats(cpu[`${kind} cold`] ?? []), steady: stats(cpu[`${kind} steady`] ?? []) } };
+    for (const kind of kinds)
+      endpoints[kind] = {
+        cold: stats(cold[kind]!),
+        warm: stats(warm[kind]!),
+        steady: stats(steady[kind]!),
+        cpu: { cold: stats(cpu[`${kind} cold`] ?? []), steady: stats(cpu[`${kind} steady`] ?? []) },
+      };
 
     return { models: modelCount, queries, endpoints, settle: stats(settleMs), loadMs, loadPhases, loadavg: os.loadavg() };
   } finally {
@@ -132,7 +156,10 @@ export type Db = Awaited<ReturnType<typeof startTestService>>['db'];
  * JSON document per 2,000 models (one statement per table per batch, in one transaction); the
  * analysis blob, the same for every model of a base, sent once and joined in on the server.
  */
-export async function bulkLoad(db: Db, o: { tenantId: number; modelCount: number; folderModels: number; folders: { id: number; name: string }[]; bases: SearchFeatures[] }) {
+export async function bulkLoad(
+  db: Db,
+  o: { tenantId: number; modelCount: number; folderModels: number; folders: { id: number; name: string }[]; bases: SearchFeatures[] },
+) {
   const { tenantId, modelCount, folderModels, folders, bases } = o;
   const rand = prng(4242);
   const gauss = () => Math.sqrt(-2 * Math.log(rand() + 1e-12)) * Math.cos(2 * Math.PI * rand());
@@ -144,10 +171,14 @@ export async function bulkLoad(db: Db, o: { tenantId: number; modelCount: number
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   const phases: Record<string, number> = {};
-  const hnsw = await sql<{ indexname: string; indexdef: string }>`select indexname, indexdef from pg_indexes where indexdef like '%hnsw%'`.execute(db);
+  const hnsw = await sql<{
+    indexname: string;
+    indexdef: string;
+  }>`select indexname, indexdef from pg_indexes where indexdef like '%hnsw%'`.execute(db);
   for (const i of hnsw.rows) await sql.raw(`drop index ${i.indexname}`).execute(db);
   await sql`create temp table bench_blobs (base int primary key, prepared bytea not null, pose jsonb not null)`.execute(db);
-  for (const [b, f] of bases.entries()) await sql`insert into bench_blobs values (${b}, ${f.prepared}, ${JSON.stringify(f.components[0]!.pose)}::jsonb)`.execute(db);
+  for (const [b, f] of bases.entries())
+    await sql`insert into bench_blobs values (${b}, ${f.prepared}, ${JSON.stringify(f.components[0]!.pose)}::jsonb)`.execute(db);
 
   const ids: string[] = [];
   let design: { base: number; global: number[]; geo: number[] } | undefined;
@@ -161,7 +192,11 @@ export async function bulkLoad(db: Db, o: { tenantId: number; modelCount: number
       if (!design || left === 0) {
         const base = Math.floor(rand() * bases.length);
         const sd = logUniform(0.1, 1.75);
-        design = { base, global: Array.from(bases[base]!.global, (v) => v + sd * gauss()), geo: Array.from(bases[base]!.geo, (v) => v + 0.1 * sd * gauss()) };
+        design = {
+          base,
+          global: Array.from(bases[base]!.global, (v) => v + sd * gauss()),
+          geo: Array.from(bases[base]!.geo, (v) => v + 0.1 * sd * gauss()),
+        };
         left = copies();
       }
       left--;
@@ -191,7 +226,9 @@ export async function bulkLoad(db: Db, o: { tenantId: number; modelCount: number
       await sql`
         insert into search_features (model_id, tenant_id, version, global_desc, geo_desc, area, shells, prepared)
         select r.id, ${tenantId}, ${bases[0]!.version}, r.global, r.geo, ${bases[0]!.area}, 1, b.prepared
-        from jsonb_to_recordset(${doc}::jsonb) as r(id uuid, base int, global real[], geo real[]) join bench_blobs b on b.base = r.base`.execute(trx);
+        from jsonb_to_recordset(${doc}::jsonb) as r(id uuid, base int, global real[], geo real[]) join bench_blobs b on b.base = r.base`.execute(
+        trx,
+      );
       await sql`
         insert into search_components (model_id, idx, tenant_id, descriptor, area_share, copies, pose)
         select r.id, 0, ${tenantId}, r.global, 1, 1, b.pose
@@ -216,9 +253,15 @@ const round6 = (v: number) => Math.round(v * 1e6) / 1e6;
 
 /** The plans of the index queries a match request makes (vector-index.ts), with timings. */
 async function explainNearest(db: Db, tenantId: number, modelId: string) {
-  for (const [table, col] of [['search_features', 'global_vec'], ['search_features', 'geo_vec'], ['search_components', 'vec']] as const) {
+  for (const [table, col] of [
+    ['search_features', 'global_vec'],
+    ['search_features', 'geo_vec'],
+    ['search_components', 'vec'],
+  ] as const) {
     // As vector-index.ts sends it: the query vector as a literal (an index scan needs a constant).
-    const { rows: v } = await sql<{ v: string }>`select ${sql.raw(col)}::text as v from ${sql.table(table)} where model_id = ${modelId} limit 1`.execute(db);
+    const { rows: v } = await sql<{
+      v: string;
+    }>`select ${sql.raw(col)}::text as v from ${sql.table(table)} where model_id = ${modelId} limit 1`.execute(db);
     const literal = v[0]!.v;
     const { rows } = await db.transaction().execute(async (trx) => {
       await sql`set local hnsw.iterative_scan = relaxed_order`.execute(trx);
@@ -271,11 +314,15 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     explain: process.env.BENCH_EXPLAIN === '1',
     progress: (line) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${line}`),
   });
-  const ph = Object.entries(figures.loadPhases).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`).join(', ');
+  const ph = Object.entries(figures.loadPhases)
+    .map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`)
+    .join(', ');
   console.log(`loaded ${figures.models} models with search features in ${(figures.loadMs / 1000).toFixed(1)} s (${ph})`);
   const fmt = (s: Stats) => `p50 ${s.p50}  p95 ${s.p95}  max ${s.max} ms`;
   for (const [kind, f] of Object.entries(figures.endpoints)) {
-    console.log(`${kind.padEnd(13)} cold ${fmt(f.cold)} ${f.cold.p95 <= 150 ? '✓' : '✗'} | steady ${fmt(f.steady)} ${f.steady.p95 <= 150 ? '✓' : '✗'} | warm ${fmt(f.warm)}  (budget p95 150 ms)`);
+    console.log(
+      `${kind.padEnd(13)} cold ${fmt(f.cold)} ${f.cold.p95 <= 150 ? '✓' : '✗'} | steady ${fmt(f.steady)} ${f.steady.p95 <= 150 ? '✓' : '✗'} | warm ${fmt(f.warm)}  (budget p95 150 ms)`,
+    );
     console.log(`${''.padEnd(13)} CPU per request: cold ${fmt(f.cpu.cold)} | steady ${fmt(f.cpu.steady)}`);
   }
   console.log(`background pair step per model: ${fmt(figures.settle)}`);

@@ -23,8 +23,16 @@ export async function evaluateSet(name: string, records: SearchRecord[], pairs: 
   const ds: Described[] = await describe(records);
   const t1 = performance.now();
   const m = await partToPartMatrix(ds, pairs === 'design' ? (i, j) => ds[i]!.record.design === ds[j]!.record.design : undefined);
-  const f = figures(ds, m, (i, j) => descriptorDistance(ds[i]!.features.global, ds[j]!.features.global), (i, j) => partInPart(ds[i]!, ds[j]!, i, j), (i, j) => geoScore(ds[i]!, ds[j]!));
-  console.log(`${name}: ${ds.length} records described in ${((t1 - t0) / 1000).toFixed(0)} s, scored in ${((performance.now() - t1) / 1000).toFixed(0)} s (${m.exactPairs} exact pairs)`);
+  const f = figures(
+    ds,
+    m,
+    (i, j) => descriptorDistance(ds[i]!.features.global, ds[j]!.features.global),
+    (i, j) => partInPart(ds[i]!, ds[j]!, i, j),
+    (i, j) => geoScore(ds[i]!, ds[j]!),
+  );
+  console.log(
+    `${name}: ${ds.length} records described in ${((t1 - t0) / 1000).toFixed(0)} s, scored in ${((performance.now() - t1) / 1000).toFixed(0)} s (${m.exactPairs} exact pairs)`,
+  );
   return { name: pairs === 'design' ? `${name} (within designs)` : name, figures: f };
 }
 
@@ -42,11 +50,21 @@ export const ROWS: Row[] = [
   ['duplicates ≥ 98: recall', '≥ 0.98', (f) => `${n2(f.dupRecall)} of ${f.dupTrue}`, (f) => f.dupRecall >= 0.98],
   ['lowest duplicate score', '≥ 98', (f) => n1(f.duplicateMin), (f) => f.duplicateMin >= 98],
   ['mirrored copies at ≥ 98', '0', (f) => f.mirroredAt98, (f) => f.mirroredAt98.startsWith('0/')],
-  ['mirrored copies with relation "mirrored"', 'all', (f) => f.mirrorRelations, (f) => share(f.mirrorRelations) === 1 || f.mirrorRelations.endsWith('/0')],
+  [
+    'mirrored copies with relation "mirrored"',
+    'all',
+    (f) => f.mirrorRelations,
+    (f) => share(f.mirrorRelations) === 1 || f.mirrorRelations.endsWith('/0'),
+  ],
   ['feature edits (1–3 % of size) at ≥ 98', '0', (f) => f.editsAt98, (f) => f.editsAt98.startsWith('0/')],
   ['scaled copies at ≥ 98', '0', (f) => f.scaledAt98, (f) => f.scaledAt98.startsWith('0/')],
   ['feature edits: median score', '90–98', (f) => n1(f.editMedian), (f) => f.editMedian >= 90 && f.editMedian < 98],
-  ['family variants: median (p10–p90)', '80–97', (f) => `${n1(f.variantMedian)} (${n1(f.variantP10)}–${n1(f.variantP90)})`, (f) => f.variantMedian >= 80 && f.variantMedian <= 97],
+  [
+    'family variants: median (p10–p90)',
+    '80–97',
+    (f) => `${n1(f.variantMedian)} (${n1(f.variantP10)}–${n1(f.variantP90)})`,
+    (f) => f.variantMedian >= 80 && f.variantMedian <= 97,
+  ],
   ['unrelated designs: median (p99)', '< 50', (f) => `${n1(f.unrelatedMedian)} (${n1(f.unrelatedP99)})`, (f) => f.unrelatedMedian < 50],
   ['family nearest neighbour', '≥ 0.95', (f) => n2(f.familyNN), (f) => f.familyNN >= 0.95],
   ['family mAP', '≥ 0.90', (f) => n2(f.familyMAP), (f) => f.familyMAP >= 0.9],
@@ -59,21 +77,33 @@ export function printTable(sets: SetResult[]): void {
   const head = ['figure', 'target', ...sets.map((s) => s.name)];
   // A figure with nothing to count (0/0, —) is not judged.
   const judged = (shown: string) => !/^0\/0|^—/.test(shown);
-  const rows = ROWS.map(([label, target, pick, pass]) => [label, target, ...sets.map((s) => `${pick(s.figures)}${pass && judged(pick(s.figures)) ? (pass(s.figures) ? '' : ' ✗') : ''}`)]);
+  const rows = ROWS.map(([label, target, pick, pass]) => [
+    label,
+    target,
+    ...sets.map((s) => `${pick(s.figures)}${pass && judged(pick(s.figures)) ? (pass(s.figures) ? '' : ' ✗') : ''}`),
+  ]);
   const w = head.map((_, k) => Math.max(head[k]!.length, ...rows.map((r) => r[k]!.length)));
   const fmt = (r: string[]) => r.map((c, k) => c.padEnd(w[k]!)).join(' | ');
   console.log(`\n${fmt(head)}\n${w.map((x) => '-'.repeat(x)).join('-|-')}`);
   for (const r of rows) console.log(fmt(r));
   console.log('(✗ = target not met; 0/0 and — have nothing to count in that set)');
-  console.log('\nshare of surface off the other after the best proper alignment (the duplicate rule allows ≤ ' + DUPLICATE_RULE.outliers + '; counted up to ' + OFF_REPORTED_MAX + ', then the pair has long failed), by pair: p50 / p90 / max, or min for pairs that must fail');
+  console.log(
+    '\nshare of surface off the other after the best proper alignment (the duplicate rule allows ≤ ' +
+      DUPLICATE_RULE.outliers +
+      '; counted up to ' +
+      OFF_REPORTED_MAX +
+      ', then the pair has long failed), by pair: p50 / p90 / max, or min for pairs that must fail',
+  );
   for (const s of sets) {
     for (const [k, xs] of Object.entries(s.figures.offByKind).sort()) {
       const v = [...xs].sort((a, b) => a - b);
       const at = (q: number) => v[Math.min(v.length - 1, Math.floor(q * v.length))]!.toFixed(4);
-      console.log(`  ${s.name} ${k.padEnd(14)} n=${String(v.length).padStart(4)}  min ${v[0]!.toFixed(4)}  p10 ${at(0.1)}  p50 ${at(0.5)}  p90 ${at(0.9)}  max ${v[v.length - 1]!.toFixed(4)}`);
+      console.log(
+        `  ${s.name} ${k.padEnd(14)} n=${String(v.length).padStart(4)}  min ${v[0]!.toFixed(4)}  p10 ${at(0.1)}  p50 ${at(0.5)}  p90 ${at(0.9)}  max ${v[v.length - 1]!.toFixed(4)}`,
+      );
     }
   }
-  console.log('\npart-to-part descriptor distance against the design\'s original (calibrates the scale below 98): p10 / p50 / p90');
+  console.log("\npart-to-part descriptor distance against the design's original (calibrates the scale below 98): p10 / p50 / p90");
   for (const s of sets) {
     for (const [k, xs] of Object.entries(s.figures.distanceByKind).sort()) {
       const v = [...xs].sort((a, b) => a - b);
@@ -83,7 +113,9 @@ export function printTable(sets: SetResult[]): void {
   }
   for (const s of sets) {
     const f = s.figures;
-    if (f.falseDuplicates.length) console.log(`\n${s.name}: false duplicates (${f.falseDuplicates.length}):\n  ${f.falseDuplicates.slice(0, 25).join('\n  ')}`);
-    if (f.missedDuplicates.length) console.log(`\n${s.name}: missed duplicates (${f.missedDuplicates.length}):\n  ${f.missedDuplicates.slice(0, 25).join('\n  ')}`);
+    if (f.falseDuplicates.length)
+      console.log(`\n${s.name}: false duplicates (${f.falseDuplicates.length}):\n  ${f.falseDuplicates.slice(0, 25).join('\n  ')}`);
+    if (f.missedDuplicates.length)
+      console.log(`\n${s.name}: missed duplicates (${f.missedDuplicates.length}):\n  ${f.missedDuplicates.slice(0, 25).join('\n  ')}`);
   }
 }

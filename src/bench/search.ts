@@ -37,7 +37,11 @@ const line = (target: string, figure: string, pass: boolean | undefined) => {
   lines.push({ target, figure, pass });
   console.log(`${pass === undefined ? '  ?? ' : pass ? '  ok ' : 'FAIL '} ${target}: ${figure}`);
 };
-const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
 // --- descriptor ingestion CPU ---------------------------------------------------------------
 
@@ -83,7 +87,11 @@ async function descriptorCost() {
     const cpu = searchFeaturesCpu(mesh, cpuRuns);
     const tri = mesh.indices.length / 3;
     const own = cpu.thread === undefined ? '' : `, of which its own thread ${cpu.thread.toFixed(0)} ms`;
-    line(`descriptor ingestion CPU, ${name} ${tri.toLocaleString('en-US')} triangles (analysis + global + geo + stored samples; facts/weld excluded, ingestion has them) ≤ 300 ms`, `${cpu.process.toFixed(0)} ms process-wide${own}, median of ${cpuRuns} (load ${load()})`, cpu.process <= 300);
+    line(
+      `descriptor ingestion CPU, ${name} ${tri.toLocaleString('en-US')} triangles (analysis + global + geo + stored samples; facts/weld excluded, ingestion has them) ≤ 300 ms`,
+      `${cpu.process.toFixed(0)} ms process-wide${own}, median of ${cpuRuns} (load ${load()})`,
+      cpu.process <= 300,
+    );
   }
 }
 
@@ -93,7 +101,10 @@ async function latency() {
   // The probe (search-latency.ts): generated descriptors at 20,000 models, its own throwaway service.
   // Judged in the steady state (exact pairs stored by ingestion's background step); the first
   // query before that step has run is printed beside it.
-  const f = await measureSearchLatency({ models: Number(process.env.BENCH_MODELS ?? 20_000), queries: Number(process.env.BENCH_QUERIES ?? 40) });
+  const f = await measureSearchLatency({
+    models: Number(process.env.BENCH_MODELS ?? 20_000),
+    queries: Number(process.env.BENCH_QUERIES ?? 40),
+  });
   for (const [kind, e] of Object.entries(f.endpoints)) {
     line(
       `${target}: ${kind}`,
@@ -101,13 +112,19 @@ async function latency() {
       e.steady.p95 <= 150,
     );
   }
-  console.log(`(info) background pair step per model p50 ${f.settle.p50} ms, p95 ${f.settle.p95} ms; bulk load ${(f.loadMs / 1000).toFixed(0)} s`);
+  console.log(
+    `(info) background pair step per model p50 ${f.settle.p50} ms, p95 ${f.settle.p95} ms; bulk load ${(f.loadMs / 1000).toFixed(0)} s`,
+  );
   const d = await measureFolderDuplicates({
     folderModels: Number(process.env.BENCH_FOLDER_MODELS ?? 5_000),
     repeats: 5,
     progress: (l) => console.log(`    folder duplicates: ${l}`),
   });
-  line('folder duplicates of a 5,000-model folder ≤ 2 s', `${d.ms.toFixed(0)} ms with pairs stored (median of [${d.runs.map((r) => r.toFixed(0)).join(', ')}]), first call ${d.coldMs.toFixed(0)} ms (${d.folderModels} models, ${d.clusters} clusters, ${d.links} links)`, d.ms <= 2000);
+  line(
+    'folder duplicates of a 5,000-model folder ≤ 2 s',
+    `${d.ms.toFixed(0)} ms with pairs stored (median of [${d.runs.map((r) => r.toFixed(0)).join(', ')}]), first call ${d.coldMs.toFixed(0)} ms (${d.folderModels} models, ${d.clusters} clusters, ${d.links} links)`,
+    d.ms <= 2000,
+  );
 }
 
 async function main() {
@@ -119,7 +136,10 @@ async function main() {
   const sets: SetResult[] = [];
   for (const name of only) {
     const archetypes = process.env.BENCH_ARCHETYPES?.split(',');
-    const records = name === 'real' ? await buildRealParts() : await buildSplit(name as SplitName, { perArchetype: per, ...(archetypes ? { archetypes } : {}) });
+    const records =
+      name === 'real'
+        ? await buildRealParts()
+        : await buildSplit(name as SplitName, { perArchetype: per, ...(archetypes ? { archetypes } : {}) });
     sets.push(await evaluateSet(name, records, process.env.BENCH_PAIRS === 'design' ? 'design' : 'all'));
   }
   printTable(sets);
@@ -127,7 +147,9 @@ async function main() {
   await latency();
 
   const failed = lines.filter((l) => l.pass === false);
-  console.log(`\nsummary of the speed targets: ${lines.filter((l) => l.pass).length} met, ${failed.length} not met, ${lines.filter((l) => l.pass === undefined).length} not measured`);
+  console.log(
+    `\nsummary of the speed targets: ${lines.filter((l) => l.pass).length} met, ${failed.length} not met, ${lines.filter((l) => l.pass === undefined).length} not measured`,
+  );
   for (const l of lines) console.log(`${l.pass === undefined ? '??  ' : l.pass ? 'ok  ' : 'FAIL'} ${l.target} — ${l.figure}`);
 }
 

@@ -83,6 +83,10 @@ for (let i = 0; i < runs; i++) {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 console.log(`Start to sign-in page (median of ${runs}), budget ${fmt(budgetMs)}:`);
-console.log(`  first start (new data dir): ${fmt(median(first))}  ratio ${(median(first) / budgetMs).toFixed(2)}  [${first.map(fmt).join(', ')}]`);
-console.log(`  restart (existing data):    ${fmt(median(again))}  ratio ${(median(again) / budgetMs).toFixed(2)}  [${again.map(fmt).join(', ')}]`);
+console.log(
+  `  first start (new data dir): ${fmt(median(first))}  ratio ${(median(first) / budgetMs).toFixed(2)}  [${first.map(fmt).join(', ')}]`,
+);
+console.log(
+  `  restart (existing data):    ${fmt(median(again))}  ratio ${(median(again) / budgetMs).toFixed(2)}  [${again.map(fmt).join(', ')}]`,
+);
 if (Math.max(median(first), median(again)) > budgetMs) process.exitCode = 1;

@@ -111,7 +111,13 @@ function nodeTransport(base: string, token: string, counters: Counters): Transpo
 }
 
 /** The straightforward way: 100 records, their PUTs 6 at a time, the next 100. */
-async function plainScript(base: string, token: string, folder: string, files: Uint8Array<ArrayBuffer>[], counters: Counters): Promise<void> {
+async function plainScript(
+  base: string,
+  token: string,
+  folder: string,
+  files: Uint8Array<ArrayBuffer>[],
+  counters: Counters,
+): Promise<void> {
   const transport = nodeTransport(base, token, counters);
   const signal = new AbortController().signal;
   for (let start = 0; start < files.length; start += 100) {
@@ -183,7 +189,11 @@ async function main() {
     const runEngine = async (round: number, keep: boolean) => {
       engineCounters = new Counters();
       const transport = nodeTransport(t.baseUrl, token, engineCounters);
-      engine = await UploadEngine.create(sourceFiles(`run-${round}`, files), { targetFolder: 'bench-engine', maxFileBytes: 64 * 1024 * 1024 }, transport);
+      engine = await UploadEngine.create(
+        sourceFiles(`run-${round}`, files),
+        { targetFolder: 'bench-engine', maxFileBytes: 64 * 1024 * 1024 },
+        transport,
+      );
       const running = engine;
       const sent = new Promise<void>((resolve) => {
         running.subscribe(() => {
@@ -239,14 +249,22 @@ async function main() {
       `CPU of client + service: engine ${s(median(engineCpu))} s, plain ${s(median(plainCpu))} s (medians), ratio ${(median(engineCpu) / median(plainCpu)).toFixed(2)}`,
     );
     console.log(`create requests: engine ${engineCounters.creates} (budget ${Math.ceil(fileCount / 100)}), plain ${plainCounters.creates}`);
-    console.log(`PUTs: engine ${engineCounters.puts}, max in flight ${engineCounters.maxInFlight} (budget ${concurrency}); plain max in flight ${plainCounters.maxInFlight}`);
+    console.log(
+      `PUTs: engine ${engineCounters.puts}, max in flight ${engineCounters.maxInFlight} (budget ${concurrency}); plain max in flight ${plainCounters.maxInFlight}`,
+    );
     console.log(
       `polling ${fileCount} processing models: ${watched.length} requests in ${watchS.toFixed(1)} s = ${(watched.length / watchS).toFixed(2)} requests/s (budget 1),` +
         ` shortest gap between two ${minGap.toFixed(0)} ms, ${Math.max(0, ...allPolls.map((p) => p.ids))} ids per request at most, ${allPolls.length} polls in all`,
     );
-    console.log(`os.loadavg() before ${fmtLoad(load0)}, after ${fmtLoad(load1)} (${os.cpus().length} cores; wall times are shared-machine figures)`);
+    console.log(
+      `os.loadavg() before ${fmtLoad(load0)}, after ${fmtLoad(load1)} (${os.cpus().length} cores; wall times are shared-machine figures)`,
+    );
     // ≤ 1 a second: no two polls closer than a second (10 ms for timer and clock granularity).
-    const ok = ratio <= budgetRatio && engineCounters.creates === Math.ceil(fileCount / 100) && engineCounters.maxInFlight <= concurrency && minGap >= 990;
+    const ok =
+      ratio <= budgetRatio &&
+      engineCounters.creates === Math.ceil(fileCount / 100) &&
+      engineCounters.maxInFlight <= concurrency &&
+      minGap >= 990;
     if (!ok) process.exitCode = 1;
   } finally {
     await t.stop();

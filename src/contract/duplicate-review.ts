@@ -163,11 +163,16 @@ export const duplicateActionRequestSchema = z.discriminatedUnion('action', [
 ]);
 export type DuplicateActionRequest = z.input<typeof duplicateActionRequestSchema>;
 
-export const duplicateActionResponseSchema = z.object({ action: z.enum(['move', 'set-metadata', 'delete']), modelIds: z.array(z.string()) });
+export const duplicateActionResponseSchema = z.object({
+  action: z.enum(['move', 'set-metadata', 'delete']),
+  modelIds: z.array(z.string()),
+});
 
 /** The published API's match feedback (MatchFeedbackRequestBody): ExactMatch records "duplicate", FamilyMatch "not a duplicate" (same family, another part). */
 export const matchFeedbackTypes = ['ExactMatch', 'FamilyMatch'] as const;
-export const matchFeedbackRequestSchema = z.object({ feedback: z.string().max(2000), feedbackType: z.enum(matchFeedbackTypes).optional() }).strict();
+export const matchFeedbackRequestSchema = z
+  .object({ feedback: z.string().max(2000), feedbackType: z.enum(matchFeedbackTypes).optional() })
+  .strict();
 export const matchFeedbackSchema = z.object({
   modelId: z.string(),
   matchedModelId: z.string(),

@@ -238,10 +238,7 @@ class FilterParser<F extends string> {
     }
     if (this.allowed.has(name)) return name as F;
     const allowed = [...this.options.fields, ...(this.options.allowMetadata ? ['metadata.<metadataKeyId>'] : [])];
-    throw new FilterSyntaxError(
-      `filter: unknown field '${name}' at character ${pos} (allowed: ${allowed.join(', ')})`,
-      pos,
-    );
+    throw new FilterSyntaxError(`filter: unknown field '${name}' at character ${pos} (allowed: ${allowed.join(', ')})`, pos);
   }
 
   /** `depth` counts the `not`s around this operator. */
@@ -291,10 +288,7 @@ class FilterParser<F extends string> {
       if (token.type !== ',') throw unexpected(token, "',' or ')'");
       if (values.length === filterLimits.maxInValues) {
         const pos = this.lexer.peek().pos;
-        throw new FilterSyntaxError(
-          `filter: too many values in 'in' at character ${pos}: at most ${filterLimits.maxInValues}`,
-          pos,
-        );
+        throw new FilterSyntaxError(`filter: too many values in 'in' at character ${pos}: at most ${filterLimits.maxInValues}`, pos);
       }
       values.push(this.value());
     }
@@ -317,10 +311,7 @@ class FilterParser<F extends string> {
 }
 
 function unexpected(token: Token, expected: string): FilterSyntaxError {
-  return new FilterSyntaxError(
-    `filter: unexpected ${describeToken(token)} at character ${token.pos}: expected ${expected}`,
-    token.pos,
-  );
+  return new FilterSyntaxError(`filter: unexpected ${describeToken(token)} at character ${token.pos}: expected ${expected}`, token.pos);
 }
 
 function isOperator(name: string): name is FilterOperator {
@@ -449,18 +440,12 @@ function clause<T extends FilterField>(field: T, op: FilterOp): FilterClause<Fie
 /** Builders for the AST; `formatFilter` turns their result into text. */
 export const filterBuilder = {
   metadata: (keyId: number): MetadataField => ({ kind: 'metadata', keyId }),
-  eq: <T extends FilterField>(field: T, value: FilterInput) =>
-    clause(field, { kind: 'eq', value: filterValue(value) }),
-  ne: <T extends FilterField>(field: T, value: FilterInput) =>
-    clause(field, { kind: 'ne', value: filterValue(value) }),
-  lt: <T extends FilterField>(field: T, value: FilterInput) =>
-    clause(field, { kind: 'lt', value: filterValue(value) }),
-  lte: <T extends FilterField>(field: T, value: FilterInput) =>
-    clause(field, { kind: 'lte', value: filterValue(value) }),
-  gt: <T extends FilterField>(field: T, value: FilterInput) =>
-    clause(field, { kind: 'gt', value: filterValue(value) }),
-  gte: <T extends FilterField>(field: T, value: FilterInput) =>
-    clause(field, { kind: 'gte', value: filterValue(value) }),
+  eq: <T extends FilterField>(field: T, value: FilterInput) => clause(field, { kind: 'eq', value: filterValue(value) }),
+  ne: <T extends FilterField>(field: T, value: FilterInput) => clause(field, { kind: 'ne', value: filterValue(value) }),
+  lt: <T extends FilterField>(field: T, value: FilterInput) => clause(field, { kind: 'lt', value: filterValue(value) }),
+  lte: <T extends FilterField>(field: T, value: FilterInput) => clause(field, { kind: 'lte', value: filterValue(value) }),
+  gt: <T extends FilterField>(field: T, value: FilterInput) => clause(field, { kind: 'gt', value: filterValue(value) }),
+  gte: <T extends FilterField>(field: T, value: FilterInput) => clause(field, { kind: 'gte', value: filterValue(value) }),
   in: <T extends FilterField>(field: T, values: readonly FilterInput[]) => {
     if (values.length === 0) throw new RangeError('filter: in needs at least one value');
     return clause(field, { kind: 'in', values: values.map(filterValue) });
@@ -623,11 +608,7 @@ function holds(op: FilterOp, actual: unknown): boolean {
  * code unit; `like` is case-insensitive. A missing or mistyped value fails
  * every operator except `ne` and `not`, which are plain complements.
  */
-export function evaluateFilter(
-  clauses: readonly FilterClause[],
-  record: FilterRecord,
-  options: EvaluateOptions = {},
-): boolean {
+export function evaluateFilter(clauses: readonly FilterClause[], record: FilterRecord, options: EvaluateOptions = {}): boolean {
   const resolve = options.resolve ?? resolveField;
   return clauses.every((c) => holds(c.op, resolve(record, c.field)));
 }

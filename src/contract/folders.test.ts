@@ -9,7 +9,13 @@ const folder = (id: number, path: string, parentFolderId: number | null = null, 
   createdAt: '2026-01-01T00:00:00.000Z',
   modelCount,
 });
-const folders = [folder(1, 'Pumps', null, 2), folder(2, 'Pumps/Housings', 1, 3), folder(3, 'Pumps/Housings/Old', 2, 4), folder(4, 'Pumps2', null, 1), folder(5, 'Valves')];
+const folders = [
+  folder(1, 'Pumps', null, 2),
+  folder(2, 'Pumps/Housings', 1, 3),
+  folder(3, 'Pumps/Housings/Old', 2, 4),
+  folder(4, 'Pumps2', null, 1),
+  folder(5, 'Valves'),
+];
 
 describe('folders with their subfolders', () => {
   it('covers a folder and its subfolders, not folders that only share a prefix', () => {
@@ -21,7 +27,7 @@ describe('folders with their subfolders', () => {
     expect(folderFilter([], 9)).toBe('folderId(eq(9))');
   });
 
-  it('counts a folder\'s models with those of every folder below it', () => {
+  it("counts a folder's models with those of every folder below it", () => {
     const totals = modelCountsWithSubfolders(folders);
     expect(Object.fromEntries(totals)).toEqual({ 1: 9, 2: 7, 3: 4, 4: 1, 5: 0 });
   });

@@ -102,7 +102,14 @@ export const matchQuerySchema = z.object({
 });
 
 /** Fields a match list may be ordered by, beyond the model list's own (the published API's ordering). */
-export const matchOrderFields = ['name', 'createdAt', 'state', 'matchPercentage', 'forwardMatchPercentage', 'reverseMatchPercentage'] as const;
+export const matchOrderFields = [
+  'name',
+  'createdAt',
+  'state',
+  'matchPercentage',
+  'forwardMatchPercentage',
+  'reverseMatchPercentage',
+] as const;
 
 /**
  * `GET /v2/folders/{id}/duplicates?threshold=` (this product's addition, documented in the README):

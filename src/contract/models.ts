@@ -112,16 +112,15 @@ export const createdModelEntryWireSchema = z.object({
 /** `POST /v2/models` as written (the service writes both shapes at once). */
 export const createModelsWireResponseSchema = z.object({ models: z.array(createdModelEntryWireSchema) });
 /** A created model as a client reads it: a deployment may write either shape, so a client accepts either. */
-export const createdModelEntrySchema = createdModelEntryWireSchema
-  .transform((entry, ctx) => {
-    const uploadUrl = entry.uploadUrl ?? entry.uploadInfo?.uploadUrl;
-    const headers = entry.headers ?? entry.uploadInfo?.headers;
-    if (!uploadUrl || !headers) {
-      ctx.addIssue({ code: 'custom', message: 'created model without upload address' });
-      return z.NEVER;
-    }
-    return { model: entry.model, uploadUrl, headers };
-  });
+export const createdModelEntrySchema = createdModelEntryWireSchema.transform((entry, ctx) => {
+  const uploadUrl = entry.uploadUrl ?? entry.uploadInfo?.uploadUrl;
+  const headers = entry.headers ?? entry.uploadInfo?.headers;
+  if (!uploadUrl || !headers) {
+    ctx.addIssue({ code: 'custom', message: 'created model without upload address' });
+    return z.NEVER;
+  }
+  return { model: entry.model, uploadUrl, headers };
+});
 export const createModelsResponseSchema = z.object({ models: z.array(createdModelEntrySchema) });
 
 export const modelResponseSchema = z.object({ model: modelSchema });

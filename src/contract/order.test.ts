@@ -65,11 +65,7 @@ describe('parseOrder errors', () => {
     ['-colour', 1, "order: unknown field 'colour' at character 1 (allowed: name, createdAt, state)"],
     ['Name', 0, "order: unknown field 'Name' at character 0 (allowed: name, createdAt, state)"],
     ['name-x', 0, "order: unknown field 'name-x' at character 0 (allowed: name, createdAt, state)"],
-    [
-      'matchPercentage',
-      0,
-      "order: unknown field 'matchPercentage' at character 0 (allowed: name, createdAt, state)",
-    ],
+    ['matchPercentage', 0, "order: unknown field 'matchPercentage' at character 0 (allowed: name, createdAt, state)"],
     ['name,-name', 6, "order: duplicate field 'name' at character 6 (already at character 0)"],
     ['state, createdAt, -state', 19, "order: duplicate field 'state' at character 19 (already at character 0)"],
     ['name,,state', 5, "order: unexpected ',' at character 5: expected a field"],
@@ -97,8 +93,6 @@ describe('parseOrder errors', () => {
   });
 
   it('takes the allowed fields as a parameter', () => {
-    expect(syntaxError('name', { fields: ['id'] }).message).toBe(
-      "order: unknown field 'name' at character 0 (allowed: id)",
-    );
+    expect(syntaxError('name', { fields: ['id'] }).message).toBe("order: unknown field 'name' at character 0 (allowed: id)");
   });
 });

@@ -10,12 +10,7 @@ export const listOrderFields = ['name', 'createdAt', 'state'] as const;
 export type ListOrderField = (typeof listOrderFields)[number];
 
 /** Fields match endpoints may order by (their default is best score first). */
-export const matchOrderFields = [
-  ...listOrderFields,
-  'matchPercentage',
-  'forwardMatchPercentage',
-  'reverseMatchPercentage',
-] as const;
+export const matchOrderFields = [...listOrderFields, 'matchPercentage', 'forwardMatchPercentage', 'reverseMatchPercentage'] as const;
 export type MatchOrderField = (typeof matchOrderFields)[number];
 
 export type OrderDirection = 'asc' | 'desc';
@@ -90,10 +85,7 @@ class OrderParser<F extends string> {
     }
     const first = seen.get(name);
     if (first !== undefined) {
-      throw new OrderSyntaxError(
-        `order: duplicate field '${name}' at character ${start} (already at character ${first})`,
-        start,
-      );
+      throw new OrderSyntaxError(`order: duplicate field '${name}' at character ${start} (already at character ${first})`, start);
     }
     seen.set(name, start);
     return { field: name as F, direction };

@@ -70,10 +70,19 @@ describe('two tenants', () => {
     expect(settled.map((m) => m.state)).toEqual(['finished', 'finished']);
     const model = boxEntry.model;
     const folderId = model.folderId;
-    const key = (await (await http.api(annToken, '/v2/metadata-keys', { method: 'POST', json: { name: 'material' } })).json()) as { metadataKey: { id: number } };
-    expect((await http.api(annToken, `/v2/models/${model.id}/metadata/${key.metadataKey.id}`, { method: 'PUT', json: { value: 'steel' } })).status).toBe(200);
-    const image = (await (await http.api(annToken, '/v2/images', { method: 'POST', json: { filename: 'photo.png' } })).json()) as { image: { id: string } };
-    const credential = createdClientCredentialSchema.parse(await (await http.api(annToken, '/client-credentials', { method: 'POST', json: { name: 'ci' } })).json()).clientCredentials;
+    const key = (await (await http.api(annToken, '/v2/metadata-keys', { method: 'POST', json: { name: 'material' } })).json()) as {
+      metadataKey: { id: number };
+    };
+    expect(
+      (await http.api(annToken, `/v2/models/${model.id}/metadata/${key.metadataKey.id}`, { method: 'PUT', json: { value: 'steel' } }))
+        .status,
+    ).toBe(200);
+    const image = (await (await http.api(annToken, '/v2/images', { method: 'POST', json: { filename: 'photo.png' } })).json()) as {
+      image: { id: string };
+    };
+    const credential = createdClientCredentialSchema.parse(
+      await (await http.api(annToken, '/client-credentials', { method: 'POST', json: { name: 'ci' } })).json(),
+    ).clientCredentials;
 
     const attempts: [string, string, unknown?][] = [
       ['GET', `/v2/folders/${folderId}`],
@@ -100,7 +109,9 @@ describe('two tenants', () => {
       expect(body).not.toContain('Secret');
     }
     // Lists and searches of the other tenant hold nothing of this one.
-    const bobModels = modelListResponseSchema.parse(await (await http.api(bobToken, `/v2/models?filter=${encodeURIComponent(`id(in('${model.id}'))`)}`)).json());
+    const bobModels = modelListResponseSchema.parse(
+      await (await http.api(bobToken, `/v2/models?filter=${encodeURIComponent(`id(in('${model.id}'))`)}`)).json(),
+    );
     expect(bobModels.models).toEqual([]);
     expect(await (await http.api(bobToken, '/v2/folders')).text()).not.toContain('Secret');
     expect(await (await http.api(bobToken, '/client-credentials')).text()).not.toContain(credential.clientId);
@@ -128,11 +139,15 @@ describe('forged tokens', () => {
       'tenant changed, signature kept': `${header}.${encode({ ...claims, tenant: 'globex' })}.${signature}`,
       'roles raised, signature kept': `${header}.${encode({ ...claims, roles: ['admin', 'editor', 'viewer'] })}.${signature}`,
       'another token’s signature': `${header}.${payload}.${bobToken.split('.')[2]}`,
-      'signed by another key under the service’s key id': await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: kid ?? '', typ: 'at+jwt' }).sign(stranger.privateKey),
+      'signed by another key under the service’s key id': await new SignJWT(claims)
+        .setProtectedHeader({ alg: 'RS256', kid: kid ?? '', typ: 'at+jwt' })
+        .sign(stranger.privateKey),
       'the ID token instead of an access token': annIdToken,
       'HS256 keyed with the public key': await (async () => {
         const jwks = (await (await fetch(`${svc.baseUrl}/oauth2/default/v1/keys`)).json()) as { keys: { n: string }[] };
-        return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', kid: kid ?? '' }).sign(new TextEncoder().encode(jwks.keys[0]?.n ?? 'x'));
+        return new SignJWT(claims)
+          .setProtectedHeader({ alg: 'HS256', kid: kid ?? '' })
+          .sign(new TextEncoder().encode(jwks.keys[0]?.n ?? 'x'));
       })(),
     };
     for (const [name, token] of Object.entries(forgeries)) {
@@ -160,7 +175,8 @@ describe('signed addresses', () => {
       model: variant((v) => (v.pathname = v.pathname.replace(modelId, own))),
       file: variant((v) => (v.pathname = v.pathname.replace('viewer.glb', 'thumbnail.png'))),
     };
-    for (const [name, address] of Object.entries(tampered)) expect({ name, status: (await fetch(address)).status }).toEqual({ name, status: 403 });
+    for (const [name, address] of Object.entries(tampered))
+      expect({ name, status: (await fetch(address)).status }).toEqual({ name, status: 403 });
 
     const [entry] = await http.createModels(annToken, [{ filePath: 'Secret/tamper.stl' }]);
     created.ann.push(entry!.model.id);
@@ -184,7 +200,9 @@ describe('hostile files', () => {
       expect(put.status, file.name).toBe(200);
       const [model] = await http.waitSettled(annToken, [entry!.model.id]);
       const peak = svc.peak();
-      rows.push(`${file.name.padEnd(66)} ${(file.bytes.byteLength / MiB).toFixed(2).padStart(7)} MiB  idle ${(idle / MiB).toFixed(0).padStart(5)} MiB  peak +${((peak - idle) / MiB).toFixed(0).padStart(4)} MiB  ${model!.state}: ${model!.stateReason}`);
+      rows.push(
+        `${file.name.padEnd(66)} ${(file.bytes.byteLength / MiB).toFixed(2).padStart(7)} MiB  idle ${(idle / MiB).toFixed(0).padStart(5)} MiB  peak +${((peak - idle) / MiB).toFixed(0).padStart(4)} MiB  ${model!.state}: ${model!.stateReason}`,
+      );
       expect(svc.alive(), `${file.name} took the service down:\n${svc.output()}`).toBe(true);
       expect(model!.state, file.name).toBe('failed');
       expect(model!.stateReason ?? '', file.name).toMatch(file.reason);
@@ -206,9 +224,15 @@ describe('many uploads at once', () => {
     const statuses = await Promise.all(entries.map(async (e, i) => (await http.put(e, await stl(5 + i))).status));
     expect(statuses.every((s) => s === 200)).toBe(true);
     // Not a time budget (bench:upload and bench:scale measure those): every model must end, none lost.
-    const settled = await http.waitSettled(annToken, entries.map((e) => e.model.id), 480_000);
+    const settled = await http.waitSettled(
+      annToken,
+      entries.map((e) => e.model.id),
+      480_000,
+    );
     expect(settled.filter((m) => m.state !== 'finished').map((m) => `${m.name}: ${m.state} ${m.stateReason}`)).toEqual([]);
-    console.log(`100 concurrent uploads settled in ${((performance.now() - started) / 1000).toFixed(1)} s; service resident memory ${(svc.rss() / MiB).toFixed(0)} MiB`);
+    console.log(
+      `100 concurrent uploads settled in ${((performance.now() - started) / 1000).toFixed(1)} s; service resident memory ${(svc.rss() / MiB).toFixed(0)} MiB`,
+    );
   });
 });
 
@@ -223,7 +247,12 @@ describe('kill -9', () => {
         controller.enqueue(half); // and then nothing more: the rest never comes before the crash
       },
     });
-    const cut = fetch(entry!.uploadUrl, { method: 'PUT', headers: { ...entry!.headers, 'content-length': String(bytes.length) }, body, duplex: 'half' } as RequestInit).catch((e: unknown) => e);
+    const cut = fetch(entry!.uploadUrl, {
+      method: 'PUT',
+      headers: { ...entry!.headers, 'content-length': String(bytes.length) },
+      body,
+      duplex: 'half',
+    } as RequestInit).catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 1000));
     await svc.kill9();
     expect(await cut).toBeInstanceOf(Error);
@@ -247,15 +276,25 @@ describe('kill -9', () => {
     // Kill while some are done and some still being worked on.
     const deadline = Date.now() + 120_000;
     for (;;) {
-      const states = (await http.models(annToken, entries.map((e) => e.model.id))).map((m) => m.state);
+      const states = (
+        await http.models(
+          annToken,
+          entries.map((e) => e.model.id),
+        )
+      ).map((m) => m.state);
       if (states.includes('finished') && states.includes('processing')) break;
-      if (!states.includes('processing') || Date.now() > deadline) throw new Error(`could not catch ingestion mid-run: ${states.join(', ')}`);
+      if (!states.includes('processing') || Date.now() > deadline)
+        throw new Error(`could not catch ingestion mid-run: ${states.join(', ')}`);
       await new Promise((r) => setTimeout(r, 100));
     }
     await svc.kill9();
     await restart();
     // Not a time budget (bench:upload and bench:scale measure those): every model must end, none lost.
-    const settled = await http.waitSettled(annToken, entries.map((e) => e.model.id), 480_000);
+    const settled = await http.waitSettled(
+      annToken,
+      entries.map((e) => e.model.id),
+      480_000,
+    );
     expect(settled.map((m) => m.state)).toEqual(entries.map(() => 'finished'));
   });
 });
@@ -279,7 +318,9 @@ describe('brute force', () => {
     // Another account from the same address is not locked out by it.
     expect((await signInWithPkce(svc.baseUrl, bob)).tokens.access_token).toBeTruthy();
 
-    const credential = createdClientCredentialSchema.parse(await (await http.api(annToken, '/client-credentials', { method: 'POST', json: {} })).json()).clientCredentials;
+    const credential = createdClientCredentialSchema.parse(
+      await (await http.api(annToken, '/client-credentials', { method: 'POST', json: {} })).json(),
+    ).clientCredentials;
     const tokens: number[] = [];
     for (let i = 0; i < 30; i++) tokens.push((await requestCredentialToken(svc.baseUrl, credential.clientId, `guess-${i}`)).status);
     const secretChecks = tokens.filter((s) => s === 401).length;
@@ -302,11 +343,20 @@ describe('a container stop', () => {
   it('SIGTERM to `npm run service -- start` closes the service and exits 0 within 30 s, leaving no process behind', async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gsw-sigterm-'));
     const port = String(await freePort());
-    const npm = spawn('npm', ['run', 'service', '--', 'start'], { cwd: process.cwd(), env: { ...process.env, DATA_DIR: dir, PORT: port, HOST: '127.0.0.1' }, stdio: 'ignore' });
+    const npm = spawn('npm', ['run', 'service', '--', 'start'], {
+      cwd: process.cwd(),
+      env: { ...process.env, DATA_DIR: dir, PORT: port, HOST: '127.0.0.1' },
+      stdio: 'ignore',
+    });
     const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
     try {
       const deadline = Date.now() + 240_000;
-      while (!(await fetch(`http://localhost:${port}/healthz`).then((r) => r.ok, () => false))) {
+      while (
+        !(await fetch(`http://localhost:${port}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        ))
+      ) {
         if (Date.now() > deadline) throw new Error('the service did not start');
         await new Promise((r) => setTimeout(r, 250));
       }
@@ -316,7 +366,12 @@ describe('a container stop', () => {
       expect({ code, withinMs: Date.now() - sent < 30_000 }).toEqual({ code: 0, withinMs: true });
       // Nothing answers on the port any more: the service itself stopped, not only npm.
       await new Promise((r) => setTimeout(r, 500));
-      expect(await fetch(`http://localhost:${port}/healthz`).then(() => 'answered', () => 'closed')).toBe('closed');
+      expect(
+        await fetch(`http://localhost:${port}/healthz`).then(
+          () => 'answered',
+          () => 'closed',
+        ),
+      ).toBe('closed');
     } finally {
       if (npm.exitCode === null) npm.kill('SIGKILL');
       await fs.rm(dir, { recursive: true, force: true });

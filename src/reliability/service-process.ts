@@ -28,15 +28,20 @@ export interface ServiceProcess {
   peak(): number;
 }
 
-
 function run(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   // node directly (not through npm): the pid is the service itself.
   return spawn(process.execPath, [main, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 /** `npm run service -- users add …` against a stopped service's data directory. */
-export async function addUser(env: NodeJS.ProcessEnv, user: { email: string; password: string; tenant: string; roles: string }): Promise<void> {
-  const child = run(['users', 'add', '--email', user.email, '--password', user.password, '--tenant', user.tenant, '--roles', user.roles], env);
+export async function addUser(
+  env: NodeJS.ProcessEnv,
+  user: { email: string; password: string; tenant: string; roles: string },
+): Promise<void> {
+  const child = run(
+    ['users', 'add', '--email', user.email, '--password', user.password, '--tenant', user.tenant, '--roles', user.roles],
+    env,
+  );
   let out = '';
   child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
@@ -50,9 +55,17 @@ function statusField(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 }
 
 /** Starts the built service (`main.js start` or `api`) on `port` with `env` and waits until sign-in answers. */
-export async function startServiceProcess(env: NodeJS.ProcessEnv & { PORT: string }, role: 'start' | 'api' = 'start'): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  env: NodeJS.ProcessEnv & { PORT: string },
+  role: 'start' | 'api' = 'start',
+): Promise<ServiceProcess> {
   const baseUrl = `http://localhost:${env.PORT}`;
-  return startProcess([role], env, baseUrl, () => fetch(`${baseUrl}/oauth2/default/.well-known/openid-configuration`).then((r) => r.ok, () => false));
+  return startProcess([role], env, baseUrl, () =>
+    fetch(`${baseUrl}/oauth2/default/.well-known/openid-configuration`).then(
+      (r) => r.ok,
+      () => false,
+    ),
+  );
 }
 
 /** Starts the built `main.js worker` with `env`; `ready` says when it is taking jobs (for example its row in queue_workers). */
@@ -60,7 +73,12 @@ export function startWorkerProcess(env: NodeJS.ProcessEnv, ready: (pid: number) 
   return startProcess(['worker'], env, env.PORT ? `http://127.0.0.1:${env.PORT}` : '', ready);
 }
 
-async function startProcess(args: string[], env: NodeJS.ProcessEnv, baseUrl: string, ready: (pid: number) => Promise<boolean>): Promise<ServiceProcess> {
+async function startProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  baseUrl: string,
+  ready: (pid: number) => Promise<boolean>,
+): Promise<ServiceProcess> {
   const child = run(args, env);
   let log = '';
   let exited = false;

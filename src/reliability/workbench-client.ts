@@ -30,12 +30,16 @@ export function client(baseUrl: string) {
     return created;
   }
 
-  const put = (entry: CreatedModel, body: Uint8Array) => fetch(entry.uploadUrl, { method: 'PUT', headers: entry.headers, body: new Uint8Array(body) });
+  const put = (entry: CreatedModel, body: Uint8Array) =>
+    fetch(entry.uploadUrl, { method: 'PUT', headers: entry.headers, body: new Uint8Array(body) });
 
   async function models(token: string, ids: string[]): Promise<Model[]> {
     const out: Model[] = [];
     for (let i = 0; i < ids.length; i += 100) {
-      const filter = `id(in(${ids.slice(i, i + 100).map((id) => `'${id}'`).join(',')}))`;
+      const filter = `id(in(${ids
+        .slice(i, i + 100)
+        .map((id) => `'${id}'`)
+        .join(',')}))`;
       const response = await api(token, `/v2/models?perPage=100&filter=${encodeURIComponent(filter)}`);
       if (response.status !== 200) throw new Error(`list models: ${response.status} ${await response.text()}`);
       out.push(...modelListResponseSchema.parse(await response.json()).models);

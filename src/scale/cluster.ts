@@ -73,7 +73,13 @@ export async function scaleParts(n: number): Promise<{ name: string; bytes: Uint
   for (let i = 0; i < n; i++) {
     const k = i % 4;
     const part =
-      k === 0 ? await box([10 + i, 20 + (i % 7), 5 + (i % 11)]) : k === 1 ? await plateWithHoles({ length: 40 + i, width: 30 + (i % 9) }) : k === 2 ? await bracket({ size: 20 + (i % 40), depth: 10 + (i % 5) }) : await flange({ diameter: 40 + (i % 50), bolts: 3 + (i % 6) });
+      k === 0
+        ? await box([10 + i, 20 + (i % 7), 5 + (i % 11)])
+        : k === 1
+          ? await plateWithHoles({ length: 40 + i, width: 30 + (i % 9) })
+          : k === 2
+            ? await bracket({ size: 20 + (i % 40), depth: 10 + (i % 5) })
+            : await flange({ diameter: 40 + (i % 50), bolts: 3 + (i % 6) });
     out.push({ name: `part-${String(i).padStart(3, '0')}.stl`, bytes: toStlBinary(part.mesh) });
   }
   return out;
@@ -84,7 +90,13 @@ export async function startCluster({ workers = 2, threads = 1 }: { workers?: num
   if (!postgres) throw new Error('needs PostgreSQL (Debian package postgresql; .ci/run installs it)');
   const db = new pg.Pool({ connectionString: postgres.url, max: 2 });
   const s3Root = await fs.mkdtemp(path.join(os.tmpdir(), 'gsw-scale-s3-'));
-  const s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: s3Root, configureBuckets: [{ name: BUCKET, configs: [] }] });
+  const s3 = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory: s3Root,
+    configureBuckets: [{ name: BUCKET, configs: [] }],
+  });
   const { port: s3Port } = (await s3.run()) as unknown as { port: number };
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gsw-scale-'));
   const env = {
@@ -100,9 +112,15 @@ export async function startCluster({ workers = 2, threads = 1 }: { workers?: num
     AWS_ACCESS_KEY_ID: 'S3RVER',
     AWS_SECRET_ACCESS_KEY: 'S3RVER',
   };
-  const workerRow = async (pid: number) => (await db.query<{ id: string }>('select id from queue_workers where pid = $1', [pid]).catch(() => ({ rows: [] as { id: string }[] }))).rows[0]?.id;
+  const workerRow = async (pid: number) =>
+    (await db.query<{ id: string }>('select id from queue_workers where pid = $1', [pid]).catch(() => ({ rows: [] as { id: string }[] })))
+      .rows[0]?.id;
   // Each worker answers health and metrics on a port of its own.
-  const startWorker = async () => startWorkerProcess({ ...env, PORT: String(await freePort()), WORKER_THREADS: String(threads) }, async (pid) => (await workerRow(pid)) !== undefined);
+  const startWorker = async () =>
+    startWorkerProcess(
+      { ...env, PORT: String(await freePort()), WORKER_THREADS: String(threads) },
+      async (pid) => (await workerRow(pid)) !== undefined,
+    );
   const running: ServiceProcess[] = [];
   const lastCpu = new Map<number, number>();
   const cluster: Partial<Cluster> = {};

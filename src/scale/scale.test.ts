@@ -22,7 +22,12 @@ afterAll(async () => {
 });
 
 async function bucketKeys(): Promise<string[]> {
-  const s3Client = new S3Client({ region: 'us-east-1', endpoint: cluster.env.S3_ENDPOINT, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  const s3Client = new S3Client({
+    region: 'us-east-1',
+    endpoint: cluster.env.S3_ENDPOINT,
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
   const keys: string[] = [];
   let token: string | undefined;
   do {
@@ -39,7 +44,10 @@ describe('API and worker processes on PostgreSQL and S3', () => {
     const { http, token, db, env, workers, workerRow, dataDir } = cluster;
     const files = await scaleParts(150);
     files.push({ name: 'copy-of-part-000.stl', bytes: files[0]!.bytes });
-    const entries = await http.createModels(token, files.map((f) => ({ filePath: `Scale/${f.name}` })));
+    const entries = await http.createModels(
+      token,
+      files.map((f) => ({ filePath: `Scale/${f.name}` })),
+    );
     expect(entries[0]?.uploadUrl).toMatch(new RegExp(`^${env.S3_ENDPOINT}/${BUCKET}/`));
     for (const [i, entry] of entries.entries()) {
       const res = await http.put(entry, files[i]!.bytes);
@@ -54,7 +62,9 @@ describe('API and worker processes on PostgreSQL and S3', () => {
     const victimId = await workerRow(victim.pid);
     let held: string[] = [];
     for (let i = 0; held.length === 0; i++) {
-      held = (await db.query<{ job_id: string }>('select job_id from queue_leases where worker_id = $1', [victimId])).rows.map((r) => r.job_id);
+      held = (await db.query<{ job_id: string }>('select job_id from queue_leases where worker_id = $1', [victimId])).rows.map(
+        (r) => r.job_id,
+      );
       if (i > 600) throw new Error('the worker never took a job');
       if (held.length === 0) await new Promise((r) => setTimeout(r, 50));
     }
@@ -65,7 +75,10 @@ describe('API and worker processes on PostgreSQL and S3', () => {
     // The killed worker's job is handed to another worker (lease released and job retried).
     let takenOverSeconds: number;
     for (;;) {
-      const { rows } = await db.query<{ n: number }>('select count(*)::int as n from queue_leases where job_id = any($1) and worker_id <> $2', [held, victimId]);
+      const { rows } = await db.query<{ n: number }>(
+        'select count(*)::int as n from queue_leases where job_id = any($1) and worker_id <> $2',
+        [held, victimId],
+      );
       const released = (await db.query('select 1 from queue_workers where id = $1', [victimId])).rowCount === 0;
       if (released && (rows[0]?.n ?? 0) > 0) {
         takenOverSeconds = (Date.now() - killedAt) / 1000;
@@ -78,7 +91,9 @@ describe('API and worker processes on PostgreSQL and S3', () => {
       if (Date.now() - killedAt > 180_000) throw new Error('the killed worker’s job was never taken over');
       await new Promise((r) => setTimeout(r, 250));
     }
-    console.log(`scale: the job of the killed worker was taken by another worker ${takenOverSeconds.toFixed(1)} s after kill -9 (budget 60 s)`);
+    console.log(
+      `scale: the job of the killed worker was taken by another worker ${takenOverSeconds.toFixed(1)} s after kill -9 (budget 60 s)`,
+    );
 
     const settled = await http.waitSettled(token, ids, 600_000);
     expect(settled.filter((m) => m.state !== 'finished').map((m) => `${m.name}: ${m.state} ${m.stateReason ?? ''}`)).toEqual([]);
@@ -109,23 +124,27 @@ describe('API and worker processes on PostgreSQL and S3', () => {
     expect(started.status, await started.clone().text()).toBe(202);
     const reportId = duplicateReportResponseSchema.parse(await started.json()).report.id;
     let report = duplicateReportResponseSchema.parse(await (await http.api(token, `/v2/duplicate-reports/${reportId}`)).json()).report;
-    for (const deadline = Date.now() + 60_000; report.status !== 'ready' && report.status !== 'failed' && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 60_000; report.status !== 'ready' && report.status !== 'failed' && Date.now() < deadline;) {
       await new Promise((r) => setTimeout(r, 250));
       report = duplicateReportResponseSchema.parse(await (await http.api(token, `/v2/duplicate-reports/${reportId}`)).json()).report;
     }
     expect(report).toMatchObject({ status: 'ready', modelCount: ids.length, stale: false });
-    const groups = reportGroupsResponseSchema.parse(await (await http.api(token, `/v2/duplicate-reports/${reportId}/groups?perPage=100`)).json()).groups;
+    const groups = reportGroupsResponseSchema.parse(
+      await (await http.api(token, `/v2/duplicate-reports/${reportId}/groups?perPage=100`)).json(),
+    ).groups;
     expect(groups.some((g) => [ids[0], ids[ids.length - 1]].every((id) => g.members.some((m) => m.model.id === id)))).toBe(true);
 
     // Each worker answers for itself: alive, its dependencies reachable, and the jobs it ran counted where they ran.
     const finishedByWorkers = await Promise.all(
-      cluster.workers.filter((w) => w.alive()).map(async (w) => {
-        expect((await fetch(`${w.baseUrl}/healthz`)).status).toBe(200);
-        const ready = await fetch(`${w.baseUrl}/readyz`);
-        expect(ready.status, await ready.clone().text()).toBe(200);
-        const text = await (await fetch(`${w.baseUrl}/metrics`)).text();
-        return Number(/^ingest_jobs_total\{outcome="finished"\} (\d+)/m.exec(text)?.[1] ?? 0);
-      }),
+      cluster.workers
+        .filter((w) => w.alive())
+        .map(async (w) => {
+          expect((await fetch(`${w.baseUrl}/healthz`)).status).toBe(200);
+          const ready = await fetch(`${w.baseUrl}/readyz`);
+          expect(ready.status, await ready.clone().text()).toBe(200);
+          const text = await (await fetch(`${w.baseUrl}/metrics`)).text();
+          return Number(/^ingest_jobs_total\{outcome="finished"\} (\d+)/m.exec(text)?.[1] ?? 0);
+        }),
     );
     expect(finishedByWorkers.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     expect(await (await fetch(`${cluster.api.baseUrl}/metrics`)).text()).not.toMatch(/^ingest_jobs_total\{/m);
@@ -134,7 +153,10 @@ describe('API and worker processes on PostgreSQL and S3', () => {
   it('SIGTERM: a worker stops taking jobs, finishes or hands back what it runs, and exits 0 within 30 s', async () => {
     const { http, token, db, workers, workerRow } = cluster;
     const big = toStlBinary((await sphere({ triangles: 150_000 })).mesh);
-    const entries = await http.createModels(token, [0, 1, 2, 3].map((i) => ({ filePath: `Drain/sphere-${i}.stl` })));
+    const entries = await http.createModels(
+      token,
+      [0, 1, 2, 3].map((i) => ({ filePath: `Drain/sphere-${i}.stl` })),
+    );
     for (const entry of entries) expect((await http.put(entry, big)).status).toBe(200);
     const ids = entries.map((e) => e.model.id);
     for (const id of ids) await http.api(token, `/v2/models/${id}/upload-complete`, { method: 'POST' });

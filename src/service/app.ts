@@ -132,7 +132,11 @@ export async function buildApp({
     publicUrl,
     signingKeys: keys.signingKeys,
     cookieKeys: keys.cookieKeys,
-    tokenGuard: createBruteForceGuard(db, 'token', { perSubject: throttle.tokenFailuresPerClient, subjectWindowSeconds: 60, ...perAddress }),
+    tokenGuard: createBruteForceGuard(db, 'token', {
+      perSubject: throttle.tokenFailuresPerClient,
+      subjectWindowSeconds: 60,
+      ...perAddress,
+    }),
   });
 
   await app.register(middie, { hook: 'onRequest' });
@@ -140,7 +144,11 @@ export async function buildApp({
   if (web.kind === 'vite') {
     const vite = web.middlewares;
     // Vite would answer HTML requests for any path; the service's own paths must reach Fastify.
-    app.use((req, res, next) => (isApiPath(req.url ?? '/') || isIdentityPath(req.url ?? '/') || isDocsPath(req.url ?? '/') || isOperationsPath(req.url ?? '/') ? next() : vite(req, res, next)));
+    app.use((req, res, next) =>
+      isApiPath(req.url ?? '/') || isIdentityPath(req.url ?? '/') || isDocsPath(req.url ?? '/') || isOperationsPath(req.url ?? '/')
+        ? next()
+        : vite(req, res, next),
+    );
   }
 
   const dev = web.kind === 'vite';
@@ -177,9 +185,15 @@ export async function buildApp({
   const spaAvailable = web.kind === 'dist' ? () => hasBuiltApp(web.distDir) : () => false;
   registerErrorHandling(app, spaNotFoundHandler(spaAvailable));
   app.addHook('onResponse', async (request, reply) => {
-    metrics.httpDuration.observe({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    metrics.httpDuration.observe(
+      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
   });
-  metrics.observe({ modelsByState: () => stateCounts(db, null, null), ...(ingestQueue?.depth ? { queueDepth: () => ingestQueue.depth!() } : {}) });
+  metrics.observe({
+    modelsByState: () => stateCounts(db, null, null),
+    ...(ingestQueue?.depth ? { queueDepth: () => ingestQueue.depth!() } : {}),
+  });
   await app.register(operationRoutes, { db, blobStore, queue: ingestQueue, metrics });
   // Before the routes: the documentation collects them as they are added.
   await registerApiDocs(app, { publicUrl, issuer });
@@ -231,7 +245,10 @@ export async function buildApp({
       timeWindow: 60_000,
       keyGenerator: (request) => `${request.auth?.clientId}:${request.auth?.userId}`,
       errorResponseBuilder: (_request, context) =>
-        new RateLimited(`Too many requests with this token (more than ${context.max} a minute); try again in ${context.after}.`, Math.ceil(context.ttl / 1000)),
+        new RateLimited(
+          `Too many requests with this token (more than ${context.max} a minute); try again in ${context.after}.`,
+          Math.ceil(context.ttl / 1000),
+        ),
     });
     api.addHook('onSend', async (_request, reply, payload) => {
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
@@ -255,7 +272,10 @@ export async function buildApp({
   });
 
   if (web.kind === 'dist') {
-    registerRuntimeConfig(app, web.distDir, { uploadMaxBytes, ...(oidc ? { signIn: { issuer: oidc.issuer, clientId: oidc.clientId, scopes: oidc.scopes } } : {}) });
+    registerRuntimeConfig(app, web.distDir, {
+      uploadMaxBytes,
+      ...(oidc ? { signIn: { issuer: oidc.issuer, clientId: oidc.clientId, scopes: oidc.scopes } } : {}),
+    });
     await registerBuiltApp(app, web.distDir);
   }
 

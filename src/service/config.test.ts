@@ -21,8 +21,22 @@ describe('service configuration', () => {
   });
 
   it('reads the limits of hostile files and of brute force', () => {
-    const c = loadConfig({ UNPACKED_MAX_BYTES: '1000000', INGEST_MEMORY_MB: '512', SIGNIN_FAILURES_PER_ACCOUNT: '3', SIGNIN_FAILURES_PER_ADDRESS: '9', TOKEN_FAILURES_PER_CLIENT: '2', API_REQUESTS_PER_MINUTE: '60' }, '/repo');
-    expect(c).toMatchObject({ unpackedMaxBytes: 1_000_000, ingestMemoryMb: 512, throttle: { signInFailuresPerAccount: 3, signInFailuresPerAddress: 9, tokenFailuresPerClient: 2, apiRequestsPerMinute: 60 } });
+    const c = loadConfig(
+      {
+        UNPACKED_MAX_BYTES: '1000000',
+        INGEST_MEMORY_MB: '512',
+        SIGNIN_FAILURES_PER_ACCOUNT: '3',
+        SIGNIN_FAILURES_PER_ADDRESS: '9',
+        TOKEN_FAILURES_PER_CLIENT: '2',
+        API_REQUESTS_PER_MINUTE: '60',
+      },
+      '/repo',
+    );
+    expect(c).toMatchObject({
+      unpackedMaxBytes: 1_000_000,
+      ingestMemoryMb: 512,
+      throttle: { signInFailuresPerAccount: 3, signInFailuresPerAddress: 9, tokenFailuresPerClient: 2, apiRequestsPerMinute: 60 },
+    });
     expect(() => loadConfig({ INGEST_MEMORY_MB: '10' })).toThrow(/INGEST_MEMORY_MB/);
     expect(loadConfig({ WORKER_THREADS: '4' }, '/repo').workerThreads).toBe(4);
     expect(() => loadConfig({ WORKER_THREADS: '0' })).toThrow(/WORKER_THREADS/);
@@ -35,7 +49,10 @@ describe('service configuration', () => {
     expect(() => loadConfig({ BLOB_STORE: 's3' })).toThrow(/S3_BUCKET/);
     expect(() => loadConfig({ BLOB_STORE: 'ftp' })).toThrow(/BLOB_STORE/);
     expect(
-      loadConfig({ BLOB_STORE: 's3', S3_BUCKET: 'models', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'true', AWS_REGION: 'eu-west-1' }, '/repo').blobStore,
+      loadConfig(
+        { BLOB_STORE: 's3', S3_BUCKET: 'models', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'true', AWS_REGION: 'eu-west-1' },
+        '/repo',
+      ).blobStore,
     ).toEqual({ kind: 's3', bucket: 'models', region: 'eu-west-1', endpoint: 'http://minio:9000', forcePathStyle: true });
   });
 
@@ -43,7 +60,12 @@ describe('service configuration', () => {
     expect(loadConfig({}, '/repo').oidc).toBeUndefined();
     expect(() => loadConfig({ OIDC_ISSUER: 'https://login.example.com/realms/acme' })).toThrow(/OIDC_AUDIENCE/);
     expect(() => loadConfig({ OIDC_ISSUER: 'not a url', OIDC_AUDIENCE: 'api' })).toThrow(/OIDC_ISSUER/);
-    expect(loadConfig({ OIDC_ISSUER: 'https://login.example.com/realms/acme', OIDC_AUDIENCE: 'workbench-api', OIDC_ROLES_CLAIM: 'realm_access.roles' }, '/repo').oidc).toEqual({
+    expect(
+      loadConfig(
+        { OIDC_ISSUER: 'https://login.example.com/realms/acme', OIDC_AUDIENCE: 'workbench-api', OIDC_ROLES_CLAIM: 'realm_access.roles' },
+        '/repo',
+      ).oidc,
+    ).toEqual({
       issuer: 'https://login.example.com/realms/acme',
       audience: 'workbench-api',
       clientId: 'workbench-app',

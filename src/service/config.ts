@@ -23,7 +23,12 @@ export interface ThrottleConfig {
   apiRequestsPerMinute: number;
 }
 
-export const defaultThrottle: ThrottleConfig = { signInFailuresPerAccount: 5, signInFailuresPerAddress: 30, tokenFailuresPerClient: 5, apiRequestsPerMinute: 1200 };
+export const defaultThrottle: ThrottleConfig = {
+  signInFailuresPerAccount: 5,
+  signInFailuresPerAddress: 30,
+  tokenFailuresPerClient: 5,
+  apiRequestsPerMinute: 1200,
+};
 
 const envSchema = z.object({
   PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(8080)),
@@ -33,13 +38,29 @@ const envSchema = z.object({
   PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).optional()),
   DEMO_USER: z.preprocess(emptyAsUndefined, z.email().default('demo@example.com')),
   DEMO_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(8).optional()),
-  UPLOAD_MAX_BYTES: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(512 * 1024 * 1024)),
+  UPLOAD_MAX_BYTES: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(512 * 1024 * 1024),
+  ),
   UNPACKED_MAX_BYTES: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(DEFAULT_UNPACKED_MAX_BYTES)),
   WORKER_THREADS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).optional()),
   INGEST_MEMORY_MB: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(128).default(1024)),
-  SIGNIN_FAILURES_PER_ACCOUNT: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(defaultThrottle.signInFailuresPerAccount)),
-  SIGNIN_FAILURES_PER_ADDRESS: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(defaultThrottle.signInFailuresPerAddress)),
-  TOKEN_FAILURES_PER_CLIENT: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(defaultThrottle.tokenFailuresPerClient)),
+  SIGNIN_FAILURES_PER_ACCOUNT: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().positive().default(defaultThrottle.signInFailuresPerAccount),
+  ),
+  SIGNIN_FAILURES_PER_ADDRESS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().positive().default(defaultThrottle.signInFailuresPerAddress),
+  ),
+  TOKEN_FAILURES_PER_CLIENT: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().positive().default(defaultThrottle.tokenFailuresPerClient),
+  ),
   API_REQUESTS_PER_MINUTE: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(defaultThrottle.apiRequestsPerMinute)),
   BLOB_STORE: z.preprocess(emptyAsUndefined, z.enum(['local', 's3']).default('local')),
   S3_BUCKET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
@@ -57,8 +78,7 @@ const envSchema = z.object({
 
 /** Where files live: DATA_DIR/blobs, or an S3-compatible bucket (credentials from the standard AWS env). */
 export type BlobStoreConfig =
-  | { kind: 'local' }
-  | { kind: 's3'; bucket: string; region: string; endpoint: string | undefined; forcePathStyle: boolean };
+  { kind: 'local' } | { kind: 's3'; bucket: string; region: string; endpoint: string | undefined; forcePathStyle: boolean };
 
 export interface ServiceConfig {
   port: number;
@@ -87,8 +107,6 @@ export interface ServiceConfig {
   publishedFieldsOnly?: string | undefined;
 }
 
-
-
 export class ConfigError extends Error {}
 
 /**
@@ -105,7 +123,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const loopback = isLoopbackHost(e.HOST);
   // A demo password is never invented for a service reachable from other machines.
   const demoPassword = e.DEMO_PASSWORD ?? (loopback ? 'demo-password' : undefined);
-  if (e.OIDC_ISSUER && !e.OIDC_AUDIENCE) throw new ConfigError('Invalid environment: OIDC_AUDIENCE: required with OIDC_ISSUER (the audience its access tokens carry for this API)');
+  if (e.OIDC_ISSUER && !e.OIDC_AUDIENCE)
+    throw new ConfigError(
+      'Invalid environment: OIDC_AUDIENCE: required with OIDC_ISSUER (the audience its access tokens carry for this API)',
+    );
   if (e.BLOB_STORE === 's3' && !e.S3_BUCKET) throw new ConfigError('Invalid environment: S3_BUCKET: required when BLOB_STORE=s3');
   const blobStore: BlobStoreConfig =
     e.BLOB_STORE === 's3'
@@ -137,7 +158,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     blobStore,
     publishedFieldsOnly: e.PUBLISHED_FIELDS_ONLY ? path.resolve(cwd, e.PUBLISHED_FIELDS_ONLY) : undefined,
     oidc: e.OIDC_ISSUER
-      ? { issuer: e.OIDC_ISSUER, audience: e.OIDC_AUDIENCE ?? '', clientId: e.OIDC_CLIENT_ID, scopes: e.OIDC_SCOPES, tenantClaim: e.OIDC_TENANT_CLAIM, rolesClaim: e.OIDC_ROLES_CLAIM }
+      ? {
+          issuer: e.OIDC_ISSUER,
+          audience: e.OIDC_AUDIENCE ?? '',
+          clientId: e.OIDC_CLIENT_ID,
+          scopes: e.OIDC_SCOPES,
+          tenantClaim: e.OIDC_TENANT_CLAIM,
+          rolesClaim: e.OIDC_ROLES_CLAIM,
+        }
       : undefined,
   };
 }

@@ -17,8 +17,6 @@ const usage = `Usage:
   main.ts users add --email E --password P [--name N] [--tenant KEY] [--roles viewer,editor,admin]
   main.ts users list`;
 
-
-
 /** `start` runs workers in the process; `api` only sends jobs to workers elsewhere. */
 async function start(config: ServiceConfig, role: 'all' | 'api' = 'all') {
   const pglite = config.databaseUrl
@@ -38,7 +36,11 @@ async function start(config: ServiceConfig, role: 'all' | 'api' = 'all') {
   const { openStore } = await import('./store/database');
   const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pglite });
   store.catch(() => {}); // awaited (and reported) by startService
-  const [{ startService }, { serviceIngestion }, { serviceJobQueue }] = await Promise.all([import('./server'), import('./ingest/start-ingestion'), import('./ingest/job-queue')]);
+  const [{ startService }, { serviceIngestion }, { serviceJobQueue }] = await Promise.all([
+    import('./server'),
+    import('./ingest/start-ingestion'),
+    import('./ingest/job-queue'),
+  ]);
   const service = await startService({
     config,
     store,
@@ -91,14 +93,15 @@ function announce(service: RunningService, config: ServiceConfig) {
  * seconds: those are counted where the work runs); the API lives in the `api` processes.
  */
 async function worker(config: ServiceConfig) {
-  const [{ openStore }, { createBlobStore }, { serviceIngestion }, { createMetrics }, { operationRoutes }, { default: Fastify }] = await Promise.all([
-    import('./store/database'),
-    import('./files/configured-blob-store'),
-    import('./ingest/start-ingestion'),
-    import('./metrics'),
-    import('./routes/operations'),
-    import('fastify'),
-  ]);
+  const [{ openStore }, { createBlobStore }, { serviceIngestion }, { createMetrics }, { operationRoutes }, { default: Fastify }] =
+    await Promise.all([
+      import('./store/database'),
+      import('./files/configured-blob-store'),
+      import('./ingest/start-ingestion'),
+      import('./metrics'),
+      import('./routes/operations'),
+      import('fastify'),
+    ]);
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const blobStore = createBlobStore(config);
   const metrics = createMetrics();
@@ -130,7 +133,10 @@ const WORKER_DRAIN_MS = 20_000;
 const ALL_IN_ONE_DRAIN_MS = 5_000;
 
 function requireSharedDatabase(config: ServiceConfig, role: string) {
-  if (!config.databaseUrl) throw new ConfigError(`The ${role} role shares its database with other processes: set DATABASE_URL to a PostgreSQL server (the embedded database belongs to one process; use \`start\` for that).`);
+  if (!config.databaseUrl)
+    throw new ConfigError(
+      `The ${role} role shares its database with other processes: set DATABASE_URL to a PostgreSQL server (the embedded database belongs to one process; use \`start\` for that).`,
+    );
 }
 
 /**
@@ -143,16 +149,18 @@ async function closeOnSignals(starting: Promise<{ close(): Promise<void> }>) {
     console.log(`\n${signal}: shutting down…`);
     // Past the drain of running jobs, within the 30 s a container stop allows.
     const hardStop = setTimeout(() => process.exit(1), 28_000).unref();
-    starting.then((service) => service.close()).then(
-      () => {
-        clearTimeout(hardStop);
-        process.exit(0);
-      },
-      (error: unknown) => {
-        console.error(error);
-        process.exit(1);
-      },
-    );
+    starting
+      .then((service) => service.close())
+      .then(
+        () => {
+          clearTimeout(hardStop);
+          process.exit(0);
+        },
+        (error: unknown) => {
+          console.error(error);
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -3,7 +3,8 @@
 // and ingestion record into them.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-export type IngestOutcome = 'finished' | 'finished-incomplete' | 'failed' | 'failed-incomplete' | 'unsupported' | 'stale' | 'skipped' | 'error';
+export type IngestOutcome =
+  'finished' | 'finished-incomplete' | 'failed' | 'failed-incomplete' | 'unsupported' | 'stale' | 'skipped' | 'error';
 
 export interface ServiceMetrics {
   registry: Registry;
@@ -24,7 +25,12 @@ export function createMetrics(): ServiceMetrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  const ingestJobs = new Counter({ name: 'ingest_jobs_total', help: 'Ingestion jobs by outcome', labelNames: ['outcome'] as const, registers: [registry] });
+  const ingestJobs = new Counter({
+    name: 'ingest_jobs_total',
+    help: 'Ingestion jobs by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
   const ingestSeconds = new Histogram({
     name: 'ingest_duration_seconds',
     help: 'Wall time of processing one model, by file format',

@@ -32,7 +32,12 @@ export interface StartOptions {
    * all-in-one) or without (ingest/job-queue.ts, the API role); its queue receives the API's jobs,
    * and it is stopped on close after the server, before the store.
    */
-  ingestion?: (deps: { store: Store; blobStore: BlobStore; config: ServiceConfig; metrics: ServiceMetrics }) => Promise<{ queue: IngestQueue; stop(): Promise<void> }>;
+  ingestion?: (deps: {
+    store: Store;
+    blobStore: BlobStore;
+    config: ServiceConfig;
+    metrics: ServiceMetrics;
+  }) => Promise<{ queue: IngestQueue; stop(): Promise<void> }>;
   /** Overrides the blob store the configuration names (tests). */
   blobStore?: BlobStore;
 }
@@ -55,7 +60,17 @@ export interface RunningService {
  * Opens the store, binds the port, then builds the app on that already-listening server, so that
  * with port 0 the issuer and redirect URIs can name the real port without a race.
  */
-export async function startService({ config, publicUrlFromEnv = true, web, logger, onClose, store: opening, ingestQueue, ingestion: startIngestion, blobStore: givenBlobStore }: StartOptions): Promise<RunningService> {
+export async function startService({
+  config,
+  publicUrlFromEnv = true,
+  web,
+  logger,
+  onClose,
+  store: opening,
+  ingestQueue,
+  ingestion: startIngestion,
+  blobStore: givenBlobStore,
+}: StartOptions): Promise<RunningService> {
   const store = await (opening ?? openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   let server: http.Server | undefined;
   let ingestion: { queue: IngestQueue; stop(): Promise<void> } | undefined;

@@ -33,7 +33,10 @@ export const paths = {
   },
   reviews: { pattern: '/review', href: (folderId?: number) => (folderId === undefined ? '/review' : `/review?folder=${folderId}`) },
   review: { pattern: '/review/:reportId', href: (reportId: string) => `/review/${id(reportId)}` },
-  upload: { pattern: '/upload', href: (intoFolderId?: number) => (intoFolderId === undefined ? '/upload' : `/upload?into=${intoFolderId}`) },
+  upload: {
+    pattern: '/upload',
+    href: (intoFolderId?: number) => (intoFolderId === undefined ? '/upload' : `/upload?into=${intoFolderId}`),
+  },
   imageSearch: { pattern: '/image-search', href: () => '/image-search' },
   credentials: { pattern: '/credentials', href: () => '/credentials' },
   authCallback: { pattern: '/auth/callback', href: () => '/auth/callback' },

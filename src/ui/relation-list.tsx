@@ -25,14 +25,26 @@ function RelationItem({ link: given, models }: { link: RelationLink; models: Rea
         </>
       )}{' '}
       <span className="muted">({Math.round(link.matchPercentage * 10) / 10}%)</span>{' '}
-      <Link className="button button--small" to={paths.compare.href(b.id, a.id, { kind: 'part-to-part' })} aria-label={`Compare ${a.name} with ${b.name}`}>
+      <Link
+        className="button button--small"
+        to={paths.compare.href(b.id, a.id, { kind: 'part-to-part' })}
+        aria-label={`Compare ${a.name} with ${b.name}`}
+      >
         Compare
       </Link>
     </li>
   );
 }
 
-export function RelationList({ links, models, label }: { links: readonly RelationLink[]; models: ReadonlyMap<string, Model>; label: string }) {
+export function RelationList({
+  links,
+  models,
+  label,
+}: {
+  links: readonly RelationLink[];
+  models: ReadonlyMap<string, Model>;
+  label: string;
+}) {
   if (links.length === 0) return null;
   return (
     <div className="duplicates__relations" data-testid="duplicate-relations">

@@ -38,7 +38,17 @@ export function DataTable({
 }
 
 /** A row's last cell: one quiet danger button (delete, remove), named for screen readers. */
-export function RowActionCell({ label, onClick, disabled, children }: { label: string; onClick: () => void; disabled?: boolean; children: ReactNode }) {
+export function RowActionCell({
+  label,
+  onClick,
+  disabled,
+  children,
+}: {
+  label: string;
+  onClick: () => void;
+  disabled?: boolean;
+  children: ReactNode;
+}) {
   return (
     <td className="table__actions">
       <button type="button" className="button button--small button--danger-quiet" aria-label={label} onClick={onClick} disabled={disabled}>

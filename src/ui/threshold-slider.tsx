@@ -7,7 +7,17 @@ export const thresholdDebounceMs = 300;
  * A 0–100 slider (native range input: arrow keys, Page Up/Down, Home/End) whose value is
  * committed after the user pauses, so sliding does not send a request per step.
  */
-export function ThresholdSlider({ value, onCommit, label, hint }: { value: number; onCommit: (value: number) => void; label: string; hint?: string }) {
+export function ThresholdSlider({
+  value,
+  onCommit,
+  label,
+  hint,
+}: {
+  value: number;
+  onCommit: (value: number) => void;
+  label: string;
+  hint?: string;
+}) {
   const id = useId();
   const [local, setLocal] = useState(value);
   const [shownValue, setShownValue] = useState(value);

@@ -31,7 +31,11 @@ function subscribe(listener: () => void) {
 }
 
 export function Toaster() {
-  const items = useSyncExternalStore(subscribe, () => toasts, () => toasts);
+  const items = useSyncExternalStore(
+    subscribe,
+    () => toasts,
+    () => toasts,
+  );
   return (
     <div className="toaster" role="region" aria-label="Notifications">
       {items.map((t) => (

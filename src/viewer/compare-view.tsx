@@ -122,7 +122,19 @@ const capColor = new Color('#c0392b');
  * back faces behind the cut add one, front faces take one away, so the cap is drawn where the
  * count is not zero — inside the solid. Needs a closed mesh and a canvas with a stencil buffer.
  */
-function SectionCap({ geometry, matrix, plane, size, order }: { geometry: BufferGeometry; matrix: Matrix4; plane: Plane; size: number; order: number }) {
+function SectionCap({
+  geometry,
+  matrix,
+  plane,
+  size,
+  order,
+}: {
+  geometry: BufferGeometry;
+  matrix: Matrix4;
+  plane: Plane;
+  size: number;
+  order: number;
+}) {
   const materials = useMemo(() => {
     const counting = (side: Side, op: StencilOp) =>
       new MeshBasicMaterial({
@@ -326,10 +338,18 @@ function CompareScene(props: SceneProps) {
   return (
     <>
       <color attach="background" args={['#e9edf3']} />
-      {show !== 'match' && <mesh geometry={queryGeometry} material={queryMaterial} matrix={queryMatrix} matrixAutoUpdate={false} onClick={pick} />}
-      {show !== 'query' && <mesh geometry={matchGeometry} material={matchMaterial} position={offset} onClick={pick} renderOrder={show === 'both' ? 1 : 0} />}
-      {capped && show !== 'match' && <SectionCap geometry={query.geometry} matrix={queryMatrix} plane={clipping} size={radius * 4} order={2} />}
-      {capped && show === 'match' && <SectionCap geometry={match.geometry} matrix={matchMatrix} plane={clipping} size={radius * 4} order={4} />}
+      {show !== 'match' && (
+        <mesh geometry={queryGeometry} material={queryMaterial} matrix={queryMatrix} matrixAutoUpdate={false} onClick={pick} />
+      )}
+      {show !== 'query' && (
+        <mesh geometry={matchGeometry} material={matchMaterial} position={offset} onClick={pick} renderOrder={show === 'both' ? 1 : 0} />
+      )}
+      {capped && show !== 'match' && (
+        <SectionCap geometry={query.geometry} matrix={queryMatrix} plane={clipping} size={radius * 4} order={2} />
+      )}
+      {capped && show === 'match' && (
+        <SectionCap geometry={match.geometry} matrix={matchMatrix} plane={clipping} size={radius * 4} order={4} />
+      )}
       <MeasureMarks points={props.marks} radius={radius} />
       <LinkedCamera link={link} id={viewId} radius={radius} />
       <FrameProbe onDrawn={() => props.onDrawn(viewId)} />
@@ -399,7 +419,11 @@ export function CompareView(props: CompareViewProps) {
   const common = { ...props, link, onPick, onDrawn };
 
   return (
-    <div className={`compare compare--${props.mode}`} data-viewer-ready={ready ? 'true' : undefined} data-viewer-status={ready ? 'ready' : 'loading'}>
+    <div
+      className={`compare compare--${props.mode}`}
+      data-viewer-ready={ready ? 'true' : undefined}
+      data-viewer-status={ready ? 'ready' : 'loading'}
+    >
       {props.mode === 'overlay' ? (
         <CompareSlot
           key="overlay"
@@ -412,8 +436,24 @@ export function CompareView(props: CompareViewProps) {
         />
       ) : (
         <>
-          <CompareSlot key="query" {...common} viewId="query" show="query" marks={shown.viewId === 'query' ? shown.points : []} label={`3D view of ${props.queryLabel}`} caption={props.queryLabel} />
-          <CompareSlot key="match" {...common} viewId="match" show="match" marks={shown.viewId === 'match' ? shown.points : []} label={`3D view of ${props.matchLabel}`} caption={props.matchLabel} />
+          <CompareSlot
+            key="query"
+            {...common}
+            viewId="query"
+            show="query"
+            marks={shown.viewId === 'query' ? shown.points : []}
+            label={`3D view of ${props.queryLabel}`}
+            caption={props.queryLabel}
+          />
+          <CompareSlot
+            key="match"
+            {...common}
+            viewId="match"
+            show="match"
+            marks={shown.viewId === 'match' ? shown.points : []}
+            label={`3D view of ${props.matchLabel}`}
+            caption={props.matchLabel}
+          />
         </>
       )}
       {!ready && (

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { BoxGeometry, Matrix4 } from 'three';
-import { colorsFor, deviationColor, deviationLegend, farColor, nearColor, scaleMaxFor, summarize, vertexDistances, withinColor } from './deviation';
+import {
+  colorsFor,
+  deviationColor,
+  deviationLegend,
+  farColor,
+  nearColor,
+  scaleMaxFor,
+  summarize,
+  vertexDistances,
+  withinColor,
+} from './deviation';
 
 describe('deviation colours', () => {
   it('is green within tolerance, yellow just beyond, red at and past the top of the scale', () => {

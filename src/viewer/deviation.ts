@@ -44,7 +44,6 @@ export interface LegendStop {
   label: string;
 }
 
-
 /**
  * Legend stops at 0, the tolerance, the middle of the ramp and the top ("≥"); `length` writes a
  * distance in model units as the reader wants it (with its unit).

@@ -28,7 +28,19 @@ export interface LeanCanvasProps {
 }
 
 /** R3F's <Canvas>, reduced to what the viewers need, on `createRoot` with a small catalogue. */
-export function LeanCanvas({ children, className, style, eventSource, frameloop, dpr, gl, camera, size: fixedSize, onCreated, onError }: LeanCanvasProps) {
+export function LeanCanvas({
+  children,
+  className,
+  style,
+  eventSource,
+  frameloop,
+  dpr,
+  gl,
+  camera,
+  size: fixedSize,
+  onCreated,
+  onError,
+}: LeanCanvasProps) {
   const divRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const root = useRef<ReconcilerRoot<HTMLCanvasElement> | null>(null);
@@ -42,7 +54,11 @@ export function LeanCanvas({ children, className, style, eventSource, frameloop,
     if (!element || fixedSize) return;
     const measure = () => {
       const r = element.getBoundingClientRect();
-      setSize((s) => (s && s.width === r.width && s.height === r.height && s.top === r.top && s.left === r.left ? s : { width: r.width, height: r.height, top: r.top, left: r.left }));
+      setSize((s) =>
+        s && s.width === r.width && s.height === r.height && s.top === r.top && s.left === r.left
+          ? s
+          : { width: r.width, height: r.height, top: r.top, left: r.left },
+      );
     };
     measure();
     const observer = new ResizeObserver(measure);
@@ -95,7 +111,18 @@ export function LeanCanvas({ children, className, style, eventSource, frameloop,
   );
 
   return (
-    <div ref={divRef} className={className} style={{ position: 'relative', width: '100%', height: '100%', overflow: 'hidden', pointerEvents: eventSource ? 'none' : 'auto', ...style }}>
+    <div
+      ref={divRef}
+      className={className}
+      style={{
+        position: 'relative',
+        width: '100%',
+        height: '100%',
+        overflow: 'hidden',
+        pointerEvents: eventSource ? 'none' : 'auto',
+        ...style,
+      }}
+    >
       <canvas ref={canvasRef} style={{ display: 'block', width: '100%', height: '100%' }} />
     </div>
   );

@@ -14,7 +14,12 @@ describe('ModelPreview without WebGL', () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
     const onReady = vi.fn();
     const { container } = render(
-      <ModelPreview url="http://localhost:8080/files/m1.glb" label="3D preview of Bracket" fallbackImageUrl="/thumbs/m1.png" onReady={onReady} />,
+      <ModelPreview
+        url="http://localhost:8080/files/m1.glb"
+        label="3D preview of Bracket"
+        fallbackImageUrl="/thumbs/m1.png"
+        onReady={onReady}
+      />,
     );
     const view = screen.getByRole('img', { name: '3D preview of Bracket' });
     expect(view.querySelector('img')?.getAttribute('src')).toBe('/thumbs/m1.png');

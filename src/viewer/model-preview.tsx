@@ -36,7 +36,14 @@ export interface PartHighlight {
   isolate: boolean;
 }
 
-const ghost = new MeshStandardMaterial({ color: '#9aa3b2', transparent: true, opacity: 0.15, depthWrite: false, metalness: 0.1, roughness: 0.7 });
+const ghost = new MeshStandardMaterial({
+  color: '#9aa3b2',
+  transparent: true,
+  opacity: 0.15,
+  depthWrite: false,
+  metalness: 0.1,
+  roughness: 0.7,
+});
 const highlighted = new MeshStandardMaterial({ color: '#f08a24', metalness: 0.1, roughness: 0.55 });
 
 /** A copy of a loaded scene drawn with another material (the loaded one is shared by every view). */

@@ -1,6 +1,22 @@
 import { useContext, useLayoutEffect, useRef, type RefObject } from 'react';
 import { useFrame, useThree } from '@react-three/fiber';
-import { Box3, DirectionalLight, DoubleSide, HemisphereLight, Mesh, MeshStandardMaterial, PerspectiveCamera, Scene, Sphere, SphereGeometry, Spherical, Vector3, type Camera, type Object3D, type WebGLRenderer } from 'three';
+import {
+  Box3,
+  DirectionalLight,
+  DoubleSide,
+  HemisphereLight,
+  Mesh,
+  MeshStandardMaterial,
+  PerspectiveCamera,
+  Scene,
+  Sphere,
+  SphereGeometry,
+  Spherical,
+  Vector3,
+  type Camera,
+  type Object3D,
+  type WebGLRenderer,
+} from 'three';
 import { SharedViewContext } from './view-entry';
 
 /** Seen from the front-right and above: shows three faces of most parts. */
@@ -77,7 +93,15 @@ export function fitCamera(camera: PerspectiveCamera, sphere: Sphere, aspect: num
  * Puts the camera where the whole object fits the view, at once (no animation, so a pixel
  * check right after "ready" sees the final picture), and orbits around the object's centre.
  */
-export function FitToView({ target, request, direction = viewDirection }: { target: RefObject<Object3D | null>; request: number; direction?: Vector3 }) {
+export function FitToView({
+  target,
+  request,
+  direction = viewDirection,
+}: {
+  target: RefObject<Object3D | null>;
+  request: number;
+  direction?: Vector3;
+}) {
   const get = useThree((s) => s.get);
   const size = useThree((s) => s.size);
   const camera = useThree((s) => s.camera);

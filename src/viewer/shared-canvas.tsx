@@ -95,7 +95,17 @@ function computeFor(target: HTMLCanvasElement) {
 }
 
 /** Inside the canvas: a view's own scene and camera (an R3F portal), registered for copying. */
-function ViewPortal({ target, size, views, children }: { target: HTMLCanvasElement; size: { width: number; height: number }; views: Set<ViewEntry>; children: ReactNode }) {
+function ViewPortal({
+  target,
+  size,
+  views,
+  children,
+}: {
+  target: HTMLCanvasElement;
+  size: { width: number; height: number };
+  views: Set<ViewEntry>;
+  children: ReactNode;
+}) {
   const rootInvalidate = useThree((s) => s.invalidate);
   const [scene] = useState(() => new Scene());
   const [camera] = useState(() => new PerspectiveCamera(35, size.width / size.height, 0.01, 1000));
@@ -117,7 +127,17 @@ function ViewPortal({ target, size, views, children }: { target: HTMLCanvasEleme
   );
 }
 
-function ViewRegistration({ entry, views, size, children }: { entry: ViewEntry; views: Set<ViewEntry>; size: { width: number; height: number }; children: ReactNode }) {
+function ViewRegistration({
+  entry,
+  views,
+  size,
+  children,
+}: {
+  entry: ViewEntry;
+  views: Set<ViewEntry>;
+  size: { width: number; height: number };
+  children: ReactNode;
+}) {
   const get = useThree((s) => s.get);
   const set = useThree((s) => s.set);
   useLayoutEffect(() => {

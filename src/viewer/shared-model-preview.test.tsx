@@ -17,7 +17,15 @@ describe('shared-canvas previews without WebGL', () => {
       <SharedCanvasProvider>
         <PreviewGrid>
           {['a', 'b', 'c'].map((id) => (
-            <ModelPreviewCard key={id} testId="card" url={`http://x/${id}.glb`} label={`3D preview of ${id}`} thumbnailUrl={`/thumbs/${id}.png`} title={id} onNearViewport={onNear} />
+            <ModelPreviewCard
+              key={id}
+              testId="card"
+              url={`http://x/${id}.glb`}
+              label={`3D preview of ${id}`}
+              thumbnailUrl={`/thumbs/${id}.png`}
+              title={id}
+              onNearViewport={onNear}
+            />
           ))}
         </PreviewGrid>
       </SharedCanvasProvider>,

@@ -55,7 +55,15 @@ function PreviewModel({ gltf, onDrawn }: { gltf: GLTF; onDrawn: () => void }) {
  * orbit (the wheel keeps scrolling the page). Display only: it never asks the API for anything.
  * Its element gets `data-viewer-ready="true"` once the model has been drawn onto it (off screen too).
  */
-export function SharedModelPreview({ url, label, thumbnailUrl, onNearViewport, nearMargin = '200px', onReady, className }: SharedModelPreviewProps) {
+export function SharedModelPreview({
+  url,
+  label,
+  thumbnailUrl,
+  onNearViewport,
+  nearMargin = '200px',
+  onReady,
+  className,
+}: SharedModelPreviewProps) {
   const canvas = useSharedCanvas();
   const element = useRef<HTMLDivElement>(null);
   // Without IntersectionObserver (old browsers, tests) every preview counts as near.
@@ -119,7 +127,9 @@ export function SharedModelPreview({ url, label, thumbnailUrl, onNearViewport, n
       data-viewer-status={status}
     >
       {/* Low priority: the stand-in must not hold up the 3D previews' files (six connections a host). */}
-      {thumbnailUrl && status !== 'ready' && <img className="shared-preview__thumb" src={thumbnailUrl} alt="" loading="lazy" fetchPriority="low" />}
+      {thumbnailUrl && status !== 'ready' && (
+        <img className="shared-preview__thumb" src={thumbnailUrl} alt="" loading="lazy" fetchPriority="low" />
+      )}
       {shown && (
         <SharedView>
           <StudioLights />
@@ -152,7 +162,11 @@ export function SharedModelPreview({ url, label, thumbnailUrl, onNearViewport, n
           </button>
         </span>
       )}
-      {status === 'fallback' && thumbnailUrl && <span className="shared-preview__status">{canvas.webgl ? 'Thumbnail (3D graphics stopped; reload to restart them)' : 'Thumbnail (no 3D in this browser)'}</span>}
+      {status === 'fallback' && thumbnailUrl && (
+        <span className="shared-preview__status">
+          {canvas.webgl ? 'Thumbnail (3D graphics stopped; reload to restart them)' : 'Thumbnail (no 3D in this browser)'}
+        </span>
+      )}
     </div>
   );
 }

@@ -7,7 +7,10 @@ afterEach(() => vi.restoreAllMocks());
 function drawnView() {
   const drawImage = vi.fn();
   // jsdom has no 2D canvas: a stand-in that takes the copy.
-  vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue({ clearRect: () => undefined, drawImage } as unknown as CanvasRenderingContext2D);
+  vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue({
+    clearRect: () => undefined,
+    drawImage,
+  } as unknown as CanvasRenderingContext2D);
   const view = new ViewEntry(document.createElement('canvas'));
   const camera = new PerspectiveCamera(35, 4 / 3, 0.01, 1000);
   camera.position.set(3.3, 2.1, 4.7);

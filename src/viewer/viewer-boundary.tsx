@@ -25,4 +25,3 @@ export function describe(error: Error): string {
   if (/404|not found/i.test(error.message)) return 'The 3D file is not available.';
   return 'The 3D file could not be read.';
 }
-

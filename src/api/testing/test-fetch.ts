@@ -10,6 +10,9 @@ export function json(body: unknown, status = 200): Response {
 export function stubFetch(handler: (url: URL, init: RequestInit | undefined) => Response | Promise<Response>) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => handler(new URL(String(input)), init));
   vi.stubGlobal('fetch', fetchMock);
-  configureApiClient({ baseUrl: 'http://localhost:8080', auth: { getAccessToken: async () => 'tok', renew: async () => null, signIn: () => undefined } });
+  configureApiClient({
+    baseUrl: 'http://localhost:8080',
+    auth: { getAccessToken: async () => 'tok', renew: async () => null, signIn: () => undefined },
+  });
   return fetchMock;
 }

@@ -41,7 +41,15 @@ const r2 = (x: number) => Math.round(x * 100) / 100;
 const f = (x: number) => String(r2(x));
 
 /** A hole pattern: cylinders through z ∈ [z0, z0 + h] at radius rp, angles in degrees, the first moved radially by `moved`. */
-function holes(firstTag: number, angles: readonly number[], rp: number, r: number, z0: number, h: number, moved: number): { geo: string; tags: number[] } {
+function holes(
+  firstTag: number,
+  angles: readonly number[],
+  rp: number,
+  r: number,
+  z0: number,
+  h: number,
+  moved: number,
+): { geo: string; tags: number[] } {
   const tags = angles.map((_, k) => firstTag + k);
   const geo = angles
     .map((a, k) => {
@@ -65,10 +73,21 @@ const upright = (from: string, into: string, dz: number) => [
 ];
 
 /** An annulus in the xy plane (surface 3). */
-const annulus = (ro: number, ri: number) => `Disk(1) = {0, 0, 0, ${f(ro)}};\nDisk(2) = {0, 0, 0, ${f(ri)}};\nBooleanDifference(3) = { Surface{1}; Delete; }{ Surface{2}; Delete; };`;
+const annulus = (ro: number, ri: number) =>
+  `Disk(1) = {0, 0, 0, ${f(ro)}};\nDisk(2) = {0, 0, 0, ${f(ri)}};\nBooleanDifference(3) = { Surface{1}; Delete; }{ Surface{2}; Delete; };`;
 
 /** A flange ring on z ∈ [z0, z0 + t] with holes; the result is volume `tag`. */
-function flange(tag: number, z0: number, t: number, rf: number, ri: number, pattern: readonly number[], rp: number, hr: number, moved: number): string {
+function flange(
+  tag: number,
+  z0: number,
+  t: number,
+  rf: number,
+  ri: number,
+  pattern: readonly number[],
+  rp: number,
+  hr: number,
+  moved: number,
+): string {
   const h = holes(tag + 2, pattern, rp, hr, z0, t, moved);
   return `Cylinder(${tag}) = {0, 0, ${f(z0)}, 0, 0, ${f(t)}, ${f(rf)}};\nCylinder(${tag + 1}) = {0, 0, ${f(z0 - 1)}, 0, 0, ${f(t + 2)}, ${f(ri)}};\n${h.geo}\nBooleanDifference(${tag + 50}) = { Volume{${tag}}; Delete; }{ Volume{${[tag + 1, ...h.tags].join(', ')}}; Delete; };`;
 }
@@ -80,13 +99,28 @@ const ARCHETYPES: BrepArchetype[] = [
     chiral: false,
     draw: (rand) => {
       const ro = between(rand, 8, 18);
-      return { ro, t: between(rand, 0.12, 0.22) * ro, R: between(rand, 1.6, 3) * ro, theta: between(rand, 60, 120), L: between(rand, 1, 2.5) * ro, rf: between(rand, 1.8, 2.3) * ro, tf: between(rand, 0.2, 0.35) * ro, n: rand() < 0.5 ? 4 : 6, sh: 0 };
+      return {
+        ro,
+        t: between(rand, 0.12, 0.22) * ro,
+        R: between(rand, 1.6, 3) * ro,
+        theta: between(rand, 60, 120),
+        L: between(rand, 1, 2.5) * ro,
+        rf: between(rand, 1.8, 2.3) * ro,
+        tf: between(rand, 0.2, 0.35) * ro,
+        n: rand() < 0.5 ? 4 : 6,
+        sh: 0,
+      };
     },
     shift: 'sh',
-    edits: [['rf', 1], ['tf', 1]],
+    edits: [
+      ['rf', 1],
+      ['tf', 1],
+    ],
     variants: ['R', 'L', 'theta', 'rf'],
     geo: ({ ro, t, R, theta, L, rf, tf, n, sh }) => {
-      const ri = ro! - t!, rp = (ro! + rf!) / 2, hr = 0.12 * ro!;
+      const ri = ro! - t!,
+        rp = (ro! + rf!) / 2,
+        hr = 0.12 * ro!;
       const pattern = Array.from({ length: n! }, (_, k) => ((k + 0.5) * 360) / n!);
       return [
         annulus(ro!, ri),
@@ -106,10 +140,26 @@ const ARCHETYPES: BrepArchetype[] = [
     chiral: true,
     draw: (rand) => {
       const ro = between(rand, 5, 12);
-      return { ro, t: between(rand, 0.15, 0.3) * ro, L1: between(rand, 1, 2.5) * ro, R1: between(rand, 1.6, 3) * ro, th1: between(rand, 50, 100), L2: between(rand, 0.5, 2) * ro, R2: between(rand, 1.6, 3) * ro, th2: between(rand, 50, 100), phi: between(rand, 40, 140), rf: between(rand, 2, 2.6) * ro, tf: between(rand, 0.25, 0.4) * ro, sh: 0 };
+      return {
+        ro,
+        t: between(rand, 0.15, 0.3) * ro,
+        L1: between(rand, 1, 2.5) * ro,
+        R1: between(rand, 1.6, 3) * ro,
+        th1: between(rand, 50, 100),
+        L2: between(rand, 0.5, 2) * ro,
+        R2: between(rand, 1.6, 3) * ro,
+        th2: between(rand, 50, 100),
+        phi: between(rand, 40, 140),
+        rf: between(rand, 2, 2.6) * ro,
+        tf: between(rand, 0.25, 0.4) * ro,
+        sh: 0,
+      };
     },
     shift: 'sh',
-    edits: [['rf', 1], ['tf', 1]],
+    edits: [
+      ['rf', 1],
+      ['tf', 1],
+    ],
     variants: ['L1', 'th1', 'L2', 'th2', 'phi'],
     geo: ({ ro, t, L1, R1, th1, L2, R2, th2, phi, rf, tf, sh }) => {
       const ri = ro! - t!;
@@ -141,10 +191,22 @@ const ARCHETYPES: BrepArchetype[] = [
     draw: (rand) => {
       const W = between(rand, 40, 90);
       const t = between(rand, 3, 7);
-      return { W, D: between(rand, 0.5, 0.9) * W, H: between(rand, 0.4, 0.8) * W, t, fr: between(rand, 0.8, 1.8) * t, hr: between(rand, 2, 4), cr: between(rand, 0.08, 0.15) * W, sh: 0 };
+      return {
+        W,
+        D: between(rand, 0.5, 0.9) * W,
+        H: between(rand, 0.4, 0.8) * W,
+        t,
+        fr: between(rand, 0.8, 1.8) * t,
+        hr: between(rand, 2, 4),
+        cr: between(rand, 0.08, 0.15) * W,
+        sh: 0,
+      };
     },
     shift: 'sh',
-    edits: [['hr', 1], ['fr', Math.SQRT2 - 1]],
+    edits: [
+      ['hr', 1],
+      ['fr', Math.SQRT2 - 1],
+    ],
     variants: ['W', 'D', 'H'],
     geo: ({ W, D, H, t, fr, hr, cr, sh }) => {
       const e = 0.01;
@@ -173,10 +235,22 @@ const ARCHETYPES: BrepArchetype[] = [
     chiral: false,
     draw: (rand) => {
       const rb = between(rand, 8, 20);
-      return { rb, H: between(rand, 1, 2.5) * rb, rf: between(rand, 1.6, 2.2) * rb, tf: between(rand, 0.2, 0.4) * rb, ri: between(rand, 0.5, 0.7) * rb, fr: between(rand, 0.1, 0.2) * rb, n: rand() < 0.5 ? 3 : 4, sh: 0 };
+      return {
+        rb,
+        H: between(rand, 1, 2.5) * rb,
+        rf: between(rand, 1.6, 2.2) * rb,
+        tf: between(rand, 0.2, 0.4) * rb,
+        ri: between(rand, 0.5, 0.7) * rb,
+        fr: between(rand, 0.1, 0.2) * rb,
+        n: rand() < 0.5 ? 3 : 4,
+        sh: 0,
+      };
     },
     shift: 'sh',
-    edits: [['ri', 1], ['tf', 1]],
+    edits: [
+      ['ri', 1],
+      ['tf', 1],
+    ],
     variants: ['H', 'rf', 'rb'],
     geo: ({ rb, H, rf, tf, ri, fr, n, sh }) => {
       const e = 0.01;
@@ -204,10 +278,21 @@ const ARCHETYPES: BrepArchetype[] = [
     chiral: true,
     draw: (rand) => {
       const W = between(rand, 60, 120);
-      return { W, D: between(rand, 0.5, 0.9) * W, H: between(rand, 0.25, 0.5) * W, t: between(rand, 0.012, 0.02) * W, cr: between(rand, 0.1, 0.2) * W, hr: between(rand, 0.03, 0.05) * W, sh: 0 };
+      return {
+        W,
+        D: between(rand, 0.5, 0.9) * W,
+        H: between(rand, 0.25, 0.5) * W,
+        t: between(rand, 0.012, 0.02) * W,
+        cr: between(rand, 0.1, 0.2) * W,
+        hr: between(rand, 0.03, 0.05) * W,
+        sh: 0,
+      };
     },
     shift: 'sh',
-    edits: [['t', 1], ['hr', 1]],
+    edits: [
+      ['t', 1],
+      ['hr', 1],
+    ],
     variants: ['W', 'D', 'H'],
     geo: ({ W, D, H, t, cr, hr, sh }) => {
       const e = 0.01;
@@ -249,7 +334,9 @@ function run(body: string, out: Output): string {
     'General.Terminal = 0;',
     body,
     per !== 1 ? `Dilate {{0, 0, 0}, ${1 / per}} { Volume{:}; }` : '',
-    out.kind === 'stl' ? `Mesh.MeshSizeFromCurvature = ${out.curvature};\nMesh.MeshSizeMax = ${f(out.maxSize)};\nMesh.Binary = 1;\nMesh 2;` : '',
+    out.kind === 'stl'
+      ? `Mesh.MeshSizeFromCurvature = ${out.curvature};\nMesh.MeshSizeMax = ${f(out.maxSize)};\nMesh.Binary = 1;\nMesh 2;`
+      : '',
   ].join('\n');
   const key = createHash('sha1').update(script).digest('hex').slice(0, 16);
   const file = join(CACHE, `${key}.${out.kind}`);
@@ -278,7 +365,10 @@ function declareUnit(step: string, unit: 'inch' | 'm'): string {
   const [measure, dims, base] = [next, next + 1, next + 2];
   return step
     .replace(mm, `#${hit[1]} = ( CONVERSION_BASED_UNIT('INCH',#${measure}) LENGTH_UNIT() NAMED_UNIT(#${dims}) );`)
-    .replace(/ENDSEC;\s*END-ISO-10303-21;/, `#${measure} = LENGTH_MEASURE_WITH_UNIT(LENGTH_MEASURE(25.4),#${base});\n#${dims} = DIMENSIONAL_EXPONENTS(1.,0.,0.,0.,0.,0.,0.);\n#${base} = ( LENGTH_UNIT() NAMED_UNIT(*) SI_UNIT(.MILLI.,.METRE.) );\nENDSEC;\nEND-ISO-10303-21;`);
+    .replace(
+      /ENDSEC;\s*END-ISO-10303-21;/,
+      `#${measure} = LENGTH_MEASURE_WITH_UNIT(LENGTH_MEASURE(25.4),#${base});\n#${dims} = DIMENSIONAL_EXPONENTS(1.,0.,0.,0.,0.,0.,0.);\n#${base} = ( LENGTH_UNIT() NAMED_UNIT(*) SI_UNIT(.MILLI.,.METRE.) );\nENDSEC;\nEND-ISO-10303-21;`,
+    );
 }
 
 export function ensureGmsh(): boolean {
@@ -309,19 +399,42 @@ interface Original {
 }
 
 /** The records of one B-rep design: an original STEP, its duplicates, edits, variants, mirror image and scaled copy. */
-async function makeDesign(a: BrepArchetype, design: string, p: Params, rand: () => number, index: number): Promise<{ records: SearchRecord[]; original: Original }> {
+async function makeDesign(
+  a: BrepArchetype,
+  design: string,
+  p: Params,
+  rand: () => number,
+  index: number,
+): Promise<{ records: SearchRecord[]; original: Original }> {
   const out: SearchRecord[] = [];
   const common = { design, chiral: a.chiral };
-  const step = (id: string, body: string, unit: 'mm' | 'inch' | 'm' = 'mm') => ({ name: `${id}.step`, bytes: read(run(body, { kind: 'step', unit })) });
+  const step = (id: string, body: string, unit: 'mm' | 'inch' | 'm' = 'mm') => ({
+    name: `${id}.step`,
+    bytes: read(run(body, { kind: 'step', unit })),
+  });
   const path = run(a.geo(p), { kind: 'step', unit: 'mm' });
   const file = { name: `${design}.step`, bytes: read(path) };
   const { size, area } = await measure(file.name, file.bytes);
-  const record: SearchRecord = { ...common, id: design, partId: design, kind: 'original', how: 'original, STEP (OpenCascade B-rep, mm)', file };
+  const record: SearchRecord = {
+    ...common,
+    id: design,
+    partId: design,
+    kind: 'original',
+    how: 'original, STEP (OpenCascade B-rep, mm)',
+    file,
+  };
   out.push(record);
-  const dup = (n: number, how: string, file: SearchRecord['file']) => out.push({ ...common, id: `${design}-dup${n}`, partId: design, kind: 'duplicate', how, file });
+  const dup = (n: number, how: string, file: SearchRecord['file']) =>
+    out.push({ ...common, id: `${design}-dup${n}`, partId: design, kind: 'duplicate', how, file });
   const placed = () => `${a.geo(p)}\n${placement(rand)}`;
-  dup(1, 'gmsh surface mesh (24 elements per circle), turned and moved, STL', { name: `${design}-dup1.stl`, bytes: read(run(placed(), { kind: 'stl', curvature: 24, maxSize: size / 10 })) });
-  dup(2, 'coarse gmsh surface mesh (8 elements per circle), turned and moved, STL', { name: `${design}-dup2.stl`, bytes: read(run(placed(), { kind: 'stl', curvature: 8, maxSize: size / 3 })) });
+  dup(1, 'gmsh surface mesh (24 elements per circle), turned and moved, STL', {
+    name: `${design}-dup1.stl`,
+    bytes: read(run(placed(), { kind: 'stl', curvature: 24, maxSize: size / 10 })),
+  });
+  dup(2, 'coarse gmsh surface mesh (8 elements per circle), turned and moved, STL', {
+    name: `${design}-dup2.stl`,
+    bytes: read(run(placed(), { kind: 'stl', curvature: 8, maxSize: size / 3 })),
+  });
   dup(3, 'STEP in inch, turned and moved', step(`${design}-dup3`, placed(), 'inch'));
   dup(4, 'STEP in metres, turned and moved', step(`${design}-dup4`, placed(), 'm'));
 
@@ -329,8 +442,14 @@ async function makeDesign(a: BrepArchetype, design: string, p: Params, rand: () 
   const d = between(rand, 0.01, 0.03) * size;
   const [k, per] = a.edits[Math.floor(rand() * a.edits.length)]!;
   const edits: [string, Params][] = [
-    [`hole moved ${r2(d)} mm (${((100 * d) / size).toFixed(1)} % of ${size.toFixed(0)} mm)`, { ...p, [a.shift]: d * (rand() < 0.5 ? -1 : 1) }],
-    [`${k} ${r2(p[k]!)} → ${r2(p[k]! + d / per)} mm (surface moved ${r2(d)} mm, ${((100 * d) / size).toFixed(1)} % of the size)`, { ...p, [k]: p[k]! + d / per }],
+    [
+      `hole moved ${r2(d)} mm (${((100 * d) / size).toFixed(1)} % of ${size.toFixed(0)} mm)`,
+      { ...p, [a.shift]: d * (rand() < 0.5 ? -1 : 1) },
+    ],
+    [
+      `${k} ${r2(p[k]!)} → ${r2(p[k]! + d / per)} mm (surface moved ${r2(d)} mm, ${((100 * d) / size).toFixed(1)} % of the size)`,
+      { ...p, [k]: p[k]! + d / per },
+    ],
   ];
   edits.forEach(([how, q], i) => {
     const id = `${design}-edit${i + 1}`;
@@ -342,16 +461,38 @@ async function makeDesign(a: BrepArchetype, design: string, p: Params, rand: () 
     const q = { ...p };
     for (const n of names) q[n] = p[n]! * (1 + between(rand, 0.1, 0.3) * (rand() < 0.5 ? -1 : 1));
     const id = `${design}-var${v}`;
-    out.push({ ...common, id, partId: id, kind: 'variant', how: `${names.map((n) => `${n} ${r2(p[n]!)} → ${r2(q[n]!)}`).join(', ')}, STEP`, file: step(id, `${a.geo(q)}\n${placement(rand)}`) });
+    out.push({
+      ...common,
+      id,
+      partId: id,
+      kind: 'variant',
+      how: `${names.map((n) => `${n} ${r2(p[n]!)} → ${r2(q[n]!)}`).join(', ')}, STEP`,
+      file: step(id, `${a.geo(q)}\n${placement(rand)}`),
+    });
   }
   if (a.chiral) {
     const id = `${design}-mirror`;
-    out.push({ ...common, id, partId: id, kind: 'mirror', how: 'mirror image, turned, STEP', file: step(id, `${a.geo(p)}\nSymmetry {1, 0, 0, 0} { Volume{:}; }\n${placement(rand)}`) });
+    out.push({
+      ...common,
+      id,
+      partId: id,
+      kind: 'mirror',
+      how: 'mirror image, turned, STEP',
+      file: step(id, `${a.geo(p)}\nSymmetry {1, 0, 0, 0} { Volume{:}; }\n${placement(rand)}`),
+    });
   }
   {
     const s = index % 2 ? 0.5 : 2;
     const id = `${design}-x${s}`;
-    out.push({ ...common, id, partId: id, kind: 'scaled', how: `scaled ×${s}, STEP`, scale: s, file: step(id, `${a.geo(p)}\nDilate {{0, 0, 0}, ${s}} { Volume{:}; }\n${placement(rand)}`) });
+    out.push({
+      ...common,
+      id,
+      partId: id,
+      kind: 'scaled',
+      how: `scaled ×${s}, STEP`,
+      scale: s,
+      file: step(id, `${a.geo(p)}\nDilate {{0, 0, 0}, ${s}} { Volume{:}; }\n${placement(rand)}`),
+    });
   }
   return { records: out, original: { record, path, size, area } };
 }
@@ -366,7 +507,11 @@ function stepAssembly(id: string, originals: readonly Original[], rand: () => nu
       const axis = [rand() - 0.5, rand() - 0.5, rand() - 0.5].map((v) => (v || 0.1).toFixed(4)).join(', ');
       // Each original lies within about its size of the origin: turned about it, four sizes apart never touch.
       x += 2 * u.size;
-      const lines = [`p${k}() = ShapeFromFile("${u.path}");`, `Rotate {{${axis}}, {0, 0, 0}, ${(rand() * 2 * Math.PI).toFixed(5)}} { Volume{p${k}()}; }`, `Translate {${f(x)}, 0, 0} { Volume{p${k}()}; }`];
+      const lines = [
+        `p${k}() = ShapeFromFile("${u.path}");`,
+        `Rotate {{${axis}}, {0, 0, 0}, ${(rand() * 2 * Math.PI).toFixed(5)}} { Volume{p${k}()}; }`,
+        `Translate {${f(x)}, 0, 0} { Volume{p${k}()}; }`,
+      ];
       x += 2 * u.size + 5;
       return lines.join('\n');
     })
@@ -376,11 +521,26 @@ function stepAssembly(id: string, originals: readonly Original[], rand: () => nu
     const copies = uses.filter((u) => u === r).length;
     return { partId: r.record.partId, copies, areaShare: (r.area * copies) / total };
   });
-  return { id, design: id, partId: id, kind: 'assembly', how: `STEP of solids ${pick.map((p) => p.record.id).join(', ')} (first used twice)`, chiral: false, file: { name: `${id}.step`, bytes: read(run(body, { kind: 'step', unit: 'mm' })) }, contains };
+  return {
+    id,
+    design: id,
+    partId: id,
+    kind: 'assembly',
+    how: `STEP of solids ${pick.map((p) => p.record.id).join(', ')} (first used twice)`,
+    chiral: false,
+    file: { name: `${id}.step`, bytes: read(run(body, { kind: 'step', unit: 'mm' })) },
+    contains,
+  };
 }
 
 /** The B-rep designs of one split (`seed`): `per` designs per archetype and STEP assemblies of them; none when gmsh is missing and cannot be installed. */
-export async function buildBrepDesigns(split: string, seed: number, per: number, assemblies: number, only?: readonly string[]): Promise<SearchRecord[]> {
+export async function buildBrepDesigns(
+  split: string,
+  seed: number,
+  per: number,
+  assemblies: number,
+  only?: readonly string[],
+): Promise<SearchRecord[]> {
   const chosen = ARCHETYPES.filter((a) => !only || only.includes(a.name));
   if (!chosen.length || !ensureGmsh()) return [];
   const out: SearchRecord[] = [];

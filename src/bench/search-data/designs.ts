@@ -8,7 +8,61 @@ import type { CrossSection, Manifold, ManifoldToplevel } from 'manifold-3d';
 export type Params = Record<string, number>;
 
 /** Every dimension name the designs use, so a build can destructure them as numbers. */
-type Dims = Record<'L' | 'W' | 'T' | 'd' | 'off' | 'slot' | 'pocket' | 'A' | 'B' | 'D' | 'rib' | 'chamfer' | 'n' | 'hub' | 'extra' | 'face' | 'z' | 'mod' | 'bore' | 'key' | 'web' | 'head' | 'collar' | 'tip' | 's1' | 's2' | 'groove' | 'flat' | 't' | 'Rb' | 'ang' | 'leg' | 'lip' | 'bead' | 'g' | 'hubx' | 'recess' | 'H' | 'h' | 'bore2' | 'notch' | 'boss2' | 'window' | 'k' | 'hole3' | 'countersink' | 'flange' | 'Hh' | 'R' | 'e' | 'b' | 'lighten', number>;
+type Dims = Record<
+  | 'L'
+  | 'W'
+  | 'T'
+  | 'd'
+  | 'off'
+  | 'slot'
+  | 'pocket'
+  | 'A'
+  | 'B'
+  | 'D'
+  | 'rib'
+  | 'chamfer'
+  | 'n'
+  | 'hub'
+  | 'extra'
+  | 'face'
+  | 'z'
+  | 'mod'
+  | 'bore'
+  | 'key'
+  | 'web'
+  | 'head'
+  | 'collar'
+  | 'tip'
+  | 's1'
+  | 's2'
+  | 'groove'
+  | 'flat'
+  | 't'
+  | 'Rb'
+  | 'ang'
+  | 'leg'
+  | 'lip'
+  | 'bead'
+  | 'g'
+  | 'hubx'
+  | 'recess'
+  | 'H'
+  | 'h'
+  | 'bore2'
+  | 'notch'
+  | 'boss2'
+  | 'window'
+  | 'k'
+  | 'hole3'
+  | 'countersink'
+  | 'flange'
+  | 'Hh'
+  | 'R'
+  | 'e'
+  | 'b'
+  | 'lighten',
+  number
+>;
 
 export interface Archetype {
   name: string;
@@ -76,13 +130,22 @@ function revolvePolygon(m: ManifoldToplevel, pts: [number, number][], segments: 
   return s;
 }
 
-const hole = (m: ManifoldToplevel, r: number, h: number, segments: number) => m.Manifold.cylinder(h + 2, r, r, Math.max(8, Math.round(segments / 2))).translate(0, 0, -1);
+const hole = (m: ManifoldToplevel, r: number, h: number, segments: number) =>
+  m.Manifold.cylinder(h + 2, r, r, Math.max(8, Math.round(segments / 2))).translate(0, 0, -1);
 
 export const ARCHETYPES: readonly Archetype[] = [
   {
     // Mounting plate: three holes, one off the grid, so the plate is nearly but not quite symmetric.
     name: 'mount-plate',
-    draw: (r) => ({ L: round1(between(r, 70, 160)), W: round1(between(r, 40, 90)), T: round1(between(r, 4, 12)), d: round1(between(r, 5, 12)), off: 0, slot: 0, pocket: 0 }),
+    draw: (r) => ({
+      L: round1(between(r, 70, 160)),
+      W: round1(between(r, 40, 90)),
+      T: round1(between(r, 4, 12)),
+      d: round1(between(r, 5, 12)),
+      off: 0,
+      slot: 0,
+      pocket: 0,
+    }),
     dims: ['L', 'W', 'T', 'd'],
     shift: 'off',
     edits: ['T', 'd'],
@@ -92,7 +155,12 @@ export const ARCHETYPES: readonly Archetype[] = [
     build(m, p, seg) {
       const { L, W, T, d, off, slot, pocket } = p as Dims;
       let s = m.Manifold.cube([L, W, T]);
-      s = cut(s, hole(m, d / 2, T, seg).translate(L * 0.18, W * 0.25, 0), hole(m, d / 2, T, seg).translate(L * 0.82, W * 0.25, 0), hole(m, d / 2, T, seg).translate(L * 0.3 + off, W * 0.75, 0));
+      s = cut(
+        s,
+        hole(m, d / 2, T, seg).translate(L * 0.18, W * 0.25, 0),
+        hole(m, d / 2, T, seg).translate(L * 0.82, W * 0.25, 0),
+        hole(m, d / 2, T, seg).translate(L * 0.3 + off, W * 0.75, 0),
+      );
       // A countersink on one side only: without it the plate's mirror image would be the plate turned over.
       s = cut(s, m.Manifold.cylinder(d * 0.3, d / 2, d * 0.8, seg).translate(L * 0.18, W * 0.25, T - d * 0.3 + 0.01));
       if (slot) s = cut(s, m.Manifold.cube([L * 0.25, d * 0.8, T + 2]).translate(L * 0.55, W * 0.7 - d * 0.4, -1));
@@ -102,7 +170,16 @@ export const ARCHETYPES: readonly Archetype[] = [
   },
   {
     name: 'angle-bracket',
-    draw: (r) => ({ A: round1(between(r, 30, 80)), B: round1(between(r, 25, 70)), T: round1(between(r, 3, 9)), D: round1(between(r, 20, 60)), d: round1(between(r, 4, 9)), off: 0, rib: 0, chamfer: 0 }),
+    draw: (r) => ({
+      A: round1(between(r, 30, 80)),
+      B: round1(between(r, 25, 70)),
+      T: round1(between(r, 3, 9)),
+      D: round1(between(r, 20, 60)),
+      d: round1(between(r, 4, 9)),
+      off: 0,
+      rib: 0,
+      chamfer: 0,
+    }),
     dims: ['A', 'B', 'T', 'D'],
     shift: 'off',
     edits: ['T', 'd'],
@@ -111,17 +188,64 @@ export const ARCHETYPES: readonly Archetype[] = [
     chiral: true,
     build(m, p, seg) {
       const { A, B, T, D, d, off, rib, chamfer } = p as Dims;
-      let s = extrudePolygon(m, [[0, 0], [A, 0], [A, T], [T, T], [T, B], [0, B]], D);
-      s = cut(s, m.Manifold.cylinder(T + 2, d / 2, d / 2, seg).rotate([-90, 0, 0]).translate(A * 0.6 + off, -1, D * 0.35));
-      s = cut(s, m.Manifold.cylinder(T + 2, d / 2, d / 2, seg).rotate([0, 90, 0]).translate(-1, B * 0.65, D * 0.6));
-      if (rib) s = join(s, extrudePolygon(m, [[T - 0.01, T - 0.01], [A * 0.5, T - 0.01], [T - 0.01, B * 0.5]], T).translate(0, 0, D / 2 - T / 2));
-      if (chamfer) s = cut(s, m.Manifold.cube([T * 1.5, T * 1.5, D + 2], true).rotate([0, 0, 45]).translate(A, 0, D / 2));
+      let s = extrudePolygon(
+        m,
+        [
+          [0, 0],
+          [A, 0],
+          [A, T],
+          [T, T],
+          [T, B],
+          [0, B],
+        ],
+        D,
+      );
+      s = cut(
+        s,
+        m.Manifold.cylinder(T + 2, d / 2, d / 2, seg)
+          .rotate([-90, 0, 0])
+          .translate(A * 0.6 + off, -1, D * 0.35),
+      );
+      s = cut(
+        s,
+        m.Manifold.cylinder(T + 2, d / 2, d / 2, seg)
+          .rotate([0, 90, 0])
+          .translate(-1, B * 0.65, D * 0.6),
+      );
+      if (rib)
+        s = join(
+          s,
+          extrudePolygon(
+            m,
+            [
+              [T - 0.01, T - 0.01],
+              [A * 0.5, T - 0.01],
+              [T - 0.01, B * 0.5],
+            ],
+            T,
+          ).translate(0, 0, D / 2 - T / 2),
+        );
+      if (chamfer)
+        s = cut(
+          s,
+          m.Manifold.cube([T * 1.5, T * 1.5, D + 2], true)
+            .rotate([0, 0, 45])
+            .translate(A, 0, D / 2),
+        );
       return s;
     },
   },
   {
     name: 'bolt-flange',
-    draw: (r) => ({ D: round1(between(r, 60, 160)), T: round1(between(r, 6, 16)), n: 4 + Math.floor(r() * 5), hub: round1(between(r, 0.3, 0.5)), off: 0, extra: 0, face: 0 }),
+    draw: (r) => ({
+      D: round1(between(r, 60, 160)),
+      T: round1(between(r, 6, 16)),
+      n: 4 + Math.floor(r() * 5),
+      hub: round1(between(r, 0.3, 0.5)),
+      off: 0,
+      extra: 0,
+      face: 0,
+    }),
     dims: ['D', 'T', 'hub'],
     shift: 'off',
     edits: ['T'],
@@ -138,13 +262,27 @@ export const ARCHETYPES: readonly Archetype[] = [
         const a = (2 * Math.PI * i) / holes;
         s = cut(s, hole(m, R * 0.07, T, seg).translate(R * 0.75 * Math.cos(a) + (i === 0 ? off : 0), R * 0.75 * Math.sin(a), 0));
       }
-      if (face) s = cut(s, cut(m.Manifold.cylinder(T * 0.25, R * 0.62, R * 0.62, seg * 2), m.Manifold.cylinder(T * 0.25, R * 0.5, R * 0.5, seg * 2)).translate(0, 0, -0.01));
+      if (face)
+        s = cut(
+          s,
+          cut(
+            m.Manifold.cylinder(T * 0.25, R * 0.62, R * 0.62, seg * 2),
+            m.Manifold.cylinder(T * 0.25, R * 0.5, R * 0.5, seg * 2),
+          ).translate(0, 0, -0.01),
+        );
       return s;
     },
   },
   {
     name: 'spur-gear',
-    draw: (r) => ({ z: 14 + Math.floor(r() * 26), mod: round1(between(r, 1, 3)), W: round1(between(r, 6, 20)), bore: round1(between(r, 0.15, 0.35)), key: 0, web: 0 }),
+    draw: (r) => ({
+      z: 14 + Math.floor(r() * 26),
+      mod: round1(between(r, 1, 3)),
+      W: round1(between(r, 6, 20)),
+      bore: round1(between(r, 0.15, 0.35)),
+      key: 0,
+      web: 0,
+    }),
     dims: ['mod', 'W', 'bore'],
     edits: ['W'],
     features: ['key'],
@@ -152,16 +290,34 @@ export const ARCHETYPES: readonly Archetype[] = [
     chiral: false,
     build(m, p, seg) {
       const { z, mod, W, bore, key, web } = p as Dims;
-      const rp = (z * mod) / 2, ra = rp + mod, rf = rp - 1.25 * mod;
+      const rp = (z * mod) / 2,
+        ra = rp + mod,
+        rf = rp - 1.25 * mod;
       const pts: [number, number][] = [];
       for (let i = 0; i < z; i++) {
-        const a0 = (2 * Math.PI * i) / z, w = (2 * Math.PI) / z;
-        for (const [f, rr] of [[0, rf], [0.12, rf], [0.22, ra], [0.38, ra], [0.48, rf], [0.74, rf]] as const) pts.push([rr * Math.cos(a0 + f * w), rr * Math.sin(a0 + f * w)]);
+        const a0 = (2 * Math.PI * i) / z,
+          w = (2 * Math.PI) / z;
+        for (const [f, rr] of [
+          [0, rf],
+          [0.12, rf],
+          [0.22, ra],
+          [0.38, ra],
+          [0.48, rf],
+          [0.74, rf],
+        ] as const)
+          pts.push([rr * Math.cos(a0 + f * w), rr * Math.sin(a0 + f * w)]);
       }
       let s = extrudePolygon(m, pts, W);
       s = cut(s, hole(m, rp * bore, W, seg));
       if (key) s = cut(s, m.Manifold.cube([rp * 0.12, rp * 0.1, W + 2]).translate(rp * bore - rp * 0.03, -rp * 0.05, -1));
-      if (web) s = cut(s, cut(m.Manifold.cylinder(W * 0.3, rp * 0.72, rp * 0.72, seg), m.Manifold.cylinder(W * 0.3, rp * bore * 1.6, rp * bore * 1.6, seg)).translate(0, 0, W * 0.7 + 0.01));
+      if (web)
+        s = cut(
+          s,
+          cut(
+            m.Manifold.cylinder(W * 0.3, rp * 0.72, rp * 0.72, seg),
+            m.Manifold.cylinder(W * 0.3, rp * bore * 1.6, rp * bore * 1.6, seg),
+          ).translate(0, 0, W * 0.7 + 0.01),
+        );
       return s;
     },
   },
@@ -175,15 +331,33 @@ export const ARCHETYPES: readonly Archetype[] = [
     chiral: false,
     build(m, p, seg) {
       const { d, L, head, collar, tip } = p as Dims;
-      let s = join(m.Manifold.cylinder(d * head, d * 0.9, d * 0.9, 6), m.Manifold.cylinder(L, d / 2, d / 2, seg).translate(0, 0, d * head - 0.01));
+      let s = join(
+        m.Manifold.cylinder(d * head, d * 0.9, d * 0.9, 6),
+        m.Manifold.cylinder(L, d / 2, d / 2, seg).translate(0, 0, d * head - 0.01),
+      );
       if (collar) s = join(s, m.Manifold.cylinder(d * 0.15, d * 0.85, d * 0.85, seg).translate(0, 0, d * head - 0.02));
-      if (tip) s = cut(s, cut(m.Manifold.cylinder(d * 0.25, d, d, seg), m.Manifold.cylinder(d * 0.25, d / 2, d / 2 - d * 0.2, seg)).translate(0, 0, d * head + L - d * 0.25 + 0.001));
+      if (tip)
+        s = cut(
+          s,
+          cut(m.Manifold.cylinder(d * 0.25, d, d, seg), m.Manifold.cylinder(d * 0.25, d / 2, d / 2 - d * 0.2, seg)).translate(
+            0,
+            0,
+            d * head + L - d * 0.25 + 0.001,
+          ),
+        );
       return s;
     },
   },
   {
     name: 'stepped-shaft',
-    draw: (r) => ({ L: round1(between(r, 60, 220)), d: round1(between(r, 12, 40)), s1: round1(between(r, 0.2, 0.4)), s2: round1(between(r, 0.55, 0.8)), groove: 0, flat: 0 }),
+    draw: (r) => ({
+      L: round1(between(r, 60, 220)),
+      d: round1(between(r, 12, 40)),
+      s1: round1(between(r, 0.2, 0.4)),
+      s2: round1(between(r, 0.55, 0.8)),
+      groove: 0,
+      flat: 0,
+    }),
     dims: ['L', 'd', 's1', 's2'],
     edits: ['L'],
     features: ['groove'],
@@ -192,17 +366,42 @@ export const ARCHETYPES: readonly Archetype[] = [
     build(m, p, seg) {
       const { L, d, s1, s2, groove, flat } = p as Dims;
       const r = d / 2;
-      const prof: [number, number][] = [[0, 0], [r * 0.7, 0], [r * 0.7, L * s1], [r, L * s1], [r, L * s2], [r * 0.55, L * s2], [r * 0.55, L], [0, L]];
+      const prof: [number, number][] = [
+        [0, 0],
+        [r * 0.7, 0],
+        [r * 0.7, L * s1],
+        [r, L * s1],
+        [r, L * s2],
+        [r * 0.55, L * s2],
+        [r * 0.55, L],
+        [0, L],
+      ];
       let s = revolvePolygon(m, prof, seg);
-      if (groove) s = cut(s, cut(m.Manifold.cylinder(r * 0.15, r + 1, r + 1, seg), m.Manifold.cylinder(r * 0.15, r * 0.85, r * 0.85, seg)).translate(0, 0, L * (s1 + s2) / 2));
-      if (flat) s = cut(s, m.Manifold.cube([r, d * 2, L * 0.15]).translate(r * 0.45, -d, L * (s2 + 1) / 2 - L * 0.075));
+      if (groove)
+        s = cut(
+          s,
+          cut(m.Manifold.cylinder(r * 0.15, r + 1, r + 1, seg), m.Manifold.cylinder(r * 0.15, r * 0.85, r * 0.85, seg)).translate(
+            0,
+            0,
+            (L * (s1 + s2)) / 2,
+          ),
+        );
+      if (flat) s = cut(s, m.Manifold.cube([r, d * 2, L * 0.15]).translate(r * 0.45, -d, (L * (s2 + 1)) / 2 - L * 0.075));
       return s;
     },
   },
   {
     // Swept pipe elbow: an annulus revolved through an angle about an offset axis, with straight ends.
     name: 'pipe-elbow',
-    draw: (r) => ({ D: round1(between(r, 15, 50)), t: round1(between(r, 1.5, 5)), Rb: round1(between(r, 1.5, 3)), ang: Math.round(between(r, 45, 120)), leg: round1(between(r, 0, 40)), lip: 0, bead: 0 }),
+    draw: (r) => ({
+      D: round1(between(r, 15, 50)),
+      t: round1(between(r, 1.5, 5)),
+      Rb: round1(between(r, 1.5, 3)),
+      ang: Math.round(between(r, 45, 120)),
+      leg: round1(between(r, 0, 40)),
+      lip: 0,
+      bead: 0,
+    }),
     dims: ['D', 't', 'Rb', 'leg'],
     edits: ['t', 'leg'],
     features: ['lip'],
@@ -210,7 +409,9 @@ export const ARCHETYPES: readonly Archetype[] = [
     chiral: false,
     build(m, p, seg) {
       const { D, t, Rb, ang, leg, lip, bead } = p as Dims;
-      const ro = D / 2, ri = ro - t, Rc = Rb * D;
+      const ro = D / 2,
+        ri = ro - t,
+        Rc = Rb * D;
       const ring = (o: number, i: number): [number, number][] => {
         const pts: [number, number][] = [];
         for (let k = 0; k < seg; k++) pts.push([Rc + o * Math.cos((2 * Math.PI * k) / seg), o * Math.sin((2 * Math.PI * k) / seg)]);
@@ -221,16 +422,36 @@ export const ARCHETYPES: readonly Archetype[] = [
       const cs = new m.CrossSection([ring(ro, ri).slice(0, seg), ring(ro, ri).slice(seg)], 'EvenOdd');
       let s = cs.revolve(seg * 2, ang);
       cs.delete();
-      const tube = (len: number) => cut(m.Manifold.cylinder(len, ro, ro, seg), m.Manifold.cylinder(len + 2, ri, ri, seg).translate(0, 0, -1));
+      const tube = (len: number) =>
+        cut(m.Manifold.cylinder(len, ro, ro, seg), m.Manifold.cylinder(len + 2, ri, ri, seg).translate(0, 0, -1));
       if (leg > 0.5) s = join(s, tube(leg).rotate([90, 0, 0]).translate(Rc, 0.01, 0));
-      if (lip) s = join(s, cut(m.Manifold.cylinder(t * 1.5, ro * 1.3, ro * 1.3, seg), m.Manifold.cylinder(t * 1.5 + 2, ri, ri, seg).translate(0, 0, -1)).rotate([90, 0, 0]).translate(Rc, leg + 0.01, 0));
-      if (bead) s = cut(s, cut(m.Manifold.cylinder(t, ro + 1, ro + 1, seg), m.Manifold.cylinder(t, ro - t * 0.3, ro - t * 0.3, seg)).rotate([90, 0, 0]).translate(Rc, leg * 0.5 + t, 0));
+      if (lip)
+        s = join(
+          s,
+          cut(m.Manifold.cylinder(t * 1.5, ro * 1.3, ro * 1.3, seg), m.Manifold.cylinder(t * 1.5 + 2, ri, ri, seg).translate(0, 0, -1))
+            .rotate([90, 0, 0])
+            .translate(Rc, leg + 0.01, 0),
+        );
+      if (bead)
+        s = cut(
+          s,
+          cut(m.Manifold.cylinder(t, ro + 1, ro + 1, seg), m.Manifold.cylinder(t, ro - t * 0.3, ro - t * 0.3, seg))
+            .rotate([90, 0, 0])
+            .translate(Rc, leg * 0.5 + t, 0),
+        );
       return s;
     },
   },
   {
     name: 'v-pulley',
-    draw: (r) => ({ D: round1(between(r, 40, 140)), W: round1(between(r, 10, 35)), g: round1(between(r, 0.08, 0.15)), bore: round1(between(r, 0.1, 0.25)), hubx: 0, recess: 0 }),
+    draw: (r) => ({
+      D: round1(between(r, 40, 140)),
+      W: round1(between(r, 10, 35)),
+      g: round1(between(r, 0.08, 0.15)),
+      bore: round1(between(r, 0.1, 0.25)),
+      hubx: 0,
+      recess: 0,
+    }),
     dims: ['D', 'W', 'g', 'bore'],
     edits: ['W'],
     features: ['hubx'],
@@ -238,16 +459,53 @@ export const ARCHETYPES: readonly Archetype[] = [
     chiral: false,
     build(m, p, seg) {
       const { D, W, g, bore, hubx, recess } = p as Dims;
-      const R = D / 2, b = R * bore * 2, gd = D * g;
-      let s = revolvePolygon(m, [[b, 0], [R, 0], [R, W * 0.3], [R - gd, W * 0.5], [R, W * 0.7], [R, W], [b, W]], seg * 2);
-      if (hubx) s = join(s, cut(m.Manifold.cylinder(W * 0.4, b * 1.8, b * 1.8, seg), m.Manifold.cylinder(W * 0.4 + 2, b, b, seg).translate(0, 0, -1)).translate(0, 0, W - 0.01));
-      if (recess) s = cut(s, cut(m.Manifold.cylinder(W * 0.25, R * 0.7, R * 0.7, seg * 2), m.Manifold.cylinder(W * 0.25, b * 1.6, b * 1.6, seg * 2)).translate(0, 0, -0.01));
+      const R = D / 2,
+        b = R * bore * 2,
+        gd = D * g;
+      let s = revolvePolygon(
+        m,
+        [
+          [b, 0],
+          [R, 0],
+          [R, W * 0.3],
+          [R - gd, W * 0.5],
+          [R, W * 0.7],
+          [R, W],
+          [b, W],
+        ],
+        seg * 2,
+      );
+      if (hubx)
+        s = join(
+          s,
+          cut(
+            m.Manifold.cylinder(W * 0.4, b * 1.8, b * 1.8, seg),
+            m.Manifold.cylinder(W * 0.4 + 2, b, b, seg).translate(0, 0, -1),
+          ).translate(0, 0, W - 0.01),
+        );
+      if (recess)
+        s = cut(
+          s,
+          cut(m.Manifold.cylinder(W * 0.25, R * 0.7, R * 0.7, seg * 2), m.Manifold.cylinder(W * 0.25, b * 1.6, b * 1.6, seg * 2)).translate(
+            0,
+            0,
+            -0.01,
+          ),
+        );
       return s;
     },
   },
   {
     name: 'stepped-block',
-    draw: (r) => ({ L: round1(between(r, 40, 100)), W: round1(between(r, 25, 60)), H: round1(between(r, 15, 45)), h: round1(between(r, 0.3, 0.6)), off: 0, bore2: 0, notch: 0 }),
+    draw: (r) => ({
+      L: round1(between(r, 40, 100)),
+      W: round1(between(r, 25, 60)),
+      H: round1(between(r, 15, 45)),
+      h: round1(between(r, 0.3, 0.6)),
+      off: 0,
+      bore2: 0,
+      notch: 0,
+    }),
     dims: ['L', 'W', 'H', 'h'],
     shift: 'off',
     edits: ['H', 'W'],
@@ -266,7 +524,15 @@ export const ARCHETYPES: readonly Archetype[] = [
   {
     // Open-topped housing: a hollow box with a mounting boss in one corner.
     name: 'housing',
-    draw: (r) => ({ L: round1(between(r, 40, 120)), W: round1(between(r, 30, 90)), H: round1(between(r, 15, 50)), t: round1(between(r, 1.5, 4)), off: 0, boss2: 0, window: 0 }),
+    draw: (r) => ({
+      L: round1(between(r, 40, 120)),
+      W: round1(between(r, 30, 90)),
+      H: round1(between(r, 15, 50)),
+      t: round1(between(r, 1.5, 4)),
+      off: 0,
+      boss2: 0,
+      window: 0,
+    }),
     dims: ['L', 'W', 'H', 't'],
     shift: 'off',
     edits: ['t', 'H'],
@@ -277,8 +543,23 @@ export const ARCHETYPES: readonly Archetype[] = [
       const { L, W, H, t, off, boss2, window } = p as Dims;
       let s = cut(m.Manifold.cube([L, W, H]), m.Manifold.cube([L - 2 * t, W - 2 * t, H]).translate(t, t, t));
       const bossR = Math.min(L, W) * 0.08;
-      s = join(s, cut(m.Manifold.cylinder(H - t, bossR, bossR, seg), m.Manifold.cylinder(H, bossR * 0.45, bossR * 0.45, seg)).translate(t + bossR + 1 + off, t + bossR + 1, t - 0.01));
-      if (boss2) s = join(s, cut(m.Manifold.cylinder(H - t, bossR, bossR, seg), m.Manifold.cylinder(H, bossR * 0.45, bossR * 0.45, seg)).translate(L - t - bossR - 1, W - t - bossR - 1, t - 0.01));
+      s = join(
+        s,
+        cut(m.Manifold.cylinder(H - t, bossR, bossR, seg), m.Manifold.cylinder(H, bossR * 0.45, bossR * 0.45, seg)).translate(
+          t + bossR + 1 + off,
+          t + bossR + 1,
+          t - 0.01,
+        ),
+      );
+      if (boss2)
+        s = join(
+          s,
+          cut(m.Manifold.cylinder(H - t, bossR, bossR, seg), m.Manifold.cylinder(H, bossR * 0.45, bossR * 0.45, seg)).translate(
+            L - t - bossR - 1,
+            W - t - bossR - 1,
+            t - 0.01,
+          ),
+        );
       if (window) s = cut(s, m.Manifold.cube([L * 0.3, t * 0.5, H * 0.3]).translate(L * 0.35, -0.01, H * 0.4));
       return s;
     },
@@ -286,7 +567,15 @@ export const ARCHETYPES: readonly Archetype[] = [
   {
     // Hinge leaf: a plate with knuckles along one edge and a hole pattern offset from the middle.
     name: 'hinge-leaf',
-    draw: (r) => ({ L: round1(between(r, 40, 120)), W: round1(between(r, 20, 45)), T: round1(between(r, 1.5, 4)), k: 2 + Math.floor(r() * 3), off: 0, hole3: 0, countersink: 0 }),
+    draw: (r) => ({
+      L: round1(between(r, 40, 120)),
+      W: round1(between(r, 20, 45)),
+      T: round1(between(r, 1.5, 4)),
+      k: 2 + Math.floor(r() * 3),
+      off: 0,
+      hole3: 0,
+      countersink: 0,
+    }),
     dims: ['L', 'W', 'T'],
     shift: 'off',
     edits: ['T', 'W'],
@@ -296,8 +585,15 @@ export const ARCHETYPES: readonly Archetype[] = [
     build(m, p, seg) {
       const { L, W, T, k, off, hole3, countersink } = p as Dims;
       let s = m.Manifold.cube([L, W, T]);
-      const kr = T * 1.4, kl = L / (2 * k);
-      for (let i = 0; i < k; i++) s = join(s, cut(m.Manifold.cylinder(kl * 0.95, kr, kr, seg), m.Manifold.cylinder(kl + 2, T * 0.6, T * 0.6, seg).translate(0, 0, -1)).rotate([0, 90, 0]).translate(2 * i * kl, -kr * 0.5, kr * 0.6));
+      const kr = T * 1.4,
+        kl = L / (2 * k);
+      for (let i = 0; i < k; i++)
+        s = join(
+          s,
+          cut(m.Manifold.cylinder(kl * 0.95, kr, kr, seg), m.Manifold.cylinder(kl + 2, T * 0.6, T * 0.6, seg).translate(0, 0, -1))
+            .rotate([0, 90, 0])
+            .translate(2 * i * kl, -kr * 0.5, kr * 0.6),
+        );
       const d = W * 0.18;
       const xs = [L * 0.2 + off, L * 0.62, ...(hole3 ? [L * 0.85] : [])];
       for (const x of xs) s = cut(s, hole(m, d / 2, T, seg).translate(x, W * 0.6, 0));
@@ -315,16 +611,33 @@ export const ARCHETYPES: readonly Archetype[] = [
     chiral: false,
     build(m, p, seg) {
       const { D, d, H, flange, chamfer } = p as Dims;
-      const R = D / 2, r = R * d;
+      const R = D / 2,
+        r = R * d;
       let s = cut(m.Manifold.cylinder(H, R, R, seg * 2), hole(m, r, H, seg * 2));
       if (flange) s = join(s, cut(m.Manifold.cylinder(H * 0.2 + 0.5, R * 1.4, R * 1.4, seg * 2), hole(m, r, H, seg * 2)));
-      if (chamfer) s = cut(s, cut(m.Manifold.cylinder(H * 0.2, R + 1, R + 1, seg * 2), m.Manifold.cylinder(H * 0.2, R * 0.9, R + 1, seg * 2)).translate(0, 0, H * 0.8 + 0.001));
+      if (chamfer)
+        s = cut(
+          s,
+          cut(m.Manifold.cylinder(H * 0.2, R + 1, R + 1, seg * 2), m.Manifold.cylinder(H * 0.2, R * 0.9, R + 1, seg * 2)).translate(
+            0,
+            0,
+            H * 0.8 + 0.001,
+          ),
+        );
       return s;
     },
   },
   {
     name: 't-profile',
-    draw: (r) => ({ B: round1(between(r, 20, 60)), Hh: round1(between(r, 20, 60)), t: round1(between(r, 2, 6)), L: round1(between(r, 40, 200)), off: 0, slot: 0, notch: 0 }),
+    draw: (r) => ({
+      B: round1(between(r, 20, 60)),
+      Hh: round1(between(r, 20, 60)),
+      t: round1(between(r, 2, 6)),
+      L: round1(between(r, 40, 200)),
+      off: 0,
+      slot: 0,
+      notch: 0,
+    }),
     dims: ['B', 'Hh', 't', 'L'],
     shift: 'off',
     edits: ['t', 'B'],
@@ -333,8 +646,26 @@ export const ARCHETYPES: readonly Archetype[] = [
     chiral: true,
     build(m, p, seg) {
       const { B, Hh, t, L, off, slot, notch } = p as Dims;
-      let s = extrudePolygon(m, [[-B / 2, Hh - t], [-t / 2, Hh - t], [-t / 2, 0], [t / 2, 0], [t / 2, Hh - t], [B / 2, Hh - t], [B / 2, Hh], [-B / 2, Hh]], L);
-      s = cut(s, m.Manifold.cylinder(t + 2, B * 0.08, B * 0.08, seg).rotate([-90, 0, 0]).translate(B * 0.25, Hh - t - 1, L * 0.3 + off));
+      let s = extrudePolygon(
+        m,
+        [
+          [-B / 2, Hh - t],
+          [-t / 2, Hh - t],
+          [-t / 2, 0],
+          [t / 2, 0],
+          [t / 2, Hh - t],
+          [B / 2, Hh - t],
+          [B / 2, Hh],
+          [-B / 2, Hh],
+        ],
+        L,
+      );
+      s = cut(
+        s,
+        m.Manifold.cylinder(t + 2, B * 0.08, B * 0.08, seg)
+          .rotate([-90, 0, 0])
+          .translate(B * 0.25, Hh - t - 1, L * 0.3 + off),
+      );
       if (slot) s = cut(s, m.Manifold.cube([t + 2, Hh * 0.3, L * 0.15]).translate(-t / 2 - 1, Hh * 0.2, L * 0.6));
       if (notch) s = cut(s, m.Manifold.cube([B * 0.2, t * 0.5, L * 0.1]).translate(-B / 2 - 0.01, Hh - t * 0.5 + 0.01, L * 0.8));
       return s;
@@ -343,7 +674,15 @@ export const ARCHETYPES: readonly Archetype[] = [
   {
     // Disc cam: an eccentric disc with a bore and a drive pin hole.
     name: 'disc-cam',
-    draw: (r) => ({ R: round1(between(r, 15, 50)), e: round1(between(r, 0.1, 0.3)), T: round1(between(r, 4, 15)), b: round1(between(r, 0.15, 0.3)), off: 0, hub: 0, lighten: 0 }),
+    draw: (r) => ({
+      R: round1(between(r, 15, 50)),
+      e: round1(between(r, 0.1, 0.3)),
+      T: round1(between(r, 4, 15)),
+      b: round1(between(r, 0.15, 0.3)),
+      off: 0,
+      hub: 0,
+      lighten: 0,
+    }),
     dims: ['R', 'e', 'T', 'b'],
     shift: 'off',
     edits: ['T'],
@@ -354,7 +693,14 @@ export const ARCHETYPES: readonly Archetype[] = [
       const { R, e, T, b, off, hub, lighten } = p as Dims;
       let s = m.Manifold.cylinder(T, R, R, seg * 2).translate(R * e, 0, 0);
       s = cut(s, hole(m, R * b, T, seg), hole(m, R * 0.06, T, seg).translate(R * e, R * 0.55 + off, 0));
-      if (hub) s = join(s, cut(m.Manifold.cylinder(T * 0.6, R * b * 1.8, R * b * 1.8, seg), m.Manifold.cylinder(T + 2, R * b, R * b, seg).translate(0, 0, -1)).translate(0, 0, T - 0.01));
+      if (hub)
+        s = join(
+          s,
+          cut(
+            m.Manifold.cylinder(T * 0.6, R * b * 1.8, R * b * 1.8, seg),
+            m.Manifold.cylinder(T + 2, R * b, R * b, seg).translate(0, 0, -1),
+          ).translate(0, 0, T - 0.01),
+        );
       if (lighten) s = cut(s, m.Manifold.cylinder(T * 0.4, R * 0.22, R * 0.22, seg).translate(R * e * 2.2, -R * 0.35, T * 0.6 + 0.01));
       return s;
     },

@@ -36,14 +36,27 @@ export async function describe(records: readonly SearchRecord[], progress?: (don
   return out;
 }
 
-const side = (d: Described, i: number) => ({ key: `${d.record.id}:${i}`, prepared: d.features.prepared, global: d.features.global, components: d.features.components.map((c, idx) => ({ idx, descriptor: c.descriptor, pose: c.pose })) });
+const side = (d: Described, i: number) => ({
+  key: `${d.record.id}:${i}`,
+  prepared: d.features.prepared,
+  global: d.features.global,
+  components: d.features.components.map((c, idx) => ({ idx, descriptor: c.descriptor, pose: c.pose })),
+});
 
 /**
  * Part-to-part results of every pair (i < j), by the service's rule on its pair pool (one row's
  * pairs in flight at a time, so each worker keeps the row's model decoded); with `only`, just the
  * pairs it accepts (the others score NaN and count nowhere).
  */
-export async function partToPartMatrix(ds: readonly Described[], only?: (i: number, j: number) => boolean): Promise<{ score(i: number, j: number): number; relation(i: number, j: number): string | undefined; off(i: number, j: number): number | undefined; exactPairs: number }> {
+export async function partToPartMatrix(
+  ds: readonly Described[],
+  only?: (i: number, j: number) => boolean,
+): Promise<{
+  score(i: number, j: number): number;
+  relation(i: number, j: number): string | undefined;
+  off(i: number, j: number): number | undefined;
+  exactPairs: number;
+}> {
   const n = ds.length;
   const score = new Float64Array(n * n).fill(NaN);
   for (let i = 0; i < n; i++) score[i * n + i] = 100;

@@ -49,20 +49,39 @@ export interface PairScores {
   exactPairs: number;
 }
 
-export function figures(ds: readonly Described[], p: PairScores, distance: (i: number, j: number) => number, pip: (i: number, j: number) => { forward: number; reverse: number }, geo: (i: number, j: number) => number): Figures {
+export function figures(
+  ds: readonly Described[],
+  p: PairScores,
+  distance: (i: number, j: number) => number,
+  pip: (i: number, j: number) => { forward: number; reverse: number },
+  geo: (i: number, j: number) => number,
+): Figures {
   const n = ds.length;
   const rec = (i: number) => ds[i]!.record;
   const parts = ds.map((_, i) => i).filter((i) => rec(i).kind !== 'assembly');
   const offByKind: Record<string, number[]> = {};
   const distanceByKind: Record<string, number[]> = {};
-  let tp = 0, fp = 0, fn = 0;
-  const falseDup: string[] = [], missed: string[] = [];
-  const variant: number[] = [], edit: number[] = [], unrelated: number[] = [], dupScores: number[] = [];
-  let mirrors = 0, mirrorsHigh = 0, mirrorRel = 0, edits = 0, editsHigh = 0, scaled = 0, scaledHigh = 0;
+  let tp = 0,
+    fp = 0,
+    fn = 0;
+  const falseDup: string[] = [],
+    missed: string[] = [];
+  const variant: number[] = [],
+    edit: number[] = [],
+    unrelated: number[] = [],
+    dupScores: number[] = [];
+  let mirrors = 0,
+    mirrorsHigh = 0,
+    mirrorRel = 0,
+    edits = 0,
+    editsHigh = 0,
+    scaled = 0,
+    scaledHigh = 0;
   for (const i of parts) {
     for (const j of parts) {
       if (j <= i) continue;
-      const a = rec(i), b = rec(j);
+      const a = rec(i),
+        b = rec(j);
       const s = p.score(i, j);
       // Not scored (a run that scores only the pairs within each design).
       if (Number.isNaN(s)) continue;
@@ -87,7 +106,10 @@ export function figures(ds: readonly Described[], p: PairScores, distance: (i: n
       // Against the original of the same design.
       const [o, x] = a.kind === 'original' ? [a, b] : b.kind === 'original' ? [b, a] : [undefined, undefined];
       if (o && x && o.design === x.design) (distanceByKind[x.kind] ??= []).push(distance(i, j));
-      if (a.kind === 'original' && b.kind === 'original') (distanceByKind[a.design.replace(/-\d+$/, '') === b.design.replace(/-\d+$/, '') ? 'same archetype' : 'unrelated'] ??= []).push(distance(i, j));
+      if (a.kind === 'original' && b.kind === 'original')
+        (distanceByKind[a.design.replace(/-\d+$/, '') === b.design.replace(/-\d+$/, '') ? 'same archetype' : 'unrelated'] ??= []).push(
+          distance(i, j),
+        );
       if (o && x && o.design === x.design) {
         if (x.kind === 'variant') variant.push(s);
         if (x.kind === 'edit') {
@@ -105,19 +127,23 @@ export function figures(ds: readonly Described[], p: PairScores, distance: (i: n
           if (s >= 98) scaledHigh++;
         }
       }
-      if (a.kind === 'original' && b.kind === 'original' && a.design.replace(/-\d+$/, '') !== b.design.replace(/-\d+$/, '')) unrelated.push(s);
+      if (a.kind === 'original' && b.kind === 'original' && a.design.replace(/-\d+$/, '') !== b.design.replace(/-\d+$/, ''))
+        unrelated.push(s);
     }
   }
   // Family retrieval: originals query the originals, variants and details of every design.
   const pool = parts.filter((i) => ['original', 'variant', 'detail'].includes(rec(i).kind));
-  let nn = 0, apSum = 0, queries = 0;
+  let nn = 0,
+    apSum = 0,
+    queries = 0;
   for (const i of pool.filter((k) => rec(k).kind === 'original')) {
     const others = pool.filter((j) => j !== i).map((j) => ({ rel: rec(j).design === rec(i).design, s: p.score(i, j) }));
     const relevant = others.filter((o) => o.rel).length;
     if (!relevant || others.some((o) => Number.isNaN(o.s))) continue;
     others.sort((x, y) => y.s - x.s);
     if (others[0]!.rel) nn++;
-    let hits = 0, ap = 0;
+    let hits = 0,
+      ap = 0;
     others.forEach((o, k) => {
       if (o.rel) ap += ++hits / (k + 1);
     });
@@ -125,7 +151,9 @@ export function figures(ds: readonly Described[], p: PairScores, distance: (i: n
     queries++;
   }
   // Part-in-part: every original in each assembly, both directions.
-  let fwd = 0, rev = 0, pipN = 0;
+  let fwd = 0,
+    rev = 0,
+    pipN = 0;
   for (let a = 0; a < n; a++) {
     for (const c of rec(a).contains ?? []) {
       const i = ds.findIndex((d) => d.record.partId === c.partId && d.record.kind === 'original');
@@ -136,7 +164,8 @@ export function figures(ds: readonly Described[], p: PairScores, distance: (i: n
     }
   }
   // Geo-related: a detail's original in the top 10 of everything but its own design's records.
-  let geoHit = 0, geoN = 0;
+  let geoHit = 0,
+    geoN = 0;
   for (const i of parts.filter((k) => rec(k).kind === 'detail')) {
     const target = parts.find((j) => rec(j).kind === 'original' && rec(j).design === rec(i).design);
     if (target === undefined) continue;

@@ -35,7 +35,12 @@ const CAXIF_GROUPS: [string, ...string[]][] = [
   ['head-front', 'cax-if/s1-c5-214/HEAD_FRONT.stp', 'cax-if/s1-tu-203/headfront.stp', 'cax-if/s1_pe_214/head_front_prt.stp'],
   ['body-back', 'cax-if/s1-c5-214/MAINBODY_BACK.stp', 'cax-if/s1-tu-203/mainbodyback.stp', 'cax-if/s1_pe_214/main_body_back_prt.stp'],
   ['body-front', 'cax-if/s1-c5-214/MAINBODY_FRONT.stp', 'cax-if/s1-tu-203/mainbodyfront.stp', 'cax-if/s1_pe_214/main_body_front_prt.stp'],
-  ['tail-middle', 'cax-if/s1-c5-214/TAIL_MIDDLE_PART.stp', 'cax-if/s1-tu-203/tailmiddlepart.stp', 'cax-if/s1_pe_214/tail_middle_part_prt.stp'],
+  [
+    'tail-middle',
+    'cax-if/s1-c5-214/TAIL_MIDDLE_PART.stp',
+    'cax-if/s1-tu-203/tailmiddlepart.stp',
+    'cax-if/s1_pe_214/tail_middle_part_prt.stp',
+  ],
   ['tail-turbine', 'cax-if/s1-c5-214/TAIL_TURBINE.stp', 'cax-if/s1-tu-203/tailturbine.stp', 'cax-if/s1_pe_214/tail_turbine_prt.stp'],
   ['cube', 'cube-units/cube-mm.step', 'cube-units/cube-in.step', 'cube-units/cube-m.step'],
   ['sg1', 'cax-if/sg1-c5-214.stp'],
@@ -45,9 +50,16 @@ const CAXIF_GROUPS: [string, ...string[]][] = [
 /** A coarser OpenCascade tessellation of a STEP file, as one mesh (mm). */
 async function meshExport(bytes: Uint8Array): Promise<Mesh | undefined> {
   const occt = await loadOcct();
-  const r = occt.ReadStepFile(bytes, { linearUnit: 'millimeter', linearDeflectionType: 'bounding_box_ratio', linearDeflection: 0.004, angularDeflection: 0.8 });
+  const r = occt.ReadStepFile(bytes, {
+    linearUnit: 'millimeter',
+    linearDeflectionType: 'bounding_box_ratio',
+    linearDeflection: 0.004,
+    angularDeflection: 0.8,
+  });
   if (!r.success || !r.meshes?.length) return undefined;
-  return mergeMeshes(r.meshes.map((m) => ({ positions: Float32Array.from(m.attributes.position.array), indices: Uint32Array.from(m.index.array) })));
+  return mergeMeshes(
+    r.meshes.map((m) => ({ positions: Float32Array.from(m.attributes.position.array), indices: Uint32Array.from(m.index.array) })),
+  );
 }
 
 /** Surface area and |volume| of a file as the importers read it (mm², mm³). */
@@ -61,7 +73,8 @@ async function measure(name: string, bytes: Uint8Array): Promise<{ area: number;
 
 /** Within 1 % in area and (where both are closed) volume. */
 const agree = (a: { area: number; volume: number | undefined }, b: { area: number; volume: number | undefined }) =>
-  Math.abs(a.area - b.area) <= 0.01 * Math.max(a.area, b.area) && (a.volume === undefined || b.volume === undefined || Math.abs(a.volume - b.volume) <= 0.01 * Math.max(a.volume, b.volume));
+  Math.abs(a.area - b.area) <= 0.01 * Math.max(a.area, b.area) &&
+  (a.volume === undefined || b.volume === undefined || Math.abs(a.volume - b.volume) <= 0.01 * Math.max(a.volume, b.volume));
 
 async function caxif(rand: () => number): Promise<SearchRecord[]> {
   const out: SearchRecord[] = [];
@@ -82,7 +95,15 @@ async function caxif(rand: () => number): Promise<SearchRecord[]> {
       if (!cluster) clusters.push((cluster = { partId: `caxif-${group}/${name}`, facts }));
       if (k === 0) referencePart = cluster.partId;
       const kind = k === 0 ? 'original' : isNew ? 'variant' : 'duplicate';
-      out.push({ id: `${group}/${name}`, design: `caxif-${group}`, partId: cluster.partId, kind, how: `${name} (${kind === 'variant' ? 'modelled differently' : 'another system or unit'})`, chiral: false, file: { name, bytes } });
+      out.push({
+        id: `${group}/${name}`,
+        design: `caxif-${group}`,
+        partId: cluster.partId,
+        kind,
+        how: `${name} (${kind === 'variant' ? 'modelled differently' : 'another system or unit'})`,
+        chiral: false,
+        file: { name, bytes },
+      });
     }
     // Mesh exports of the reference file: another tessellation, turned, STL and OBJ.
     const reference = files[0]!;
@@ -90,8 +111,18 @@ async function caxif(rand: () => number): Promise<SearchRecord[]> {
       const mesh = await meshExport(new Uint8Array(readFileSync(join(TESTFILES, reference))));
       if (mesh) {
         const common = { design: `caxif-${group}`, partId: referencePart, kind: 'duplicate' as const, chiral: false };
-        out.push({ ...common, id: `${group}/export.stl`, how: `coarser OpenCascade mesh (${mesh.indices.length / 3} triangles), STL`, file: { name: 'export.stl', bytes: toStlBinary(applyToMesh(mesh, randomRigid(rand, 100))) } });
-        out.push({ ...common, id: `${group}/export.obj`, how: 'coarser OpenCascade mesh, OBJ', file: { name: 'export.obj', bytes: toObj(applyToMesh(mesh, randomRigid(rand, 100))) } });
+        out.push({
+          ...common,
+          id: `${group}/export.stl`,
+          how: `coarser OpenCascade mesh (${mesh.indices.length / 3} triangles), STL`,
+          file: { name: 'export.stl', bytes: toStlBinary(applyToMesh(mesh, randomRigid(rand, 100))) },
+        });
+        out.push({
+          ...common,
+          id: `${group}/export.obj`,
+          how: 'coarser OpenCascade mesh, OBJ',
+          file: { name: 'export.obj', bytes: toObj(applyToMesh(mesh, randomRigid(rand, 100))) },
+        });
       }
     }
   }
@@ -118,8 +149,21 @@ const MCAD: [string, string, string[]][] = [
   ['washer', 'metric_fastners.scad', ['washer(8)', 'washer(6)', 'washer(12)']],
   ['flat-nut', 'metric_fastners.scad', ['flat_nut(8)', 'flat_nut(6)', 'flat_nut(10)']],
   ['bearing', 'bearing.scad', ['bearing(model=608)', 'bearing(model=627)', 'bearing(model=688)', 'bearing(model=624)']],
-  ['gear', 'involute_gears.scad', ['gear(number_of_teeth=20, circular_pitch=300, bore_diameter=5)', 'gear(number_of_teeth=24, circular_pitch=300, bore_diameter=5)', 'gear(number_of_teeth=17, circular_pitch=300, bore_diameter=5)', 'gear(number_of_teeth=20, circular_pitch=340, bore_diameter=6)']],
-  ['stepper', 'stepper.scad', ['motor(Nema17, NemaMedium)', 'motor(Nema17, NemaShort)', 'motor(Nema17, NemaLong)', 'motor(Nema14, NemaMedium)']],
+  [
+    'gear',
+    'involute_gears.scad',
+    [
+      'gear(number_of_teeth=20, circular_pitch=300, bore_diameter=5)',
+      'gear(number_of_teeth=24, circular_pitch=300, bore_diameter=5)',
+      'gear(number_of_teeth=17, circular_pitch=300, bore_diameter=5)',
+      'gear(number_of_teeth=20, circular_pitch=340, bore_diameter=6)',
+    ],
+  ],
+  [
+    'stepper',
+    'stepper.scad',
+    ['motor(Nema17, NemaMedium)', 'motor(Nema17, NemaShort)', 'motor(Nema17, NemaLong)', 'motor(Nema14, NemaMedium)'],
+  ],
 ];
 
 const proportional = new Set(['washer', 'flat-nut']);
@@ -131,7 +175,10 @@ function render(useFile: string, call: string, fn: number, format: 'stl' | 'off'
   if (!existsSync(out)) {
     const scad = join(CACHE, `${key}.scad`);
     const includes = useFile === 'stepper.scad' ? `include <MCAD/stepper.scad>` : `use <MCAD/${useFile}>`;
-    writeFileSync(scad, `${includes}\n$fn = ${fn};\nrotate([${turn.join(',')}]) ${call.replace(/\)$/, `${call.endsWith('()') ? '' : ', '}$fn = ${fn})`)};\n`);
+    writeFileSync(
+      scad,
+      `${includes}\n$fn = ${fn};\nrotate([${turn.join(',')}]) ${call.replace(/\)$/, `${call.endsWith('()') ? '' : ', '}$fn = ${fn})`)};\n`,
+    );
     execFileSync('openscad', ['-o', out, scad], { stdio: 'ignore', timeout: 300_000 });
   }
   return new Uint8Array(readFileSync(out));
@@ -147,12 +194,38 @@ function mcad(rand: () => number): SearchRecord[] {
       const id = `${design}/${call}`;
       const partId = k === 0 ? design : id;
       try {
-        const scale = proportional.has(family) && k > 0 ? Number(/\((\d+)\)/.exec(call)![1]) / Number(/\((\d+)\)/.exec(calls[0]!)![1]) : undefined;
+        const scale =
+          proportional.has(family) && k > 0 ? Number(/\((\d+)\)/.exec(call)![1]) / Number(/\((\d+)\)/.exec(calls[0]!)![1]) : undefined;
         const kind = k === 0 ? 'original' : scale ? 'scaled' : 'variant';
-        out.push({ id, design, partId, kind, how: call, chiral: false, ...(scale ? { scale } : {}), file: { name: `${family}-${k}.stl`, bytes: render(useFile, call, 48, 'stl', [0, 0, 0]) } });
+        out.push({
+          id,
+          design,
+          partId,
+          kind,
+          how: call,
+          chiral: false,
+          ...(scale ? { scale } : {}),
+          file: { name: `${family}-${k}.stl`, bytes: render(useFile, call, 48, 'stl', [0, 0, 0]) },
+        });
         if (k === 0) {
-          out.push({ id: `${id} $fn=20 OFF`, design, partId, kind: 'duplicate', how: '$fn 20, turned, OFF', chiral: false, file: { name: `${family}-fn20.off`, bytes: render(useFile, call, 20, 'off', [angle(), angle(), angle()]) } });
-          out.push({ id: `${id} $fn=96 3MF`, design, partId, kind: 'duplicate', how: '$fn 96, turned, 3MF', chiral: false, file: { name: `${family}-fn96.3mf`, bytes: render(useFile, call, 96, '3mf', [angle(), angle(), angle()]) } });
+          out.push({
+            id: `${id} $fn=20 OFF`,
+            design,
+            partId,
+            kind: 'duplicate',
+            how: '$fn 20, turned, OFF',
+            chiral: false,
+            file: { name: `${family}-fn20.off`, bytes: render(useFile, call, 20, 'off', [angle(), angle(), angle()]) },
+          });
+          out.push({
+            id: `${id} $fn=96 3MF`,
+            design,
+            partId,
+            kind: 'duplicate',
+            how: '$fn 96, turned, 3MF',
+            chiral: false,
+            file: { name: `${family}-fn96.3mf`, bytes: render(useFile, call, 96, '3mf', [angle(), angle(), angle()]) },
+          });
         }
       } catch (error) {
         console.log(`  (skipped) ${id}: openscad failed (${String(error).slice(0, 80)})`);

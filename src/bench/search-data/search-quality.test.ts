@@ -11,11 +11,21 @@ import { buildSplit } from './split';
 
 describe('search benchmark, small dev run', () => {
   it('the duplicate rule: duplicates ≥ 98, mirror images and scaled copies related below 98, feature edits below 98', async () => {
-    const records = await buildSplit('dev', { perArchetype: 1, assemblies: 1, archetypes: ['mount-plate', 'angle-bracket', 'hex-bolt', 'stepped-block', 'washer-spacer'] });
+    const records = await buildSplit('dev', {
+      perArchetype: 1,
+      assemblies: 1,
+      archetypes: ['mount-plate', 'angle-bracket', 'hex-bolt', 'stepped-block', 'washer-spacer'],
+    });
     const ds = await describeRecords(records);
     expect(ds).toHaveLength(records.length);
     const m = await partToPartMatrix(ds);
-    const f = figures(ds, m, (i, j) => descriptorDistance(ds[i]!.features.global, ds[j]!.features.global), (i, j) => partInPart(ds[i]!, ds[j]!, i, j), (i, j) => geoScore(ds[i]!, ds[j]!));
+    const f = figures(
+      ds,
+      m,
+      (i, j) => descriptorDistance(ds[i]!.features.global, ds[j]!.features.global),
+      (i, j) => partInPart(ds[i]!, ds[j]!, i, j),
+      (i, j) => geoScore(ds[i]!, ds[j]!),
+    );
     console.log(JSON.stringify({ ...f, offByKind: undefined, distanceByKind: undefined }, null, 1));
     expect(f.dupPrecision).toBeGreaterThanOrEqual(0.95);
     expect(f.dupRecall).toBeGreaterThanOrEqual(0.9);

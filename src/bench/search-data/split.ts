@@ -58,7 +58,7 @@ function innerBody(m: ManifoldToplevel, solid: Manifold): Mesh | undefined {
     const e = Math.min(...ext) * frac;
     for (let i = 0; i < 125; i++) {
       // Grid points from the centre outwards.
-      const f = [i % 5, Math.floor(i / 5) % 5, Math.floor(i / 25)].map((g) => 0.5 + ([0, 1, -1, 2, -2][g]! * 0.18));
+      const f = [i % 5, Math.floor(i / 5) % 5, Math.floor(i / 25)].map((g) => 0.5 + [0, 1, -1, 2, -2][g]! * 0.18);
       const c = [0, 1, 2].map((k) => box.min[k]! + ext[k]! * f[k]!) as [number, number, number];
       const probe = m.Manifold.cube([e, e, e], true).translate(c);
       const inside = solid.intersect(probe);
@@ -78,7 +78,14 @@ function innerBody(m: ManifoldToplevel, solid: Manifold): Mesh | undefined {
   return undefined;
 }
 
-async function makeDesign(m: ManifoldToplevel, a: Archetype, design: string, p: Params, rand: () => number, index: number): Promise<{ records: SearchRecord[]; base: Mesh }> {
+async function makeDesign(
+  m: ManifoldToplevel,
+  a: Archetype,
+  design: string,
+  p: Params,
+  rand: () => number,
+  index: number,
+): Promise<{ records: SearchRecord[]; base: Mesh }> {
   const out: SearchRecord[] = [];
   const baseSolid = build(m, a, p, 32);
   const base = manifoldToMesh(baseSolid);
@@ -88,7 +95,8 @@ async function makeDesign(m: ManifoldToplevel, a: Archetype, design: string, p: 
   out.push({ ...common, id: design, partId: design, kind: 'original', how: 'original, 32 segments, STL', file: stl(design, base) });
 
   // Exact duplicates.
-  const dup = (n: number, how: string, file: SearchRecord['file']) => out.push({ ...common, id: `${design}-dup${n}`, partId: design, kind: 'duplicate', how, file });
+  const dup = (n: number, how: string, file: SearchRecord['file']) =>
+    out.push({ ...common, id: `${design}-dup${n}`, partId: design, kind: 'duplicate', how, file });
   const fine = applyToMesh(meshOf(build(m, a, p, 56)), randomRigid(rand));
   dup(1, 'another tessellation (56 segments), rotated and moved, STL', stl(`${design}-dup1`, fine));
   let coarse: Mesh | undefined;
@@ -97,13 +105,20 @@ async function makeDesign(m: ManifoldToplevel, a: Archetype, design: string, p: 
     coarse = meshOf(build(m, a, p, seg));
     if (coarse.indices.length / 3 <= 600) break;
   }
-  dup(2, `coarse mesh (${coarse!.indices.length / 3} triangles), rotated, OBJ`, { name: `${design}-dup2.obj`, bytes: toObj(applyToMesh(coarse!, randomRigid(rand))) });
+  dup(2, `coarse mesh (${coarse!.indices.length / 3} triangles), rotated, OBJ`, {
+    name: `${design}-dup2.obj`,
+    bytes: toObj(applyToMesh(coarse!, randomRigid(rand))),
+  });
   dup(3, 'glTF binary in metres, rotated', { name: `${design}-dup3.glb`, bytes: await toGlb(applyToMesh(base, randomRigid(rand))) });
   {
     const n = [rand() - 0.5, rand() - 0.5, rand() - 0.5] as [number, number, number];
     const c = [0, 1, 2].map((k) => (bb.min[k]! + bb.max[k]!) / 2);
     const [x, y] = baseSolid.splitByPlane(n, (n[0] * c[0]! + n[1] * c[1]! + n[2] * c[2]!) / Math.hypot(...n));
-    if (!x.isEmpty() && !y.isEmpty()) dup(4, 'two bodies cut apart (internal faces), rotated, PLY', { name: `${design}-dup4.ply`, bytes: toPly(applyToMesh(mergeMeshes([meshOf(x), meshOf(y)]), randomRigid(rand))) });
+    if (!x.isEmpty() && !y.isEmpty())
+      dup(4, 'two bodies cut apart (internal faces), rotated, PLY', {
+        name: `${design}-dup4.ply`,
+        bytes: toPly(applyToMesh(mergeMeshes([meshOf(x), meshOf(y)]), randomRigid(rand))),
+      });
     else {
       x.delete();
       y.delete();
@@ -111,14 +126,22 @@ async function makeDesign(m: ManifoldToplevel, a: Archetype, design: string, p: 
   }
   {
     const inner = innerBody(m, baseSolid);
-    if (inner) dup(5, 'an enclosed inner body (internal faces), rotated, STL', stl(`${design}-dup5`, applyToMesh(mergeMeshes([base, inner]), randomRigid(rand))));
+    if (inner)
+      dup(
+        5,
+        'an enclosed inner body (internal faces), rotated, STL',
+        stl(`${design}-dup5`, applyToMesh(mergeMeshes([base, inner]), randomRigid(rand))),
+      );
   }
 
   // Small feature edits (a different part): a hole moved by 1–3 % of the part's size, a wall or diameter changed by as much.
   const edits: [string, Params][] = [];
   if (a.shift) {
     const d = between(rand, 0.01, 0.03) * size * (rand() < 0.5 ? -1 : 1);
-    edits.push([`hole moved ${d.toFixed(2)} mm (${((100 * Math.abs(d)) / size).toFixed(1)} % of ${size.toFixed(0)} mm)`, { ...p, [a.shift]: d }]);
+    edits.push([
+      `hole moved ${d.toFixed(2)} mm (${((100 * Math.abs(d)) / size).toFixed(1)} % of ${size.toFixed(0)} mm)`,
+      { ...p, [a.shift]: d },
+    ]);
   }
   {
     // A diameter moves its surface by half its change.
@@ -127,7 +150,10 @@ async function makeDesign(m: ManifoldToplevel, a: Archetype, design: string, p: 
     const d = /^d$|^D$/.test(k) ? 2 * moved : moved;
     const v = p[k]!;
     const nv = v - d > v * 0.5 ? v - d : v + d;
-    edits.push([`${k} ${v.toFixed(1)} → ${nv.toFixed(1)} mm (surface moved ${moved.toFixed(2)} mm, ${((100 * moved) / size).toFixed(1)} % of the size)`, { ...p, [k]: nv }]);
+    edits.push([
+      `${k} ${v.toFixed(1)} → ${nv.toFixed(1)} mm (surface moved ${moved.toFixed(2)} mm, ${((100 * moved) / size).toFixed(1)} % of the size)`,
+      { ...p, [k]: nv },
+    ]);
   }
   edits.forEach(([how, q], i) => {
     const id = `${design}-edit${i + 1}`;
@@ -154,32 +180,74 @@ async function makeDesign(m: ManifoldToplevel, a: Archetype, design: string, p: 
       if (largest >= 0.03 * size) break;
     }
     const id = `${design}-var${v}`;
-    out.push({ ...common, id, partId: id, kind: 'variant', how: changed.join(', '), file: stl(id, applyToMesh(meshOf(build(m, a, q, 32)), randomRigid(rand))) });
+    out.push({
+      ...common,
+      id,
+      partId: id,
+      kind: 'variant',
+      how: changed.join(', '),
+      file: stl(id, applyToMesh(meshOf(build(m, a, q, 32)), randomRigid(rand))),
+    });
   }
   {
     const f = a.features[0]!;
     const id = `${design}-var3`;
-    out.push({ ...common, id, partId: id, kind: 'variant', how: `feature "${f}" added`, file: stl(id, applyToMesh(meshOf(build(m, a, { ...p, [f]: 1 }, 32)), randomRigid(rand))) });
+    out.push({
+      ...common,
+      id,
+      partId: id,
+      kind: 'variant',
+      how: `feature "${f}" added`,
+      file: stl(id, applyToMesh(meshOf(build(m, a, { ...p, [f]: 1 }, 32)), randomRigid(rand))),
+    });
   }
   {
     const id = `${design}-detail`;
-    out.push({ ...common, id, partId: id, kind: 'detail', how: `detail "${a.detail}" (same box and holes)`, file: stl(id, applyToMesh(meshOf(build(m, a, { ...p, [a.detail]: 1 }, 32)), randomRigid(rand))) });
+    out.push({
+      ...common,
+      id,
+      partId: id,
+      kind: 'detail',
+      how: `detail "${a.detail}" (same box and holes)`,
+      file: stl(id, applyToMesh(meshOf(build(m, a, { ...p, [a.detail]: 1 }, 32)), randomRigid(rand))),
+    });
   }
   if (a.chiral) {
     const id = `${design}-mirror`;
-    out.push({ ...common, id, partId: id, kind: 'mirror', how: 'mirror image, rotated', file: stl(id, applyToMesh(base, multiply(randomRigid(rand), scaling(-1, 1, 1)))) });
+    out.push({
+      ...common,
+      id,
+      partId: id,
+      kind: 'mirror',
+      how: 'mirror image, rotated',
+      file: stl(id, applyToMesh(base, multiply(randomRigid(rand), scaling(-1, 1, 1)))),
+    });
   }
   {
     const f = index % 2 ? 0.5 : 2;
     const id = `${design}-x${f}`;
-    out.push({ ...common, id, partId: id, kind: 'scaled', how: `scaled ×${f}`, scale: f, file: stl(id, applyToMesh(base, multiply(randomRigid(rand), scaling(f)))) });
+    out.push({
+      ...common,
+      id,
+      partId: id,
+      kind: 'scaled',
+      how: `scaled ×${f}`,
+      scale: f,
+      file: stl(id, applyToMesh(base, multiply(randomRigid(rand), scaling(f)))),
+    });
   }
   baseSolid.delete();
   return { records: out, base };
 }
 
 /** Mesh assemblies of a few originals side by side, one of them used twice. */
-function makeAssemblies(records: SearchRecord[], meshes: Map<string, Mesh>, rand: () => number, count: number, tag: string): SearchRecord[] {
+function makeAssemblies(
+  records: SearchRecord[],
+  meshes: Map<string, Mesh>,
+  rand: () => number,
+  count: number,
+  tag: string,
+): SearchRecord[] {
   const originals = records.filter((r) => r.kind === 'original');
   const out: SearchRecord[] = [];
   for (let i = 0; i < count; i++) {
@@ -201,7 +269,16 @@ function makeAssemblies(records: SearchRecord[], meshes: Map<string, Mesh>, rand
     });
     const id = `asm-${tag}${i}`;
     const mesh = applyToMesh(mergeMeshes(placed), randomRigid(rand));
-    out.push({ id, design: id, partId: id, kind: 'assembly', how: `mesh assembly of ${pick.map((p) => p.id).join(', ')} (first used twice)`, chiral: false, file: stl(id, mesh), contains });
+    out.push({
+      id,
+      design: id,
+      partId: id,
+      kind: 'assembly',
+      how: `mesh assembly of ${pick.map((p) => p.id).join(', ')} (first used twice)`,
+      chiral: false,
+      file: stl(id, mesh),
+      contains,
+    });
   }
   return out;
 }

@@ -20,7 +20,11 @@ export function SigningInScreen() {
 
 function describe(error: unknown): string {
   if (error && typeof error === 'object') {
-    const { error: code, error_description: description, message } = error as {
+    const {
+      error: code,
+      error_description: description,
+      message,
+    } = error as {
       error?: unknown;
       error_description?: unknown;
       message?: unknown;

@@ -58,7 +58,12 @@ function makeUser(overrides: Partial<ConstructorParameters<typeof User>[0]> = {}
 }
 
 describe('createAuth', () => {
-  const settings = { issuer: 'http://localhost:8080/oauth2/default', clientId: 'workbench-app', scopes: 'openid offline_access', origin: 'http://localhost:8080' };
+  const settings = {
+    issuer: 'http://localhost:8080/oauth2/default',
+    clientId: 'workbench-app',
+    scopes: 'openid offline_access',
+    origin: 'http://localhost:8080',
+  };
   afterEach(() => vi.restoreAllMocks());
 
   it('configures the user manager for code + PKCE with refresh-token renewal', () => {

@@ -58,11 +58,30 @@ function rowsFor(display: DisplayUnit, folderPaths: ReadonlyMap<number, string>)
     { label: 'State', cell: (m) => stateLabel(m.state) },
     {
       label: 'Size (bounding box)',
-      cell: (m) => (m.facts ? formatSize(m.facts.boundingBox.max.map((v, i) => v - (m.facts!.boundingBox.min[i] ?? 0)), m.facts.units, display) : '—'),
+      cell: (m) =>
+        m.facts
+          ? formatSize(
+              m.facts.boundingBox.max.map((v, i) => v - (m.facts!.boundingBox.min[i] ?? 0)),
+              m.facts.units,
+              display,
+            )
+          : '—',
     },
-    { label: 'Length (X)', cell: (m) => (extent(m, 0) === null ? '—' : formatLength(extent(m, 0)!, 'mm', display)), measure: (m) => extent(m, 0) },
-    { label: 'Width (Y)', cell: (m) => (extent(m, 1) === null ? '—' : formatLength(extent(m, 1)!, 'mm', display)), measure: (m) => extent(m, 1) },
-    { label: 'Height (Z)', cell: (m) => (extent(m, 2) === null ? '—' : formatLength(extent(m, 2)!, 'mm', display)), measure: (m) => extent(m, 2) },
+    {
+      label: 'Length (X)',
+      cell: (m) => (extent(m, 0) === null ? '—' : formatLength(extent(m, 0)!, 'mm', display)),
+      measure: (m) => extent(m, 0),
+    },
+    {
+      label: 'Width (Y)',
+      cell: (m) => (extent(m, 1) === null ? '—' : formatLength(extent(m, 1)!, 'mm', display)),
+      measure: (m) => extent(m, 1),
+    },
+    {
+      label: 'Height (Z)',
+      cell: (m) => (extent(m, 2) === null ? '—' : formatLength(extent(m, 2)!, 'mm', display)),
+      measure: (m) => extent(m, 2),
+    },
     {
       label: 'Surface area',
       cell: (m) => (facts(m) ? formatLength(facts(m)!.surfaceArea, facts(m)!.units, display, 2) : '—'),
@@ -91,7 +110,10 @@ export function CompareSetPage() {
     () => (fromLink === null ? picked.map((p) => p.id) : [...new Set(fromLink.split(',').filter(Boolean))].slice(0, COMPARE_SET_MAX)),
     [fromLink, picked],
   );
-  const list = useModels({ filter: ids.length > 0 ? formatFilter([filterBuilder.in('id', ids)]) : undefined, perPage: COMPARE_SET_MAX }, { enabled: ids.length > 0 });
+  const list = useModels(
+    { filter: ids.length > 0 ? formatFilter([filterBuilder.in('id', ids)]) : undefined, perPage: COMPARE_SET_MAX },
+    { enabled: ids.length > 0 },
+  );
   const folders = useFolderTree();
   const folderPaths = useMemo(() => new Map((folders.data ?? []).map((f) => [f.id, f.path])), [folders.data]);
   const display = useDisplayUnit();
@@ -113,8 +135,8 @@ export function CompareSetPage() {
   if (ids.length === 0) {
     body = (
       <EmptyState title="No models to compare yet">
-        Use <strong>Add to comparison</strong> on a model’s page, or select models in a folder and choose <strong>Compare selected</strong>. Up to{' '}
-        {COMPARE_SET_MAX} models can be compared at once.
+        Use <strong>Add to comparison</strong> on a model’s page, or select models in a folder and choose <strong>Compare selected</strong>.
+        Up to {COMPARE_SET_MAX} models can be compared at once.
       </EmptyState>
     );
   } else if (list.isPending) {
@@ -128,7 +150,8 @@ export function CompareSetPage() {
       <>
         {gone > 0 && (
           <div className="warning" role="note">
-            {gone === 1 ? 'One model of this comparison no longer exists' : `${gone} models of this comparison no longer exist`} (deleted, or not visible to you).
+            {gone === 1 ? 'One model of this comparison no longer exists' : `${gone} models of this comparison no longer exist`} (deleted,
+            or not visible to you).
           </div>
         )}
         <SharedCanvasProvider>
@@ -160,7 +183,9 @@ export function CompareSetPage() {
                   {models.map((m, i) => (
                     <td key={m.id} data-label={m.name}>
                       {row.cell(m)}
-                      {row.measure && i > 0 && first && <span className="compare-set-table__diff"> ({difference(row.measure(first), row.measure(m))})</span>}
+                      {row.measure && i > 0 && first && (
+                        <span className="compare-set-table__diff"> ({difference(row.measure(first), row.measure(m))})</span>
+                      )}
                     </td>
                   ))}
                 </tr>
@@ -185,7 +210,8 @@ export function CompareSetPage() {
     <div className="page compare-set">
       <PageHeader title="Compare models">
         <p className="muted">
-          {models.length > 0 ? `${models.length} of at most ${COMPARE_SET_MAX} models` : `At most ${COMPARE_SET_MAX} models`}; differences are from the first.
+          {models.length > 0 ? `${models.length} of at most ${COMPARE_SET_MAX} models` : `At most ${COMPARE_SET_MAX} models`}; differences
+          are from the first.
           {fromLink === null || keptHere ? null : (
             <>
               {' '}

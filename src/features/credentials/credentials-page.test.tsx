@@ -75,7 +75,12 @@ function setup({ credentials = [], createError, listFails = false }: Options = {
 
 const existing: ClientCredential[] = [
   { clientId: 'cc_old_1', name: 'Nightly import', createdAt: '2026-01-10T09:00:00.000Z', lastUsedAt: null },
-  { clientId: 'cc_old_2', name: 'CI pipeline', createdAt: '2026-02-01T09:00:00.000Z', lastUsedAt: new Date(Date.now() - 3 * 3600_000).toISOString() },
+  {
+    clientId: 'cc_old_2',
+    name: 'CI pipeline',
+    createdAt: '2026-02-01T09:00:00.000Z',
+    lastUsedAt: new Date(Date.now() - 3 * 3600_000).toISOString(),
+  },
 ];
 
 afterEach(() => {
@@ -137,8 +142,24 @@ describe('CredentialsPage', () => {
     await waitFor(() => expect(screen.getAllByTestId('credential-row')).toHaveLength(3));
     expect(screen.getByTestId('curl-example').textContent).toContain("CLIENT_ID='cc_3_new'");
     expect(screen.getByTestId('curl-example').textContent).not.toContain(secret);
-    expect(JSON.stringify(queryClient.getQueryCache().getAll().map((q) => q.state.data))).not.toContain(secret);
-    await waitFor(() => expect(JSON.stringify(queryClient.getMutationCache().getAll().map((m) => m.state.data))).not.toContain(secret));
+    expect(
+      JSON.stringify(
+        queryClient
+          .getQueryCache()
+          .getAll()
+          .map((q) => q.state.data),
+      ),
+    ).not.toContain(secret);
+    await waitFor(() =>
+      expect(
+        JSON.stringify(
+          queryClient
+            .getMutationCache()
+            .getAll()
+            .map((m) => m.state.data),
+        ),
+      ).not.toContain(secret),
+    );
     expect(JSON.stringify({ ...sessionStorage })).not.toContain(secret);
     expect(JSON.stringify({ ...localStorage })).not.toContain(secret);
 

@@ -31,13 +31,13 @@ export function CredentialsPage() {
     <div className="page">
       <PageHeader title="API credentials">
         <p className="lead">
-          Client credentials let scripts and other programs call the API as you — in your tenant, with your roles. Activity
-          done with them is recorded as yours.
+          Client credentials let scripts and other programs call the API as you — in your tenant, with your roles. Activity done with them
+          is recorded as yours.
         </p>
         <p>
           {/* Served by the deployment itself, outside the app: a plain link, not a route. */}
-          <a href={`${config.baseUrl}/docs`}>API documentation</a> — every operation, its parameters and answers; sign in there and
-          try them, creating a credential included.
+          <a href={`${config.baseUrl}/docs`}>API documentation</a> — every operation, its parameters and answers; sign in there and try
+          them, creating a credential included.
         </p>
       </PageHeader>
 
@@ -79,8 +79,8 @@ export function CredentialsPage() {
           Get an access token
         </h2>
         <p>
-          Exchange a client ID and secret for an access token at the token endpoint (client credentials grant). Tokens are valid
-          for 10 hours; send them as <code>Authorization: Bearer &lt;access_token&gt;</code> to <code>{config.baseUrl}/v2/…</code>.
+          Exchange a client ID and secret for an access token at the token endpoint (client credentials grant). Tokens are valid for 10
+          hours; send them as <code>Authorization: Bearer &lt;access_token&gt;</code> to <code>{config.baseUrl}/v2/…</code>.
         </p>
         {sorted.length > 1 && (
           <div className="field field--inline">
@@ -94,7 +94,12 @@ export function CredentialsPage() {
             </select>
           </div>
         )}
-        <TokenRequestExample tokenUrl={config.tokenUrl} clientId={shownClientId} testId="curl-example" label="curl command for an access token" />
+        <TokenRequestExample
+          tokenUrl={config.tokenUrl}
+          clientId={shownClientId}
+          testId="curl-example"
+          label="curl command for an access token"
+        />
         <p className="muted">
           Replace <code>YOUR_CLIENT_SECRET</code> with the secret you stored when you created the credential
           {shownClientId ? '' : ', and YOUR_CLIENT_ID with its client ID'}.

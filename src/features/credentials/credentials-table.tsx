@@ -2,7 +2,13 @@ import { RelativeTime } from '../../ui/relative-time';
 import type { ClientCredential } from '../../contract/client-credentials';
 import { DataTable, RowActionCell } from '../../ui/table';
 
-export function CredentialsTable({ credentials, onDelete }: { credentials: ClientCredential[]; onDelete: (credential: ClientCredential) => void }) {
+export function CredentialsTable({
+  credentials,
+  onDelete,
+}: {
+  credentials: ClientCredential[];
+  onDelete: (credential: ClientCredential) => void;
+}) {
   return (
     <DataTable caption="Your API credentials" columns={['Name', 'Client ID', 'Created', 'Last used', null]}>
       {credentials.map((credential) => (

@@ -13,7 +13,15 @@ export function shellQuote(value: string): string {
  * form body grant_type=client_credentials&scope=tenantApp%20roles. The Basic value is
  * computed by the shell so the command works as pasted once the secret is filled in.
  */
-export function tokenRequestCurl({ tokenUrl, clientId, clientSecret }: { tokenUrl: string; clientId?: string | null; clientSecret?: string | null }): string {
+export function tokenRequestCurl({
+  tokenUrl,
+  clientId,
+  clientSecret,
+}: {
+  tokenUrl: string;
+  clientId?: string | null;
+  clientSecret?: string | null;
+}): string {
   return [
     `CLIENT_ID=${shellQuote(clientId || clientIdPlaceholder)}`,
     `CLIENT_SECRET=${shellQuote(clientSecret || clientSecretPlaceholder)}`,

@@ -26,8 +26,8 @@ export function DeleteCredentialDialog({
       error={remove.isError ? remove.error : null}
     >
       <p>
-        <strong>{credential.name}</strong> (<code>{credential.clientId}</code>) will stop working at once: scripts using it can no
-        longer get tokens, and tokens already issued with it are refused.
+        <strong>{credential.name}</strong> (<code>{credential.clientId}</code>) will stop working at once: scripts using it can no longer
+        get tokens, and tokens already issued with it are refused.
       </p>
       <p>This cannot be undone.</p>
     </ConfirmDeleteDialog>

@@ -13,8 +13,8 @@ export function NewSecretDialog({ credential, tokenUrl, onClose }: { credential:
         <strong>{credential.name}</strong> is ready. Use its client ID and secret to request access tokens.
       </p>
       <p className="warning" role="note">
-        <strong>Copy the secret now.</strong> This is the only time it is shown — it cannot be shown again. Store it like a
-        password. If you lose it, delete this credential and create a new one.
+        <strong>Copy the secret now.</strong> This is the only time it is shown — it cannot be shown again. Store it like a password. If you
+        lose it, delete this credential and create a new one.
       </p>
       <dl className="secret-list">
         <div className="secret-list__row">
@@ -32,7 +32,12 @@ export function NewSecretDialog({ credential, tokenUrl, onClose }: { credential:
             <code className="secret" data-testid="new-client-secret">
               {credential.clientSecret}
             </code>
-            <CopyButton text={credential.clientSecret} label="Copy secret" className="button button--small button--primary" ref={copySecretRef} />
+            <CopyButton
+              text={credential.clientSecret}
+              label="Copy secret"
+              className="button button--small button--primary"
+              ref={copySecretRef}
+            />
           </dd>
         </div>
       </dl>

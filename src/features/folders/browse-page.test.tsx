@@ -100,7 +100,11 @@ describe('folder browsing', () => {
   });
 
   it('lists subfolders before models, and their models on request', async () => {
-    const folders = [makeFolder(1, 'Pumps', null, 0), { ...makeFolder(2, 'Housings', 1, 2), path: 'Pumps/Housings' }, { ...makeFolder(3, 'Old', 2, 1), path: 'Pumps/Housings/Old' }];
+    const folders = [
+      makeFolder(1, 'Pumps', null, 0),
+      { ...makeFolder(2, 'Housings', 1, 2), path: 'Pumps/Housings' },
+      { ...makeFolder(3, 'Old', 2, 1), path: 'Pumps/Housings/Old' },
+    ];
     const fetchMock = stubService(service({ folders, models: [] }));
     const user = userEvent.setup();
     renderRoutes(routes, '/folders/1');
@@ -174,7 +178,11 @@ describe('folder browsing', () => {
     expect(screen.getByText('2 selected')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Delete selected' }));
     const dialog = screen.getByRole('dialog', { name: 'Delete 2 models?' });
-    expect(within(dialog).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Bracket A', 'Bracket B']);
+    expect(
+      within(dialog)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Bracket A', 'Bracket B']);
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     const deletes = fetchMock.mock.calls.filter(([, init]) => init?.method === 'DELETE').map(([u]) => new URL(String(u)));

@@ -18,12 +18,21 @@ import './folders.css';
 import { Breadcrumbs } from '../../ui/breadcrumbs';
 import { paths } from '../../ui/paths';
 
-type DialogState = { kind: 'create'; parent: Folder | null } | { kind: 'rename'; folder: Folder } | { kind: 'delete'; folder: Folder } | null;
+type DialogState =
+  { kind: 'create'; parent: Folder | null } | { kind: 'rename'; folder: Folder } | { kind: 'delete'; folder: Folder } | null;
 
 function FolderTrail({ folder, folders }: { folder: Folder; folders: readonly Folder[] }) {
   const byId = new Map(folders.map((f) => [f.id, f]));
   const trail = ancestorIds(folders, folder.id).flatMap((id) => byId.get(id) ?? []);
-  return <Breadcrumbs trail={[{ label: 'All folders', to: paths.folders.href() }, ...trail.map((f) => ({ key: f.id, label: f.name, to: paths.folder.href(f.id) })), { label: folder.name }]} />;
+  return (
+    <Breadcrumbs
+      trail={[
+        { label: 'All folders', to: paths.folders.href() },
+        ...trail.map((f) => ({ key: f.id, label: f.name, to: paths.folder.href(f.id) })),
+        { label: folder.name },
+      ]}
+    />
+  );
 }
 
 /** /folders (all models) and /folders/:folderId: the folder tree beside the selected folder's models. */
@@ -44,7 +53,15 @@ function FolderEditActions({ folder, onAction }: { folder: Folder; onAction: (di
 }
 
 /** The folders directly inside the one shown, before its models: name, own and total model counts. */
-function SubfolderList({ folders, totals, onOpen }: { folders: Folder[]; totals: ReadonlyMap<number, number>; onOpen: (folder: Folder) => void }) {
+function SubfolderList({
+  folders,
+  totals,
+  onOpen,
+}: {
+  folders: Folder[];
+  totals: ReadonlyMap<number, number>;
+  onOpen: (folder: Folder) => void;
+}) {
   return (
     <nav className="subfolders" aria-label="Subfolders">
       <ul className="subfolders__list">
@@ -65,7 +82,9 @@ function SubfolderList({ folders, totals, onOpen }: { folders: Folder[]; totals:
                 <span className="subfolders__name">{f.name}</span>{' '}
                 {own !== undefined && (
                   <span className="subfolders__count muted">
-                    {own === total || total === undefined ? countWords(own) : `${countWords(own)}, ${total.toLocaleString('en-US')} with subfolders`}
+                    {own === total || total === undefined
+                      ? countWords(own)
+                      : `${countWords(own)}, ${total.toLocaleString('en-US')} with subfolders`}
                   </span>
                 )}
               </Link>
@@ -131,7 +150,8 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
   };
 
   const subfolders = useMemo(
-    () => (folderId === null ? [] : (tree.data ?? []).filter((f) => f.parentFolderId === folderId).sort((a, b) => a.name.localeCompare(b.name))),
+    () =>
+      folderId === null ? [] : (tree.data ?? []).filter((f) => f.parentFolderId === folderId).sort((a, b) => a.name.localeCompare(b.name)),
     [folderId, tree.data],
   );
   const hasSubfolders = subfolders.length > 0;
@@ -158,13 +178,17 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
       </div>
     );
   } else if (models.isError) {
-    results = <ErrorState title="The models could not be loaded" message={errorMessage(models.error)} onRetry={() => void models.refetch()} />;
+    results = (
+      <ErrorState title="The models could not be loaded" message={errorMessage(models.error)} onRetry={() => void models.refetch()} />
+    );
   } else if (models.data.models.length === 0) {
     const { pageData } = models.data;
     if (pageData.total > 0) {
       results = (
         <EmptyState title={`There is no page ${view.page}`}>
-          <p>The list has {pageData.lastPage} {pageData.lastPage === 1 ? 'page' : 'pages'}.</p>
+          <p>
+            The list has {pageData.lastPage} {pageData.lastPage === 1 ? 'page' : 'pages'}.
+          </p>
           <button type="button" className="button" onClick={() => update({ page: pageData.lastPage })}>
             Go to the last page
           </button>
@@ -200,7 +224,11 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
     results = (
       <div aria-busy={models.isPlaceholderData || undefined} className={models.isPlaceholderData ? 'is-refreshing' : undefined}>
         {editable && <SelectionBar models={models.data.models} selected={selected} onSelect={select} />}
-        {view.view === 'grid' ? <ModelGrid models={models.data.models} selection={modelSelection} /> : <ModelTable models={models.data.models} selection={modelSelection} />}
+        {view.view === 'grid' ? (
+          <ModelGrid models={models.data.models} selection={modelSelection} />
+        ) : (
+          <ModelTable models={models.data.models} selection={modelSelection} />
+        )}
       </div>
     );
   }
@@ -245,7 +273,11 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
               </button>
             )}
           </div>
-          <Link to={paths.folders.href(searchParams)} className={`browse__all${folderId === null ? ' browse__all--selected' : ''}`} aria-current={folderId === null ? 'page' : undefined}>
+          <Link
+            to={paths.folders.href(searchParams)}
+            className={`browse__all${folderId === null ? ' browse__all--selected' : ''}`}
+            aria-current={folderId === null ? 'page' : undefined}
+          >
             All models
           </Link>
           {tree.isPending ? (
@@ -263,7 +295,11 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
 
         <section className="card browse__models" aria-labelledby="models-heading">
           <h2 id="models-heading" className="card__title">
-            {folderId === null ? 'All models' : folder ? `Models in ${folder.name}${view.subfolders && hasSubfolders ? ' and its subfolders' : ''}` : 'Models'}
+            {folderId === null
+              ? 'All models'
+              : folder
+                ? `Models in ${folder.name}${view.subfolders && hasSubfolders ? ' and its subfolders' : ''}`
+                : 'Models'}
           </h2>
           {folderMissing ? (
             <EmptyState title="Folder not found">
@@ -311,7 +347,9 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
           onClose={() => setDialog(null)}
           onDeleted={(deleted) => {
             setDialog(null);
-            void navigate(deleted.parentFolderId == null ? paths.folders.href() : paths.folder.href(deleted.parentFolderId), { replace: true });
+            void navigate(deleted.parentFolderId == null ? paths.folders.href() : paths.folder.href(deleted.parentFolderId), {
+              replace: true,
+            });
           }}
         />
       )}

@@ -30,7 +30,9 @@ describe('browse view <-> query string', () => {
       subfolders: true,
     };
     const query = formatBrowseState(state).toString();
-    expect(query).toBe('search=bracket+v2&state=processing%2Cfailed&type=step%2Cstl&order=-createdAt&page=3&perPage=48&subfolders=1&view=table');
+    expect(query).toBe(
+      'search=bracket+v2&state=processing%2Cfailed&type=step%2Cstl&order=-createdAt&page=3&perPage=48&subfolders=1&view=table',
+    );
     expect(parse(query)).toEqual(state);
   });
 
@@ -73,7 +75,13 @@ describe('browse filter', () => {
   });
 
   it('covers the folders below with subfolders', () => {
-    const folder = (id: number, path: string, parentFolderId: number | null) => ({ id, name: path, path, parentFolderId, createdAt: '2026-01-01T00:00:00.000Z' });
+    const folder = (id: number, path: string, parentFolderId: number | null) => ({
+      id,
+      name: path,
+      path,
+      parentFolderId,
+      createdAt: '2026-01-01T00:00:00.000Z',
+    });
     const folders = [folder(7, 'A', null), folder(8, 'A/B', 7), folder(9, 'A/B/C', 8), folder(10, 'AB', null)];
     expect(browseFilter(7, { states: ['failed'], types: [], subfolders: true }, folders)).toBe('folderId(in(7,8,9)),state(in(failed))');
     // Until the folder list is known: the folder alone.
@@ -88,7 +96,12 @@ describe('browse filter', () => {
       filter: 'folderId(eq(5)),state(in(failed))',
       order: '-name',
     });
-    expect(browseListParams(null, defaultBrowseState)).toEqual({ page: 1, perPage: 24, search: undefined, filter: undefined, order: 'name' });
+    expect(browseListParams(null, defaultBrowseState)).toEqual({
+      page: 1,
+      perPage: 24,
+      search: undefined,
+      filter: undefined,
+      order: 'name',
+    });
   });
-
 });

@@ -80,7 +80,12 @@ const knownOrders = new Set(orderChoices.map((o) => o.id));
 /** Comma-separated list, known values only, each once, in a stable order. */
 function readList(value: string | null, allowed: ReadonlySet<string>, order: readonly string[]): string[] {
   if (!value) return [];
-  const picked = new Set(value.split(',').map((v) => v.trim()).filter((v) => allowed.has(v)));
+  const picked = new Set(
+    value
+      .split(',')
+      .map((v) => v.trim())
+      .filter((v) => allowed.has(v)),
+  );
   return order.filter((v) => picked.has(v));
 }
 
@@ -138,7 +143,11 @@ export function updateBrowseState(state: BrowseState, change: Partial<BrowseStat
  * The model-list filter of a view: `folderId(eq(N)),state(in(...)),fileType(in(...))`; with
  * subfolders, `folderId(in(...))` over the folder and those below it in `folders`.
  */
-export function browseFilter(folderId: number | null, state: Pick<BrowseState, 'states' | 'types' | 'subfolders'>, folders: readonly Folder[] = []): string | undefined {
+export function browseFilter(
+  folderId: number | null,
+  state: Pick<BrowseState, 'states' | 'types' | 'subfolders'>,
+  folders: readonly Folder[] = [],
+): string | undefined {
   const clauses: FilterClause<ModelFilterField>[] = [];
   if (folderId !== null) clauses.push(state.subfolders ? folderAndBelowClause(folders, folderId) : filterBuilder.eq('folderId', folderId));
   if (state.states.length) clauses.push(filterBuilder.in('state', state.states));

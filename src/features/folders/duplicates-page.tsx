@@ -57,7 +57,17 @@ function DuplicateCard({ model, anchor, score }: { model: Model; anchor: Model; 
   );
 }
 
-function ClusterRow({ cluster, index, relations, models }: { cluster: DuplicateCluster; index: number; relations: readonly RelationLink[]; models: ReadonlyMap<string, Model> }) {
+function ClusterRow({
+  cluster,
+  index,
+  relations,
+  models,
+}: {
+  cluster: DuplicateCluster;
+  index: number;
+  relations: readonly RelationLink[];
+  models: ReadonlyMap<string, Model>;
+}) {
   const anchor = cluster.models[0]!;
   const scoreWith = (id: string) => {
     const link = cluster.links.find((l) => (l.a === anchor.id && l.b === id) || (l.b === anchor.id && l.a === id));
@@ -73,7 +83,11 @@ function ClusterRow({ cluster, index, relations, models }: { cluster: DuplicateC
           <DuplicateCard key={m.id} model={m} anchor={anchor} score={scoreWith(m.id)} />
         ))}
       </PreviewGrid>
-      <RelationList links={relations} models={models} label="Beside this group, not duplicates: mirror images and scaled copies of its members" />
+      <RelationList
+        links={relations}
+        models={models}
+        label="Beside this group, not duplicates: mirror images and scaled copies of its members"
+      />
     </section>
   );
 }
@@ -99,7 +113,9 @@ export function DuplicatesPage() {
   const data = duplicates.data;
   // Mirror images and scaled copies: beside the group of either model, or on their own.
   const { models, byCluster, loose } = useMemo(() => {
-    const models = new Map<string, Model>([...(data?.relatedModels ?? []), ...(data?.clusters.flatMap((c) => c.models) ?? [])].map((m) => [m.id, m]));
+    const models = new Map<string, Model>(
+      [...(data?.relatedModels ?? []), ...(data?.clusters.flatMap((c) => c.models) ?? [])].map((m) => [m.id, m]),
+    );
     const clusterOf = new Map<string, number>();
     data?.clusters.forEach((c, i) => c.models.forEach((m) => clusterOf.set(m.id, i)));
     const byCluster = new Map<number, RelationLink[]>();
@@ -127,8 +143,9 @@ export function DuplicatesPage() {
           }
         >
           <p className="lead">
-            Models whose whole shape matches at or above the threshold, grouped. Open “Compare” to see exactly where two differ. To decide which to keep and
-            move, tag or delete the others, <Link to={paths.reviews.href(folderId)}>start a clean-up review of this folder</Link>.
+            Models whose whole shape matches at or above the threshold, grouped. Open “Compare” to see exactly where two differ. To decide
+            which to keep and move, tag or delete the others,{' '}
+            <Link to={paths.reviews.href(folderId)}>start a clean-up review of this folder</Link>.
           </p>
         </PageHeader>
         <div className="duplicates__controls">
@@ -149,11 +166,21 @@ export function DuplicatesPage() {
         {duplicates.isPending ? (
           <LoadingState label="Comparing the folder's models…" />
         ) : duplicates.isError && !data ? (
-          <ErrorState title="Duplicates could not be found" message={errorMessage(duplicates.error)} onRetry={() => void duplicates.refetch()} />
+          <ErrorState
+            title="Duplicates could not be found"
+            message={errorMessage(duplicates.error)}
+            onRetry={() => void duplicates.refetch()}
+          />
         ) : (
           <>
             {data?.clusters.map((cluster, i) => (
-              <ClusterRow key={cluster.models.map((m) => m.id).join(',')} cluster={cluster} index={i} relations={byCluster.get(i) ?? []} models={models} />
+              <ClusterRow
+                key={cluster.models.map((m) => m.id).join(',')}
+                cluster={cluster}
+                index={i}
+                relations={byCluster.get(i) ?? []}
+                models={models}
+              />
             ))}
             {loose.length > 0 && (
               <section className="card" style={{ marginTop: '1rem' }} aria-label="Mirror images and scaled copies">

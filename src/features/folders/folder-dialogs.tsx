@@ -21,8 +21,7 @@ export function FolderNameDialog(props: NameDialogProps) {
   const inputId = useId();
   const errorId = useId();
 
-  const title =
-    props.mode === 'rename' ? 'Rename folder' : props.parent ? `New folder in ${props.parent.name}` : 'New top-level folder';
+  const title = props.mode === 'rename' ? 'Rename folder' : props.parent ? `New folder in ${props.parent.name}` : 'New top-level folder';
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -111,8 +110,8 @@ export function DeleteFolderDialog({
       {blocked ? (
         <p>
           <strong>{folder.name}</strong> is not empty:{' '}
-          {models > 0 ? `it holds ${models} ${models === 1 ? 'model' : 'models'}` : 'it has subfolders'}. Only
-          empty folders can be deleted — move or delete what is inside first.
+          {models > 0 ? `it holds ${models} ${models === 1 ? 'model' : 'models'}` : 'it has subfolders'}. Only empty folders can be deleted
+          — move or delete what is inside first.
         </p>
       ) : (
         <p>

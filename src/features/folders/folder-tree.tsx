@@ -117,7 +117,9 @@ export function FolderTree({ folders, selectedId, onActivate, label = 'Folders' 
             </span>
             <span className="tree__icon" aria-hidden="true" />
             <span className="tree__name">{row.folder.name}</span>
-            {row.folder.modelCount !== undefined && <TreeCount own={row.folder.modelCount} total={totals.get(id) ?? row.folder.modelCount} />}
+            {row.folder.modelCount !== undefined && (
+              <TreeCount own={row.folder.modelCount} total={totals.get(id) ?? row.folder.modelCount} />
+            )}
           </li>
         );
       })}

@@ -169,7 +169,11 @@ export function MetadataSection({ model, editable }: { model: Model; editable: b
       {model.metadata.length === 0 ? (
         <p className="muted">{editable ? 'No metadata yet. Add a key and value below.' : 'No metadata.'}</p>
       ) : (
-        <DataTable caption={`Metadata of ${model.name}`} columns={editable ? ['Key', 'Value', null] : ['Key', 'Value']} className="metadata">
+        <DataTable
+          caption={`Metadata of ${model.name}`}
+          columns={editable ? ['Key', 'Value', null] : ['Key', 'Value']}
+          className="metadata"
+        >
           {model.metadata.map((pair) => {
             const name = keyName(keys.data, pair.metadataKeyId);
             return editable && editing === pair.metadataKeyId ? (

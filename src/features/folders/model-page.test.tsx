@@ -19,7 +19,14 @@ function service(overrides: Partial<FakeService> = {}): FakeService {
       makeModel({
         metadata: [{ metadataKeyId: 1, value: 'Brass' }],
         fileSize: 4_718_592,
-        facts: { triangles: 1200, boundingBox: { min: [0, 0, 0], max: [10, 20, 5] }, surfaceArea: 700, volume: 1000, shells: 1, units: 'mm' },
+        facts: {
+          triangles: 1200,
+          boundingBox: { min: [0, 0, 0], max: [10, 20, 5] },
+          surfaceArea: 700,
+          volume: 1000,
+          shells: 1,
+          units: 'mm',
+        },
       }),
     ],
     metadataKeys: [
@@ -47,19 +54,44 @@ describe('ModelPage', () => {
     expect(screen.getByText('1,000 mm³')).toBeTruthy();
     expect(screen.getByText('File size').nextElementSibling?.textContent).toBe('4.5 MiB');
     const summary = screen.getByRole('navigation', { name: 'Matches at 80% or more' });
-    await waitFor(() => expect(within(summary).getAllByRole('link').map((l) => l.textContent)).toEqual([
-      '3 Part-to-part matches the same part, however it is placed or exported',
-      '0 Part-in-part matches assemblies containing it, parts it contains',
-      '12 Geo-related models similar size, proportions and holes',
-    ]));
-    expect(within(summary).getByRole('link', { name: /^12 Geo-related/ }).getAttribute('href')).toBe('/models/m1/matches/geo-related');
+    await waitFor(() =>
+      expect(
+        within(summary)
+          .getAllByRole('link')
+          .map((l) => l.textContent),
+      ).toEqual([
+        '3 Part-to-part matches the same part, however it is placed or exported',
+        '0 Part-in-part matches assemblies containing it, parts it contains',
+        '12 Geo-related models similar size, proportions and holes',
+      ]),
+    );
+    expect(
+      within(summary)
+        .getByRole('link', { name: /^12 Geo-related/ })
+        .getAttribute('href'),
+    ).toBe('/models/m1/matches/geo-related');
     expect(await screen.findByText('Material')).toBeTruthy();
   });
 
   it('shows lengths in inches when the reader chose them, and says when a file gave no unit', async () => {
     setDisplayUnit('in');
     try {
-      stubService(service({ models: [makeModel({ facts: { triangles: 12, boundingBox: { min: [0, 0, 0], max: [25.4, 50.8, 12.7] }, surfaceArea: 645.16, volume: null, shells: 1, units: 'unknown' } })] }));
+      stubService(
+        service({
+          models: [
+            makeModel({
+              facts: {
+                triangles: 12,
+                boundingBox: { min: [0, 0, 0], max: [25.4, 50.8, 12.7] },
+                surfaceArea: 645.16,
+                volume: null,
+                shells: 1,
+                units: 'unknown',
+              },
+            }),
+          ],
+        }),
+      );
       renderRoutes(routes, '/models/m1');
       expect(await screen.findByText('1 × 2 × 0.5 in')).toBeTruthy();
       expect(screen.getByText('1 in²')).toBeTruthy();
@@ -140,7 +172,9 @@ describe('ModelPage', () => {
 
   it('lazy-loads the 3D preview of the viewer file (the thumbnail where WebGL is missing)', async () => {
     vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(null);
-    stubService(service({ viewerFile: 'http://localhost:8080/files/m1.glb?sig=abc', models: [makeModel({ thumbnail: '/thumbs/m1.png' })] }));
+    stubService(
+      service({ viewerFile: 'http://localhost:8080/files/m1.glb?sig=abc', models: [makeModel({ thumbnail: '/thumbs/m1.png' })] }),
+    );
     renderRoutes(routes, '/models/m1');
     const preview = await screen.findByRole('img', { name: '3D preview of Bracket' }, { timeout: 5000 });
     expect(preview.querySelector('img')?.getAttribute('src')).toBe('/thumbs/m1.png');
@@ -168,7 +202,14 @@ describe('ModelPage', () => {
   });
 
   it('lists assembly parts as links and flags missing ones', async () => {
-    const asm = makeModel({ id: 'asm', name: 'Gearbox', isAssembly: true, state: 'finished-incomplete', missingParts: ['bolt.stp'], partCount: 2 });
+    const asm = makeModel({
+      id: 'asm',
+      name: 'Gearbox',
+      isAssembly: true,
+      state: 'finished-incomplete',
+      missingParts: ['bolt.stp'],
+      partCount: 2,
+    });
     const state = service({ models: [asm] });
     const fetchMock = stubService(state);
     const base = fetchMock.getMockImplementation()!;

@@ -91,7 +91,13 @@ function MatchSummary({ model, working }: { model: Model; working: boolean }) {
   const thresholds = { 'part-to-part': defaultMatchThreshold, 'part-in-part': defaultMatchThreshold, 'geo-related': defaultMatchThreshold };
   const counts = useMatchCounts(model.id, thresholds, undefined, { enabled: searchable });
   if (!searchable) {
-    return <p className="muted model__no-matches">{working ? 'Matches can be searched once processing has finished.' : 'This model cannot be matched: its geometry could not be read.'}</p>;
+    return (
+      <p className="muted model__no-matches">
+        {working
+          ? 'Matches can be searched once processing has finished.'
+          : 'This model cannot be matched: its geometry could not be read.'}
+      </p>
+    );
   }
   return (
     <nav className="match-summary" aria-label={`Matches at ${defaultMatchThreshold}% or more`}>
@@ -103,8 +109,7 @@ function MatchSummary({ model, working }: { model: Model; working: boolean }) {
             <span className="match-summary__count" aria-busy={count.data === undefined && !count.isError}>
               {text}
             </span>{' '}
-            <span className="match-summary__label">{link.label}</span>{' '}
-            <span className="match-summary__hint">{link.hint}</span>
+            <span className="match-summary__label">{link.label}</span> <span className="match-summary__hint">{link.hint}</span>
           </Link>
         );
       })}
@@ -143,7 +148,11 @@ function PreviewSection({ model, shownPart, isolate }: { model: Model; shownPart
     body = (
       <div className="preview-placeholder">
         {thumbnail && <img src={thumbnail} alt="" className="preview-placeholder__image" />}
-        <p>{working ? 'The 3D preview appears when processing has finished.' : 'There is no 3D preview: the geometry of this file could not be read.'}</p>
+        <p>
+          {working
+            ? 'The 3D preview appears when processing has finished.'
+            : 'There is no 3D preview: the geometry of this file could not be read.'}
+        </p>
       </div>
     );
   } else if (viewerUrl) {
@@ -155,11 +164,22 @@ function PreviewSection({ model, shownPart, isolate }: { model: Model; shownPart
           </div>
         }
       >
-        <ModelPreview url={viewerUrl} label={shownPart ? `${label}, ${shownPart.name} highlighted` : label} fallbackImageUrl={thumbnail} highlight={highlight} />
+        <ModelPreview
+          url={viewerUrl}
+          label={shownPart ? `${label}, ${shownPart.name} highlighted` : label}
+          fallbackImageUrl={thumbnail}
+          highlight={highlight}
+        />
       </Suspense>
     );
   } else if (viewerFile.isError) {
-    body = <ErrorState title="The 3D preview could not be loaded" message={errorMessage(viewerFile.error)} onRetry={() => void viewerFile.refetch()} />;
+    body = (
+      <ErrorState
+        title="The 3D preview could not be loaded"
+        message={errorMessage(viewerFile.error)}
+        onRetry={() => void viewerFile.refetch()}
+      />
+    );
   } else {
     body = <div className="viewer viewer--placeholder" aria-busy="true" />;
   }
@@ -171,7 +191,9 @@ function PreviewSection({ model, shownPart, isolate }: { model: Model; shownPart
       {body}
       {shownPart && (
         <p className="muted" role="status">
-          {partFile.isError ? `${shownPart.name} could not be loaded: ${errorMessage(partFile.error)}` : `${shownPart.name} is highlighted${isolate ? ', alone' : ''}.`}
+          {partFile.isError
+            ? `${shownPart.name} could not be loaded: ${errorMessage(partFile.error)}`
+            : `${shownPart.name} is highlighted${isolate ? ', alone' : ''}.`}
         </p>
       )}
     </section>
@@ -226,8 +248,21 @@ function AssemblyNodeLabel({ node, placements, showing }: { node: AssemblyTreeNo
 }
 
 /** Parts and sub-assemblies, repeated parts as one row with a quantity, sub-assemblies folding. */
-function AssemblyNodes({ nodes, level = 1, parentPlacements, showing }: { nodes: readonly AssemblyTreeNode[]; level?: number; parentPlacements: readonly number[][]; showing: PartShowing }) {
-  const rows = useMemo(() => withQuantities(nodes).map((node) => ({ node, placements: placementsOf(parentPlacements, node) })), [nodes, parentPlacements]);
+function AssemblyNodes({
+  nodes,
+  level = 1,
+  parentPlacements,
+  showing,
+}: {
+  nodes: readonly AssemblyTreeNode[];
+  level?: number;
+  parentPlacements: readonly number[][];
+  showing: PartShowing;
+}) {
+  const rows = useMemo(
+    () => withQuantities(nodes).map((node) => ({ node, placements: placementsOf(parentPlacements, node) })),
+    [nodes, parentPlacements],
+  );
   return (
     <ul className="assembly">
       {rows.map(({ node, placements }, index) => (
@@ -248,7 +283,17 @@ function AssemblyNodes({ nodes, level = 1, parentPlacements, showing }: { nodes:
   );
 }
 
-function AssemblySection({ model, showing, isolate, onIsolate }: { model: Model; showing: PartShowing; isolate: boolean; onIsolate: (isolate: boolean) => void }) {
+function AssemblySection({
+  model,
+  showing,
+  isolate,
+  onIsolate,
+}: {
+  model: Model;
+  showing: PartShowing;
+  isolate: boolean;
+  onIsolate: (isolate: boolean) => void;
+}) {
   const tree = useAssemblyTree(model.id, isSettled(model.state));
   const missing = model.missingParts ?? [];
   return (
@@ -468,13 +513,14 @@ function ModelView({ model }: { model: Model }) {
               </div>
             ))}
           </dl>
-          {!facts && <p className="muted">{working ? 'Geometry facts appear when processing has finished.' : 'No geometry facts for this model.'}</p>}
+          {!facts && (
+            <p className="muted">{working ? 'Geometry facts appear when processing has finished.' : 'No geometry facts for this model.'}</p>
+          )}
         </section>
       </div>
 
       <MetadataSection model={model} editable={editable} />
       {model.isAssembly && <AssemblySection model={model} showing={showing} isolate={isolate} onIsolate={setIsolate} />}
-
 
       {moving && <MoveModelDialog model={model} onClose={() => setMoving(false)} />}
       {confirmDelete && (

@@ -12,7 +12,10 @@ export function MoveModelDialog({ model, onClose }: { model: Model; onClose: () 
   const move = useMoveModel();
   const selectId = useId();
   const selectRef = useRef<HTMLSelectElement>(null);
-  const options = useMemo(() => (tree.data ?? []).filter((f) => f.id !== model.folderId).sort((a, b) => a.path.localeCompare(b.path)), [tree.data, model.folderId]);
+  const options = useMemo(
+    () => (tree.data ?? []).filter((f) => f.id !== model.folderId).sort((a, b) => a.path.localeCompare(b.path)),
+    [tree.data, model.folderId],
+  );
   const [folderId, setFolderId] = useState<number | null>(null);
   const fileName = fileNameOf(model.filePath);
   const target = options.find((f) => f.id === folderId);
@@ -26,7 +29,13 @@ export function MoveModelDialog({ model, onClose }: { model: Model; onClose: () 
       >
         <div className="field">
           <label htmlFor={selectId}>Folder</label>
-          <select id={selectId} ref={selectRef} value={folderId ?? ''} onChange={(event) => setFolderId(event.target.value ? Number(event.target.value) : null)} disabled={tree.isPending}>
+          <select
+            id={selectId}
+            ref={selectRef}
+            value={folderId ?? ''}
+            onChange={(event) => setFolderId(event.target.value ? Number(event.target.value) : null)}
+            disabled={tree.isPending}
+          >
             <option value="">{tree.isPending ? 'Loading folders…' : 'Choose a folder…'}</option>
             {options.map((f) => (
               <option key={f.id} value={f.id}>
@@ -49,7 +58,12 @@ export function MoveModelDialog({ model, onClose }: { model: Model; onClose: () 
           <button type="button" className="button" onClick={onClose} disabled={move.isPending}>
             Cancel
           </button>
-          <button type="submit" className="button button--primary" disabled={folderId === null || move.isPending} aria-busy={move.isPending}>
+          <button
+            type="submit"
+            className="button button--primary"
+            disabled={folderId === null || move.isPending}
+            aria-busy={move.isPending}
+          >
             {move.isPending ? 'Moving…' : 'Move'}
           </button>
         </div>

@@ -7,7 +7,15 @@ import type { Model } from '../../contract/models';
 import { paths } from '../../ui/paths';
 
 /** "3 selected · Select all on this page · Clear · Delete selected", with the confirmation. */
-export function SelectionBar({ models, selected, onSelect }: { models: readonly Model[]; selected: ReadonlySet<string>; onSelect: (ids: ReadonlySet<string>) => void }) {
+export function SelectionBar({
+  models,
+  selected,
+  onSelect,
+}: {
+  models: readonly Model[];
+  selected: ReadonlySet<string>;
+  onSelect: (ids: ReadonlySet<string>) => void;
+}) {
   const [confirming, setConfirming] = useState(false);
   const navigate = useNavigate();
   const [deleted, setDeleted] = useState(0);

@@ -25,8 +25,12 @@ describe('local image checks', () => {
 
   it('refuses empty and too large files with the sizes in words', () => {
     expect(checkImage({ name: 'a.png', type: 'image/png', size: 0 })).toBe('The file is empty.');
-    expect(checkImage({ name: 'a.png', type: 'image/png', size: IMAGE_MAX_BYTES + 1 })).toBe('Too large: 10.1 MiB. Images can be at most 10 MiB.');
-    expect(checkImage({ name: 'a.png', type: 'image/png', size: 12.5 * 1024 * 1024 })).toBe('Too large: 12.5 MiB. Images can be at most 10 MiB.');
+    expect(checkImage({ name: 'a.png', type: 'image/png', size: IMAGE_MAX_BYTES + 1 })).toBe(
+      'Too large: 10.1 MiB. Images can be at most 10 MiB.',
+    );
+    expect(checkImage({ name: 'a.png', type: 'image/png', size: 12.5 * 1024 * 1024 })).toBe(
+      'Too large: 12.5 MiB. Images can be at most 10 MiB.',
+    );
   });
 
   it('names pasted images and keeps names within 255 characters', () => {

@@ -33,7 +33,8 @@ export function checkImage(file: ImageFileFacts): string | null {
     return `Not a PNG, JPEG or WebP image${what}.`;
   }
   if (file.size === 0) return 'The file is empty.';
-  if (file.size > IMAGE_MAX_BYTES) return `Too large: ${formatBytes(file.size, 'up')}. Images can be at most ${formatBytes(IMAGE_MAX_BYTES)}.`;
+  if (file.size > IMAGE_MAX_BYTES)
+    return `Too large: ${formatBytes(file.size, 'up')}. Images can be at most ${formatBytes(IMAGE_MAX_BYTES)}.`;
   return null;
 }
 

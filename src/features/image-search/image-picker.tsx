@@ -37,7 +37,15 @@ async function readClipboardImages(): Promise<File[]> {
  * Drop zone with keyboard-operable buttons: choose images, take a photo (the camera on a phone), or
  * paste. Every file is passed on, images or not, so the page can say why one cannot be used.
  */
-export function ImagePicker({ onFiles, disabled = false, describedBy }: { onFiles: (files: File[]) => void; disabled?: boolean; describedBy?: string }) {
+export function ImagePicker({
+  onFiles,
+  disabled = false,
+  describedBy,
+}: {
+  onFiles: (files: File[]) => void;
+  disabled?: boolean;
+  describedBy?: string;
+}) {
   const photoInput = useRef<HTMLInputElement>(null);
   const [pasteProblem, setPasteProblem] = useState<string | null>(null);
   const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
@@ -78,7 +86,10 @@ export function ImagePicker({ onFiles, disabled = false, describedBy }: { onFile
       } as Record<string, string>)}
     >
       {/* The dropzone's own input: "Choose images" opens it. */}
-      <input {...getInputProps({ accept: imageAccept, 'aria-label': 'Choose images' } as Record<string, string>)} data-testid="image-input" />
+      <input
+        {...getInputProps({ accept: imageAccept, 'aria-label': 'Choose images' } as Record<string, string>)}
+        data-testid="image-input"
+      />
       <input
         ref={photoInput}
         type="file"
@@ -102,7 +113,8 @@ export function ImagePicker({ onFiles, disabled = false, describedBy }: { onFile
         )}
       </p>
       <p className="muted image-drop__hint">
-        PNG, JPEG or WebP, up to {formatBytes(IMAGE_MAX_BYTES)} each. 1 to {IMAGES_PER_SEARCH} images of the same object — or paste one with Ctrl+V (⌘V).
+        PNG, JPEG or WebP, up to {formatBytes(IMAGE_MAX_BYTES)} each. 1 to {IMAGES_PER_SEARCH} images of the same object — or paste one with
+        Ctrl+V (⌘V).
       </p>
       <div className="actions image-drop__actions">
         <button type="button" className="button button--primary" onClick={open} disabled={disabled}>

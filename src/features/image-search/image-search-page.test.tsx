@@ -37,7 +37,10 @@ function stubService({ refuse, total = 2 }: { refuse: Set<string>; total?: numbe
     if (url.pathname === '/v2/images' && init?.method === 'POST') {
       const { filename } = JSON.parse(String(init.body)) as { filename: string };
       created++;
-      return json({ image: { id: `img-${created}`, uploadUrl: `http://localhost:8080/files/images/${filename}`, headers: { 'x-sig': 's' } } }, 201);
+      return json(
+        { image: { id: `img-${created}`, uploadUrl: `http://localhost:8080/files/images/${filename}`, headers: { 'x-sig': 's' } } },
+        201,
+      );
     }
     if (url.pathname === '/v2/images/model-matches') {
       const page = Number(url.searchParams.get('page') ?? 1);
@@ -45,11 +48,21 @@ function stubService({ refuse, total = 2 }: { refuse: Set<string>; total?: numbe
       const all = [
         { matchedModel: model('m1', 'Pump housing', 2), matchPercentage: 91.6 },
         { matchedModel: model('m2', 'Impeller', 1), matchPercentage: 40.2 },
-        ...Array.from({ length: total - 2 }, (_, i) => ({ matchedModel: model(`x${i}`, `Part ${i + 3}`, 1), matchPercentage: 30 - i * 0.1 })),
+        ...Array.from({ length: total - 2 }, (_, i) => ({
+          matchedModel: model(`x${i}`, `Part ${i + 3}`, 1),
+          matchPercentage: 30 - i * 0.1,
+        })),
       ];
       const start = (page - 1) * perPage;
       const matches = all.slice(start, start + perPage);
-      const pageData = { total, perPage, currentPage: page, lastPage: Math.max(1, Math.ceil(total / perPage)), startIndex: start, endIndex: start + matches.length };
+      const pageData = {
+        total,
+        perPage,
+        currentPage: page,
+        lastPage: Math.max(1, Math.ceil(total / perPage)),
+        startIndex: start,
+        endIndex: start + matches.length,
+      };
       return json({ matches, pageData, matchCount: total });
     }
     return json({ error: { message: 'Not found.', code: 'not_found' } }, 404);
@@ -73,7 +86,9 @@ function stubService({ refuse, total = 2 }: { refuse: Set<string>; total?: numbe
       setTimeout(() => {
         if (refuse.has(name)) {
           this.status = 415;
-          this.responseText = JSON.stringify({ error: { message: 'This file is not a PNG, JPEG or WebP image.', code: 'unsupported_media_type' } });
+          this.responseText = JSON.stringify({
+            error: { message: 'This file is not a PNG, JPEG or WebP image.', code: 'unsupported_media_type' },
+          });
         } else this.status = 200;
         this.onload?.();
       });
@@ -121,7 +136,11 @@ describe('image search page', () => {
     const user = userEvent.setup({ applyAccept: false });
     const { fetchMock, puts } = stubService({ refuse: new Set() });
     renderPage();
-    await user.upload(screen.getByLabelText('Choose images'), [png('front.png'), new File(['x'], 'part.stl', { type: '' }), png('side.png')]);
+    await user.upload(screen.getByLabelText('Choose images'), [
+      png('front.png'),
+      new File(['x'], 'part.stl', { type: '' }),
+      png('side.png'),
+    ]);
     const items = screen.getAllByTestId('picked-image');
     expect(items).toHaveLength(3);
     expect(within(items[1]!).getByTestId('image-reason').textContent).toBe('Not a PNG, JPEG or WebP image (this is a .stl file).');
@@ -142,7 +161,10 @@ describe('image search page', () => {
     // Filtering by a folder covers its subfolders and asks again.
     await user.selectOptions(screen.getByLabelText('Folder'), 'Pumps');
     await waitFor(() => {
-      const last = fetchMock.mock.calls.map(([u]) => new URL(String(u))).filter((u) => u.pathname === '/v2/images/model-matches').at(-1)!;
+      const last = fetchMock.mock.calls
+        .map(([u]) => new URL(String(u)))
+        .filter((u) => u.pathname === '/v2/images/model-matches')
+        .at(-1)!;
       expect(last.searchParams.get('filter')).toBe('folderId(in(1,2))');
     });
 
@@ -175,7 +197,10 @@ describe('image search page', () => {
     await waitFor(() => expect(screen.getAllByTestId('image-match')).toHaveLength(6));
     expect(screen.getByText('Page 2 of 2')).toBeTruthy();
     expect(within(screen.getAllByTestId('image-match')[0]!).getByText('Rank 25')).toBeTruthy();
-    const pages = fetchMock.mock.calls.map(([u]) => new URL(String(u))).filter((u) => u.pathname === '/v2/images/model-matches').map((u) => u.searchParams.get('page'));
+    const pages = fetchMock.mock.calls
+      .map(([u]) => new URL(String(u)))
+      .filter((u) => u.pathname === '/v2/images/model-matches')
+      .map((u) => u.searchParams.get('page'));
     expect(pages).toEqual(['1', '2']);
   });
 

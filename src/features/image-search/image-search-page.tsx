@@ -72,7 +72,10 @@ export function ImageSearchWorkspace({ store }: { store: SelectionStore }) {
       return image?.upload.kind === 'sent' ? [image.upload.imageId] : [];
     });
     if (ids.length > 0) store.dispatch({ type: 'searched', ids });
-    else setSearchProblem(targets.length === 1 ? 'The image could not be used; see why above.' : 'None of the images could be used; see why above.');
+    else
+      setSearchProblem(
+        targets.length === 1 ? 'The image could not be used; see why above.' : 'None of the images could be used; see why above.',
+      );
   };
 
   const usable = searchImages(state);
@@ -83,8 +86,7 @@ export function ImageSearchWorkspace({ store }: { store: SelectionStore }) {
     <div className="page image-search">
       <PageHeader title="Image search">
         <p className="lead">
-          Find the CAD model of a part from photos or pictures of it. Use several images of the same object to make the search more
-          certain.
+          Find the CAD model of a part from photos or pictures of it. Use several images of the same object to make the search more certain.
         </p>
       </PageHeader>
 
@@ -99,8 +101,8 @@ export function ImageSearchWorkspace({ store }: { store: SelectionStore }) {
 
         {state.notAdded > 0 && (
           <p className="warning image-search__not-added" role="alert">
-            {state.notAdded} {state.notAdded === 1 ? 'file was' : 'files were'} not added: at most {MAX_LISTED} images can be listed. Remove some
-            first.
+            {state.notAdded} {state.notAdded === 1 ? 'file was' : 'files were'} not added: at most {MAX_LISTED} images can be listed. Remove
+            some first.
           </p>
         )}
 
@@ -116,7 +118,13 @@ export function ImageSearchWorkspace({ store }: { store: SelectionStore }) {
                 Clear all
               </button>
             )}
-            <button type="button" className="button button--primary image-search__go" onClick={() => void search()} disabled={!canSearch} aria-busy={sending}>
+            <button
+              type="button"
+              className="button button--primary image-search__go"
+              onClick={() => void search()}
+              disabled={!canSearch}
+              aria-busy={sending}
+            >
               {sending ? (
                 <>
                   <span className="spinner spinner--light" aria-hidden="true" /> Sending images…

@@ -124,10 +124,19 @@ export function MatchResults({ ids, page, folderId, threshold, onPage, onFolder,
                 : ''}
           </p>
         </div>
-        <ThresholdSlider label="Threshold" value={threshold} onCommit={onThreshold} hint="Only models scoring at least this much are listed." />
+        <ThresholdSlider
+          label="Threshold"
+          value={threshold}
+          onCommit={onThreshold}
+          hint="Only models scoring at least this much are listed."
+        />
         <div className="control">
           <label htmlFor={folderSelectId}>Folder</label>
-          <select id={folderSelectId} value={folderId ?? ''} onChange={(event) => onFolder(event.target.value ? Number(event.target.value) : null)}>
+          <select
+            id={folderSelectId}
+            value={folderId ?? ''}
+            onChange={(event) => onFolder(event.target.value ? Number(event.target.value) : null)}
+          >
             <option value="">All folders</option>
             {options.map((folder) => (
               <option key={folder.id} value={folder.id}>
@@ -143,7 +152,9 @@ export function MatchResults({ ids, page, folderId, threshold, onPage, onFolder,
         <ErrorState title="The search did not work" message={errorMessage(matches.error)} onRetry={() => void matches.refetch()} />
       )}
       {data && data.matches.length === 0 && (
-        <EmptyState title={folderId === null ? `No model scores ${threshold}% or more` : `No match of ${threshold}% or more in this folder`}>
+        <EmptyState
+          title={folderId === null ? `No model scores ${threshold}% or more` : `No match of ${threshold}% or more in this folder`}
+        >
           <p className="muted">
             {folderId === null
               ? 'Only models that have finished processing are searched. Lower the threshold, try a photo that follows the guidance above, or add photos from other sides.'
@@ -155,7 +166,12 @@ export function MatchResults({ ids, page, folderId, threshold, onPage, onFolder,
         <SharedCanvasProvider>
           <ol className={`image-match-grid${matches.isPlaceholderData ? ' image-results--refreshing' : ''}`} aria-label="Matching models">
             {data.matches.map((match, i) => (
-              <MatchCard key={match.matchedModel.id} match={match} rank={(pageData?.startIndex ?? 0) + i + 1} folderPath={folderPathOf(byId, match.matchedModel)} />
+              <MatchCard
+                key={match.matchedModel.id}
+                match={match}
+                rank={(pageData?.startIndex ?? 0) + i + 1}
+                folderPath={folderPathOf(byId, match.matchedModel)}
+              />
             ))}
           </ol>
         </SharedCanvasProvider>

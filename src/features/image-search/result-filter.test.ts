@@ -10,7 +10,13 @@ const folder = (id: number, path: string): Folder => ({
   createdAt: '2026-01-01T00:00:00.000Z',
   modelCount: 0,
 });
-const folders = [folder(1, 'Pumps'), folder(2, 'Pumps/Housings'), folder(3, 'Pumps/Housings/Old'), folder(4, 'Pumps2'), folder(5, 'Valves')];
+const folders = [
+  folder(1, 'Pumps'),
+  folder(2, 'Pumps/Housings'),
+  folder(3, 'Pumps/Housings/Old'),
+  folder(4, 'Pumps2'),
+  folder(5, 'Valves'),
+];
 
 describe('result filter', () => {
   it("shows a model's folder path from the list, else from its filePath", () => {

@@ -29,7 +29,14 @@ function Status({ image, reason }: { image: PickedImage; reason: string | null }
       return (
         <div className="picked__status">
           <span>Sending… {percent}%</span>
-          <span className="picked__bar" role="progressbar" aria-label={`Sending ${image.name}`} aria-valuenow={percent} aria-valuemin={0} aria-valuemax={100}>
+          <span
+            className="picked__bar"
+            role="progressbar"
+            aria-label={`Sending ${image.name}`}
+            aria-valuenow={percent}
+            aria-valuemin={0}
+            aria-valuemax={100}
+          >
             <span style={{ width: `${percent}%` }} />
           </span>
         </div>

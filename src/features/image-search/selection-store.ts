@@ -47,17 +47,15 @@ export function createSelectionStore(urls: ObjectUrls = browserUrls): SelectionS
     dispatch,
     addFiles(files) {
       if (files.length === 0) return;
-      const images = files.map(
-        (file): NewImage => ({
-          key: `img-${nextKey++}`,
-          file,
-          name: file.name,
-          type: file.type,
-          size: file.size,
-          // Only files that claim to be images get a thumbnail; the others show their reason instead.
-          previewUrl: claimedImageType(file) ? urls.create(file) : null,
-        }),
-      );
+      const images = files.map((file): NewImage => ({
+        key: `img-${nextKey++}`,
+        file,
+        name: file.name,
+        type: file.type,
+        size: file.size,
+        // Only files that claim to be images get a thumbnail; the others show their reason instead.
+        previewUrl: claimedImageType(file) ? urls.create(file) : null,
+      }));
       dispatch({ type: 'add', images });
     },
   };

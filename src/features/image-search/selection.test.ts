@@ -1,15 +1,35 @@
 import { describe, expect, it } from 'vitest';
 import { IMAGES_PER_SEARCH } from '../../contract/images';
-import { imageReason, initialSelection, MAX_LISTED, searchImages, selectionChanged, selectionReducer, type NewImage, type SelectionState } from './selection';
+import {
+  imageReason,
+  initialSelection,
+  MAX_LISTED,
+  searchImages,
+  selectionChanged,
+  selectionReducer,
+  type NewImage,
+  type SelectionState,
+} from './selection';
 
 const blob = new Blob(['x']);
-const png = (key: string, size = 100): NewImage => ({ key, file: blob, name: `${key}.png`, type: 'image/png', size, previewUrl: `blob:${key}` });
+const png = (key: string, size = 100): NewImage => ({
+  key,
+  file: blob,
+  name: `${key}.png`,
+  type: 'image/png',
+  size,
+  previewUrl: `blob:${key}`,
+});
 const add = (state: SelectionState, ...images: NewImage[]) => selectionReducer(state, { type: 'add', images });
 
 describe('image selection', () => {
   it('adds images with their local problem', () => {
     const state = add(initialSelection, png('a'), { ...png('b'), type: 'application/pdf', name: 'b.pdf', previewUrl: null }, png('c', 0));
-    expect(state.images.map((i) => i.problem)).toEqual([null, 'Not a PNG, JPEG or WebP image (this file is application/pdf).', 'The file is empty.']);
+    expect(state.images.map((i) => i.problem)).toEqual([
+      null,
+      'Not a PNG, JPEG or WebP image (this file is application/pdf).',
+      'The file is empty.',
+    ]);
     expect(searchImages(state).map((i) => i.key)).toEqual(['a']);
     expect(imageReason(state, 'b')).toMatch(/Not a PNG/);
   });

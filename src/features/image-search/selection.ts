@@ -53,7 +53,14 @@ export type SelectionAction =
 /** Where an image search's list starts: half the best possible likeness (README, Image search). */
 export const defaultImageThreshold = 50;
 
-export const initialSelection: SelectionState = { images: [], notAdded: 0, searchedIds: null, page: 1, folderId: null, threshold: defaultImageThreshold };
+export const initialSelection: SelectionState = {
+  images: [],
+  notAdded: 0,
+  searchedIds: null,
+  page: 1,
+  folderId: null,
+  threshold: defaultImageThreshold,
+};
 
 function updateImage(state: SelectionState, key: string, upload: UploadStatus): SelectionState {
   if (!state.images.some((image) => image.key === key)) return state;
@@ -64,7 +71,9 @@ export function selectionReducer(state: SelectionState, action: SelectionAction)
   switch (action.type) {
     case 'add': {
       const room = Math.max(0, MAX_LISTED - state.images.length);
-      const added = action.images.slice(0, room).map((image): PickedImage => ({ ...image, problem: checkImage(image), upload: { kind: 'waiting' } }));
+      const added = action.images
+        .slice(0, room)
+        .map((image): PickedImage => ({ ...image, problem: checkImage(image), upload: { kind: 'waiting' } }));
       return { ...state, images: [...state.images, ...added], notAdded: action.images.length - added.length };
     }
     case 'remove':
@@ -103,7 +112,8 @@ export function imageReason(state: SelectionState, key: string): string | null {
   const image = state.images.find((candidate) => candidate.key === key);
   if (!image) return null;
   if (image.problem) return image.problem;
-  if (image.upload.kind === 'failed') return image.upload.retryable ? `${image.upload.message} It is sent again at the next search.` : image.upload.message;
+  if (image.upload.kind === 'failed')
+    return image.upload.retryable ? `${image.upload.message} It is sent again at the next search.` : image.upload.message;
   if (!searchImages(state).includes(image)) {
     return `Only ${IMAGES_PER_SEARCH} images go into one search. Remove another image to use this one.`;
   }

@@ -20,7 +20,6 @@ import './matches.css';
 import { PageHeader } from '../../ui/page-header';
 import { paths } from '../../ui/paths';
 
-
 function diagonalOf(model: Model): number {
   const box = model.facts?.boundingBox;
   if (!box) return 0;
@@ -32,7 +31,17 @@ function diagonalOf(model: Model): number {
  * an answer): score and relation, Align when the link came without a placement, and the previous
  * and next match of the list at its opening threshold.
  */
-function PairBar({ query, match, state, onAlign }: { query: Model; match: Model; state: CompareState; onAlign: (transform: number[]) => void }) {
+function PairBar({
+  query,
+  match,
+  state,
+  onAlign,
+}: {
+  query: Model;
+  match: Model;
+  state: CompareState;
+  onAlign: (transform: number[]) => void;
+}) {
   const kind = state.kind ?? 'part-to-part';
   const pair = useMatches(query.id, kind, { threshold: 0, perPage: 1, filter: formatFilter([filterBuilder.eq('id', match.id)]) });
   const list = useMatches(query.id, kind, { threshold: defaultMatchThreshold, perPage: 100 });
@@ -74,7 +83,11 @@ function PairBar({ query, match, state, onAlign }: { query: Model; match: Model;
       {at >= 0 && (
         <nav className="pair-bar__steps" aria-label={`Matches at ${defaultMatchThreshold}% or more`}>
           {previous ? (
-            <Link className="button button--small" to={withView(compareHref(query.id, kind, previous), state)} aria-label={`Previous match: ${previous.matchedModel.name}`}>
+            <Link
+              className="button button--small"
+              to={withView(compareHref(query.id, kind, previous), state)}
+              aria-label={`Previous match: ${previous.matchedModel.name}`}
+            >
               ← Previous
             </Link>
           ) : (
@@ -86,7 +99,11 @@ function PairBar({ query, match, state, onAlign }: { query: Model; match: Model;
             {at + 1} of {list.data?.matchCount ?? others.length}
           </span>
           {next ? (
-            <Link className="button button--small" to={withView(compareHref(query.id, kind, next), state)} aria-label={`Next match: ${next.matchedModel.name}`}>
+            <Link
+              className="button button--small"
+              to={withView(compareHref(query.id, kind, next), state)}
+              aria-label={`Next match: ${next.matchedModel.name}`}
+            >
               Next →
             </Link>
           ) : (
@@ -109,14 +126,14 @@ function withView(href: string, state: CompareState): string {
   return `${url.pathname}${url.search}`;
 }
 
-
 function FactsTable({ query, match }: { query: Model; match: Model }) {
   const display = useDisplayUnit();
   const sizes = (m: Model) => {
     const b = m.facts?.boundingBox;
     return b ? b.max.map((max, i) => max - (b.min[i] ?? 0)) : null;
   };
-  const inMm = (m: Model, value: number | null | undefined, power: 1 | 2 | 3) => (value == null ? null : convertLength(value, m.facts?.units, 'mm', power));
+  const inMm = (m: Model, value: number | null | undefined, power: 1 | 2 | 3) =>
+    value == null ? null : convertLength(value, m.facts?.units, 'mm', power);
   const rows = (m: Model) => {
     const f = m.facts;
     const size = sizes(m);
@@ -202,7 +219,8 @@ function Legend({ tolerance, max, units, withinShare }: { tolerance: number; max
 function Comparison({ query, match }: { query: Model; match: Model }) {
   const [search, setSearch] = useSearchParams();
   const state = useMemo(() => parseCompareState(search), [search]);
-  const update = (patch: Partial<CompareState>) => setSearch(formatCompareState({ ...state, ...patch }), { replace: true, preventScrollReset: true });
+  const update = (patch: Partial<CompareState>) =>
+    setSearch(formatCompareState({ ...state, ...patch }), { replace: true, preventScrollReset: true });
   const queryFile = useViewerFile(query, true);
   const matchFile = useViewerFile(match, true);
   const diagonal = Math.max(diagonalOf(query), diagonalOf(match));
@@ -226,10 +244,20 @@ function Comparison({ query, match }: { query: Model; match: Model }) {
       <PairBar query={query} match={match} state={state} onAlign={(transform) => update({ transform, mode: 'overlay' })} />
       <div className="compare-toolbar">
         <div className="segmented" role="group" aria-label="Layout">
-          <button type="button" className={`segmented__option${state.mode === 'side' ? ' segmented__option--active' : ''}`} aria-pressed={state.mode === 'side'} onClick={() => update({ mode: 'side' })}>
+          <button
+            type="button"
+            className={`segmented__option${state.mode === 'side' ? ' segmented__option--active' : ''}`}
+            aria-pressed={state.mode === 'side'}
+            onClick={() => update({ mode: 'side' })}
+          >
             Side by side
           </button>
-          <button type="button" className={`segmented__option${state.mode === 'overlay' ? ' segmented__option--active' : ''}`} aria-pressed={state.mode === 'overlay'} onClick={() => update({ mode: 'overlay' })}>
+          <button
+            type="button"
+            className={`segmented__option${state.mode === 'overlay' ? ' segmented__option--active' : ''}`}
+            aria-pressed={state.mode === 'overlay'}
+            onClick={() => update({ mode: 'overlay' })}
+          >
             Overlay
           </button>
         </div>
@@ -241,7 +269,13 @@ function Comparison({ query, match }: { query: Model; match: Model }) {
         </label>
         <div className="control">
           <label htmlFor="section-axis">Section</label>
-          <select id="section-axis" value={state.section?.axis ?? ''} onChange={(e) => update({ section: e.target.value ? { axis: e.target.value as 'x' | 'y' | 'z', at: state.section?.at ?? 50 } : null })}>
+          <select
+            id="section-axis"
+            value={state.section?.axis ?? ''}
+            onChange={(e) =>
+              update({ section: e.target.value ? { axis: e.target.value as 'x' | 'y' | 'z', at: state.section?.at ?? 50 } : null })
+            }
+          >
             <option value="">None</option>
             <option value="x">Cut along X</option>
             <option value="y">Cut along Y</option>
@@ -266,12 +300,24 @@ function Comparison({ query, match }: { query: Model; match: Model }) {
         <div className="compare-toolbar">
           <div className="control">
             <label htmlFor="tolerance">Tolerance</label>
-            <input id="tolerance" type="range" min={0} max={max} step={step > 0 ? step : 0.01} value={Math.min(tolerance, max)} onChange={(e) => update({ tolerance: Number(e.target.value) })} />
+            <input
+              id="tolerance"
+              type="range"
+              min={0}
+              max={max}
+              step={step > 0 ? step : 0.01}
+              value={Math.min(tolerance, max)}
+              onChange={(e) => update({ tolerance: Number(e.target.value) })}
+            />
             <output htmlFor="tolerance" data-testid="tolerance-value">
               {formatLength(tolerance, units, display)}
             </output>
           </div>
-          {!state.transform && <p className="warning">The models are overlaid as they lie in their files. Align (above) places this model where the search matched it.</p>}
+          {!state.transform && (
+            <p className="warning">
+              The models are overlaid as they lie in their files. Align (above) places this model where the search matched it.
+            </p>
+          )}
         </div>
       )}
       {state.measuring && (
@@ -307,10 +353,13 @@ function Comparison({ query, match }: { query: Model; match: Model }) {
       ) : (
         <LoadingState label="Getting the 3D files…" />
       )}
-      {state.mode === 'overlay' && deviation && <Legend tolerance={tolerance} max={deviation.max} units={deviation.units} withinShare={deviation.withinShare} />}
+      {state.mode === 'overlay' && deviation && (
+        <Legend tolerance={tolerance} max={deviation.max} units={deviation.units} withinShare={deviation.withinShare} />
+      )}
       {state.mode === 'overlay' && state.kind === 'part-in-part' && (
         <p className="muted">
-          <span className="swatch swatch--contained" aria-hidden="true" /> Orange on the matched model: the region where this model lies within the tolerance (the contained region).
+          <span className="swatch swatch--contained" aria-hidden="true" /> Orange on the matched model: the region where this model lies
+          within the tolerance (the contained region).
         </p>
       )}
       <FactsTable query={query} match={match} />
@@ -328,7 +377,8 @@ export function ComparePage() {
 
   let body;
   if (query.isPending || match.isPending) body = <LoadingState label="Loading the models…" />;
-  else if (query.isError || match.isError) body = <ErrorState title="A model could not be loaded" message={errorMessage(query.error ?? match.error)} />;
+  else if (query.isError || match.isError)
+    body = <ErrorState title="A model could not be loaded" message={errorMessage(query.error ?? match.error)} />;
   else {
     const notReady = [query.data, match.data].filter((m) => !(searchableStates as readonly string[]).includes(m.state));
     body = notReady.length ? (
@@ -353,7 +403,11 @@ export function ComparePage() {
             { label: query.data?.name ?? 'Model', to: paths.model.href(modelId) },
             { label: kind ? `${kindTitles[kind]} matches` : 'Matches', to: back },
           ]}
-          title={<>Compare {query.data?.name ?? '…'} with {match.data?.name ?? '…'}</>}
+          title={
+            <>
+              Compare {query.data?.name ?? '…'} with {match.data?.name ?? '…'}
+            </>
+          }
         />
         {body}
       </div>

@@ -17,7 +17,16 @@ describe('compare view state in the URL', () => {
 
   it('round-trips every setting, the transform included', () => {
     const transform = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 12.5, -3, 0.25, 1];
-    const state = { mode: 'overlay', transform, kind: 'part-in-part', tolerance: 0.2, xray: true, wireframe: true, section: { axis: 'z', at: 30 }, measuring: true } as const;
+    const state = {
+      mode: 'overlay',
+      transform,
+      kind: 'part-in-part',
+      tolerance: 0.2,
+      xray: true,
+      wireframe: true,
+      section: { axis: 'z', at: 30 },
+      measuring: true,
+    } as const;
     const qs = formatCompareState({ ...state, transform: [...transform], section: { ...state.section } });
     expect(parseCompareState(qs)).toEqual({ ...state, transform, section: { axis: 'z', at: 30 } });
   });
@@ -37,4 +46,3 @@ describe('compare view state in the URL', () => {
     expect(distance([0, 0, 0], [3, 4, 12])).toBe(13);
   });
 });
-

@@ -35,7 +35,10 @@ export function parseCompareState(search: URLSearchParams): CompareState {
     tolerance: search.has('tol') && Number.isFinite(tol) && tol >= 0 ? tol : null,
     xray: search.get('xray') === '1',
     wireframe: search.get('wire') === '1',
-    section: axis === 'x' || axis === 'y' || axis === 'z' ? { axis, at: Number.isFinite(at) && search.has('at') ? Math.min(100, Math.max(0, at)) : 50 } : null,
+    section:
+      axis === 'x' || axis === 'y' || axis === 'z'
+        ? { axis, at: Number.isFinite(at) && search.has('at') ? Math.min(100, Math.max(0, at)) : 50 }
+        : null,
     measuring: search.get('measure') === '1',
   };
 }
@@ -73,4 +76,3 @@ export function toleranceMax(diagonal: number): number {
 export function distance(a: readonly number[], b: readonly number[]): number {
   return Math.hypot((a[0] ?? 0) - (b[0] ?? 0), (a[1] ?? 0) - (b[1] ?? 0), (a[2] ?? 0) - (b[2] ?? 0));
 }
-

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { defaultThreshold, formatMatchState, matchFilter, matchListParams, matchOrder, parseMatchState, searchForKind } from './match-state';
+import {
+  defaultThreshold,
+  formatMatchState,
+  matchFilter,
+  matchListParams,
+  matchOrder,
+  parseMatchState,
+  searchForKind,
+} from './match-state';
 
 const parse = (kind: Parameters<typeof parseMatchState>[0], qs: string) => parseMatchState(kind, new URLSearchParams(qs));
 
@@ -18,7 +26,8 @@ describe('match page state in the URL', () => {
   });
 
   it('round-trips, writing only what differs from the defaults', () => {
-    const qs = 'threshold=55&threshold-geo-related=30&direction=contained&sort=name&dir=asc&folder=7&metaKey=3&metaValue=Brass&page=2&view=table';
+    const qs =
+      'threshold=55&threshold-geo-related=30&direction=contained&sort=name&dir=asc&folder=7&metaKey=3&metaValue=Brass&page=2&view=table';
     const s = parse('part-in-part', qs);
     expect(formatMatchState('part-in-part', s).toString()).toBe(qs);
     expect(formatMatchState('part-to-part', parse('part-to-part', '')).toString()).toBe('threshold=80');
@@ -35,7 +44,9 @@ describe('match page state in the URL', () => {
   });
 
   it('builds the service filter and order', () => {
-    expect(matchFilter({ folderId: 12, metadataKeyId: 3, metadataValue: "O'Brien" })).toBe("folderId(eq(12)),metadata.3(like('O''Brien*'))");
+    expect(matchFilter({ folderId: 12, metadataKeyId: 3, metadataValue: "O'Brien" })).toBe(
+      "folderId(eq(12)),metadata.3(like('O''Brien*'))",
+    );
     expect(matchFilter({ folderId: null, metadataKeyId: 3, metadataValue: '' })).toBeUndefined();
     expect(matchOrder('part-in-part', { sort: null, sortDirection: 'desc', direction: 'contained' })).toBe('-reverseMatchPercentage');
     expect(matchOrder('part-in-part', { sort: null, sortDirection: 'desc', direction: 'contains' })).toBe('-forwardMatchPercentage');

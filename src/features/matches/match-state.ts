@@ -27,7 +27,14 @@ export interface MatchPageState {
   view: MatchView;
 }
 
-const sortFields: readonly MatchOrderField[] = ['name', 'createdAt', 'state', 'matchPercentage', 'forwardMatchPercentage', 'reverseMatchPercentage'];
+const sortFields: readonly MatchOrderField[] = [
+  'name',
+  'createdAt',
+  'state',
+  'matchPercentage',
+  'forwardMatchPercentage',
+  'reverseMatchPercentage',
+];
 
 export function clampThreshold(value: number): number {
   if (!Number.isFinite(value)) return defaultThreshold;
@@ -117,7 +124,9 @@ export function matchOrder(kind: MatchKind, state: Pick<MatchPageState, 'sort' |
     return formatOrder([primary]);
   }
   if (kind === 'part-in-part') {
-    return formatOrder([{ field: state.direction === 'contains' ? 'forwardMatchPercentage' : 'reverseMatchPercentage', direction: 'desc' }]);
+    return formatOrder([
+      { field: state.direction === 'contains' ? 'forwardMatchPercentage' : 'reverseMatchPercentage', direction: 'desc' },
+    ]);
   }
   return undefined;
 }

@@ -15,7 +15,17 @@ interface Column {
   sort?: MatchOrderField;
 }
 
-function SortHeader({ column, sort, direction, onSort }: { column: Column; sort: MatchOrderField | null; direction: SortDirection; onSort: (field: MatchOrderField) => void }) {
+function SortHeader({
+  column,
+  sort,
+  direction,
+  onSort,
+}: {
+  column: Column;
+  sort: MatchOrderField | null;
+  direction: SortDirection;
+  onSort: (field: MatchOrderField) => void;
+}) {
   if (!column.sort) return <th scope="col">{column.label}</th>;
   const active = sort === column.sort;
   return (

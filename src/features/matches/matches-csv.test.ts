@@ -40,22 +40,40 @@ describe('matches CSV', () => {
       [9, 'Supplier'],
     ]);
     const matches = [
-      { matchedModel: model('m1', 'Bracket, left', { metadata: [{ metadataKeyId: 9, value: 'ACME' }] }), forwardMatchPercentage: 99.876, reverseMatchPercentage: 12.3 },
-      { matchedModel: model('m2', 'Plate', { folderId: 5, metadata: [{ metadataKeyId: 3, value: 'Brass' }] }), forwardMatchPercentage: 80, reverseMatchPercentage: 81 },
+      {
+        matchedModel: model('m1', 'Bracket, left', { metadata: [{ metadataKeyId: 9, value: 'ACME' }] }),
+        forwardMatchPercentage: 99.876,
+        reverseMatchPercentage: 12.3,
+      },
+      {
+        matchedModel: model('m2', 'Plate', { folderId: 5, metadata: [{ metadataKeyId: 3, value: 'Brass' }] }),
+        forwardMatchPercentage: 80,
+        reverseMatchPercentage: 81,
+      },
     ];
     const columns = metadataColumns(matches, names);
     expect(columns).toEqual([
       { id: 3, name: 'Material' },
       { id: 9, name: 'Supplier' },
     ]);
-    const csv = matchesCsv(matches, { kind: 'part-in-part', folderPaths: new Map([[4, 'Parts']]), metadataKeys: columns, origin: 'https://wb.example/' });
+    const csv = matchesCsv(matches, {
+      kind: 'part-in-part',
+      folderPaths: new Map([[4, 'Parts']]),
+      metadataKeys: columns,
+      origin: 'https://wb.example/',
+    });
     expect(csv.split('\r\n')).toEqual([
       'Name,File path,Folder,State,Contains this model (%),Is contained in this model (%),Material,Supplier,Model id,Link',
       '"Bracket, left","Parts/Bracket, left.stl",Parts,finished,99.88,12.3,,ACME,m1,https://wb.example/models/m1',
       'Plate,Parts/Plate.stl,5,finished,80,81,Brass,,m2,https://wb.example/models/m2',
       '',
     ]);
-    const similar = matchesCsv([{ matchedModel: model('m3', 'Disc'), matchPercentage: 97.5 }], { kind: 'part-to-part', folderPaths: new Map(), metadataKeys: [], origin: 'http://x' });
+    const similar = matchesCsv([{ matchedModel: model('m3', 'Disc'), matchPercentage: 97.5 }], {
+      kind: 'part-to-part',
+      folderPaths: new Map(),
+      metadataKeys: [],
+      origin: 'http://x',
+    });
     expect(similar.split('\r\n')[0]).toBe('Name,File path,Folder,State,Score (%),Model id,Link');
   });
 

@@ -40,7 +40,10 @@ export function matchesCsv(matches: readonly Match[], ctx: CsvContext): string {
   const rows: Cell[][] = [header];
   for (const match of matches) {
     const m = match.matchedModel;
-    const scores = 'matchPercentage' in match ? [round(match.matchPercentage)] : [round(match.forwardMatchPercentage), round(match.reverseMatchPercentage)];
+    const scores =
+      'matchPercentage' in match
+        ? [round(match.matchPercentage)]
+        : [round(match.forwardMatchPercentage), round(match.reverseMatchPercentage)];
     const metadata = ctx.metadataKeys.map((k) => m.metadata.find((p) => p.metadataKeyId === k.id)?.value ?? '');
     rows.push([
       m.name,

@@ -23,9 +23,9 @@ import { PageHeader } from '../../ui/page-header';
 import { FolderOptions } from '../../ui/folder-options';
 import { paths } from '../../ui/paths';
 
-
 const kindHints: Record<MatchKind, string> = {
-  'part-in-part': 'Models that contain this one, or that it contains (assemblies and their parts). The threshold applies to the larger score.',
+  'part-in-part':
+    'Models that contain this one, or that it contains (assemblies and their parts). The threshold applies to the larger score.',
   'part-to-part':
     'Models with the same shape, whatever their position, rotation, units or file format. 98 or more: the same part (its surfaces agree within 0.4 % of its size after turning and moving it). 90–98: the same part with small changes. 80–90: the same design family. Below 60: unrelated. Mirror images and scaled copies are marked and score below 98.',
   'geo-related': 'Models of similar overall dimensions, proportions and topology, regardless of detail.',
@@ -42,7 +42,17 @@ function download(name: string, text: string) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-function KindTabs({ modelId, kind, state, counts }: { modelId: string; kind: MatchKind; state: MatchPageState; counts: ReturnType<typeof useMatchCounts> }) {
+function KindTabs({
+  modelId,
+  kind,
+  state,
+  counts,
+}: {
+  modelId: string;
+  kind: MatchKind;
+  state: MatchPageState;
+  counts: ReturnType<typeof useMatchCounts>;
+}) {
   return (
     <nav className="match-tabs" aria-label="Kind of match">
       {matchKinds.map((k) => {
@@ -56,7 +66,10 @@ function KindTabs({ modelId, kind, state, counts }: { modelId: string; kind: Mat
             aria-current={k === kind ? 'page' : undefined}
             data-testid={`tab-${k}`}
           >
-            {kindTitles[k]} <span className="match-tabs__count" data-testid={`count-${k}`}>{text}</span>
+            {kindTitles[k]}{' '}
+            <span className="match-tabs__count" data-testid={`count-${k}`}>
+              {text}
+            </span>
           </Link>
         );
       })}
@@ -70,7 +83,11 @@ function NotReady({ model }: { model: Model }) {
     <div className={working ? 'state' : 'state state--error'} role="status" aria-live="polite" data-testid="matches-not-ready">
       {working && <span className="spinner" aria-hidden="true" />}
       <div>
-        <p className="state__title">{working ? `This model is not ready for matching yet (${stateLabel(model.state)})` : `This model cannot be matched (${stateLabel(model.state)})`}</p>
+        <p className="state__title">
+          {working
+            ? `This model is not ready for matching yet (${stateLabel(model.state)})`
+            : `This model cannot be matched (${stateLabel(model.state)})`}
+        </p>
         <p>
           {working
             ? 'Matches appear here as soon as its processing has finished. This page updates by itself.'
@@ -104,14 +121,22 @@ function MatchResults({ model, kind }: { model: Model; kind: MatchKind }) {
 
   const onSort = (field: MatchOrderField) => {
     const same = state.sort === field;
-    update({ sort: field, sortDirection: same && state.sortDirection === 'desc' ? 'asc' : same ? 'desc' : field === 'name' ? 'asc' : 'desc' }, { resetPage: true });
+    update(
+      { sort: field, sortDirection: same && state.sortDirection === 'desc' ? 'asc' : same ? 'desc' : field === 'name' ? 'asc' : 'desc' },
+      { resetPage: true },
+    );
   };
 
   const exportCsv = async () => {
     setExporting('Preparing the CSV…');
     try {
       const all = await fetchAllMatches(model.id, kind, { threshold, filter: params.filter, order: params.order });
-      const csv = matchesCsv(all.matches, { kind, folderPaths, metadataKeys: metadataColumns(all.matches, keyNames), origin: window.location.origin });
+      const csv = matchesCsv(all.matches, {
+        kind,
+        folderPaths,
+        metadataKeys: metadataColumns(all.matches, keyNames),
+        origin: window.location.origin,
+      });
       download(csvFileName(model.name, kind, threshold), csv);
       setExporting(all.matchCount > all.matches.length ? `Exported the first ${all.matches.length} of ${all.matchCount} matches.` : null);
     } catch (error) {
@@ -128,13 +153,23 @@ function MatchResults({ model, kind }: { model: Model; kind: MatchKind }) {
       <p className="muted match-hint">{kindHints[kind]}</p>
 
       <div className="match-toolbar">
-        <ThresholdSliderFor kind={kind} value={threshold} onCommit={(value) => update({ thresholds: { ...state.thresholds, [kind]: value } }, { resetPage: true })} />
+        <ThresholdSliderFor
+          kind={kind}
+          value={threshold}
+          onCommit={(value) => update({ thresholds: { ...state.thresholds, [kind]: value } }, { resetPage: true })}
+        />
         {kind === 'part-in-part' && (
           <fieldset className="segmented">
             <legend className="visually-hidden">Direction</legend>
             {(['contains', 'contained'] as const).map((d) => (
               <label key={d} className={`segmented__option${state.direction === d ? ' segmented__option--active' : ''}`}>
-                <input type="radio" name="direction" value={d} checked={state.direction === d} onChange={() => update({ direction: d, sort: null }, { resetPage: true })} />
+                <input
+                  type="radio"
+                  name="direction"
+                  value={d}
+                  checked={state.direction === d}
+                  onChange={() => update({ direction: d, sort: null }, { resetPage: true })}
+                />
                 {d === 'contains' ? 'Contains this model' : 'Is contained in this model'}
               </label>
             ))}
@@ -142,7 +177,11 @@ function MatchResults({ model, kind }: { model: Model; kind: MatchKind }) {
         )}
         <div className="control">
           <label htmlFor="match-folder">Folder</label>
-          <select id="match-folder" value={state.folderId ?? ''} onChange={(e) => update({ folderId: e.target.value ? Number(e.target.value) : null }, { resetPage: true })}>
+          <select
+            id="match-folder"
+            value={state.folderId ?? ''}
+            onChange={(e) => update({ folderId: e.target.value ? Number(e.target.value) : null }, { resetPage: true })}
+          >
             <option value="">All folders</option>
             <FolderOptions folders={folders.data} />
           </select>
@@ -160,7 +199,10 @@ function MatchResults({ model, kind }: { model: Model; kind: MatchKind }) {
             value={state.sort ? `${state.sortDirection === 'desc' ? '-' : ''}${state.sort}` : ''}
             onChange={(e) => {
               const v = e.target.value;
-              update(v ? { sort: v.replace(/^-/, '') as MatchOrderField, sortDirection: v.startsWith('-') ? 'desc' : 'asc' } : { sort: null }, { resetPage: true });
+              update(
+                v ? { sort: v.replace(/^-/, '') as MatchOrderField, sortDirection: v.startsWith('-') ? 'desc' : 'asc' } : { sort: null },
+                { resetPage: true },
+              );
             }}
           >
             <option value="">Best score first</option>
@@ -180,14 +222,29 @@ function MatchResults({ model, kind }: { model: Model; kind: MatchKind }) {
         </div>
         <div className="match-toolbar__end">
           <div className="segmented" role="group" aria-label="Layout">
-            <button type="button" className={`segmented__option${state.view === 'grid' ? ' segmented__option--active' : ''}`} aria-pressed={state.view === 'grid'} onClick={() => update({ view: 'grid' })}>
+            <button
+              type="button"
+              className={`segmented__option${state.view === 'grid' ? ' segmented__option--active' : ''}`}
+              aria-pressed={state.view === 'grid'}
+              onClick={() => update({ view: 'grid' })}
+            >
               Cards
             </button>
-            <button type="button" className={`segmented__option${state.view === 'table' ? ' segmented__option--active' : ''}`} aria-pressed={state.view === 'table'} onClick={() => update({ view: 'table' })}>
+            <button
+              type="button"
+              className={`segmented__option${state.view === 'table' ? ' segmented__option--active' : ''}`}
+              aria-pressed={state.view === 'table'}
+              onClick={() => update({ view: 'table' })}
+            >
               Table
             </button>
           </div>
-          <button type="button" className="button" onClick={() => void exportCsv()} disabled={!matches.data || matches.data.matchCount === 0 || exporting === 'Preparing the CSV…'}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => void exportCsv()}
+            disabled={!matches.data || matches.data.matchCount === 0 || exporting === 'Preparing the CSV…'}
+          >
             Export CSV
           </button>
         </div>
@@ -206,7 +263,8 @@ function MatchResults({ model, kind }: { model: Model; kind: MatchKind }) {
               <span className="muted">Updating the list for {params.threshold}%…</span>
             ) : (
               <>
-                <strong>{matches.data.matchCount}</strong> {matches.data.matchCount === 1 ? 'match' : 'matches'} at {params.threshold}% or more
+                <strong>{matches.data.matchCount}</strong> {matches.data.matchCount === 1 ? 'match' : 'matches'} at {params.threshold}% or
+                more
               </>
             )}
           </p>
@@ -268,7 +326,12 @@ function MatchResults({ model, kind }: { model: Model; kind: MatchKind }) {
           <span>
             Page {pageData.currentPage} of {pageData.lastPage}
           </span>
-          <button type="button" className="button" disabled={state.page >= pageData.lastPage} onClick={() => update({ page: state.page + 1 })}>
+          <button
+            type="button"
+            className="button"
+            disabled={state.page >= pageData.lastPage}
+            onClick={() => update({ page: state.page + 1 })}
+          >
             Next
           </button>
         </nav>
@@ -279,7 +342,15 @@ function MatchResults({ model, kind }: { model: Model; kind: MatchKind }) {
 
 function ThresholdSliderFor({ kind, value, onCommit }: { kind: MatchKind; value: number; onCommit: (value: number) => void }) {
   // Keyed by kind: each tab has its own slider state.
-  return <ThresholdSlider key={kind} label={`${kindTitles[kind]} threshold`} value={value} onCommit={onCommit} hint="Only matches scoring at least this much are listed." />;
+  return (
+    <ThresholdSlider
+      key={kind}
+      label={`${kindTitles[kind]} threshold`}
+      value={value}
+      onCommit={onCommit}
+      hint="Only matches scoring at least this much are listed."
+    />
+  );
 }
 
 function MetadataFilter({
@@ -313,7 +384,13 @@ function MetadataFilter({
           </option>
         ))}
       </select>
-      <input aria-label="Metadata value starts with" value={draft} onChange={(e) => setDraft(e.target.value)} placeholder="Value" disabled={draftKey === null} />
+      <input
+        aria-label="Metadata value starts with"
+        value={draft}
+        onChange={(e) => setDraft(e.target.value)}
+        placeholder="Value"
+        disabled={draftKey === null}
+      />
       <button type="submit" className="button button--small" disabled={draftKey === null}>
         Apply
       </button>

@@ -22,11 +22,19 @@ const duplicate = (i: number, usedIn: DecidedDuplicate['usedIn'] = []): DecidedD
 function setup(duplicates: DecidedDuplicate[], refuseAt?: number) {
   const sent: { action: string; modelIds: string[]; confirmedAssemblyIds?: string[] }[] = [];
   stubFetch(async (url, init) => {
-    if (url.pathname === '/v2/folders') return json({ folders: [makeFolder(7, 'archive')], pageData: { total: 1, perPage: 100, currentPage: 1, lastPage: 1, startIndex: 0, endIndex: 1 } });
+    if (url.pathname === '/v2/folders')
+      return json({
+        folders: [makeFolder(7, 'archive')],
+        pageData: { total: 1, perPage: 100, currentPage: 1, lastPage: 1, startIndex: 0, endIndex: 1 },
+      });
     if (url.pathname === '/v2/duplicate-decisions/actions') {
       const body = JSON.parse(String(init?.body)) as (typeof sent)[number];
       sent.push(body);
-      if (sent.length === refuseAt) return json({ error: { message: 'A model with the path “archive/copy-150.stl” already exists; nothing was moved.', code: 'conflict' } }, 409);
+      if (sent.length === refuseAt)
+        return json(
+          { error: { message: 'A model with the path “archive/copy-150.stl” already exists; nothing was moved.', code: 'conflict' } },
+          409,
+        );
       return json({ action: body.action, modelIds: body.modelIds });
     }
     return json({ error: { message: 'Not found.', code: 'not_found' } }, 404);

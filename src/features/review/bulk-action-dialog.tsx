@@ -10,7 +10,11 @@ import { toggled } from './toggled';
 
 type Kind = DuplicateAction['action'];
 
-const kindWords: Record<Kind, string> = { move: 'Move them to a folder', 'set-metadata': 'Set a metadata value on them', delete: 'Delete them' };
+const kindWords: Record<Kind, string> = {
+  move: 'Move them to a folder',
+  'set-metadata': 'Set a metadata value on them',
+  delete: 'Delete them',
+};
 
 /**
  * Acts on every decided duplicate of a report, after a confirmation that lists exactly what
@@ -32,8 +36,11 @@ export function BulkActionDialog({ duplicates, onClose }: { duplicates: readonly
   const folder = folders.data?.find((f) => f.id === folderId);
   const key = keys.data?.find((k) => k.id === keyId);
   // Assemblies that reference a duplicate lose a part when it is deleted (those only found to contain its shape do not).
-  const assemblies = [...new Map(duplicates.flatMap((d) => d.usedIn.filter((a) => a.by === 'reference')).map((a) => [a.id, a])).values()].filter((a) => !duplicates.some((d) => d.model.id === a.id));
-  const ready = kind === 'move' ? folder !== undefined : kind === 'set-metadata' ? key !== undefined : assemblies.every((a) => confirmed.has(a.id));
+  const assemblies = [
+    ...new Map(duplicates.flatMap((d) => d.usedIn.filter((a) => a.by === 'reference')).map((a) => [a.id, a])).values(),
+  ].filter((a) => !duplicates.some((d) => d.model.id === a.id));
+  const ready =
+    kind === 'move' ? folder !== undefined : kind === 'set-metadata' ? key !== undefined : assemblies.every((a) => confirmed.has(a.id));
   const finished = run.isSuccess;
 
   const effect = (d: DecidedDuplicate) => {
@@ -49,7 +56,13 @@ export function BulkActionDialog({ duplicates, onClose }: { duplicates: readonly
         : { action: 'delete', confirmedAssemblyIds: [...confirmed] };
 
   return (
-    <Dialog title={`Act on ${duplicates.length} decided ${duplicates.length === 1 ? 'duplicate' : 'duplicates'}`} onClose={onClose} initialFocusRef={cancelRef} busy={run.isPending} className="dialog--wide">
+    <Dialog
+      title={`Act on ${duplicates.length} decided ${duplicates.length === 1 ? 'duplicate' : 'duplicates'}`}
+      onClose={onClose}
+      initialFocusRef={cancelRef}
+      busy={run.isPending}
+      className="dialog--wide"
+    >
       <fieldset disabled={run.isPending || finished} style={{ border: 0, padding: 0, margin: 0, display: 'grid', gap: '0.5rem' }}>
         <legend className="visually-hidden">Action</legend>
         {(Object.keys(kindWords) as Kind[]).map((k) => (
@@ -79,17 +92,27 @@ export function BulkActionDialog({ duplicates, onClose }: { duplicates: readonly
                   </option>
                 ))}
               </select>
-              {keys.data?.length === 0 && <span className="field__hint">No metadata keys yet: create one on a model page first (for example “duplicateOf”).</span>}
+              {keys.data?.length === 0 && (
+                <span className="field__hint">No metadata keys yet: create one on a model page first (for example “duplicateOf”).</span>
+              )}
             </label>
             <label className="field">
               <span>Value</span>
-              <input type="text" maxLength={10_000} value={value} placeholder="Empty: each duplicate's master path" onChange={(event) => setValue(event.target.value)} />
+              <input
+                type="text"
+                maxLength={10_000}
+                value={value}
+                placeholder="Empty: each duplicate's master path"
+                onChange={(event) => setValue(event.target.value)}
+              />
             </label>
           </>
         )}
         {kind === 'delete' && assemblies.length > 0 && (
           <div className="warning" role="note">
-            <p>Some duplicates are used in assemblies. Those assemblies are processed again and will name the part missing. Confirm each one:</p>
+            <p>
+              Some duplicates are used in assemblies. Those assemblies are processed again and will name the part missing. Confirm each one:
+            </p>
             {assemblies.map((a) => (
               <label key={a.id} className="check" style={{ whiteSpace: 'normal' }}>
                 <input
@@ -112,7 +135,11 @@ export function BulkActionDialog({ duplicates, onClose }: { duplicates: readonly
       <p className="muted">Masters are never changed. The decisions stay recorded.</p>
       {(run.isPending || finished || run.isError) && (
         <p role="status" aria-live="polite">
-          {finished ? `Done: ${done} of ${duplicates.length}.` : run.isError ? `Stopped after ${done} of ${duplicates.length}.` : `Working… ${done} of ${duplicates.length}`}
+          {finished
+            ? `Done: ${done} of ${duplicates.length}.`
+            : run.isError
+              ? `Stopped after ${done} of ${duplicates.length}.`
+              : `Working… ${done} of ${duplicates.length}`}
         </p>
       )}
       {run.isError && (
@@ -135,7 +162,13 @@ export function BulkActionDialog({ duplicates, onClose }: { duplicates: readonly
               run.mutate({ action: action(), modelIds: duplicates.map((d) => d.model.id), onProgress: setDone });
             }}
           >
-            {run.isPending ? 'Working…' : kind === 'delete' ? `Delete ${duplicates.length}` : kind === 'move' ? `Move ${duplicates.length}` : `Set on ${duplicates.length}`}
+            {run.isPending
+              ? 'Working…'
+              : kind === 'delete'
+                ? `Delete ${duplicates.length}`
+                : kind === 'move'
+                  ? `Move ${duplicates.length}`
+                  : `Set on ${duplicates.length}`}
           </button>
         )}
       </div>

@@ -32,7 +32,13 @@ function MemberFacts({ member }: { member: ReviewMember }) {
       {f && (
         <>
           <dt>Size</dt>
-          <dd>{formatSize(f.boundingBox.max.map((max, i) => max - (f.boundingBox.min[i] ?? 0)), f.units, unit)}</dd>
+          <dd>
+            {formatSize(
+              f.boundingBox.max.map((max, i) => max - (f.boundingBox.min[i] ?? 0)),
+              f.units,
+              unit,
+            )}
+          </dd>
           <dt>Area</dt>
           <dd>{formatLength(f.surfaceArea, f.units, unit, 2)}</dd>
           <dt>Volume</dt>
@@ -71,17 +77,30 @@ function Decide({ member, master, threshold, canEdit }: { member: ReviewMember; 
   // The decision shown is the one against the master chosen now.
   const decision = member.decision?.masterId === master.id ? member.decision : undefined;
   const [note, setNote] = useState(decision?.note ?? '');
-  const send = (verdict: DuplicateVerdict) => decide.mutate({ masterId: master.id, modelId: member.model.id, verdict, threshold, ...(note.trim() ? { note: note.trim() } : {}) });
+  const send = (verdict: DuplicateVerdict) =>
+    decide.mutate({ masterId: master.id, modelId: member.model.id, verdict, threshold, ...(note.trim() ? { note: note.trim() } : {}) });
   const busy = decide.isPending || undo.isPending;
   return (
     <div className="review-member__decide-wrap">
       {canEdit && (
         <>
           <div className="review-member__decide" role="group" aria-label={`Decision on ${member.model.name}`}>
-            <button type="button" className="button button--small" aria-pressed={decision?.verdict === 'duplicate'} disabled={busy} onClick={() => send('duplicate')}>
+            <button
+              type="button"
+              className="button button--small"
+              aria-pressed={decision?.verdict === 'duplicate'}
+              disabled={busy}
+              onClick={() => send('duplicate')}
+            >
               Duplicate of master
             </button>
-            <button type="button" className="button button--small" aria-pressed={decision?.verdict === 'not-duplicate'} disabled={busy} onClick={() => send('not-duplicate')}>
+            <button
+              type="button"
+              className="button button--small"
+              aria-pressed={decision?.verdict === 'not-duplicate'}
+              disabled={busy}
+              onClick={() => send('not-duplicate')}
+            >
               Not a duplicate
             </button>
             {decision && (
@@ -90,12 +109,21 @@ function Decide({ member, master, threshold, canEdit }: { member: ReviewMember; 
               </button>
             )}
           </div>
-          <input className="review-member__note" type="text" maxLength={2000} placeholder="Note (optional)" aria-label={`Note on ${member.model.name}`} value={note} onChange={(event) => setNote(event.target.value)} />
+          <input
+            className="review-member__note"
+            type="text"
+            maxLength={2000}
+            placeholder="Note (optional)"
+            aria-label={`Note on ${member.model.name}`}
+            value={note}
+            onChange={(event) => setNote(event.target.value)}
+          />
         </>
       )}
       {decision ? (
         <p className="muted" data-testid="member-decision">
-          {decision.verdict === 'duplicate' ? 'Decided: duplicate of the master' : 'Decided: not a duplicate'} — {decision.decidedBy.name}, {formatDateTime(decision.decidedAt)}
+          {decision.verdict === 'duplicate' ? 'Decided: duplicate of the master' : 'Decided: not a duplicate'} — {decision.decidedBy.name},{' '}
+          {formatDateTime(decision.decidedAt)}
           {decision.note ? ` — “${decision.note}”` : ''}
         </p>
       ) : (
@@ -115,7 +143,18 @@ function CompareWithAny({ member, others }: { member: Model; others: readonly Mo
   const navigate = useNavigate();
   if (others.length === 0) return null;
   return (
-    <select aria-label={`Compare ${member.name} with another member`} value="" onChange={(event) => void navigate(compareLink(others.find((o) => o.id === event.target.value)!, member))}>
+    <select
+      aria-label={`Compare ${member.name} with another member`}
+      value=""
+      onChange={(event) =>
+        void navigate(
+          compareLink(
+            others.find((o) => o.id === event.target.value)!,
+            member,
+          ),
+        )
+      }
+    >
       <option value="">Compare with…</option>
       {others.map((o) => (
         <option key={o.id} value={o.id}>
@@ -126,11 +165,27 @@ function CompareWithAny({ member, others }: { member: Model; others: readonly Mo
   );
 }
 
-function MemberCard({ member, master, onChooseMaster, group, threshold, canEdit }: { member: ReviewMember; master: Model; onChooseMaster: () => void; group: ReviewGroup; threshold: number; canEdit: boolean }) {
+function MemberCard({
+  member,
+  master,
+  onChooseMaster,
+  group,
+  threshold,
+  canEdit,
+}: {
+  member: ReviewMember;
+  master: Model;
+  onChooseMaster: () => void;
+  group: ReviewGroup;
+  threshold: number;
+  canEdit: boolean;
+}) {
   const [near, setNear] = useState(false);
   const url = useKeptViewerFile(member.model, near);
   const isMaster = member.model.id === master.id;
-  const score = group.links.find((l) => (l.a === master.id && l.b === member.model.id) || (l.b === master.id && l.a === member.model.id))?.matchPercentage;
+  const score = group.links.find(
+    (l) => (l.a === master.id && l.b === member.model.id) || (l.b === master.id && l.a === member.model.id),
+  )?.matchPercentage;
   return (
     <ModelPreviewCard
       testId="review-member"
@@ -150,14 +205,23 @@ function MemberCard({ member, master, onChooseMaster, group, threshold, canEdit 
         <input type="radio" name={`master-${group.key}`} checked={isMaster} onChange={onChooseMaster} />
         {isMaster ? <span className="review-badge review-badge--master">Master: the one to keep</span> : 'Keep this one instead'}
       </label>
-      {group.suggestedMasterId === member.model.id && <span className="muted">Suggested master (used in most assemblies, then the oldest)</span>}
+      {group.suggestedMasterId === member.model.id && (
+        <span className="muted">Suggested master (used in most assemblies, then the oldest)</span>
+      )}
       <MemberFacts member={member} />
-      <CompareWithAny member={member.model} others={group.members.map((m) => m.model).filter((m) => m.id !== member.model.id && m.id !== (isMaster ? '' : master.id))} />
+      <CompareWithAny
+        member={member.model}
+        others={group.members.map((m) => m.model).filter((m) => m.id !== member.model.id && m.id !== (isMaster ? '' : master.id))}
+      />
       {!isMaster && (
         <>
           <div className="preview-card__meta">
             <span>{score !== undefined ? `${Math.round(score * 10) / 10}% like the master` : 'Linked through another member'}</span>
-            <Link className="button button--small" to={compareLink(master, member.model)} aria-label={`Compare ${member.model.name} with ${master.name}`}>
+            <Link
+              className="button button--small"
+              to={compareLink(master, member.model)}
+              aria-label={`Compare ${member.model.name} with ${master.name}`}
+            >
               Compare
             </Link>
           </div>
@@ -169,7 +233,17 @@ function MemberCard({ member, master, onChooseMaster, group, threshold, canEdit 
 }
 
 /** One group to review: its members side by side on the shared canvas, the master, decisions, and its mirror images and scaled copies beside it. */
-export function GroupCard({ group, index, threshold, canEdit }: { group: ReviewGroup; index: number; threshold: number; canEdit: boolean }) {
+export function GroupCard({
+  group,
+  index,
+  threshold,
+  canEdit,
+}: {
+  group: ReviewGroup;
+  index: number;
+  threshold: number;
+  canEdit: boolean;
+}) {
   const [chosen, setChosen] = useState<string | null>(null);
   const masterId = chosen && group.members.some((m) => m.model.id === chosen) ? chosen : group.masterId;
   const master = group.members.find((m) => m.model.id === masterId)!.model;
@@ -187,10 +261,22 @@ export function GroupCard({ group, index, threshold, canEdit }: { group: ReviewG
       </div>
       <PreviewGrid variant="row">
         {group.members.map((m) => (
-          <MemberCard key={m.model.id} member={m} master={master} onChooseMaster={() => setChosen(m.model.id)} group={group} threshold={threshold} canEdit={canEdit} />
+          <MemberCard
+            key={m.model.id}
+            member={m}
+            master={master}
+            onChooseMaster={() => setChosen(m.model.id)}
+            group={group}
+            threshold={threshold}
+            canEdit={canEdit}
+          />
         ))}
       </PreviewGrid>
-      <RelationList links={group.relations} models={models} label="Beside this group, not duplicates: mirror images and scaled copies of its members" />
+      <RelationList
+        links={group.relations}
+        models={models}
+        label="Beside this group, not duplicates: mirror images and scaled copies of its members"
+      />
     </section>
   );
 }

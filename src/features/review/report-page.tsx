@@ -28,7 +28,13 @@ function ExportButtons() {
   const download = (format: 'csv' | 'json') => {
     setBusy(format);
     fetchDecisionExport(format)
-      .then((text) => saveFile(text, `duplicate-decisions-${new Date().toISOString().slice(0, 10)}.${format}`, format === 'csv' ? 'text/csv' : 'application/json'))
+      .then((text) =>
+        saveFile(
+          text,
+          `duplicate-decisions-${new Date().toISOString().slice(0, 10)}.${format}`,
+          format === 'csv' ? 'text/csv' : 'application/json',
+        ),
+      )
       .catch((error: unknown) => showToast(`The export failed: ${errorMessage(error)}`, 'error'))
       .finally(() => setBusy(null));
   };
@@ -55,7 +61,11 @@ function RunAgain({ report, label = 'Run again' }: { report: DuplicateReport; la
         disabled={start.isPending}
         onClick={() =>
           start.mutate(
-            { folderIds: report.scope.folders?.map((f) => f.id) ?? [], includeSubfolders: report.scope.includeSubfolders, threshold: report.threshold },
+            {
+              folderIds: report.scope.folders?.map((f) => f.id) ?? [],
+              includeSubfolders: report.scope.includeSubfolders,
+              threshold: report.threshold,
+            },
             { onSuccess: (next) => void navigate(paths.review.href(next.id)) },
           )
         }
@@ -74,7 +84,8 @@ function Groups({ report }: { report: DuplicateReport }) {
   const canEdit = useCanEdit();
   const [acting, setActing] = useState(false);
   if (groups.isPending) return <LoadingState label="Loading the groups…" />;
-  if (groups.isError) return <ErrorState title="The groups could not be loaded" message={errorMessage(groups.error)} onRetry={() => void groups.refetch()} />;
+  if (groups.isError)
+    return <ErrorState title="The groups could not be loaded" message={errorMessage(groups.error)} onRetry={() => void groups.refetch()} />;
   const { pageData, decidedDuplicates } = groups.data;
   const goTo = (p: number) => {
     const next = new URLSearchParams(search);
@@ -87,7 +98,12 @@ function Groups({ report }: { report: DuplicateReport }) {
       <div className="review-toolbar">
         <ExportButtons />
         {canEdit && (
-          <button type="button" className="button button--primary" disabled={decidedDuplicates.length === 0} onClick={() => setActing(true)}>
+          <button
+            type="button"
+            className="button button--primary"
+            disabled={decidedDuplicates.length === 0}
+            onClick={() => setActing(true)}
+          >
             Act on {decidedDuplicates.length} decided {decidedDuplicates.length === 1 ? 'duplicate' : 'duplicates'}…
           </button>
         )}
@@ -95,11 +111,14 @@ function Groups({ report }: { report: DuplicateReport }) {
       {pageData.total === 0 ? (
         <EmptyState title="No duplicate groups">
           <p>
-            No models in this scope match at {report.threshold}% or more{report.modelCount !== null ? ` (${report.modelCount} compared)` : ''}, or every pair was decided not a duplicate.
+            No models in this scope match at {report.threshold}% or more
+            {report.modelCount !== null ? ` (${report.modelCount} compared)` : ''}, or every pair was decided not a duplicate.
           </p>
         </EmptyState>
       ) : (
-        groups.data.groups.map((g, i) => <GroupCard key={g.key} group={g} index={pageData.startIndex + i} threshold={report.threshold} canEdit={canEdit} />)
+        groups.data.groups.map((g, i) => (
+          <GroupCard key={g.key} group={g} index={pageData.startIndex + i} threshold={report.threshold} canEdit={canEdit} />
+        ))
       )}
       {pageData.lastPage > 1 && (
         <nav className="pager" aria-label="Pages of groups">
@@ -128,11 +147,15 @@ export function ReportPage() {
   return (
     <SharedCanvasProvider>
       <div className="page review-page">
-        <PageHeader trail={[{ label: 'Duplicate clean-up', to: paths.reviews.href() }]} title={r ? `Duplicates: ${scopeWords(r)}` : 'Duplicates report'}>
+        <PageHeader
+          trail={[{ label: 'Duplicate clean-up', to: paths.reviews.href() }]}
+          title={r ? `Duplicates: ${scopeWords(r)}` : 'Duplicates report'}
+        >
           {r && (
             <p className="lead">
               At {r.threshold}% or more{r.modelCount !== null ? `, among ${r.modelCount.toLocaleString()} models` : ''}
-              {r.groupCount !== null ? `: ${r.groupCount} ${r.groupCount === 1 ? 'group' : 'groups'} to review` : ''}. Started by {r.createdBy.name}.
+              {r.groupCount !== null ? `: ${r.groupCount} ${r.groupCount === 1 ? 'group' : 'groups'} to review` : ''}. Started by{' '}
+              {r.createdBy.name}.
             </p>
           )}
         </PageHeader>
@@ -148,7 +171,8 @@ export function ReportPage() {
             </div>
             {report.data.stale && (
               <p className="warning" role="note">
-                Models in these folders changed since this report ran (added, removed, moved or processed again). Decisions recorded here are kept; run it again to review the current models.
+                Models in these folders changed since this report ran (added, removed, moved or processed again). Decisions recorded here
+                are kept; run it again to review the current models.
               </p>
             )}
             {report.data.status === 'ready' ? (

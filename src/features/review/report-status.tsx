@@ -18,7 +18,8 @@ export function scopeWords(report: DuplicateReport): string {
 
 /** A report's state in words, with a progress bar while it runs. */
 export function ReportProgress({ report, compact = false }: { report: DuplicateReport; compact?: boolean }) {
-  if (report.status === 'failed') return <span className="review-status review-status--failed">Failed{compact ? '' : `: ${report.error ?? ''}`}</span>;
+  if (report.status === 'failed')
+    return <span className="review-status review-status--failed">Failed{compact ? '' : `: ${report.error ?? ''}`}</span>;
   if (report.status === 'ready') {
     return (
       <span className="review-status">

@@ -72,14 +72,24 @@ function NewReportForm({ initialFolderIds }: { initialFolderIds: number[] }) {
           max={100}
           step={0.5}
           value={threshold}
-          onChange={(event) => setThreshold(Math.min(100, Math.max(minReportThreshold, Number(event.target.value) || defaultReportThreshold)))}
+          onChange={(event) =>
+            setThreshold(Math.min(100, Math.max(minReportThreshold, Number(event.target.value) || defaultReportThreshold)))
+          }
         />
         <span className="field__hint">98 and above: the same part. 90–98: the same part with small changes.</span>
       </label>
-      {start.isError && <p className="form-error" role="alert">{errorMessage(start.error)}</p>}
+      {start.isError && (
+        <p className="form-error" role="alert">
+          {errorMessage(start.error)}
+        </p>
+      )}
       <div className="actions">
         <button type="submit" className="button button--primary" disabled={start.isPending}>
-          {start.isPending ? 'Starting…' : chosen.size ? `Find duplicates in ${chosen.size} ${chosen.size === 1 ? 'folder' : 'folders'}` : 'Find duplicates everywhere'}
+          {start.isPending
+            ? 'Starting…'
+            : chosen.size
+              ? `Find duplicates in ${chosen.size} ${chosen.size === 1 ? 'folder' : 'folders'}`
+              : 'Find duplicates everywhere'}
         </button>
       </div>
     </form>
@@ -108,12 +118,18 @@ function ReportRow({ report }: { report: DuplicateReport }) {
 export function ReviewsPage() {
   const [search] = useSearchParams();
   const page = Math.max(1, Number(search.get('page')) || 1);
-  const initialFolderIds = search.getAll('folder').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  const initialFolderIds = search
+    .getAll('folder')
+    .map(Number)
+    .filter((n) => Number.isInteger(n) && n > 0);
   const list = useDuplicateReports(page);
   return (
     <div className="page review-page">
       <PageHeader title="Duplicate clean-up">
-        <p className="lead">Find duplicates across folders, review each group, choose the model to keep, record what you decide, then move, tag or delete the duplicates.</p>
+        <p className="lead">
+          Find duplicates across folders, review each group, choose the model to keep, record what you decide, then move, tag or delete the
+          duplicates.
+        </p>
       </PageHeader>
       <NewReportForm initialFolderIds={initialFolderIds} />
       <section className="card" aria-labelledby="reports-title" style={{ marginTop: '1rem' }}>

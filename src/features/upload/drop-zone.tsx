@@ -10,7 +10,15 @@ const folderInputAttributes = { webkitdirectory: '', directory: '' } as Record<s
  * Drop target for files and whole folders (nesting kept), with keyboard-operable buttons that
  * open a folder picker (<input webkitdirectory>) or a file picker.
  */
-export function DropZone({ onFiles, disabled = false, hint }: { onFiles: (files: SourceFile[]) => void; disabled?: boolean; hint?: string }) {
+export function DropZone({
+  onFiles,
+  disabled = false,
+  hint,
+}: {
+  onFiles: (files: SourceFile[]) => void;
+  disabled?: boolean;
+  hint?: string;
+}) {
   const fileInput = useRef<HTMLInputElement>(null);
   const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
     onDrop: (accepted) => onFiles(accepted.map(toSourceFile)),
@@ -29,7 +37,11 @@ export function DropZone({ onFiles, disabled = false, hint }: { onFiles: (files:
 
   return (
     <div {...getRootProps({ className: `dropzone${isDragActive ? ' dropzone--active' : ''}${disabled ? ' dropzone--disabled' : ''}` })}>
-      <input {...getInputProps({ 'aria-label': 'Choose a folder to upload' } as Record<string, string>)} {...folderInputAttributes} data-testid="upload-input" />
+      <input
+        {...getInputProps({ 'aria-label': 'Choose a folder to upload' } as Record<string, string>)}
+        {...folderInputAttributes}
+        data-testid="upload-input"
+      />
       <input
         ref={fileInput}
         type="file"

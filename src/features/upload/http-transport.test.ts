@@ -68,12 +68,15 @@ afterEach(() => vi.unstubAllGlobals());
 describe('http transport: JSON calls', () => {
   it('creates models with createMissingFolders and accepts both answer shapes', async () => {
     const fetchMock = stubFetch(() =>
-      json({
-        models: [
-          { model: model('a'), uploadUrl: 'http://s/a', headers: { 'x-amz-a': '1' } },
-          { model: model('b'), uploadInfo: { uploadUrl: 'http://s/b', headers: { 'x-amz-b': '2' } } },
-        ],
-      }, 201),
+      json(
+        {
+          models: [
+            { model: model('a'), uploadUrl: 'http://s/a', headers: { 'x-amz-a': '1' } },
+            { model: model('b'), uploadInfo: { uploadUrl: 'http://s/b', headers: { 'x-amz-b': '2' } } },
+          ],
+        },
+        201,
+      ),
     );
     const created = await createHttpTransport().createModels(
       [
@@ -87,7 +90,12 @@ describe('http transport: JSON calls', () => {
     expect(init?.method).toBe('POST');
     expect(u.pathname).toBe('/v2/models');
     expect(u.searchParams.get('createMissingFolders')).toBe('true');
-    expect(JSON.parse(String(init?.body))).toEqual({ models: [{ filePath: 'Projects/a.stl', name: 'a.stl' }, { filePath: 'Projects/b.stl', name: 'b.stl' }] });
+    expect(JSON.parse(String(init?.body))).toEqual({
+      models: [
+        { filePath: 'Projects/a.stl', name: 'a.stl' },
+        { filePath: 'Projects/b.stl', name: 'b.stl' },
+      ],
+    });
     expect(created).toEqual([
       { model: expect.objectContaining({ id: 'a', state: 'incomplete-upload' }), uploadUrl: 'http://s/a', headers: { 'x-amz-a': '1' } },
       { model: expect.objectContaining({ id: 'b' }), uploadUrl: 'http://s/b', headers: { 'x-amz-b': '2' } },
@@ -105,7 +113,10 @@ describe('http transport: JSON calls', () => {
   it('lists models by id with one filter and perPage=100, and deletes', async () => {
     const fetchMock = stubFetch((url, init) => {
       if (init?.method === 'DELETE') return new Response(null, { status: 204 });
-      return json({ models: [model('a', 'processing')], pageData: { total: 1, perPage: 100, currentPage: 1, lastPage: 1, startIndex: 0, endIndex: 1 } });
+      return json({
+        models: [model('a', 'processing')],
+        pageData: { total: 1, perPage: 100, currentPage: 1, lastPage: 1, startIndex: 0, endIndex: 1 },
+      });
     });
     const transport = createHttpTransport();
     const records = await transport.listModelsById(['a', "o'b"]);

@@ -92,7 +92,14 @@ export function idInFilter(ids: readonly string[]): string {
   return `id(in(${ids.map((id) => `'${id.replace(/'/g, "''")}'`).join(',')}))`;
 }
 
-function toRecord(model: { id: string; filePath: string; state: string; stateReason?: string | null; missingParts?: string[] | null; isAssembly: boolean }): ModelRecord {
+function toRecord(model: {
+  id: string;
+  filePath: string;
+  state: string;
+  stateReason?: string | null;
+  missingParts?: string[] | null;
+  isAssembly: boolean;
+}): ModelRecord {
   return {
     id: model.id,
     filePath: model.filePath,
@@ -109,7 +116,11 @@ export function createHttpTransport(put: Transport['put'] = putWithXhr): Transpo
     async createModels(models, { createMissingFolders }): Promise<CreatedModel[]> {
       const created = await createModels(models, createMissingFolders);
       if (created.length !== models.length) {
-        throw new ApiError(200, clientErrorCodes.invalidResponse, `The service created ${created.length} records for ${models.length} files.`);
+        throw new ApiError(
+          200,
+          clientErrorCodes.invalidResponse,
+          `The service created ${created.length} records for ${models.length} files.`,
+        );
       }
       return created.map((entry) => ({ model: toRecord(entry.model), uploadUrl: entry.uploadUrl, headers: entry.headers }));
     },

@@ -19,9 +19,18 @@ export function ReviewTable({
 }) {
   const ordered = useMemo(() => inPathOrder(files), [files]);
   return (
-    <DataTable caption="Files to upload" columns={['File path', 'Size', 'Role', 'Problems and notes', null]} className="upload-table" wrapClassName="upload-table-wrap">
+    <DataTable
+      caption="Files to upload"
+      columns={['File path', 'Size', 'Role', 'Problems and notes', null]}
+      className="upload-table"
+      wrapClassName="upload-table-wrap"
+    >
       {ordered.map(([file, index]) => (
-        <tr key={`${index}:${file.filePath}`} data-testid="upload-review-row" className={file.problems.length > 0 ? 'upload-row--problem' : undefined}>
+        <tr
+          key={`${index}:${file.filePath}`}
+          data-testid="upload-review-row"
+          className={file.problems.length > 0 ? 'upload-row--problem' : undefined}
+        >
           <td data-label="File path" className="upload-table__path" title={file.filePath}>
             {pathInFolder(file.filePath, folder)}
           </td>

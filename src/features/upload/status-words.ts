@@ -22,8 +22,19 @@ export const statusWords: Record<FileStatus, string> = {
 
 /** Order of the counts in the summary. */
 export const summaryOrder: readonly FileStatus[] = [
-  'waiting', 'uploading', 'retrying', 'processing', 'finished', 'finished-incomplete', 'failed', 'failed-incomplete',
-  'unsupported', 'upload-failed', 'cancelled', 'needs-file', 'gone',
+  'waiting',
+  'uploading',
+  'retrying',
+  'processing',
+  'finished',
+  'finished-incomplete',
+  'failed',
+  'failed-incomplete',
+  'unsupported',
+  'upload-failed',
+  'cancelled',
+  'needs-file',
+  'gone',
 ];
 
 export const roleWords: Record<Role, string> = { part: 'Part', 'sub-assembly': 'Sub-assembly', assembly: 'Assembly' };

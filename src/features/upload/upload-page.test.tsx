@@ -18,7 +18,16 @@ function file(relativePath: string, content: string | Uint8Array) {
   return f;
 }
 
-const projects = { id: 1, name: 'Projects', path: 'Projects', parentFolderId: null, modelCount: 0, folderCount: 0, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' };
+const projects = {
+  id: 1,
+  name: 'Projects',
+  path: 'Projects',
+  parentFolderId: null,
+  modelCount: 0,
+  folderCount: 0,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+};
 
 function setup(entry = '/upload', finalState: (filePath: string) => string = () => 'finished') {
   stubFetch((url) =>
@@ -34,9 +43,15 @@ function setup(entry = '/upload', finalState: (filePath: string) => string = () 
   const session = new UploadSession(deps);
   const queue = new UploadQueue(session, deps);
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter([{ path: '/upload', element: <UploadWorkspace queue={queue} /> }, { path: '/models/:id', element: <p>model page</p> }], {
-    initialEntries: [entry],
-  });
+  const router = createMemoryRouter(
+    [
+      { path: '/upload', element: <UploadWorkspace queue={queue} /> },
+      { path: '/models/:id', element: <p>model page</p> },
+    ],
+    {
+      initialEntries: [entry],
+    },
+  );
   render(
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
@@ -56,7 +71,11 @@ describe('UploadPage', () => {
     const user = userEvent.setup();
     const { session } = setup('/upload', (p) => (p.endsWith('b.stl') ? 'failed' : 'finished'));
     await user.type(screen.getByLabelText('Target folder'), 'Projects');
-    await user.upload(document.querySelector<HTMLInputElement>('[data-testid=upload-file-input]')!, [file('a.stl', 'solid a'), file('b.stl', 'solid b'), file('c.stl', 'solid c')]);
+    await user.upload(document.querySelector<HTMLInputElement>('[data-testid=upload-file-input]')!, [
+      file('a.stl', 'solid a'),
+      file('b.stl', 'solid b'),
+      file('c.stl', 'solid c'),
+    ]);
     await waitFor(() => expect(screen.getAllByTestId('upload-review-row')).toHaveLength(3));
     await user.click(screen.getByRole('button', { name: 'Start upload' }));
     const only = await screen.findByRole('checkbox', { name: 'Only the file that failed or needs something' }, { timeout: 5000 });

@@ -24,7 +24,11 @@ const noSubscribe = () => () => undefined;
 const noSnapshot = () => null;
 
 function useEngineSnapshot(engine: UploadEngine | null): EngineSnapshot | null {
-  return useSyncExternalStore(engine ? engine.subscribe : noSubscribe, engine ? engine.getSnapshot : noSnapshot, engine ? engine.getSnapshot : noSnapshot);
+  return useSyncExternalStore(
+    engine ? engine.subscribe : noSubscribe,
+    engine ? engine.getSnapshot : noSnapshot,
+    engine ? engine.getSnapshot : noSnapshot,
+  );
 }
 
 export function UploadPage() {
@@ -54,8 +58,8 @@ export function UploadWorkspace({ queue }: { queue: UploadQueue }) {
     <div className="page upload-page">
       <PageHeader title="Upload">
         <p className="lead">
-          Add CAD and mesh files — single files or whole folders with their subfolders. You see every file before anything is
-          sent; uploads go on while you use the rest of the workbench, and more batches can be queued behind one being sent.
+          Add CAD and mesh files — single files or whole folders with their subfolders. You see every file before anything is sent; uploads
+          go on while you use the rest of the workbench, and more batches can be queued behind one being sent.
         </p>
       </PageHeader>
       {sessions.map((session, i) => (
@@ -79,7 +83,11 @@ function SessionView({ session, behind, before }: { session: UploadSession; behi
   const snap = useEngineSnapshot(state.engine);
   // While the batch before waits for its files dropped again, its own drop zone takes them: a
   // second one for a new batch would invite the wrong drop.
-  const beforeState = useSyncExternalStore(before?.subscribe ?? noSubscribe, before?.getState ?? noSnapshot, before?.getState ?? noSnapshot);
+  const beforeState = useSyncExternalStore(
+    before?.subscribe ?? noSubscribe,
+    before?.getState ?? noSnapshot,
+    before?.getState ?? noSnapshot,
+  );
   const beforeNeedsFiles = (useEngineSnapshot(beforeState?.engine ?? null)?.summary['needs-file'] ?? 0) > 0;
   const onFiles = useCallback((files: SourceFile[]) => void session.addFiles(files), [session]);
   const running = state.phase === 'running';
@@ -105,7 +113,13 @@ function SessionView({ session, behind, before }: { session: UploadSession; behi
       )}
 
       {(state.phase === 'review' || (state.phase === 'planning' && state.engine)) && snap && (
-        <ReviewSection session={session} snap={snap} busy={state.phase === 'planning'} startError={state.startError} queued={state.queued} />
+        <ReviewSection
+          session={session}
+          snap={snap}
+          busy={state.phase === 'planning'}
+          startError={state.startError}
+          queued={state.queued}
+        />
       )}
       {state.phase === 'planning' && !state.engine && (
         <p className="state" role="status">
@@ -113,7 +127,9 @@ function SessionView({ session, behind, before }: { session: UploadSession; behi
         </p>
       )}
 
-      {running && snap && <BatchSection session={session} snap={snap} onFiles={onFiles} attach={state.attach} saveFailed={state.saveFailed} />}
+      {running && snap && (
+        <BatchSection session={session} snap={snap} onFiles={onFiles} attach={state.attach} saveFailed={state.saveFailed} />
+      )}
     </>
   );
 }
@@ -139,7 +155,10 @@ function TargetFolderField({ session, value, problem }: { session: UploadSession
   const paths = useMemo(() => [...new Set((folders.data ?? []).map((f) => f.path))].sort((a, b) => a.localeCompare(b)), [folders.data]);
   // An existing target: what it already holds (and how far its models got), from the state report.
   const existing = useMemo(() => {
-    const wanted = text.trim().replace(/^\/+|\/+$/g, '').toLowerCase();
+    const wanted = text
+      .trim()
+      .replace(/^\/+|\/+$/g, '')
+      .toLowerCase();
     return wanted ? (folders.data ?? []).find((f) => f.path.toLowerCase() === wanted) : undefined;
   }, [folders.data, text]);
 
@@ -175,8 +194,8 @@ function TargetFolderField({ session, value, problem }: { session: UploadSession
         ))}
       </datalist>
       <p id={hintId} className="field__hint">
-        An existing folder{folders.isError ? '' : ' (suggested as you type)'} or a new path; missing folders are created. The
-        dropped folders go inside it; left empty, they go to the top level by their own names.
+        An existing folder{folders.isError ? '' : ' (suggested as you type)'} or a new path; missing folders are created. The dropped
+        folders go inside it; left empty, they go to the top level by their own names.
       </p>
       {existing && <StateSummary folderId={existing.id} />}
       {problem && (
@@ -224,9 +243,7 @@ function StoredPathsField({ session, folder }: { session: UploadSession; folder:
   return (
     <div className="warning upload-stored" data-testid="upload-stored">
       <fieldset>
-        <legend>
-          {stored.length === 1 ? 'One file is' : `${stored.length} files are`} already on the service at the same path
-        </legend>
+        <legend>{stored.length === 1 ? 'One file is' : `${stored.length} files are`} already on the service at the same path</legend>
         <ul className="upload-stored__paths">
           {stored.slice(0, storedShown).map((p) => (
             <li key={p}>{pathInFolder(p, folder)}</li>
@@ -235,7 +252,15 @@ function StoredPathsField({ session, folder }: { session: UploadSession; folder:
         </ul>
         {choices.map(([value, label]) => (
           <label key={value} className="upload-stored__choice">
-            <input type="radio" name={name} value={value} checked={choice === value} disabled={queued} onChange={() => void session.setWhenStored(value)} /> {label}
+            <input
+              type="radio"
+              name={name}
+              value={value}
+              checked={choice === value}
+              disabled={queued}
+              onChange={() => void session.setWhenStored(value)}
+            />{' '}
+            {label}
           </label>
         ))}
       </fieldset>
@@ -243,12 +268,26 @@ function StoredPathsField({ session, folder }: { session: UploadSession; folder:
   );
 }
 
-function ReviewSection({ session, snap, busy, startError, queued }: { session: UploadSession; snap: EngineSnapshot; busy: boolean; startError: string | null; queued: boolean }) {
+function ReviewSection({
+  session,
+  snap,
+  busy,
+  startError,
+  queued,
+}: {
+  session: UploadSession;
+  snap: EngineSnapshot;
+  busy: boolean;
+  startError: string | null;
+  queued: boolean;
+}) {
   const headingId = useId();
   const problemCount = snap.summary.problem;
   const toSend = snap.files.filter((f) => f.status !== 'problem');
   // Files dropped at stored paths and skipped are not in the batch, but they were dropped.
-  const skipped = useSyncExternalStore(session.subscribe, () => (session.getState().whenStored === 'skip' ? session.getState().stored.length : 0));
+  const skipped = useSyncExternalStore(session.subscribe, () =>
+    session.getState().whenStored === 'skip' ? session.getState().stored.length : 0,
+  );
   const dropped = snap.files.length + skipped;
   const bytes = toSend.reduce((sum, f) => sum + f.size, 0);
   const roles = { part: 0, 'sub-assembly': 0, assembly: 0 };
@@ -260,16 +299,15 @@ function ReviewSection({ session, snap, busy, startError, queued }: { session: U
         {queued ? 'Queued' : 'Review'}
       </h2>
       <p role="status">
-        {dropped} {dropped === 1 ? 'file' : 'files'} into <strong>{snap.targetFolder || '—'}</strong>: {toSend.length}{' '}
-        to send ({formatBytes(bytes)}; {countWords(roles.part, 'part', 'parts')}, {countWords(roles['sub-assembly'], 'sub-assembly', 'sub-assemblies')},{' '}
-        {countWords(roles.assembly, 'assembly', 'assemblies')})
+        {dropped} {dropped === 1 ? 'file' : 'files'} into <strong>{snap.targetFolder || '—'}</strong>: {toSend.length} to send (
+        {formatBytes(bytes)}; {countWords(roles.part, 'part', 'parts')},{' '}
+        {countWords(roles['sub-assembly'], 'sub-assembly', 'sub-assemblies')}, {countWords(roles.assembly, 'assembly', 'assemblies')})
         {problemCount > 0 && (
           <>
             , <strong className="upload-problem-count">{problemCount} with problems</strong>
           </>
         )}
-        {skipped > 0 && <>, {skipped} already on the service (skipped)</>}
-        .
+        {skipped > 0 && <>, {skipped} already on the service (skipped)</>}.
       </p>
       {problemCount > 0 && (
         <div className="warning" role="note">
@@ -283,7 +321,12 @@ function ReviewSection({ session, snap, busy, startError, queued }: { session: U
       )}
       <StoredPathsField session={session} folder={snap.targetFolder} />
       {snap.files.some((f) => needsDeclaredUnit(f.name)) && !queued && <MeshUnitsField session={session} />}
-      <ReviewTable files={snap.files} folder={snap.targetFolder} busy={busy || queued} onRemove={(index) => void session.removeFile(index)} />
+      <ReviewTable
+        files={snap.files}
+        folder={snap.targetFolder}
+        busy={busy || queued}
+        onRemove={(index) => void session.removeFile(index)}
+      />
       {startError && (
         <p className="form-error" role="alert">
           {startError}
@@ -303,12 +346,7 @@ function ReviewSection({ session, snap, busy, startError, queued }: { session: U
           </button>
         )}
         {problemCount > 0 && !queued && (
-          <button
-            type="button"
-            className="button"
-            disabled={busy}
-            onClick={() => void session.removeProblemFiles()}
-          >
+          <button type="button" className="button" disabled={busy} onClick={() => void session.removeProblemFiles()}>
             Remove {problemCount === 1 ? 'the file' : `${problemCount} files`} with problems
           </button>
         )}
@@ -420,8 +458,8 @@ function BatchSection({
       {needFiles > 0 && (
         <div className="upload-resume">
           <p>
-            {needFiles} {needFiles === 1 ? 'file was' : 'files were'} not sent before the page was reloaded. Drop or choose the same
-            folder again: only the files not sent yet are uploaded.
+            {needFiles} {needFiles === 1 ? 'file was' : 'files were'} not sent before the page was reloaded. Drop or choose the same folder
+            again: only the files not sent yet are uploaded.
           </p>
           <DropZone onFiles={onFiles} hint="Only files of this upload that were not sent yet are taken." />
         </div>

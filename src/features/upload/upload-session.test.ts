@@ -16,7 +16,14 @@ async function runUntil(cond: () => boolean, step = 100, max = 600_000): Promise
 const files = () => [dropped('/pump/a.stl', 1000), dropped('/pump/b.stl', 2000), dropped('/pump/c.stl', 3000)];
 
 function session(service: FakeService, store = memoryBatchStore(), win: Window | null = null) {
-  return new UploadSession({ transport: service, store, saveEveryMs: 500, notifyIntervalMs: 0, window: win, reprocess: async () => undefined });
+  return new UploadSession({
+    transport: service,
+    store,
+    saveEveryMs: 500,
+    notifyIntervalMs: 0,
+    window: win,
+    reprocess: async () => undefined,
+  });
 }
 
 const stageOf = (s: UploadSession) => s.getState().engine?.getSnapshot().stage;
@@ -97,7 +104,13 @@ describe('UploadSession persistence', () => {
     await first.setTargetFolder('Projects');
     await first.addFiles(files());
     first.start();
-    await runUntil(() => (first.getState().engine?.getSnapshot().files.filter((f) => f.status === 'processing').length ?? 0) === 2);
+    await runUntil(
+      () =>
+        (first
+          .getState()
+          .engine?.getSnapshot()
+          .files.filter((f) => f.status === 'processing').length ?? 0) === 2,
+    );
     expect(getUploadStatus()).toMatchObject({ active: true, filesTotal: 3 });
     await vi.advanceTimersByTimeAsync(1000);
     first.getState().engine?.dispose();
@@ -106,7 +119,11 @@ describe('UploadSession persistence', () => {
     const second = session(service, store);
     await second.restore();
     await vi.advanceTimersByTimeAsync(100);
-    const statuses = () => second.getState().engine!.getSnapshot().files.map((f) => f.status);
+    const statuses = () =>
+      second
+        .getState()
+        .engine!.getSnapshot()
+        .files.map((f) => f.status);
     expect(statuses()[2]).toBe('needs-file');
     // States of the stored files keep updating.
     await runUntil(() => statuses()[0] === 'finished' && statuses()[1] === 'finished');
@@ -114,11 +131,19 @@ describe('UploadSession persistence', () => {
     expect(getUploadStatus().attention).toBe(true);
 
     await second.addFiles(files());
-    expect(second.getState().attach).toMatchObject({ resumed: ['Projects/pump/c.stl'], alreadyDone: ['Projects/pump/a.stl', 'Projects/pump/b.stl'] });
+    expect(second.getState().attach).toMatchObject({
+      resumed: ['Projects/pump/c.stl'],
+      alreadyDone: ['Projects/pump/a.stl', 'Projects/pump/b.stl'],
+    });
     await runUntil(() => stageOf(second) === 'done', 1000);
     expect(statuses()).toEqual(['finished', 'finished', 'finished']);
     // Only c.stl was created again.
-    expect(service.calls.create.flat().slice(createdBefore).map((m) => m.filePath)).toEqual(['Projects/pump/c.stl']);
+    expect(
+      service.calls.create
+        .flat()
+        .slice(createdBefore)
+        .map((m) => m.filePath),
+    ).toEqual(['Projects/pump/c.stl']);
   });
 
   it('forgets a saved batch it cannot read', async () => {
@@ -178,7 +203,11 @@ describe('UploadSession start', () => {
     s.start();
     await runUntil(() => stageOf(s) === 'done', 1000);
     const items = service.calls.create.flat();
-    expect(Object.fromEntries(items.map((m) => [m.filePath, m.units]))).toEqual({ 'pump/a.stl': 'in', 'pump/b.obj': 'in', 'pump/c.glb': undefined });
+    expect(Object.fromEntries(items.map((m) => [m.filePath, m.units]))).toEqual({
+      'pump/a.stl': 'in',
+      'pump/b.obj': 'in',
+      'pump/c.glb': undefined,
+    });
     await s.clear();
   });
 
@@ -186,12 +215,25 @@ describe('UploadSession start', () => {
     const service = new FakeService();
     const s = session(service);
     await s.addFiles([dropped('a.stl', 10), dropped('/pump/b.stl', 20)]);
-    expect(s.getState()).toMatchObject({ phase: 'review', folderProblem: 'Type the folder to put the file that is not in a dropped folder into.' });
-    expect(s.getState().engine?.getSnapshot().files.filter((f) => f.status === 'problem')).toEqual([]);
+    expect(s.getState()).toMatchObject({
+      phase: 'review',
+      folderProblem: 'Type the folder to put the file that is not in a dropped folder into.',
+    });
+    expect(
+      s
+        .getState()
+        .engine?.getSnapshot()
+        .files.filter((f) => f.status === 'problem'),
+    ).toEqual([]);
     await s.setTargetFolder('Projects');
     s.start();
     await runUntil(() => stageOf(s) === 'done', 1000);
-    expect(service.calls.create.flat().map((m) => m.filePath).sort()).toEqual(['Projects/a.stl', 'Projects/pump/b.stl']);
+    expect(
+      service.calls.create
+        .flat()
+        .map((m) => m.filePath)
+        .sort(),
+    ).toEqual(['Projects/a.stl', 'Projects/pump/b.stl']);
     await s.clear();
   });
 
@@ -206,7 +248,11 @@ describe('UploadSession start', () => {
     await replanned;
     expect(s.getState()).toMatchObject({ phase: 'running', startError: null });
     await runUntil(() => stageOf(s) === 'done', 1000);
-    expect(service.calls.create.flat().map((m) => m.filePath)).toEqual(['Projects/pump/a.stl', 'Projects/pump/b.stl', 'Projects/pump/c.stl']);
+    expect(service.calls.create.flat().map((m) => m.filePath)).toEqual([
+      'Projects/pump/a.stl',
+      'Projects/pump/b.stl',
+      'Projects/pump/c.stl',
+    ]);
     await s.clear();
   });
 
@@ -215,7 +261,10 @@ describe('UploadSession start', () => {
     const s = session(service);
     await s.addFiles([dropped('a.stl', 10)]);
     s.start();
-    expect(s.getState()).toMatchObject({ phase: 'review', startError: 'Type the folder to put the file that is not in a dropped folder into.' });
+    expect(s.getState()).toMatchObject({
+      phase: 'review',
+      startError: 'Type the folder to put the file that is not in a dropped folder into.',
+    });
 
     const replanned = s.setTargetFolder('Bad:name');
     s.start();
@@ -247,7 +296,12 @@ describe('UploadSession: paths already on the service', () => {
     await second.setTargetFolder('Projects');
     await second.addFiles(files());
     expect(second.getState().stored).toEqual(['Projects/pump/a.stl']);
-    expect(second.getState().engine!.getSnapshot().files.map((f) => f.filePath)).toEqual(['Projects/pump/b.stl', 'Projects/pump/c.stl']);
+    expect(
+      second
+        .getState()
+        .engine!.getSnapshot()
+        .files.map((f) => f.filePath),
+    ).toEqual(['Projects/pump/b.stl', 'Projects/pump/c.stl']);
 
     await second.setWhenStored('keep-both');
     const kept = second.getState().engine!.getSnapshot().files;
@@ -258,7 +312,12 @@ describe('UploadSession: paths already on the service', () => {
     await second.setWhenStored('skip');
     await second.removeFile(0);
     await second.setWhenStored('keep-both');
-    expect(second.getState().engine!.getSnapshot().files.map((f) => f.filePath)).toEqual(['Projects/pump/a (2).stl', 'Projects/pump/c.stl']);
+    expect(
+      second
+        .getState()
+        .engine!.getSnapshot()
+        .files.map((f) => f.filePath),
+    ).toEqual(['Projects/pump/a (2).stl', 'Projects/pump/c.stl']);
 
     second.start();
     await runUntil(() => stageOf(second) === 'done');

@@ -12,7 +12,6 @@ import { mergeSourceFiles } from './source-files';
 import { joinFilePath, normalizeFolderPath } from '../../contract/file-paths';
 import { idleUploadStatus, publishUploadStatus, setSavedBatchFlag, type UploadStatus } from './upload-status';
 
-
 export type SessionPhase =
   | 'empty'
   /** Reading the dropped files (STEP structure). */
@@ -82,7 +81,16 @@ const initial: SessionState = {
   whenStored: 'skip',
 };
 
-const DONE_STATUSES = new Set(['finished', 'finished-incomplete', 'failed', 'failed-incomplete', 'unsupported', 'upload-failed', 'cancelled', 'gone']);
+const DONE_STATUSES = new Set([
+  'finished',
+  'finished-incomplete',
+  'failed',
+  'failed-incomplete',
+  'unsupported',
+  'upload-failed',
+  'cancelled',
+  'gone',
+]);
 
 export function statusOf(snap: EngineSnapshot): UploadStatus {
   const files = snap.files.filter((f) => f.status !== 'problem');
@@ -101,7 +109,16 @@ export function statusOf(snap: EngineSnapshot): UploadStatus {
           ? `${snap.summary['needs-file']} files to add again`
           : '';
   const filesRecorded = files.filter((f) => f.modelId !== null).length;
-  return { active, attention, filesTotal: files.length, filesDone, filesRecorded, bytesTotal: snap.bytesTotal, bytesSent: snap.bytesSent, label };
+  return {
+    active,
+    attention,
+    filesTotal: files.length,
+    filesDone,
+    filesRecorded,
+    bytesTotal: snap.bytesTotal,
+    bytesSent: snap.bytesSent,
+    label,
+  };
 }
 
 export class UploadSession {
@@ -325,7 +342,9 @@ export class UploadSession {
     const problems = files.filter((f) => f.status === 'problem').length;
     if (problems > 0) return `Remove the ${problems === 1 ? 'file' : `${problems} files`} with problems first, or cancel.`;
     if (files.length === 0) {
-      return this.state.stored.length > 0 ? 'Every file is already on the service. Choose “Keep both” to send them beside the stored ones.' : 'There is nothing to send.';
+      return this.state.stored.length > 0
+        ? 'Every file is already on the service. Choose “Keep both” to send them beside the stored ones.'
+        : 'There is nothing to send.';
     }
     return null;
   }
@@ -444,7 +463,10 @@ export class UploadSession {
       if (token !== this.planToken) return;
       // The error shown says why the wanted start did not happen.
       this.startWanted = false;
-      this.set({ phase: this.files.length > 0 && previous ? 'review' : 'empty', error: error instanceof Error ? error.message : 'The files could not be read.' });
+      this.set({
+        phase: this.files.length > 0 && previous ? 'review' : 'empty',
+        error: error instanceof Error ? error.message : 'The files could not be read.',
+      });
     }
   }
 
@@ -457,7 +479,14 @@ export class UploadSession {
    * refuses those files one by one when they are sent, which the rows show.
    */
   private async storedPathsOf(files: readonly SourceFile[]): Promise<Set<string>> {
-    if (files.length === 0 || targetFolderProblem(normalizeFolderPath(this.state.targetFolder), files.map((f) => f.path))) return new Set();
+    if (
+      files.length === 0 ||
+      targetFolderProblem(
+        normalizeFolderPath(this.state.targetFolder),
+        files.map((f) => f.path),
+      )
+    )
+      return new Set();
     try {
       return await this.transport.storedPaths(files.map((f) => joinFilePath(this.state.targetFolder, f.path)));
     } catch {

@@ -57,7 +57,12 @@ const UploadRow = memo(function UploadRow({
       </td>
       <td className="table__actions">
         {CANCELLABLE.has(file.status) && (
-          <button type="button" className="button button--small button--danger-quiet" aria-label={`Cancel ${file.filePath}`} onClick={() => actions.onCancel(file.filePath)}>
+          <button
+            type="button"
+            className="button button--small button--danger-quiet"
+            aria-label={`Cancel ${file.filePath}`}
+            onClick={() => actions.onCancel(file.filePath)}
+          >
             Cancel
           </button>
         )}
@@ -81,9 +86,20 @@ const UploadRow = memo(function UploadRow({
 export function UploadTable({ files, folder, actions }: { files: readonly EngineFileView[]; folder: string; actions: RowActions }) {
   const ordered = useMemo(() => inPathOrder(files), [files]);
   return (
-    <DataTable caption="Files being uploaded" columns={['File', 'Role', 'State', null]} className="upload-table" wrapClassName="upload-table-wrap">
+    <DataTable
+      caption="Files being uploaded"
+      columns={['File', 'Role', 'State', null]}
+      className="upload-table"
+      wrapClassName="upload-table-wrap"
+    >
       {ordered.map(([file, index]) => (
-        <UploadRow key={index} file={file} folder={folder} actions={actions} reprocessing={!!file.modelId && actions.reprocessing.has(file.modelId)} />
+        <UploadRow
+          key={index}
+          file={file}
+          folder={folder}
+          actions={actions}
+          reprocessing={!!file.modelId && actions.reprocessing.has(file.modelId)}
+        />
       ))}
     </DataTable>
   );

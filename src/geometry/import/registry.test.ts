@@ -3,7 +3,21 @@ import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { meshopt, quantize, weld } from '@gltf-transform/functions';
 import { MeshoptEncoder } from 'meshoptimizer/encoder';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bracket, flange, plateWithHoles, sphere, to3mf, toGlb, toGltf, toObj, toOff, toPly, toStlAscii, toStlBinary, type FixturePart } from '../testing/fixtures';
+import {
+  bracket,
+  flange,
+  plateWithHoles,
+  sphere,
+  to3mf,
+  toGlb,
+  toGltf,
+  toObj,
+  toOff,
+  toPly,
+  toStlAscii,
+  toStlBinary,
+  type FixturePart,
+} from '../testing/fixtures';
 import { isImportError, type ImportedModel, type ImportError } from './importer';
 import { READABLE_FORMATS } from '../../contract/file-types';
 import { detectFormat, importerFor, importFile, IMPORTERS } from './registry';
@@ -39,7 +53,12 @@ function expectError(r: ImportedModel | ImportError, code: 'failed' | 'unsupport
 function factsInMm(m: ImportedModel): MeshFacts {
   const f = meshFacts(m);
   const s = m.units === 'm' ? 1000 : 1;
-  return { ...f, surfaceArea: f.surfaceArea * s * s, volume: f.volume === undefined ? undefined : f.volume * s ** 3, bbox: { ...f.bbox, size: f.bbox.size.map((v) => v * s) as [number, number, number] } };
+  return {
+    ...f,
+    surfaceArea: f.surfaceArea * s * s,
+    volume: f.volume === undefined ? undefined : f.volume * s ** 3,
+    bbox: { ...f.bbox, size: f.bbox.size.map((v) => v * s) as [number, number, number] },
+  };
 }
 
 describe('every mesh format gives the same facts for the same part', () => {
@@ -133,7 +152,11 @@ describe('bad input ends failed or unsupported with a reason, never a throw', ()
 
   it('truncated ASCII STL', async () => {
     const text = toStlAscii(part.mesh);
-    expectError(await importFile('part.stl', text.subarray(0, Math.floor(text.byteLength * 0.6))), 'failed', /ends in the middle of triangle/);
+    expectError(
+      await importFile('part.stl', text.subarray(0, Math.floor(text.byteLength * 0.6))),
+      'failed',
+      /ends in the middle of triangle/,
+    );
   });
 
   it('STL bytes named .obj', async () => {
@@ -161,9 +184,26 @@ describe('bad input ends failed or unsupported with a reason, never a throw', ()
 
   it('native CAD is unsupported with a reason naming the program', async () => {
     const ole = new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]);
-    const r = expectError(await importFile('bracket.sldprt', ole), 'unsupported', /SolidWorks part \(\.sldprt\); its geometry cannot be read — export it as STEP/);
+    const r = expectError(
+      await importFile('bracket.sldprt', ole),
+      'unsupported',
+      /SolidWorks part \(\.sldprt\); its geometry cannot be read — export it as STEP/,
+    );
     expect(r.reason).toMatch(/^This file is a SolidWorks part/);
-    for (const name of ['a.catpart', 'a.CATProduct', 'a.ipt', 'a.iam', 'a.x_t', 'a.x_b', 'a.prt.3', 'a.asm', 'a.par', 'a.psm', 'a.jt', 'a.sldasm']) {
+    for (const name of [
+      'a.catpart',
+      'a.CATProduct',
+      'a.ipt',
+      'a.iam',
+      'a.x_t',
+      'a.x_b',
+      'a.prt.3',
+      'a.asm',
+      'a.par',
+      'a.psm',
+      'a.jt',
+      'a.sldasm',
+    ]) {
       expectError(await importFile(name, new Uint8Array([1, 2, 3, 0, 5])), 'unsupported', /cannot be read/);
     }
     expectError(await importFile('notes.docx', new Uint8Array([1, 2, 3])), 'unsupported', /not a 3D format we read/);
@@ -217,7 +257,12 @@ describe('bad input ends failed or unsupported with a reason, never a throw', ()
   });
 
   it('survives garbage fed directly to every importer', async () => {
-    const inputs = [new Uint8Array([0]), new TextEncoder().encode('solid x\nfacet normal 0 0 1\n'), new TextEncoder().encode('{"asset":{"version":"2.0"},"meshes":[{"primitives":[{"attributes":{"POSITION":9}}]}]}'), new Uint8Array(100).fill(255)];
+    const inputs = [
+      new Uint8Array([0]),
+      new TextEncoder().encode('solid x\nfacet normal 0 0 1\n'),
+      new TextEncoder().encode('{"asset":{"version":"2.0"},"meshes":[{"primitives":[{"attributes":{"POSITION":9}}]}]}'),
+      new Uint8Array(100).fill(255),
+    ];
     for (const imp of IMPORTERS) {
       for (const bytes of inputs) {
         const r = await imp.import(bytes);
@@ -236,7 +281,9 @@ describe('timing', () => {
     const t1 = performance.now();
     const facts = meshFacts(model);
     const t2 = performance.now();
-    console.info(`50k STL: ${model.indices.length / 3} triangles, import ${(t1 - t0).toFixed(0)} ms, facts+weld ${(t2 - t1).toFixed(0)} ms`);
+    console.info(
+      `50k STL: ${model.indices.length / 3} triangles, import ${(t1 - t0).toFixed(0)} ms, facts+weld ${(t2 - t1).toFixed(0)} ms`,
+    );
     expect(model.indices.length / 3).toBeGreaterThan(40_000);
     expect(facts.closed).toBe(true);
     expect(t1 - t0).toBeLessThan(2000);

@@ -1,6 +1,13 @@
 // The one registry: format → importer, plus the sniffing that catches files that are not what
 // their name says. Which extension names which format is the file-types vocabulary's.
-import { extensionOf, formatOfExtension, NATIVE_CAD, READABLE_EXTENSIONS, READABLE_FORMATS, type FormatId } from '../../contract/file-types';
+import {
+  extensionOf,
+  formatOfExtension,
+  NATIVE_CAD,
+  READABLE_EXTENSIONS,
+  READABLE_FORMATS,
+  type FormatId,
+} from '../../contract/file-types';
 import { failed, unreadableReason, unsupported, type ImportContext, type ImportedModel, type ImportError, type Importer } from './importer';
 import { glbImporter, gltfImporter } from './formats/gltf';
 import { objImporter } from './formats/obj';
@@ -64,25 +71,40 @@ export function detectFormat(fileName: string, firstBytes: Uint8Array, totalSize
     if (native) {
       // A "native" file that is really a neutral format is mis-named, not unsupported.
       if (sniffed && isReadable(sniffed.kind)) {
-        return { ...out, error: failed(`This file is named ${named} but it is ${sniffed.description}; rename it to .${sniffed.kind === 'step' ? 'stp' : sniffed.kind} and upload it again.`) };
+        return {
+          ...out,
+          error: failed(
+            `This file is named ${named} but it is ${sniffed.description}; rename it to .${sniffed.kind === 'step' ? 'stp' : sniffed.kind} and upload it again.`,
+          ),
+        };
       }
       return { ...out, error: native };
     }
     const hint = sniffed && isReadable(sniffed.kind) ? ` It looks like ${sniffed.description}; rename it accordingly.` : '';
     return {
       ...out,
-      error: unsupported(`Files ${extension ? `ending in .${extension}` : 'without an extension'} are not a 3D format we read (we read ${READABLE_EXTENSIONS.map((e) => `.${e}`).join(', ')}).${hint}`),
+      error: unsupported(
+        `Files ${extension ? `ending in .${extension}` : 'without an extension'} are not a 3D format we read (we read ${READABLE_EXTENSIONS.map((e) => `.${e}`).join(', ')}).${hint}`,
+      ),
     };
   }
 
   const expected = importer.format;
-  const mismatch = (what: string) => ({ ...out, error: failed(`This file is named ${named} but it is not ${describeFormat(expected)}: ${what}.`) });
+  const mismatch = (what: string) => ({
+    ...out,
+    error: failed(`This file is named ${named} but it is not ${describeFormat(expected)}: ${what}.`),
+  });
   if (!sniffed) {
     if (expected === 'stl') return { ...out, format: 'stl' }; // binary STL carries no signature; the importer checks its size
-    return mismatch(BINARY_FORMATS.has(expected) ? 'its content does not start with the right signature' : 'it contains binary data that matches no known format');
+    return mismatch(
+      BINARY_FORMATS.has(expected)
+        ? 'its content does not start with the right signature'
+        : 'it contains binary data that matches no known format',
+    );
   }
   if (sniffed.kind === expected) return { ...out, format: expected };
-  if ((expected === 'gltf' && sniffed.kind === 'glb') || (expected === 'glb' && sniffed.kind === 'gltf')) return { ...out, format: sniffed.kind };
+  if ((expected === 'gltf' && sniffed.kind === 'glb') || (expected === 'glb' && sniffed.kind === 'gltf'))
+    return { ...out, format: sniffed.kind };
   if (sniffed.kind === 'text') {
     // Unrecognised text: let the text formats with loose headers judge for themselves.
     if (expected === 'obj' || expected === 'iges') return { ...out, format: expected };

@@ -10,9 +10,28 @@ export interface Sniffed {
 
 export type OtherKind =
   | 'text'
-  | 'png' | 'jpeg' | 'gif' | 'webp' | 'bmp' | 'tiff' | 'pdf'
-  | 'zip' | 'gzip' | '7z' | 'rar' | 'html' | 'xml' | 'json' | 'executable'
-  | 'ole' | 'parasolid' | 'jt' | 'creo' | 'catia' | 'fcstd' | 'rhino';
+  | 'png'
+  | 'jpeg'
+  | 'gif'
+  | 'webp'
+  | 'bmp'
+  | 'tiff'
+  | 'pdf'
+  | 'zip'
+  | 'gzip'
+  | '7z'
+  | 'rar'
+  | 'html'
+  | 'xml'
+  | 'json'
+  | 'executable'
+  | 'ole'
+  | 'parasolid'
+  | 'jt'
+  | 'creo'
+  | 'catia'
+  | 'fcstd'
+  | 'rhino';
 
 const FORMAT_NAMES: Record<FormatId, string> = {
   stl: 'an STL file',
@@ -61,7 +80,10 @@ export function sniff(bytes: Uint8Array, totalSize?: number): Sniffed | undefine
   if (head.startsWith('Rar!')) return { kind: 'rar', description: 'a RAR archive' };
   if (head.startsWith('\x7fELF') || head.startsWith('MZ')) return { kind: 'executable', description: 'a program (executable file)' };
   if (at([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) {
-    return { kind: 'ole', description: 'a Microsoft compound document, the container of older SolidWorks, Inventor, Solid Edge and Office files' };
+    return {
+      kind: 'ole',
+      description: 'a Microsoft compound document, the container of older SolidWorks, Inventor, Solid Edge and Office files',
+    };
   }
   if (at([0x50, 0x4b, 0x03, 0x04]) || at([0x50, 0x4b, 0x05, 0x06])) {
     if (head.includes('3D/') || (head.includes('[Content_Types].xml') && head.includes('.model'))) return known('3mf');

@@ -58,7 +58,7 @@ describe('meshFacts', () => {
   it('welds within a tolerance and drops collapsed triangles', async () => {
     const { mesh } = await flange();
     const jittered = soup(mesh);
-    for (let i = 0; i < jittered.positions.length; i++) jittered.positions[i]! += (Math.sin(i * 12.9898) * 1e-5);
+    for (let i = 0; i < jittered.positions.length; i++) jittered.positions[i]! += Math.sin(i * 12.9898) * 1e-5;
     const w = weld(jittered, 1e-3);
     expect(w.mesh.positions.length).toBe(weld(mesh, 0).mesh.positions.length);
     expect(meshFacts(jittered, { weldTolerance: 1e-3 }).closed).toBe(true);

@@ -74,9 +74,15 @@ export function weld(mesh: Mesh, tolerance = defaultWeldTolerance(mesh)): WeldRe
   const next = new Int32Array(n);
   const hash = (x: number, y: number, z: number) => (Math.imul(x, 73856093) ^ Math.imul(y, 19349663) ^ Math.imul(z, 83492791)) & mask;
   for (let i = 0; i < n; i++) {
-    const x = p[i * 3]!, y = p[i * 3 + 1]!, z = p[i * 3 + 2]!;
-    const fx = x * inv, fy = y * inv, fz = z * inv;
-    const cx = Math.floor(fx), cy = Math.floor(fy), cz = Math.floor(fz);
+    const x = p[i * 3]!,
+      y = p[i * 3 + 1]!,
+      z = p[i * 3 + 2]!;
+    const fx = x * inv,
+      fy = y * inv,
+      fz = z * inv;
+    const cx = Math.floor(fx),
+      cy = Math.floor(fy),
+      cz = Math.floor(fz);
     const sx = tol > 0 ? (fx - cx < 0.5 ? -1 : 1) : 0;
     const sy = tol > 0 ? (fy - cy < 0.5 ? -1 : 1) : 0;
     const sz = tol > 0 ? (fz - cz < 0.5 ? -1 : 1) : 0;
@@ -85,7 +91,9 @@ export function weld(mesh: Mesh, tolerance = defaultWeldTolerance(mesh)): WeldRe
       for (let b = 0; b < (sy ? 2 : 1); b++) {
         for (let c = 0; c < (sz ? 2 : 1); c++) {
           for (let v = head[hash(cx + a * sx, cy + b * sy, cz + c * sz)]!; v >= 0; v = next[v]!) {
-            const ex = out[v * 3]! - x, ey = out[v * 3 + 1]! - y, ez = out[v * 3 + 2]! - z;
+            const ex = out[v * 3]! - x,
+              ey = out[v * 3 + 1]! - y,
+              ez = out[v * 3 + 2]! - z;
             if (ex * ex + ey * ey + ez * ez <= tol2) {
               found = v;
               break search;
@@ -110,7 +118,9 @@ export function weld(mesh: Mesh, tolerance = defaultWeldTolerance(mesh)): WeldRe
   let kept = 0;
   let dropped = 0;
   for (let t = 0; t + 2 < src.length; t += 3) {
-    const a = remap[src[t]!]!, b = remap[src[t + 1]!]!, c = remap[src[t + 2]!]!;
+    const a = remap[src[t]!]!,
+      b = remap[src[t + 1]!]!,
+      c = remap[src[t + 2]!]!;
     if (a === b || b === c || a === c) dropped++;
     else {
       all[kept] = a;
@@ -128,13 +138,23 @@ export function weld(mesh: Mesh, tolerance = defaultWeldTolerance(mesh)): WeldRe
  * Corners of the box around the vertices some triangle uses (a vertex no triangle uses is not
  * part of the shape); ±Infinity when there are none.
  */
-export function usedVertexBounds(positions: ArrayLike<number>, indices: ArrayLike<number>): { min: [number, number, number]; max: [number, number, number] } {
+export function usedVertexBounds(
+  positions: ArrayLike<number>,
+  indices: ArrayLike<number>,
+): { min: [number, number, number]; max: [number, number, number] } {
   const used = new Uint8Array(Math.floor(positions.length / 3));
   for (let k = 0; k < indices.length; k++) used[indices[k]!] = 1;
-  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+  let x0 = Infinity,
+    y0 = Infinity,
+    z0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity,
+    z1 = -Infinity;
   for (let v = 0, i = 0; v < used.length; v++, i += 3) {
     if (!used[v]) continue;
-    const x = positions[i]!, y = positions[i + 1]!, z = positions[i + 2]!;
+    const x = positions[i]!,
+      y = positions[i + 1]!,
+      z = positions[i + 2]!;
     if (x < x0) x0 = x;
     if (x > x1) x1 = x;
     if (y < y0) y0 = y;
@@ -158,10 +178,18 @@ export function faceNormals(positions: ArrayLike<number>, indices: ArrayLike<num
   const normal = new Float64Array(nt * 3);
   const area2 = new Float64Array(nt);
   for (let t = 0; t < nt; t++) {
-    const a = indices[t * 3]! * 3, b = indices[t * 3 + 1]! * 3, c = indices[t * 3 + 2]! * 3;
-    const ux = p[b]! - p[a]!, uy = p[b + 1]! - p[a + 1]!, uz = p[b + 2]! - p[a + 2]!;
-    const vx = p[c]! - p[a]!, vy = p[c + 1]! - p[a + 1]!, vz = p[c + 2]! - p[a + 2]!;
-    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const a = indices[t * 3]! * 3,
+      b = indices[t * 3 + 1]! * 3,
+      c = indices[t * 3 + 2]! * 3;
+    const ux = p[b]! - p[a]!,
+      uy = p[b + 1]! - p[a + 1]!,
+      uz = p[b + 2]! - p[a + 2]!;
+    const vx = p[c]! - p[a]!,
+      vy = p[c + 1]! - p[a + 1]!,
+      vz = p[c + 2]! - p[a + 2]!;
+    const nx = uy * vz - uz * vy,
+      ny = uz * vx - ux * vz,
+      nz = ux * vy - uy * vx;
     const l = Math.hypot(nx, ny, nz);
     area2[t] = l;
     if (l > 0) normal.set([nx / l, ny / l, nz / l], t * 3);
@@ -186,15 +214,30 @@ export function signedVolume(mesh: Mesh): number {
 export function areaAndVolume(mesh: Mesh): { area: number; volume: number } {
   const p = mesh.positions;
   const idx = mesh.indices;
-  let area = 0, v6 = 0;
+  let area = 0,
+    v6 = 0;
   for (let t = 0; t + 2 < idx.length; t += 3) {
-    const a = idx[t]! * 3, b = idx[t + 1]! * 3, c = idx[t + 2]! * 3;
-    const ax = p[a]!, ay = p[a + 1]!, az = p[a + 2]!;
-    const bx = p[b]!, by = p[b + 1]!, bz = p[b + 2]!;
-    const cx = p[c]!, cy = p[c + 1]!, cz = p[c + 2]!;
-    const ux = bx - ax, uy = by - ay, uz = bz - az;
-    const vx = cx - ax, vy = cy - ay, vz = cz - az;
-    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const a = idx[t]! * 3,
+      b = idx[t + 1]! * 3,
+      c = idx[t + 2]! * 3;
+    const ax = p[a]!,
+      ay = p[a + 1]!,
+      az = p[a + 2]!;
+    const bx = p[b]!,
+      by = p[b + 1]!,
+      bz = p[b + 2]!;
+    const cx = p[c]!,
+      cy = p[c + 1]!,
+      cz = p[c + 2]!;
+    const ux = bx - ax,
+      uy = by - ay,
+      uz = bz - az;
+    const vx = cx - ax,
+      vy = cy - ay,
+      vz = cz - az;
+    const nx = uy * vz - uz * vy,
+      ny = uz * vx - ux * vz,
+      nz = ux * vy - uy * vx;
     area += 0.5 * Math.sqrt(nx * nx + ny * ny + nz * nz);
     v6 += ax * (by * cz - bz * cy) - ay * (bx * cz - bz * cx) + az * (bx * cy - by * cx);
   }
@@ -235,9 +278,11 @@ export function meshFacts(mesh: Mesh, options: { weldTolerance?: number; welded?
   let nonManifold = 0;
   let undirectedEdges = 0;
   for (let a = 0; a < nv; a++) {
-    const s0 = start[a]!, s1 = start[a + 1]!;
+    const s0 = start[a]!,
+      s1 = start[a + 1]!;
     for (let j = s0; j < s1; j++) {
-      const b = next[j]!, c = prev[j]!;
+      const b = next[j]!,
+        c = prev[j]!;
       if (stamp[b] !== a) {
         stamp[b] = a;
         fwd[b] = 0;

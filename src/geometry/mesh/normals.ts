@@ -19,7 +19,11 @@ export const DEFAULT_CREASE_ANGLE_DEG = 40;
  * and count; those that welding collapses (zero area) take part in no smoothing group.
  * `options.welded`: the result of `weld(mesh)` when the caller has it already (shared with meshFacts).
  */
-export function creaseNormals(mesh: Mesh, creaseAngleDeg = DEFAULT_CREASE_ANGLE_DEG, options: { welded?: WeldResult } = {}): MeshWithNormals {
+export function creaseNormals(
+  mesh: Mesh,
+  creaseAngleDeg = DEFAULT_CREASE_ANGLE_DEG,
+  options: { welded?: WeldResult } = {},
+): MeshWithNormals {
   // Connectivity from welding, but the input's triangles, all of them and in their order, so that
   // triangle indices (e.g. a render's triangle-id buffer) still refer to the input mesh. A weld
   // of this very mesh at the default tolerance (e.g. the one meshFacts used) may be passed in.
@@ -35,18 +39,30 @@ export function creaseNormals(mesh: Mesh, creaseAngleDeg = DEFAULT_CREASE_ANGLE_
   const fn = new Float32Array(nt * 3);
   const angle = new Float32Array(nc);
   for (let t = 0; t < nt; t++) {
-    const a = idx[t * 3]! * 3, b = idx[t * 3 + 1]! * 3, c = idx[t * 3 + 2]! * 3;
-    const abx = p[b]! - p[a]!, aby = p[b + 1]! - p[a + 1]!, abz = p[b + 2]! - p[a + 2]!;
-    const acx = p[c]! - p[a]!, acy = p[c + 1]! - p[a + 1]!, acz = p[c + 2]! - p[a + 2]!;
-    const bcx = p[c]! - p[b]!, bcy = p[c + 1]! - p[b + 1]!, bcz = p[c + 2]! - p[b + 2]!;
-    const nx = aby * acz - abz * acy, ny = abz * acx - abx * acz, nz = abx * acy - aby * acx;
+    const a = idx[t * 3]! * 3,
+      b = idx[t * 3 + 1]! * 3,
+      c = idx[t * 3 + 2]! * 3;
+    const abx = p[b]! - p[a]!,
+      aby = p[b + 1]! - p[a + 1]!,
+      abz = p[b + 2]! - p[a + 2]!;
+    const acx = p[c]! - p[a]!,
+      acy = p[c + 1]! - p[a + 1]!,
+      acz = p[c + 2]! - p[a + 2]!;
+    const bcx = p[c]! - p[b]!,
+      bcy = p[c + 1]! - p[b + 1]!,
+      bcz = p[c + 2]! - p[b + 2]!;
+    const nx = aby * acz - abz * acy,
+      ny = abz * acx - abx * acz,
+      nz = abx * acy - aby * acx;
     const l = Math.sqrt(nx * nx + ny * ny + nz * nz);
     if (l > 0) {
       fn[t * 3] = nx / l;
       fn[t * 3 + 1] = ny / l;
       fn[t * 3 + 2] = nz / l;
     }
-    const lab = Math.sqrt(abx * abx + aby * aby + abz * abz), lac = Math.sqrt(acx * acx + acy * acy + acz * acz), lbc = Math.sqrt(bcx * bcx + bcy * bcy + bcz * bcz);
+    const lab = Math.sqrt(abx * abx + aby * aby + abz * abz),
+      lac = Math.sqrt(acx * acx + acy * acy + acz * acz),
+      lbc = Math.sqrt(bcx * bcx + bcy * bcy + bcz * bcz);
     angle[t * 3] = cornerAngle(abx * acx + aby * acy + abz * acz, lab * lac);
     angle[t * 3 + 1] = cornerAngle(-(abx * bcx + aby * bcy + abz * bcz), lab * lbc);
     angle[t * 3 + 2] = cornerAngle(acx * bcx + acy * bcy + acz * bcz, lac * lbc);
@@ -94,7 +110,8 @@ export function creaseNormals(mesh: Mesh, creaseAngleDeg = DEFAULT_CREASE_ANGLE_
   const arriving = new Int32Array(nw); // corner arriving from the neighbour, −2 when several
   const leaving = new Int32Array(nw); // corners leaving towards the neighbour
   for (let v = 0; v < nw; v++) {
-    const s0 = start[v]!, n = start[v + 1]! - s0;
+    const s0 = start[v]!,
+      n = start[v + 1]! - s0;
     if (n === 0) continue;
     if (n > g.length) g = new Int32Array(n * 2);
     for (let i = 0; i < n; i++) g[i] = i;
@@ -104,7 +121,8 @@ export function creaseNormals(mesh: Mesh, creaseAngleDeg = DEFAULT_CREASE_ANGLE_
     const busy = n > 16;
     if (busy) {
       for (let j = 0; j < n; j++) {
-        const pj = prev[s0 + j]!, nj = next[s0 + j]!;
+        const pj = prev[s0 + j]!,
+          nj = next[s0 + j]!;
         if (stamp[pj] !== v) {
           stamp[pj] = v;
           arriving[pj] = -1;
@@ -123,7 +141,8 @@ export function creaseNormals(mesh: Mesh, creaseAngleDeg = DEFAULT_CREASE_ANGLE_
       const x = next[s0 + i]!;
       // Exactly one corner here leaving towards x and exactly one arriving from x: a manifold,
       // consistently oriented edge.
-      let match = -1, out = 0;
+      let match = -1,
+        out = 0;
       if (busy) {
         match = arriving[x]!;
         out = leaving[x]!;
@@ -134,10 +153,12 @@ export function creaseNormals(mesh: Mesh, creaseAngleDeg = DEFAULT_CREASE_ANGLE_
         }
       }
       if (out !== 1 || match < 0) continue;
-      const t1 = (corner[s0 + i]! / 3) | 0, t2 = (corner[s0 + match]! / 3) | 0;
+      const t1 = (corner[s0 + i]! / 3) | 0,
+        t2 = (corner[s0 + match]! / 3) | 0;
       const dot = fn[t1 * 3]! * fn[t2 * 3]! + fn[t1 * 3 + 1]! * fn[t2 * 3 + 1]! + fn[t1 * 3 + 2]! * fn[t2 * 3 + 2]!;
       if (dot < cosCrease) continue;
-      const a = root(g, i), b = root(g, match);
+      const a = root(g, i),
+        b = root(g, match);
       if (a !== b) g[a > b ? a : b] = a > b ? b : a;
     }
     // A parent always has a smaller index than its child (unions hang the larger root under
@@ -179,7 +200,9 @@ export function creaseNormals(mesh: Mesh, creaseAngleDeg = DEFAULT_CREASE_ANGLE_
   }
   const normals = new Float32Array(nv * 3);
   for (let v = 0; v < nv; v++) {
-    const x = sum[v * 3]!, y = sum[v * 3 + 1]!, z = sum[v * 3 + 2]!;
+    const x = sum[v * 3]!,
+      y = sum[v * 3 + 1]!,
+      z = sum[v * 3 + 2]!;
     const l = Math.sqrt(x * x + y * y + z * z);
     if (l > 0) {
       normals[v * 3] = x / l;

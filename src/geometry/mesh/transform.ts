@@ -66,11 +66,7 @@ export function transformPoint(m: Mat4, p: readonly [number, number, number]): V
 /** Determinant of the upper-left 3×3; negative means the transform mirrors. */
 export function determinant3(m: Mat4): number {
   const e = (i: number) => m[i] ?? 0;
-  return (
-    e(0) * (e(5) * e(10) - e(9) * e(6)) -
-    e(4) * (e(1) * e(10) - e(9) * e(2)) +
-    e(8) * (e(1) * e(6) - e(5) * e(2))
-  );
+  return e(0) * (e(5) * e(10) - e(9) * e(6)) - e(4) * (e(1) * e(10) - e(9) * e(2)) + e(8) * (e(1) * e(6) - e(5) * e(2));
 }
 
 /** Inverse of a rigid motion given as a column-major 4×4 (see {@link invertRigid}). */
@@ -107,7 +103,11 @@ export function composeRigid(a: Rigid, b: Rigid): Rigid {
 
 export function applyRigid(m: Rigid, p: Vec3): Vec3 {
   const R = m.R;
-  return [R[0]! * p[0] + R[1]! * p[1] + R[2]! * p[2] + m.t[0], R[3]! * p[0] + R[4]! * p[1] + R[5]! * p[2] + m.t[1], R[6]! * p[0] + R[7]! * p[1] + R[8]! * p[2] + m.t[2]];
+  return [
+    R[0]! * p[0] + R[1]! * p[1] + R[2]! * p[2] + m.t[0],
+    R[3]! * p[0] + R[4]! * p[1] + R[5]! * p[2] + m.t[1],
+    R[6]! * p[0] + R[7]! * p[1] + R[8]! * p[2] + m.t[2],
+  ];
 }
 
 /** The inverse motion: Rᵀ, −Rᵀt (a rotation's inverse is its transpose). */
@@ -115,12 +115,31 @@ export function invertRigid(m: Rigid): Rigid {
   const R = m.R;
   const Rt = [R[0]!, R[3]!, R[6]!, R[1]!, R[4]!, R[7]!, R[2]!, R[5]!, R[8]!];
   const t = m.t;
-  return { R: Rt, t: [-(Rt[0]! * t[0] + Rt[1]! * t[1] + Rt[2]! * t[2]), -(Rt[3]! * t[0] + Rt[4]! * t[1] + Rt[5]! * t[2]), -(Rt[6]! * t[0] + Rt[7]! * t[1] + Rt[8]! * t[2])] };
+  return {
+    R: Rt,
+    t: [
+      -(Rt[0]! * t[0] + Rt[1]! * t[1] + Rt[2]! * t[2]),
+      -(Rt[3]! * t[0] + Rt[4]! * t[1] + Rt[5]! * t[2]),
+      -(Rt[6]! * t[0] + Rt[7]! * t[1] + Rt[8]! * t[2]),
+    ],
+  };
 }
 
 /** Rotation by `angle` about a unit axis (Rodrigues), row-major. */
 export function axisAngle(axis: Vec3, angle: number): number[] {
   const [x, y, z] = axis;
-  const c = Math.cos(angle), s = Math.sin(angle), C = 1 - c;
-  return [c + x * x * C, x * y * C - z * s, x * z * C + y * s, y * x * C + z * s, c + y * y * C, y * z * C - x * s, z * x * C - y * s, z * y * C + x * s, c + z * z * C];
+  const c = Math.cos(angle),
+    s = Math.sin(angle),
+    C = 1 - c;
+  return [
+    c + x * x * C,
+    x * y * C - z * s,
+    x * z * C + y * s,
+    y * x * C + z * s,
+    c + y * y * C,
+    y * z * C - x * s,
+    z * x * C - y * s,
+    z * y * C + x * s,
+    c + z * z * C,
+  ];
 }

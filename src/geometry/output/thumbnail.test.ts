@@ -5,7 +5,9 @@ import { creaseNormals } from '../mesh/normals';
 import { downsample, renderThumbnail, resample, type RawImage } from './thumbnail';
 
 const toPng = (img: RawImage) =>
-  sharp(Buffer.from(img.rgba.buffer, img.rgba.byteOffset, img.rgba.byteLength), { raw: { width: img.width, height: img.height, channels: 4 } }).png();
+  sharp(Buffer.from(img.rgba.buffer, img.rgba.byteOffset, img.rgba.byteLength), {
+    raw: { width: img.width, height: img.height, channels: 4 },
+  }).png();
 
 describe('renderThumbnail', () => {
   it('draws the bracket: foreground and background, antialiased, shaded, encodes to PNG', async () => {
@@ -15,9 +17,13 @@ describe('renderThumbnail', () => {
     expect(img.height).toBe(256);
     expect(img.rgba.length).toBe(256 * 256 * 4);
 
-    let opaque = 0, clear = 0, partial = 0, fringeMin = 255;
+    let opaque = 0,
+      clear = 0,
+      partial = 0,
+      fringeMin = 255;
     const levels = new Set<number>();
-    let sumR = 0, sumB = 0;
+    let sumR = 0,
+      sumB = 0;
     for (let i = 0; i < img.rgba.length; i += 4) {
       const a = img.rgba[i + 3]!;
       if (a === 0) clear++;
@@ -61,7 +67,8 @@ describe('renderThumbnail', () => {
     const part = await plateWithHoles({ holes: [8, 6], segments: 256 });
     renderThumbnail(part.mesh);
     const normals = creaseNormals(part.mesh);
-    let full = Infinity, shared = Infinity;
+    let full = Infinity,
+      shared = Infinity;
     for (let i = 0; i < 3; i++) {
       let t0 = performance.now();
       renderThumbnail(part.mesh);
@@ -70,7 +77,9 @@ describe('renderThumbnail', () => {
       renderThumbnail(normals);
       shared = Math.min(shared, performance.now() - t0);
     }
-    console.log(`thumbnail 256² (320² supersampled), ${part.mesh.indices.length / 3} triangles: ${full.toFixed(0)} ms, ${shared.toFixed(0)} ms with normals shared with the viewer file`);
+    console.log(
+      `thumbnail 256² (320² supersampled), ${part.mesh.indices.length / 3} triangles: ${full.toFixed(0)} ms, ${shared.toFixed(0)} ms with normals shared with the viewer file`,
+    );
   });
 });
 

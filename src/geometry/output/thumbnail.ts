@@ -62,12 +62,16 @@ const ISOMETRIC_Y_UP: Vec3 = [1 / Math.sqrt(3), 1 / Math.sqrt(3), 1 / Math.sqrt(
 /** Box filter by an integer factor, averaging premultiplied colours. */
 export function downsample(src: Uint8ClampedArray, width: number, height: number, factor: number): Uint8ClampedArray {
   if (factor === 1) return src.slice();
-  const w = Math.floor(width / factor), h = Math.floor(height / factor);
+  const w = Math.floor(width / factor),
+    h = Math.floor(height / factor);
   const out = new Uint8ClampedArray(w * h * 4);
   const n = factor * factor;
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
-      let r = 0, g = 0, b = 0, a = 0;
+      let r = 0,
+        g = 0,
+        b = 0,
+        a = 0;
       for (let dy = 0; dy < factor; dy++) {
         let i = ((y * factor + dy) * width + x * factor) * 4;
         for (let dx = 0; dx < factor; dx++, i += 4) {
@@ -103,7 +107,11 @@ export function resample(src: Uint8ClampedArray, width: number, height: number, 
     const fy = ys[y]!;
     for (let x = 0; x < outWidth; x++) {
       const fx = xs[x]!;
-      let r = 0, g = 0, b = 0, a = 0, total = 0;
+      let r = 0,
+        g = 0,
+        b = 0,
+        a = 0,
+        total = 0;
       for (let j = 0; j < fy.index.length; j++) {
         const row = fy.index[j]! * width;
         const wy = fy.weight[j]!;
@@ -135,8 +143,10 @@ function footprints(from: number, to: number): { index: number[]; weight: number
   const scale = from / to;
   const out: { index: number[]; weight: number[] }[] = [];
   for (let i = 0; i < to; i++) {
-    const lo = i * scale, hi = (i + 1) * scale;
-    const index: number[] = [], weight: number[] = [];
+    const lo = i * scale,
+      hi = (i + 1) * scale;
+    const index: number[] = [],
+      weight: number[] = [];
     for (let s = Math.floor(lo); s < Math.min(from, Math.ceil(hi)); s++) {
       const w = Math.min(hi, s + 1) - Math.max(lo, s);
       if (w > 1e-9) {

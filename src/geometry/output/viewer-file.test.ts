@@ -13,13 +13,16 @@ import { toViewerGlb, type ViewerFileExtras } from './viewer-file';
 
 async function readBack(glb: Uint8Array) {
   await MeshoptDecoder.ready;
-  const io = new WebIO().registerExtensions([EXTMeshoptCompression, KHRMeshQuantization]).registerDependencies({ 'meshopt.decoder': MeshoptDecoder });
+  const io = new WebIO()
+    .registerExtensions([EXTMeshoptCompression, KHRMeshQuantization])
+    .registerDependencies({ 'meshopt.decoder': MeshoptDecoder });
   const doc = await io.readBinary(glb);
   const node = doc.getRoot().listNodes()[0]!;
   const prim = node.getMesh()!.listPrimitives()[0]!;
   const pos = prim.getAttribute('POSITION')!;
   const world = node.getWorldMatrix();
-  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  const min = [Infinity, Infinity, Infinity],
+    max = [-Infinity, -Infinity, -Infinity];
   const el: number[] = [0, 0, 0];
   for (let i = 0; i < pos.getCount(); i++) {
     pos.getElement(i, el); // dequantised local position
@@ -37,12 +40,17 @@ async function readBack(glb: Uint8Array) {
     normals: prim.getAttribute('NORMAL'),
     min,
     max,
-    extensions: doc.getRoot().listExtensionsUsed().map((e) => e.extensionName),
+    extensions: doc
+      .getRoot()
+      .listExtensionsUsed()
+      .map((e) => e.extensionName),
   };
 }
 
 /** What the app does: three's GLTFLoader with three's MeshoptDecoder. */
-async function loadWithThree(glb: Uint8Array): Promise<{ box: Box3; triangles: number; geometry: BufferGeometry; userData: Record<string, unknown> }> {
+async function loadWithThree(
+  glb: Uint8Array,
+): Promise<{ box: Box3; triangles: number; geometry: BufferGeometry; userData: Record<string, unknown> }> {
   const loader = new GLTFLoader();
   loader.setMeshoptDecoder(ThreeMeshoptDecoder);
   const ab = glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength) as ArrayBuffer;

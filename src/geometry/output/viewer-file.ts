@@ -36,7 +36,9 @@ let io: Promise<WebIO> | undefined;
 
 function getIO(): Promise<WebIO> {
   io ??= MeshoptEncoder.ready.then(() =>
-    new WebIO().registerExtensions([EXTMeshoptCompression, KHRMeshQuantization]).registerDependencies({ 'meshopt.encoder': MeshoptEncoder }),
+    new WebIO()
+      .registerExtensions([EXTMeshoptCompression, KHRMeshQuantization])
+      .registerDependencies({ 'meshopt.encoder': MeshoptEncoder }),
   );
   return io;
 }
@@ -56,7 +58,9 @@ export async function toViewerGlb(mesh: Mesh, options: ViewerGlbOptions = {}): P
   const given = (mesh as Partial<MeshWithNormals>).normals;
   const reuse = given instanceof Float32Array && given.length === mesh.positions.length;
   const crease = !reuse || options.creaseSplit === true;
-  const shaded: MeshWithNormals = reuse ? { ...mesh, normals: given } : creaseNormals(mesh, options.creaseAngleDeg ?? DEFAULT_CREASE_ANGLE_DEG);
+  const shaded: MeshWithNormals = reuse
+    ? { ...mesh, normals: given }
+    : creaseNormals(mesh, options.creaseAngleDeg ?? DEFAULT_CREASE_ANGLE_DEG);
   const units = mesh.units ?? 'unknown';
   const metresPerUnit = MM_PER_UNIT[units] / 1000;
 
@@ -132,15 +136,20 @@ interface Quantized {
 function reorderAndQuantize(mesh: MeshWithNormals, bits: number): Quantized {
   const indices = mesh.indices.slice();
   const [remap, unique] = MeshoptEncoder.reorderMesh(indices, true, true);
-  const p = mesh.positions, n = mesh.normals;
+  const p = mesh.positions,
+    n = mesh.normals;
   // The reorder drops exactly the vertices no triangle uses, so these bounds are the kept vertices'.
-  let { min: [x0, y0, z0], max: [x1, y1, z1] } = usedVertexBounds(p, mesh.indices);
+  let {
+    min: [x0, y0, z0],
+    max: [x1, y1, z1],
+  } = usedVertexBounds(p, mesh.indices);
   if (unique === 0) x0 = y0 = z0 = x1 = y1 = z1 = 0;
   const offset: [number, number, number] = [(x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2];
   const scale = Math.max((x1 - x0) / 2, (y1 - y0) / 2, (z1 - z0) / 2) || 1;
   const quantBits = bits - 1; // one bit is the sign
   const steps = 2 ** quantBits - 1;
-  const lo = 15 - quantBits, hi = 2 * quantBits - 15;
+  const lo = 15 - quantBits,
+    hi = 2 * quantBits - 15;
   const positions = new Int16Array(unique * 3);
   const normals = new Float32Array(unique * 3);
   const inv = 1 / scale;

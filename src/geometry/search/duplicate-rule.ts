@@ -79,12 +79,26 @@ export const diagonal = (p: PreparedPart) => Math.hypot(...p.analysis.extents);
  * share passes `stopAbove` (the share returned is then just past it). The samples found off are
  * added to `offPoints` (placed, x y z), when given.
  */
-export function offSurfaceShare(src: SurfaceSamples, srcChord: ArrayLike<number> | undefined, srcBend: ArrayLike<number> | undefined, m: Rigid, dst: IndexedSurface, dstChord: ArrayLike<number> | undefined, dstBend: ArrayLike<number> | undefined, base: number, stopAbove = OFF_REPORTED_MAX, offPoints?: number[]): number {
+export function offSurfaceShare(
+  src: SurfaceSamples,
+  srcChord: ArrayLike<number> | undefined,
+  srcBend: ArrayLike<number> | undefined,
+  m: Rigid,
+  dst: IndexedSurface,
+  dstChord: ArrayLike<number> | undefined,
+  dstBend: ArrayLike<number> | undefined,
+  base: number,
+  stopAbove = OFF_REPORTED_MAX,
+  offPoints?: number[],
+): number {
   const n = src.count;
   if (!n) return 1;
   const offMax = Math.floor(stopAbove * n);
   const nearestD2 = new Float64Array(1);
-  const P = src.points, N = src.normals, Q = dst.samples.points, QN = dst.samples.normals;
+  const P = src.points,
+    N = src.normals,
+    Q = dst.samples.points,
+    QN = dst.samples.normals;
   const R = m.R;
   let maxChord = 0;
   if (dstChord) for (let j = 0; j < dstChord.length; j++) maxChord = Math.max(maxChord, dstChord[j]!);
@@ -92,7 +106,15 @@ export function offSurfaceShare(src: SurfaceSamples, srcChord: ArrayLike<number>
   const dstTurn = Float64Array.from({ length: dst.samples.count }, (_, j) => turnRate(dstChord?.[j], dstBend?.[j]));
   // The sample being judged; the helpers below are made once per call, not per sample (closures
   // in a loop of millions cost more than the arithmetic).
-  let i = 0, px = 0, py = 0, pz = 0, nx = 0, ny = 0, nz = 0, ownChord = 0, turn = 0;
+  let i = 0,
+    px = 0,
+    py = 0,
+    pz = 0,
+    nx = 0,
+    ny = 0,
+    nz = 0,
+    ownChord = 0,
+    turn = 0;
   let best: number, bestD2: number, bestD: number, close: boolean;
   const allowed = (j: number) => base + DUPLICATE_RULE.chordFactor * Math.max(ownChord, dstChord?.[j] ?? 0);
   const cosTo = (j: number) => nx * QN[j * 3]! + ny * QN[j * 3 + 1]! + nz * QN[j * 3 + 2]!;
@@ -100,7 +122,10 @@ export function offSurfaceShare(src: SurfaceSamples, srcChord: ArrayLike<number>
   const along = (j: number, d2: number, cos: number) => {
     const turned = Math.sqrt(d2) * Math.min(turn, dstTurn[j]!);
     if (cos < Math.cos(Math.min(MAX_ANGLE, NORMAL_ANGLE + ((srcBend?.[i] ?? 0) + (dstBend?.[j] ?? 0)) / 2 + turned))) return NaN;
-    return ((px - Q[j * 3]!) * (QN[j * 3]! + nx) + (py - Q[j * 3 + 1]!) * (QN[j * 3 + 1]! + ny) + (pz - Q[j * 3 + 2]!) * (QN[j * 3 + 2]! + nz)) / Math.sqrt(2 + 2 * cos);
+    return (
+      ((px - Q[j * 3]!) * (QN[j * 3]! + nx) + (py - Q[j * 3 + 1]!) * (QN[j * 3 + 1]! + ny) + (pz - Q[j * 3 + 2]!) * (QN[j * 3 + 2]! + nz)) /
+      Math.sqrt(2 + 2 * cos)
+    );
   };
   const visit = (j: number, d2: number) => {
     const cos = cosTo(j);
@@ -116,7 +141,9 @@ export function offSurfaceShare(src: SurfaceSamples, srcChord: ArrayLike<number>
   };
   let off = 0;
   for (i = 0; i < n; i++) {
-    const x = P[i * 3]!, y = P[i * 3 + 1]!, z = P[i * 3 + 2]!;
+    const x = P[i * 3]!,
+      y = P[i * 3 + 1]!,
+      z = P[i * 3 + 2]!;
     px = R[0]! * x + R[1]! * y + R[2]! * z + m.t[0];
     py = R[3]! * x + R[4]! * y + R[5]! * z + m.t[1];
     pz = R[6]! * x + R[7]! * y + R[8]! * z + m.t[2];
@@ -165,16 +192,51 @@ export function checkDuplicate(a: PreparedPart, b: PreparedPart): RuleOutcome {
   const base = DUPLICATE_RULE.tolerance * Math.max(diagonal(a), diagonal(b));
   const judge = (motion: Rigid): RuleOutcome => {
     // The samples found off: a's placed in b's frame, b's in a's frame.
-    const offA: number[] = [], offB: number[] = [];
-    const offAB = offSurfaceShare(a.analysis.samples, a.analysis.chord, a.analysis.bend, motion, b.surface, b.analysis.chord, b.analysis.bend, base, OFF_REPORTED_MAX, offA);
+    const offA: number[] = [],
+      offB: number[] = [];
+    const offAB = offSurfaceShare(
+      a.analysis.samples,
+      a.analysis.chord,
+      a.analysis.bend,
+      motion,
+      b.surface,
+      b.analysis.chord,
+      b.analysis.bend,
+      base,
+      OFF_REPORTED_MAX,
+      offA,
+    );
     // Failed one way: the other way cannot save it (reported as at least as much off).
-    const offBA = offAB > DUPLICATE_RULE.outliers ? offAB : offSurfaceShare(b.analysis.samples, b.analysis.chord, b.analysis.bend, invertRigid(motion), a.surface, a.analysis.chord, a.analysis.bend, base, OFF_REPORTED_MAX, offB);
+    const offBA =
+      offAB > DUPLICATE_RULE.outliers
+        ? offAB
+        : offSurfaceShare(
+            b.analysis.samples,
+            b.analysis.chord,
+            b.analysis.bend,
+            invertRigid(motion),
+            a.surface,
+            a.analysis.chord,
+            a.analysis.bend,
+            base,
+            OFF_REPORTED_MAX,
+            offB,
+          );
     const withinShare = Math.max(offAB, offBA) <= DUPLICATE_RULE.outliers;
-    const movedFeature = withinShare && offInOnePlace(offA, placeAll(motion, offB), DUPLICATE_RULE.clusterSpacings * Math.max(a.surface.spacing, b.surface.spacing));
-    return { offAB, offBA, movedFeature, agrees: withinShare && !movedFeature, alignment: motion === alignment.motion ? alignment : { ...alignment, motion, transform: rigidToMat4(motion) } };
+    const movedFeature =
+      withinShare &&
+      offInOnePlace(offA, placeAll(motion, offB), DUPLICATE_RULE.clusterSpacings * Math.max(a.surface.spacing, b.surface.spacing));
+    return {
+      offAB,
+      offBA,
+      movedFeature,
+      agrees: withinShare && !movedFeature,
+      alignment: motion === alignment.motion ? alignment : { ...alignment, motion, transform: rigidToMat4(motion) },
+    };
   };
   let best = judge(alignment.motion);
-  if (best.agrees || (medianChord(a) * DUPLICATE_RULE.chordFactor <= base && medianChord(b) * DUPLICATE_RULE.chordFactor <= base)) return best;
+  if (best.agrees || (medianChord(a) * DUPLICATE_RULE.chordFactor <= base && medianChord(b) * DUPLICATE_RULE.chordFactor <= base))
+    return best;
   for (const motion of alignment.alternatives) {
     if (best.agrees) break;
     const next = judge(motion);
@@ -205,7 +267,9 @@ function offInOnePlace(offA: readonly number[], offB: readonly number[], radius:
   };
   for (const pts of [offA, offB]) {
     for (let k = 0; k < pts.length; k += 3) {
-      const x = pts[k]!, y = pts[k + 1]!, z = pts[k + 2]!;
+      const x = pts[k]!,
+        y = pts[k + 1]!,
+        z = pts[k + 2]!;
       if (near(x, y, z, offA) >= need && near(x, y, z, offB) >= need) return true;
     }
   }
@@ -237,7 +301,11 @@ export function mirrored(a: PreparedPart): PreparedPart {
   const [e1, e2, e3] = a.analysis.pose.axes;
   // Mirroring turns the frame left-handed; turning its third axis over makes it proper again.
   const e3m = flip(e3);
-  const pose = { ...a.analysis.pose, centroid: flip(a.analysis.pose.centroid), axes: [flip(e1), flip(e2), [-e3m[0], -e3m[1], -e3m[2]]] as [Vec3, Vec3, Vec3] };
+  const pose = {
+    ...a.analysis.pose,
+    centroid: flip(a.analysis.pose.centroid),
+    axes: [flip(e1), flip(e2), [-e3m[0], -e3m[1], -e3m[2]]] as [Vec3, Vec3, Vec3],
+  };
   const analysis = { ...a.analysis, samples, pose };
   return { ...a, analysis, surface: indexSurface(samples, a.analysis.spacingSamples) };
 }
@@ -250,7 +318,15 @@ export function scaled(a: PreparedPart, f: number): PreparedPart {
   const p = a.analysis.pose;
   const pose = { ...p, centroid: p.centroid.map((v) => v * f) as Vec3, eigenvalues: p.eigenvalues.map((v) => v * f * f) as Vec3 };
   const chord = a.analysis.chord?.map((c) => c * f);
-  const analysis = { ...a.analysis, samples, pose, extents: a.analysis.extents.map((e) => e * f) as Vec3, rmsRadius: a.analysis.rmsRadius * f, moments: { ...a.analysis.moments, area: a.analysis.moments.area * f * f }, ...(chord ? { chord } : {}) };
+  const analysis = {
+    ...a.analysis,
+    samples,
+    pose,
+    extents: a.analysis.extents.map((e) => e * f) as Vec3,
+    rmsRadius: a.analysis.rmsRadius * f,
+    moments: { ...a.analysis.moments, area: a.analysis.moments.area * f * f },
+    ...(chord ? { chord } : {}),
+  };
   return { ...a, analysis, surface: indexSurface(samples, a.analysis.spacingSamples) };
 }
 
@@ -279,7 +355,9 @@ export interface Size {
 export function plausibleRelations(a: Size, b: Size, descriptor: number): { same: boolean; scale?: number } {
   const r = [0, 1, 2].map((k) => Math.max(b.extents[k]!, 1e-9) / Math.max(a.extents[k]!, 1e-9));
   const areaRatio = Math.max(b.area, 1e-12) / Math.max(a.area, 1e-12);
-  const same = r.every((x) => x <= SAME_SIZE && x >= 1 / SAME_SIZE) || (descriptor >= AREA_DESCRIPTOR_FLOOR && areaRatio <= SAME_AREA && areaRatio >= 1 / SAME_AREA);
+  const same =
+    r.every((x) => x <= SAME_SIZE && x >= 1 / SAME_SIZE) ||
+    (descriptor >= AREA_DESCRIPTOR_FLOOR && areaRatio <= SAME_AREA && areaRatio >= 1 / SAME_AREA);
   if (same) return { same };
   const g = Math.cbrt(r[0]! * r[1]! * r[2]!);
   return r.every((x) => x / g <= SAME_PROPORTIONS && g / x <= SAME_PROPORTIONS) ? { same, scale: g } : { same };
@@ -314,7 +392,11 @@ function mul4(a: readonly number[], b: readonly number[]): number[] {
  */
 export function partToPartExact(a: PreparedPart, b: PreparedPart, descriptor: number): PartToPartOutcome {
   const below = Math.min(NOT_SAME_MAX, descriptor);
-  const plausible = plausibleRelations({ extents: a.analysis.extents, area: a.analysis.moments.area }, { extents: b.analysis.extents, area: b.analysis.moments.area }, descriptor);
+  const plausible = plausibleRelations(
+    { extents: a.analysis.extents, area: a.analysis.moments.area },
+    { extents: b.analysis.extents, area: b.analysis.moments.area },
+    descriptor,
+  );
   if (plausible.same) {
     const same = checkDuplicate(a, b);
     const off = Math.max(same.offAB, same.offBA);
@@ -328,7 +410,14 @@ export function partToPartExact(a: PreparedPart, b: PreparedPart, descriptor: nu
     const byRadius = b.analysis.rmsRadius / Math.max(a.analysis.rmsRadius, 1e-12);
     const f = Math.abs(byRadius / plausible.scale - 1) < 0.03 ? byRadius : plausible.scale;
     const copy = checkDuplicate(scaled(a, f), b);
-    if (copy.agrees) return { score: below, relation: 'scaled', scale: f, transform: mul4(copy.alignment.transform, scaling4(f)), off: Math.max(copy.offAB, copy.offBA) };
+    if (copy.agrees)
+      return {
+        score: below,
+        relation: 'scaled',
+        scale: f,
+        transform: mul4(copy.alignment.transform, scaling4(f)),
+        off: Math.max(copy.offAB, copy.offBA),
+      };
   }
   return { score: below };
 }

@@ -27,7 +27,8 @@ describe('search features', () => {
     expect(back.samples.count).toBe(4096); // not thin-walled (see thin-walls.test.ts)
     const moved = applyToMesh(mesh, randomRigid(prng(5)));
     const g = features(moved);
-    const a = preparedPartFrom(g.prepared, g.global), b = preparedPartFrom(f.prepared, f.global);
+    const a = preparedPartFrom(g.prepared, g.global),
+      b = preparedPartFrom(f.prepared, f.global);
     const r = partToPartExact(a, b, partToPartScore(a.descriptor, b.descriptor));
     expect(r.score).toBeGreaterThanOrEqual(98);
     expect(r.transform).toHaveLength(16);
@@ -52,7 +53,8 @@ describe('search features', () => {
     const nearest = Math.min(...f.components.map((c) => descriptorDistance(c.descriptor, boltAlone.global)));
     expect(nearest).toBeLessThan(3);
     // Containment from the stored blobs finds the bolt in the assembly.
-    const Q = containmentModelFrom(boltAlone.prepared), A = containmentModelFrom(f.prepared);
+    const Q = containmentModelFrom(boltAlone.prepared),
+      A = containmentModelFrom(f.prepared);
     const r = containment(Q, A);
     expect(r.forward).toBeGreaterThan(90);
     // Seeded by the matched shells' frames instead of voting: the same placement, much cheaper.

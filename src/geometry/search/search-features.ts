@@ -87,7 +87,10 @@ export interface SearchFeatures {
  * Computes the search bundle. Pass the weld and facts ingestion already made (the weld gives
  * shell connectivity for free).
  */
-export function computeSearchFeatures(mesh: Mesh, o: { facts: Pick<MeshFacts, 'genus' | 'shellCount'>; welded?: WeldResult }): SearchFeatures {
+export function computeSearchFeatures(
+  mesh: Mesh,
+  o: { facts: Pick<MeshFacts, 'genus' | 'shellCount'>; welded?: WeldResult },
+): SearchFeatures {
   const welded = (o.welded ?? weld(mesh)).mesh;
   // Part-to-part compares outer surfaces (internal faces and enclosed bodies dropped), with each
   // sample's chord error for the duplicate rule.
@@ -98,23 +101,47 @@ export function computeSearchFeatures(mesh: Mesh, o: { facts: Pick<MeshFacts, 'g
     const outer = outerSurface(welded);
     if (outer.hiddenShare > 0 && outer.mesh.indices.length) {
       surface = outer.mesh;
-      surfaceChord = { chord: Float32Array.from(outer.source, (t) => triangleChord.chord[t]!), bend: Float32Array.from(outer.source, (t) => triangleChord.bend[t]!) };
+      surfaceChord = {
+        chord: Float32Array.from(outer.source, (t) => triangleChord.chord[t]!),
+        bend: Float32Array.from(outer.source, (t) => triangleChord.bend[t]!),
+      };
     }
   }
-  const analysis = analyseShape(surface, { samples: thinWalled(surface) ? THIN_WALLED_SAMPLES : REGISTRATION_SAMPLES, statSamples: 4 * REGISTRATION_SAMPLES, spacingSamples: REGISTRATION_SAMPLES, triangleChord: surfaceChord });
+  const analysis = analyseShape(surface, {
+    samples: thinWalled(surface) ? THIN_WALLED_SAMPLES : REGISTRATION_SAMPLES,
+    statSamples: 4 * REGISTRATION_SAMPLES,
+    spacingSamples: REGISTRATION_SAMPLES,
+    triangleChord: surfaceChord,
+  });
   const global = globalDescriptorFromAnalysis(analysis);
   const geo = geoDescriptorFromAnalysis(analysis, o.facts);
   if (o.facts.shellCount <= 1) {
     const components = [{ descriptor: global, areaShare: 1, copies: 1, pose: analysis.pose }];
     // The area of every face, not only the outer ones: known containment shares are of all of it.
     const u = MM_PER_UNIT[mesh.units ?? 'unknown'];
-    return { version: SEARCH_FEATURES_VERSION, global, geo, area: surfaceArea(welded) * u * u, shells: o.facts.shellCount, components, prepared: encodePrepared(analysis) };
+    return {
+      version: SEARCH_FEATURES_VERSION,
+      global,
+      geo,
+      area: surfaceArea(welded) * u * u,
+      shells: o.facts.shellCount,
+      components,
+      prepared: encodePrepared(analysis),
+    };
   }
   // Several bodies: part-in-part looks for parts among all of them, so it keeps every body, with
   // denser samples so that a small part in them is covered.
   const all = analyseShape(mesh, { samples: ASSEMBLY_SAMPLES, statSamples: ASSEMBLY_SAMPLES, seed: 3 });
   const components = shellComponents(welded, mesh.units, all.moments.area);
-  return { version: SEARCH_FEATURES_VERSION, global, geo, area: all.moments.area, shells: o.facts.shellCount, components, prepared: encodePrepared(analysis, all) };
+  return {
+    version: SEARCH_FEATURES_VERSION,
+    global,
+    geo,
+    area: all.moments.area,
+    shells: o.facts.shellCount,
+    components,
+    prepared: encodePrepared(analysis, all),
+  };
 }
 
 /** Connected shells of a welded mesh, identical ones merged, largest first, capped. */
@@ -150,13 +177,22 @@ function shellComponents(welded: Mesh, units: Mesh['units'], totalArea: number):
   return chosen.map((g) => {
     const sub = subMesh(welded, g.tris, units);
     const a = analyseShape(sub, { samples: COMPONENT_SAMPLES });
-    return { descriptor: globalDescriptorFromAnalysis(a), areaShare: Math.min(1, (g.area * g.copies) / totalArea), copies: g.copies, pose: a.pose };
+    return {
+      descriptor: globalDescriptorFromAnalysis(a),
+      areaShare: Math.min(1, (g.area * g.copies) / totalArea),
+      copies: g.copies,
+      pose: a.pose,
+    };
   });
 }
 
 function triangleArea(p: Float32Array, a: number, b: number, c: number): number {
-  const ux = p[b * 3]! - p[a * 3]!, uy = p[b * 3 + 1]! - p[a * 3 + 1]!, uz = p[b * 3 + 2]! - p[a * 3 + 2]!;
-  const vx = p[c * 3]! - p[a * 3]!, vy = p[c * 3 + 1]! - p[a * 3 + 1]!, vz = p[c * 3 + 2]! - p[a * 3 + 2]!;
+  const ux = p[b * 3]! - p[a * 3]!,
+    uy = p[b * 3 + 1]! - p[a * 3 + 1]!,
+    uz = p[b * 3 + 2]! - p[a * 3 + 2]!;
+  const vx = p[c * 3]! - p[a * 3]!,
+    vy = p[c * 3 + 1]! - p[a * 3 + 1]!,
+    vz = p[c * 3 + 2]! - p[a * 3 + 2]!;
   return 0.5 * Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
 }
 
@@ -245,7 +281,19 @@ function encodeOne(a: ShapeAnalysis): Uint8Array {
   const step = [0, 1, 2].map((k) => Math.max((max[k]! - min[k]!) / 65535, 1e-12)) as Vec3;
   let maxChord = 0;
   if (a.chord) for (const c of a.chord) maxChord = Math.max(maxChord, c);
-  const header: PreparedHeader = { moments: a.moments, pose: a.pose, extents: a.extents, volume: a.volume, rmsRadius: a.rmsRadius, count: n, area: s.area, min, step, ...(a.chord && maxChord > 0 ? { chordStep: maxChord / 255 } : {}), ...(a.spacingSamples ? { spacingSamples: a.spacingSamples } : {}) };
+  const header: PreparedHeader = {
+    moments: a.moments,
+    pose: a.pose,
+    extents: a.extents,
+    volume: a.volume,
+    rmsRadius: a.rmsRadius,
+    count: n,
+    area: s.area,
+    min,
+    step,
+    ...(a.chord && maxChord > 0 ? { chordStep: maxChord / 255 } : {}),
+    ...(a.spacingSamples ? { spacingSamples: a.spacingSamples } : {}),
+  };
   const json = new TextEncoder().encode(JSON.stringify(header));
   const headerEnd = align4(8 + json.length);
   const bytes = new Uint8Array(headerEnd + n * 9 + (header.chordStep ? 2 * n : 0));
@@ -299,7 +347,15 @@ function decodeOne(bytes: Uint8Array): { analysis: ShapeAnalysis; end: number } 
     for (let k = 0; k < 3; k++) normals[i * 3 + k] = normals[i * 3 + k]! / l;
   }
   const samples: SurfaceSamples = { points, normals, count: n, area: h.area };
-  const analysis: ShapeAnalysis = { samples, moments: h.moments, pose: h.pose, extents: h.extents, volume: h.volume, rmsRadius: h.rmsRadius, ...(h.spacingSamples ? { spacingSamples: h.spacingSamples } : {}) };
+  const analysis: ShapeAnalysis = {
+    samples,
+    moments: h.moments,
+    pose: h.pose,
+    extents: h.extents,
+    volume: h.volume,
+    rmsRadius: h.rmsRadius,
+    ...(h.spacingSamples ? { spacingSamples: h.spacingSamples } : {}),
+  };
   let end = headerEnd + n * 9;
   if (h.chordStep) {
     const step = h.chordStep;
@@ -334,7 +390,12 @@ function align4(n: number): number {
  * when the shells really are the same part. Returns the query placed in the other's frame and
  * the coverage of the smaller model (0..1) under it.
  */
-export function placeByShells(query: ContainmentModel, queryShell: Pose, other: ContainmentModel, otherShell: Pose): { transform: number[]; coverage: number } {
+export function placeByShells(
+  query: ContainmentModel,
+  queryShell: Pose,
+  other: ContainmentModel,
+  otherShell: Pose,
+): { transform: number[]; coverage: number } {
   const hyps = poseHypotheses({ ...query.analysis, pose: queryShell }, { ...other.analysis, pose: otherShell });
   const queryIsSmaller = query.analysis.moments.area <= other.analysis.moments.area;
   const small = queryIsSmaller ? query : other;
@@ -350,7 +411,11 @@ export function placeByShells(query: ContainmentModel, queryShell: Pose, other: 
     .slice(0, 3);
   let best = { m: ranked[0]?.m ?? toLarge(hyps[0]!), c: -1 };
   for (const r of ranked) {
-    const m = icp(s, fine, large.surface, r.m, { iterations: 12, maxDist: 0.2 * small.analysis.rmsRadius, minDist: Math.max(tol, 1.5 * large.surface.spacing) });
+    const m = icp(s, fine, large.surface, r.m, {
+      iterations: 12,
+      maxDist: 0.2 * small.analysis.rmsRadius,
+      minDist: Math.max(tol, 1.5 * large.surface.spacing),
+    });
     const c = coverage(s, fine, m, large.surface, tol);
     if (c > best.c) best = { m, c };
   }

@@ -105,40 +105,44 @@ const ASSEMBLIES = [
 describe('step placements on CAx-IF multi-file assemblies (the same model from three writers)', () => {
   const sizes: number[][] = [];
 
-  it.each(ASSEMBLIES)('$dir: tree, rigid placements, instances apart, plausible extent', async ({ dir, top }) => {
-    const d = path.join(CAXIF, dir);
-    const s = parseStepPlacements(readFileSync(path.join(d, top)));
-    expect(s.roots).toHaveLength(1);
-    expect(s.unplaced).toBe(0);
-    // head, tail, main body and the foot twice
-    expect(topOccurrences(s)).toHaveLength(5);
-    const { placed, transforms } = placeAll(d, top);
-    expect(transforms.some((t) => Math.hypot(t[12]!, t[13]!, t[14]!) > 1)).toBe(true);
-    for (const t of transforms) expectRigid(t);
-    for (const p of placed) expectRigid(p.world);
-    // 11 placed parts: two of the tail turbine, two of each foot part
-    expect(placed).toHaveLength(11);
-    const perFile = new Map<string, Placed[]>();
-    for (const p of placed) perFile.set(p.file, [...(perFile.get(p.file) ?? []), p]);
-    expect([...perFile.values()].map((l) => l.length).sort()).toEqual([1, 1, 1, 1, 1, 2, 2, 2]);
+  it.each(ASSEMBLIES)(
+    '$dir: tree, rigid placements, instances apart, plausible extent',
+    async ({ dir, top }) => {
+      const d = path.join(CAXIF, dir);
+      const s = parseStepPlacements(readFileSync(path.join(d, top)));
+      expect(s.roots).toHaveLength(1);
+      expect(s.unplaced).toBe(0);
+      // head, tail, main body and the foot twice
+      expect(topOccurrences(s)).toHaveLength(5);
+      const { placed, transforms } = placeAll(d, top);
+      expect(transforms.some((t) => Math.hypot(t[12]!, t[13]!, t[14]!) > 1)).toBe(true);
+      for (const t of transforms) expectRigid(t);
+      for (const p of placed) expectRigid(p.world);
+      // 11 placed parts: two of the tail turbine, two of each foot part
+      expect(placed).toHaveLength(11);
+      const perFile = new Map<string, Placed[]>();
+      for (const p of placed) perFile.set(p.file, [...(perFile.get(p.file) ?? []), p]);
+      expect([...perFile.values()].map((l) => l.length).sort()).toEqual([1, 1, 1, 1, 1, 2, 2, 2]);
 
-    const { parts, merged } = await assemble(placed);
-    const boxes = new Map(parts.map((p, i) => [i, bbox(p.mesh)]));
-    // Instances of one part do not coincide: their boxes overlap little.
-    for (const [i, a] of parts.entries()) {
-      for (const [j, b] of parts.entries()) {
-        if (j <= i || a.file !== b.file) continue;
-        const ba = boxes.get(i)!;
-        const bb = boxes.get(j)!;
-        expect(volume(overlap(ba, bb)) / volume(ba), `${a.path} vs ${b.path}`).toBeLessThan(0.2);
+      const { parts, merged } = await assemble(placed);
+      const boxes = new Map(parts.map((p, i) => [i, bbox(p.mesh)]));
+      // Instances of one part do not coincide: their boxes overlap little.
+      for (const [i, a] of parts.entries()) {
+        for (const [j, b] of parts.entries()) {
+          if (j <= i || a.file !== b.file) continue;
+          const ba = boxes.get(i)!;
+          const bb = boxes.get(j)!;
+          expect(volume(overlap(ba, bb)) / volume(ba), `${a.path} vs ${b.path}`).toBeLessThan(0.2);
+        }
       }
-    }
-    // The assembly is far larger than any one part: the parts were spread out.
-    const b = bbox(merged);
-    const largestPart = Math.max(...[...boxes.values()].map(volume));
-    expect(volume(b)).toBeGreaterThan(3 * largestPart);
-    sizes.push(size(b));
-  }, 120_000);
+      // The assembly is far larger than any one part: the parts were spread out.
+      const b = bbox(merged);
+      const largestPart = Math.max(...[...boxes.values()].map(volume));
+      expect(volume(b)).toBeGreaterThan(3 * largestPart);
+      sizes.push(size(b));
+    },
+    120_000,
+  );
 
   it('the three writers agree on the assembled length and height (about 455 × 156 mm)', () => {
     expect(sizes).toHaveLength(3);

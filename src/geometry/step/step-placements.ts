@@ -14,7 +14,17 @@
 // their external file via APPLIED_DOCUMENT_REFERENCE / PRODUCT_DEFINITION_WITH_ASSOCIATED_DOCUMENTS.
 
 import { identity, invertRigidMat4, multiply } from '../mesh/transform';
-import { listOf, parseStepRecord, refOf, stepRecords, stepText, stringOf, type StepPart, type StepRecordSpan, type StepValue } from './step-tokenizer';
+import {
+  listOf,
+  parseStepRecord,
+  refOf,
+  stepRecords,
+  stepText,
+  stringOf,
+  type StepPart,
+  type StepRecordSpan,
+  type StepValue,
+} from './step-tokenizer';
 
 /** One placed occurrence of a product in its parent. */
 export interface StepOccurrence {
@@ -123,10 +133,11 @@ export function parseStepPlacements(content: string | Uint8Array): StepAssemblyS
   // Documents attached to a formation or product apply to its product definitions.
   for (const [target, docs] of [...docsOfPd]) {
     const type = g.types.get(target) ?? '';
-    const pds =
-      type.startsWith('PRODUCT_DEFINITION_FORMATION') ? (pdsOfFormation.get(target) ?? [])
-      : type === 'PRODUCT' ? (formationsOfProduct.get(target) ?? []).flatMap((f) => pdsOfFormation.get(f) ?? [])
-      : [];
+    const pds = type.startsWith('PRODUCT_DEFINITION_FORMATION')
+      ? (pdsOfFormation.get(target) ?? [])
+      : type === 'PRODUCT'
+        ? (formationsOfProduct.get(target) ?? []).flatMap((f) => pdsOfFormation.get(f) ?? [])
+        : [];
     for (const pd of pds) for (const d of docs) push(docsOfPd, pd, d);
   }
 
@@ -191,7 +202,12 @@ export function parseStepPlacements(content: string | Uint8Array): StepAssemblyS
 // Placements
 
 /** A rigid placement from an AXIS2_PLACEMENT_3D (lengths scaled by `mm` per unit). */
-export function axis2Placement(location: readonly number[], axis: readonly number[] | undefined, refDirection: readonly number[] | undefined, mm = 1): number[] | undefined {
+export function axis2Placement(
+  location: readonly number[],
+  axis: readonly number[] | undefined,
+  refDirection: readonly number[] | undefined,
+  mm = 1,
+): number[] | undefined {
   const z = normalize(axis ?? [0, 0, 1]);
   if (!z) return undefined;
   let r = refDirection ? normalize(refDirection) : undefined;
@@ -275,9 +291,14 @@ function directionOf(g: StepGraph, id: number | undefined): number[] | undefined
 }
 
 type V3 = [number, number, number];
-const dot = (a: readonly number[], b: readonly number[]) => (a[0] ?? 0) * (b[0] ?? 0) + (a[1] ?? 0) * (b[1] ?? 0) + (a[2] ?? 0) * (b[2] ?? 0);
+const dot = (a: readonly number[], b: readonly number[]) =>
+  (a[0] ?? 0) * (b[0] ?? 0) + (a[1] ?? 0) * (b[1] ?? 0) + (a[2] ?? 0) * (b[2] ?? 0);
 const scale = (a: readonly number[], s: number): V3 => [(a[0] ?? 0) * s, (a[1] ?? 0) * s, (a[2] ?? 0) * s];
-const sub = (a: readonly number[], b: readonly number[]): V3 => [(a[0] ?? 0) - (b[0] ?? 0), (a[1] ?? 0) - (b[1] ?? 0), (a[2] ?? 0) - (b[2] ?? 0)];
+const sub = (a: readonly number[], b: readonly number[]): V3 => [
+  (a[0] ?? 0) - (b[0] ?? 0),
+  (a[1] ?? 0) - (b[1] ?? 0),
+  (a[2] ?? 0) - (b[2] ?? 0),
+];
 const cross = (a: V3, b: V3): V3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 function normalize(a: readonly number[]): V3 | undefined {
   const l = Math.sqrt(dot(a, a));
@@ -386,15 +407,30 @@ class StepGraph {
     if (measure === undefined) return undefined;
     const m = this.args(measure, 'LENGTH_MEASURE_WITH_UNIT') ?? this.argsAny(measure);
     const v = m?.[0];
-    const value = typeof v === 'number' ? v : v && typeof v === 'object' && 'typed' in v && typeof v.args[0] === 'number' ? v.args[0] : undefined;
+    const value =
+      typeof v === 'number' ? v : v && typeof v === 'object' && 'typed' in v && typeof v.args[0] === 'number' ? v.args[0] : undefined;
     const base = this.unitMm(refOf(m?.[1]), depth + 1);
     return value !== undefined && base !== undefined ? value * base : undefined;
   }
 }
 
 const SI_PREFIX: Record<string, number> = {
-  EXA: 1e18, PETA: 1e15, TERA: 1e12, GIGA: 1e9, MEGA: 1e6, KILO: 1e3, HECTO: 1e2, DECA: 1e1,
-  DECI: 1e-1, CENTI: 1e-2, MILLI: 1e-3, MICRO: 1e-6, NANO: 1e-9, PICO: 1e-12, FEMTO: 1e-15, ATTO: 1e-18,
+  EXA: 1e18,
+  PETA: 1e15,
+  TERA: 1e12,
+  GIGA: 1e9,
+  MEGA: 1e6,
+  KILO: 1e3,
+  HECTO: 1e2,
+  DECA: 1e1,
+  DECI: 1e-1,
+  CENTI: 1e-2,
+  MILLI: 1e-3,
+  MICRO: 1e-6,
+  NANO: 1e-9,
+  PICO: 1e-12,
+  FEMTO: 1e-15,
+  ATTO: 1e-18,
 };
 
 const hasExtension = (p: string) => /\.[A-Za-z0-9_]+$/.test(p);

@@ -18,9 +18,14 @@ export interface StepStructure {
   isAssembly: boolean;
 }
 
-
 /** Entities that can name an external file, and the one that makes AP203 `DOCUMENT`s count. */
-const REFERENCING = new Set(['DOCUMENT_FILE', 'APPLIED_EXTERNAL_IDENTIFICATION_ASSIGNMENT', 'EXTERNAL_SOURCE', 'DOCUMENT', 'APPLIED_DOCUMENT_REFERENCE']);
+const REFERENCING = new Set([
+  'DOCUMENT_FILE',
+  'APPLIED_EXTERNAL_IDENTIFICATION_ASSIGNMENT',
+  'EXTERNAL_SOURCE',
+  'DOCUMENT',
+  'APPLIED_DOCUMENT_REFERENCE',
+]);
 /** A complex instance (`#1=(A(...) B(...));`) worth parsing: one with a part that counts or names a file. */
 const COMPLEX_OF_INTEREST = /PRODUCT|NEXT_ASSEMBLY_USAGE_OCCURRENCE|DOCUMENT|EXTERNAL/i;
 
@@ -59,7 +64,10 @@ export function scanStep(content: string | Uint8Array): StepStructure {
   const paths: string[] = [];
   // A name from a field that may also hold a description counts only when it names a model file.
   const add = (raw: string, requireModelFile: boolean) => {
-    const p = raw.trim().replace(/\\/g, '/').replace(/^file:\/\/\/?/i, '');
+    const p = raw
+      .trim()
+      .replace(/\\/g, '/')
+      .replace(/^file:\/\/\/?/i, '');
     if (!p || !/\.[A-Za-z0-9_]+$/.test(p)) return;
     if (requireModelFile && fileKindOf(p) === null) return;
     if (!paths.includes(p)) paths.push(p);

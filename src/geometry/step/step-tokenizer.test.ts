@@ -16,7 +16,11 @@ ENDSEC;
 END-ISO-10303-21;`;
 
 const records = [...stepRecords(FILE)];
-const parse = (id: number) => parseStepRecord(FILE, records.find((r) => r.id === id)!);
+const parse = (id: number) =>
+  parseStepRecord(
+    FILE,
+    records.find((r) => r.id === id)!,
+  );
 
 describe('stepRecords', () => {
   it('lists the DATA records in order, skipping the header, comments and strings holding ; or #', () => {

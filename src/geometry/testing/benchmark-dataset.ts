@@ -97,7 +97,12 @@ async function plate(p: Params, o: BuildOptions, detail: boolean): Promise<Manif
       [0, W],
       [L, W],
     ] as const) {
-      s = sub(s, Manifold.cube([T, T, T + 2], true).rotate([0, 0, 45]).translate(x, y, T / 2));
+      s = sub(
+        s,
+        Manifold.cube([T, T, T + 2], true)
+          .rotate([0, 0, 45])
+          .translate(x, y, T / 2),
+      );
     }
   }
   return s;
@@ -119,8 +124,18 @@ async function bracketPart(p: Params, o: BuildOptions, detail: boolean): Promise
   ]);
   let s = profile.extrude(D);
   profile.delete();
-  s = sub(s, Manifold.cylinder(T + 2, r, r, o.segments).rotate([90, 0, 0]).translate(S * 0.65, T + 1, D * 0.3));
-  s = sub(s, Manifold.cylinder(T + 2, r, r, o.segments).rotate([0, 90, 0]).translate(-1, S * 0.55, D * 0.7));
+  s = sub(
+    s,
+    Manifold.cylinder(T + 2, r, r, o.segments)
+      .rotate([90, 0, 0])
+      .translate(S * 0.65, T + 1, D * 0.3),
+  );
+  s = sub(
+    s,
+    Manifold.cylinder(T + 2, r, r, o.segments)
+      .rotate([0, 90, 0])
+      .translate(-1, S * 0.55, D * 0.7),
+  );
   if (detail) {
     const rib = new CrossSection([
       [
@@ -143,19 +158,39 @@ async function flangePart(p: Params, o: BuildOptions, detail: boolean): Promise<
   s = sub(s, Manifold.cylinder(T * 3, R * 0.25, R * 0.25, o.segments).translate(0, 0, -1));
   for (let i = 0; i < n; i++) {
     const a = (2 * Math.PI * i) / n;
-    s = sub(s, Manifold.cylinder(T + 2, R * 0.08, R * 0.08, Math.max(12, o.segments / 2)).translate(R * 0.72 * Math.cos(a), R * 0.72 * Math.sin(a), -1));
+    s = sub(
+      s,
+      Manifold.cylinder(T + 2, R * 0.08, R * 0.08, Math.max(12, o.segments / 2)).translate(
+        R * 0.72 * Math.cos(a),
+        R * 0.72 * Math.sin(a),
+        -1,
+      ),
+    );
   }
   if (detail) {
     // A raised ring face and a chamfered hub top.
-    s = add(s, sub(Manifold.cylinder(T * 0.2, R * 0.6, R * 0.6, o.segments * 2), Manifold.cylinder(T, R * 0.45, R * 0.45, o.segments * 2).translate(0, 0, -1)).translate(0, 0, T));
-    s = sub(s, sub(Manifold.cylinder(T * 0.4, R * hub + 1, R * hub + 1, o.segments * 2), Manifold.cylinder(T * 0.4, R * hub, R * hub - T * 0.4, o.segments * 2)).translate(0, 0, T * 2.5 - T * 0.4 + 0.001));
+    s = add(
+      s,
+      sub(
+        Manifold.cylinder(T * 0.2, R * 0.6, R * 0.6, o.segments * 2),
+        Manifold.cylinder(T, R * 0.45, R * 0.45, o.segments * 2).translate(0, 0, -1),
+      ).translate(0, 0, T),
+    );
+    s = sub(
+      s,
+      sub(
+        Manifold.cylinder(T * 0.4, R * hub + 1, R * hub + 1, o.segments * 2),
+        Manifold.cylinder(T * 0.4, R * hub, R * hub - T * 0.4, o.segments * 2),
+      ).translate(0, 0, T * 2.5 - T * 0.4 + 0.001),
+    );
   }
   return s;
 }
 
 function gearProfile(CrossSection: typeof CrossSectionT, teeth: number, module: number): CrossSectionT {
   const rp = (teeth * module) / 2;
-  const ra = rp + module, rf = rp - 1.25 * module;
+  const ra = rp + module,
+    rf = rp - 1.25 * module;
   const pts: [number, number][] = [];
   for (let i = 0; i < teeth; i++) {
     const a0 = (2 * Math.PI * i) / teeth;
@@ -177,7 +212,13 @@ async function gearPart(p: Params, o: BuildOptions, detail: boolean): Promise<Ma
   if (detail) {
     // Keyway in the bore and lightening recess on one face.
     s = sub(s, Manifold.cube([rp * 0.12, rp * 0.12, W + 2]).translate(rp * bore - rp * 0.04, -rp * 0.06, -1));
-    s = sub(s, sub(Manifold.cylinder(W * 0.3, rp * 0.75, rp * 0.75, o.segments), Manifold.cylinder(W * 0.3, rp * 0.4, rp * 0.4, o.segments)).translate(0, 0, W * 0.7 + 0.01));
+    s = sub(
+      s,
+      sub(
+        Manifold.cylinder(W * 0.3, rp * 0.75, rp * 0.75, o.segments),
+        Manifold.cylinder(W * 0.3, rp * 0.4, rp * 0.4, o.segments),
+      ).translate(0, 0, W * 0.7 + 0.01),
+    );
   }
   return s;
 }
@@ -190,7 +231,14 @@ async function boltPart(p: Params, o: BuildOptions, detail: boolean): Promise<Ma
   let s = add(head, shank);
   if (detail) {
     // Chamfered tip and a washer face under the head.
-    s = sub(s, sub(Manifold.cylinder(d * 0.2, d, d, o.segments), Manifold.cylinder(d * 0.2, d / 2, d / 2 - d * 0.2, o.segments)).translate(0, 0, d * 0.7 + L - d * 0.2 + 0.001));
+    s = sub(
+      s,
+      sub(Manifold.cylinder(d * 0.2, d, d, o.segments), Manifold.cylinder(d * 0.2, d / 2, d / 2 - d * 0.2, o.segments)).translate(
+        0,
+        0,
+        d * 0.7 + L - d * 0.2 + 0.001,
+      ),
+    );
     s = add(s, Manifold.cylinder(d * 0.1, d * 0.8, d * 0.8, o.segments).translate(0, 0, d * 0.7 - 0.02));
   }
   return s;
@@ -202,7 +250,10 @@ async function nutPart(p: Params, o: BuildOptions, detail: boolean): Promise<Man
   let s = sub(Manifold.cylinder(H, d * 0.9, d * 0.9, 6), Manifold.cylinder(H + 2, d / 2, d / 2, o.segments).translate(0, 0, -1));
   if (detail) {
     // Chamfer both faces: intersect with a double cone.
-    const cone = add(Manifold.cylinder(H / 2, d * 0.82, d * 1.3, o.segments), Manifold.cylinder(H / 2, d * 1.3, d * 0.82, o.segments).translate(0, 0, H / 2));
+    const cone = add(
+      Manifold.cylinder(H / 2, d * 0.82, d * 1.3, o.segments),
+      Manifold.cylinder(H / 2, d * 1.3, d * 0.82, o.segments).translate(0, 0, H / 2),
+    );
     const r = s.intersect(cone);
     del(s, cone);
     s = r;
@@ -230,10 +281,20 @@ async function shaftPart(p: Params, o: BuildOptions, detail: boolean): Promise<M
 async function pipePart(p: Params, o: BuildOptions, detail: boolean): Promise<Manifold> {
   const { Manifold } = await M();
   const { D = 40, t = 4, L = 100 } = p;
-  let s = sub(Manifold.cylinder(L, D / 2, D / 2, o.segments * 2), Manifold.cylinder(L + 2, D / 2 - t, D / 2 - t, o.segments * 2).translate(0, 0, -1));
+  let s = sub(
+    Manifold.cylinder(L, D / 2, D / 2, o.segments * 2),
+    Manifold.cylinder(L + 2, D / 2 - t, D / 2 - t, o.segments * 2).translate(0, 0, -1),
+  );
   if (detail) {
     // Two shallow outer grooves (same overall size).
-    for (const z of [L * 0.2, L * 0.75]) s = sub(s, sub(Manifold.cylinder(t * 1.5, D / 2 + 1, D / 2 + 1, o.segments * 2), Manifold.cylinder(t * 1.5, D / 2 - t * 0.4, D / 2 - t * 0.4, o.segments * 2)).translate(0, 0, z));
+    for (const z of [L * 0.2, L * 0.75])
+      s = sub(
+        s,
+        sub(
+          Manifold.cylinder(t * 1.5, D / 2 + 1, D / 2 + 1, o.segments * 2),
+          Manifold.cylinder(t * 1.5, D / 2 - t * 0.4, D / 2 - t * 0.4, o.segments * 2),
+        ).translate(0, 0, z),
+      );
   }
   return s;
 }
@@ -257,7 +318,14 @@ async function pulleyPart(p: Params, o: BuildOptions, detail: boolean): Promise<
   prof.delete();
   if (detail) {
     // Blind web recesses on both faces (same hole count, same overall size).
-    for (const z of [-0.01, W * 0.75 + 0.01]) s = sub(s, sub(Manifold.cylinder(W * 0.25, R * 0.7, R * 0.7, o.segments * 2), Manifold.cylinder(W * 0.25, bore * 1.8, bore * 1.8, o.segments * 2)).translate(0, 0, z));
+    for (const z of [-0.01, W * 0.75 + 0.01])
+      s = sub(
+        s,
+        sub(
+          Manifold.cylinder(W * 0.25, R * 0.7, R * 0.7, o.segments * 2),
+          Manifold.cylinder(W * 0.25, bore * 1.8, bore * 1.8, o.segments * 2),
+        ).translate(0, 0, z),
+      );
   }
   return s;
 }
@@ -376,7 +444,6 @@ export const FAMILY_SPECS: Record<Family, FamilySpec> = {
   },
 };
 
-
 /** Builds one family variant as a mesh (mm). */
 export async function buildPart(family: Family, variant: number, o: BuildOptions = { segments: 32 }, detail = false): Promise<Mesh> {
   const spec = FAMILY_SPECS[family];
@@ -389,14 +456,29 @@ export async function buildPart(family: Family, variant: number, o: BuildOptions
 
 /** A uniformly random rotation (column-major 4×4) from a PRNG, via a random unit quaternion. */
 export function randomRotation(rand: () => number): number[] {
-  const u1 = rand(), u2 = rand() * 2 * Math.PI, u3 = rand() * 2 * Math.PI;
-  const a = Math.sqrt(1 - u1), b = Math.sqrt(u1);
+  const u1 = rand(),
+    u2 = rand() * 2 * Math.PI,
+    u3 = rand() * 2 * Math.PI;
+  const a = Math.sqrt(1 - u1),
+    b = Math.sqrt(u1);
   const [x, y, z, w] = [a * Math.sin(u2), a * Math.cos(u2), b * Math.sin(u3), b * Math.cos(u3)];
   return [
-    1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w), 0,
-    2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w), 0,
-    2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y), 0,
-    0, 0, 0, 1,
+    1 - 2 * (y * y + z * z),
+    2 * (x * y + z * w),
+    2 * (x * z - y * w),
+    0,
+    2 * (x * y - z * w),
+    1 - 2 * (x * x + z * z),
+    2 * (y * z + x * w),
+    0,
+    2 * (x * z + y * w),
+    2 * (y * z - x * w),
+    1 - 2 * (x * x + y * y),
+    0,
+    0,
+    0,
+    0,
+    1,
   ];
 }
 
@@ -424,7 +506,10 @@ export function subdivide(mesh: Mesh): Mesh {
       positions[(base + 4) * 3 + k] = (P(1, k) + P(2, k)) / 2;
       positions[(base + 5) * 3 + k] = (P(2, k) + P(0, k)) / 2;
     }
-    indices.set([base, base + 3, base + 5, base + 3, base + 1, base + 4, base + 5, base + 4, base + 2, base + 3, base + 4, base + 5], t * 12);
+    indices.set(
+      [base, base + 3, base + 5, base + 3, base + 1, base + 4, base + 5, base + 4, base + 2, base + 3, base + 4, base + 5],
+      t * 12,
+    );
   }
   const out: Mesh = { positions, indices };
   if (mesh.units) out.units = mesh.units;
@@ -437,7 +522,10 @@ export async function roundTrip(mesh: Mesh, format: BenchmarkFormat): Promise<Me
 }
 
 /** {@link roundTrip}, keeping the file that was written. */
-export async function roundTripFile(mesh: Mesh, format: BenchmarkFormat): Promise<{ mesh: Mesh; file: { format: BenchmarkFormat; bytes: Uint8Array } }> {
+export async function roundTripFile(
+  mesh: Mesh,
+  format: BenchmarkFormat,
+): Promise<{ mesh: Mesh; file: { format: BenchmarkFormat; bytes: Uint8Array } }> {
   const bytes = format === 'stl' ? toStlBinary(mesh) : format === 'obj' ? toObj(mesh) : format === 'ply' ? toPly(mesh) : await toGlb(mesh);
   const r = await importFile(`part.${format}`, bytes);
   if (isImportError(r)) throw new Error(`round trip through ${format} failed: ${r.reason}`);
@@ -484,17 +572,38 @@ export async function buildDataset(o: DatasetOptions = {}): Promise<BenchmarkRec
       for (let d = 0; d < Math.min(nDup, dupMakers.length); d++) {
         const [variation, make] = dupMakers[d]!;
         const { mesh, file } = await make();
-        out.push({ id: `${partId}-dup${d}`, family, mesh, labels: { kind: 'duplicate', partId, variation, chiral, holes }, ...(file ? { file } : {}) });
+        out.push({
+          id: `${partId}-dup${d}`,
+          family,
+          mesh,
+          labels: { kind: 'duplicate', partId, variation, chiral, holes },
+          ...(file ? { file } : {}),
+        });
       }
       if (o.mirrors ?? true) {
-        out.push({ id: `${partId}-mirror`, family, mesh: applyToMesh(base, multiply(randomRigid(rand), scaling(-1, 1, 1))), labels: { kind: 'mirror', partId, chiral, holes } });
+        out.push({
+          id: `${partId}-mirror`,
+          family,
+          mesh: applyToMesh(base, multiply(randomRigid(rand), scaling(-1, 1, 1))),
+          labels: { kind: 'mirror', partId, chiral, holes },
+        });
       }
       for (const f of scales) {
-        out.push({ id: `${partId}-x${f}`, family, mesh: applyToMesh(base, multiply(randomRigid(rand), scaling(f))), labels: { kind: 'scaled', partId, variation: String(f), chiral, holes } });
+        out.push({
+          id: `${partId}-x${f}`,
+          family,
+          mesh: applyToMesh(base, multiply(randomRigid(rand), scaling(f))),
+          labels: { kind: 'scaled', partId, variation: String(f), chiral, holes },
+        });
       }
       if (o.geoRelated ?? true) {
         const geo = await buildPart(family, v, { segments: 32 }, true);
-        out.push({ id: `${partId}-geo`, family, mesh: applyToMesh(geo, randomRigid(rand)), labels: { kind: 'geo-related', partId, chiral, holes } });
+        out.push({
+          id: `${partId}-geo`,
+          family,
+          mesh: applyToMesh(geo, randomRigid(rand)),
+          labels: { kind: 'geo-related', partId, chiral, holes },
+        });
       }
     }
   }
@@ -511,7 +620,11 @@ export function assemble(id: string, parts: { partId: string; mesh: Mesh; transf
     id,
     family: 'assembly',
     mesh: mergeMeshes(placed),
-    labels: { kind: 'assembly', partId: id, parts: parts.map((p, i) => ({ partId: p.partId, transform: p.transform, areaShare: areas[i]! / total })) },
+    labels: {
+      kind: 'assembly',
+      partId: id,
+      parts: parts.map((p, i) => ({ partId: p.partId, transform: p.transform, areaShare: areas[i]! / total })),
+    },
   };
 }
 

@@ -53,7 +53,9 @@ function toPart(name: string, solid: Manifold): FixturePart {
 }
 
 /** Rectangular plate with a grid of through-holes (mm). */
-export async function plateWithHoles(o: { length?: number; width?: number; thickness?: number; holes?: [number, number]; holeDiameter?: number; segments?: number } = {}): Promise<FixturePart> {
+export async function plateWithHoles(
+  o: { length?: number; width?: number; thickness?: number; holes?: [number, number]; holeDiameter?: number; segments?: number } = {},
+): Promise<FixturePart> {
   const { Manifold } = await loadManifold();
   const { length = 100, width = 60, thickness = 8, holes = [2, 2], holeDiameter = 8, segments = 32 } = o;
   let solid = Manifold.cube([length, width, thickness]);
@@ -90,8 +92,12 @@ export async function bracket(o: { size?: number; thickness?: number; depth?: nu
   profile.delete();
   const r = depth / 6;
   // Cylinders run along z; tip them onto y (through the horizontal leg) and x (the vertical leg).
-  const h1b = Manifold.cylinder(thickness + 2, r, r, segments).rotate([90, 0, 0]).translate(size * 0.65, thickness + 1, depth / 2);
-  const h2 = Manifold.cylinder(thickness + 2, r, r, segments).rotate([0, 90, 0]).translate(-1, size * 0.65, depth / 2);
+  const h1b = Manifold.cylinder(thickness + 2, r, r, segments)
+    .rotate([90, 0, 0])
+    .translate(size * 0.65, thickness + 1, depth / 2);
+  const h2 = Manifold.cylinder(thickness + 2, r, r, segments)
+    .rotate([0, 90, 0])
+    .translate(-1, size * 0.65, depth / 2);
   const a = body.subtract(h1b);
   const solid = a.subtract(h2);
   [body, h1b, h2, a].forEach((m) => m.delete());
@@ -164,7 +170,9 @@ export function toStlBinary(mesh: Mesh, header = 'binary STL written by geometry
   const dv = new DataView(out.buffer);
   dv.setUint32(80, nt, true);
   for (let t = 0; t < nt; t++) {
-    const a = corner(mesh, t, 0), b = corner(mesh, t, 1), c = corner(mesh, t, 2);
+    const a = corner(mesh, t, 0),
+      b = corner(mesh, t, 1),
+      c = corner(mesh, t, 2);
     const vals = [...normal(a, b, c), ...a, ...b, ...c];
     const o = 84 + t * 50;
     vals.forEach((v, k) => dv.setFloat32(o + k * 4, v, true));
@@ -176,7 +184,9 @@ export function toStlAscii(mesh: Mesh, name = 'part'): Uint8Array {
   const nt = mesh.indices.length / 3;
   const lines: string[] = [`solid ${name}`];
   for (let t = 0; t < nt; t++) {
-    const a = corner(mesh, t, 0), b = corner(mesh, t, 1), c = corner(mesh, t, 2);
+    const a = corner(mesh, t, 0),
+      b = corner(mesh, t, 1),
+      c = corner(mesh, t, 2);
     lines.push(`  facet normal ${normal(a, b, c).map(fmt).join(' ')}`, '    outer loop');
     for (const p of [a, b, c]) lines.push(`      vertex ${p.map(fmt).join(' ')}`);
     lines.push('    endloop', '  endfacet');
@@ -187,8 +197,10 @@ export function toStlAscii(mesh: Mesh, name = 'part'): Uint8Array {
 
 export function toObj(mesh: Mesh): Uint8Array {
   const lines: string[] = ['# written by geometry/fixtures', 'o part'];
-  for (let i = 0; i < mesh.positions.length; i += 3) lines.push(`v ${fmt(mesh.positions[i]!)} ${fmt(mesh.positions[i + 1]!)} ${fmt(mesh.positions[i + 2]!)}`);
-  for (let t = 0; t < mesh.indices.length; t += 3) lines.push(`f ${mesh.indices[t]! + 1} ${mesh.indices[t + 1]! + 1} ${mesh.indices[t + 2]! + 1}`);
+  for (let i = 0; i < mesh.positions.length; i += 3)
+    lines.push(`v ${fmt(mesh.positions[i]!)} ${fmt(mesh.positions[i + 1]!)} ${fmt(mesh.positions[i + 2]!)}`);
+  for (let t = 0; t < mesh.indices.length; t += 3)
+    lines.push(`f ${mesh.indices[t]! + 1} ${mesh.indices[t + 1]! + 1} ${mesh.indices[t + 2]! + 1}`);
   lines.push('');
   return new TextEncoder().encode(lines.join('\n'));
 }
@@ -197,7 +209,8 @@ export function toOff(mesh: Mesh): Uint8Array {
   const nv = mesh.positions.length / 3;
   const nt = mesh.indices.length / 3;
   const lines: string[] = ['OFF', `${nv} ${nt} 0`];
-  for (let i = 0; i < mesh.positions.length; i += 3) lines.push(`${fmt(mesh.positions[i]!)} ${fmt(mesh.positions[i + 1]!)} ${fmt(mesh.positions[i + 2]!)}`);
+  for (let i = 0; i < mesh.positions.length; i += 3)
+    lines.push(`${fmt(mesh.positions[i]!)} ${fmt(mesh.positions[i + 1]!)} ${fmt(mesh.positions[i + 2]!)}`);
   for (let t = 0; t < mesh.indices.length; t += 3) lines.push(`3 ${mesh.indices[t]} ${mesh.indices[t + 1]} ${mesh.indices[t + 2]}`);
   lines.push('');
   return new TextEncoder().encode(lines.join('\n'));
@@ -221,7 +234,8 @@ export function toPly(mesh: Mesh, format: 'ascii' | 'binary_little_endian' = 'bi
   ].join('\n');
   if (format === 'ascii') {
     const lines: string[] = [];
-    for (let i = 0; i < mesh.positions.length; i += 3) lines.push(`${fmt(mesh.positions[i]!)} ${fmt(mesh.positions[i + 1]!)} ${fmt(mesh.positions[i + 2]!)}`);
+    for (let i = 0; i < mesh.positions.length; i += 3)
+      lines.push(`${fmt(mesh.positions[i]!)} ${fmt(mesh.positions[i + 1]!)} ${fmt(mesh.positions[i + 2]!)}`);
     for (let t = 0; t < mesh.indices.length; t += 3) lines.push(`3 ${mesh.indices[t]} ${mesh.indices[t + 1]} ${mesh.indices[t + 2]}`);
     return new TextEncoder().encode(header + lines.join('\n') + '\n');
   }
@@ -285,9 +299,11 @@ function unitToMetres(mesh: Mesh): number {
 /** 3MF package (core spec, one object, one build item) in millimetres. */
 export function to3mf(mesh: Mesh): Uint8Array {
   const v: string[] = [];
-  for (let i = 0; i < mesh.positions.length; i += 3) v.push(`<vertex x="${fmt(mesh.positions[i]!)}" y="${fmt(mesh.positions[i + 1]!)}" z="${fmt(mesh.positions[i + 2]!)}"/>`);
+  for (let i = 0; i < mesh.positions.length; i += 3)
+    v.push(`<vertex x="${fmt(mesh.positions[i]!)}" y="${fmt(mesh.positions[i + 1]!)}" z="${fmt(mesh.positions[i + 2]!)}"/>`);
   const t: string[] = [];
-  for (let i = 0; i < mesh.indices.length; i += 3) t.push(`<triangle v1="${mesh.indices[i]}" v2="${mesh.indices[i + 1]}" v3="${mesh.indices[i + 2]}"/>`);
+  for (let i = 0; i < mesh.indices.length; i += 3)
+    t.push(`<triangle v1="${mesh.indices[i]}" v2="${mesh.indices[i + 1]}" v3="${mesh.indices[i + 2]}"/>`);
   const model = `<?xml version="1.0" encoding="UTF-8"?>
 <model unit="millimeter" xml:lang="en-US" xmlns="http://schemas.microsoft.com/3dmanufacturing/core/2015/02">
  <resources>

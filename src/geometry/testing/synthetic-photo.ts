@@ -47,7 +47,9 @@ export function syntheticPhoto(mesh: Mesh, o: PhotoOptions): Photo {
   const positions = new Float32Array(p.length);
   const [cx, cy, cz] = sphere.center;
   for (let i = 0; i < p.length; i += 3) {
-    const x = p[i]! - cx, y = p[i + 1]! - cy, z = p[i + 2]! - cz;
+    const x = p[i]! - cx,
+      y = p[i + 1]! - cy,
+      z = p[i + 2]! - cz;
     const vx = R[0]! * x + R[4]! * y + R[8]! * z;
     const vy = R[1]! * x + R[5]! * y + R[9]! * z;
     const vz = R[2]! * x + R[6]! * y + R[10]! * z;
@@ -80,10 +82,12 @@ export function syntheticPhoto(mesh: Mesh, o: PhotoOptions): Photo {
     }
   }
   const [ox, oy] = o.offset ?? [0, 0];
-  const left = Math.round((o.width - side) / 2 + ox * o.width), top = Math.round((o.height - side) / 2 + oy * o.height);
+  const left = Math.round((o.width - side) / 2 + ox * o.width),
+    top = Math.round((o.height - side) / 2 + oy * o.height);
   for (let y = 0; y < side; y++) {
     for (let x = 0; x < side; x++) {
-      const X = left + x, Y = top + y;
+      const X = left + x,
+        Y = top + y;
       if (X < 0 || Y < 0 || X >= o.width || Y >= o.height) continue;
       const s = (y * side + x) * 4;
       const a = obj.rgba[s + 3]! / 255;
@@ -104,7 +108,8 @@ function clamp(v: number): number {
 }
 
 function gaussian(rand: () => number): number {
-  const u = Math.max(rand(), 1e-12), v = rand();
+  const u = Math.max(rand(), 1e-12),
+    v = rand();
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
 }
 

@@ -13,11 +13,19 @@ const addArgsSchema = z.object({
   email: z.email(),
   password: z.string().min(8, 'at least 8 characters'),
   name: z.string().trim().min(1).max(200).optional(),
-  tenant: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lowercase letters, digits and dashes').default('demo'),
+  tenant: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lowercase letters, digits and dashes')
+    .default('demo'),
   roles: z
     .string()
     .default('viewer')
-    .transform((s) => s.split(',').map((r) => r.trim()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((r) => r.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.enum(roles)).min(1)),
 });
 

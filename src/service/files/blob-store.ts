@@ -38,7 +38,10 @@ export class BlobNotFoundError extends Error {
  * own signed address. The service then learns of the upload by asking `head`.
  */
 export interface DirectUploadStore {
-  presignPut(key: string, options: { expiresInSeconds: number; contentType: string }): Promise<{ url: string; headers: Record<string, string> }>;
+  presignPut(
+    key: string,
+    options: { expiresInSeconds: number; contentType: string },
+  ): Promise<{ url: string; headers: Record<string, string> }>;
   /** Size of the object at `key`, or null when there is none. */
   head(key: string): Promise<{ bytes: number } | null>;
   /** A presigned GET answered with this content type (and as an attachment named `fileName`, when given). */

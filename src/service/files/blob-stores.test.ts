@@ -65,7 +65,10 @@ describe('S3BlobStore (offline: presigned address generation only)', () => {
 
   it('presigns a 15-minute PUT that binds the Content-Type header', async () => {
     expect(isDirectUploadStore(store)).toBe(true);
-    const { url, headers } = await store.presignPut('t/1/models/abc/source', { expiresInSeconds: 900, contentType: 'application/octet-stream' });
+    const { url, headers } = await store.presignPut('t/1/models/abc/source', {
+      expiresInSeconds: 900,
+      contentType: 'application/octet-stream',
+    });
     const u = new URL(url);
     expect(`${u.origin}${u.pathname}`).toBe('http://127.0.0.1:9000/models/t/1/models/abc/source');
     expect(u.searchParams.get('X-Amz-Expires')).toBe('900');
@@ -84,10 +87,18 @@ describe('signed service addresses', () => {
 
   it('binds model, expiry and both headers; accepts older keys', () => {
     const { url, headers } = signer.uploadAddress(id, 'nonce', new Date(1_700_000_900_000));
-    expect(url).toMatch(/^http:\/\/localhost:8080\/uploads\/models\/1b4e28ba-2fa1-41d2-883f-0016d3cca427\?expires=1700000900&sig=[\w-]{43}$/);
+    expect(url).toMatch(
+      /^http:\/\/localhost:8080\/uploads\/models\/1b4e28ba-2fa1-41d2-883f-0016d3cca427\?expires=1700000900&sig=[\w-]{43}$/,
+    );
     expect(headers).toEqual({ 'Content-Type': 'application/octet-stream', 'X-Upload-Token': 'nonce' });
     const q = new URL(url).searchParams;
-    const good = { modelId: id, expires: q.get('expires') ?? '', sig: q.get('sig') ?? '', contentType: 'Application/Octet-Stream', uploadToken: 'nonce' };
+    const good = {
+      modelId: id,
+      expires: q.get('expires') ?? '',
+      sig: q.get('sig') ?? '',
+      contentType: 'Application/Octet-Stream',
+      uploadToken: 'nonce',
+    };
     expect(signer.verifyUpload(good)).toEqual({ ok: true });
     expect(signer.verifyUpload({ ...good, uploadToken: 'other' })).toEqual({ ok: false, reason: 'signature' });
     expect(signer.verifyUpload({ ...good, contentType: undefined })).toEqual({ ok: false, reason: 'signature' });
@@ -101,14 +112,24 @@ describe('signed service addresses', () => {
 
   it('hands out the same file address for a while (cacheable), valid 10 to 15 minutes', () => {
     const a = signer.fileUrl(id, 'viewer.glb', '7');
-    const b = createUrlSigner({ publicUrl: 'http://localhost:8080', keys: ['k2'], now: () => 1_700_000_030_000 }).fileUrl(id, 'viewer.glb', '7');
+    const b = createUrlSigner({ publicUrl: 'http://localhost:8080', keys: ['k2'], now: () => 1_700_000_030_000 }).fileUrl(
+      id,
+      'viewer.glb',
+      '7',
+    );
     expect(a).toBe(b);
     const q = new URL(a).searchParams;
     const left = signer.secondsLeft(q.get('expires') ?? '');
     expect(left).toBeGreaterThanOrEqual(600);
     expect(left).toBeLessThanOrEqual(900);
-    expect(signer.verifyFile({ modelId: id, file: 'viewer.glb', rev: '7', expires: q.get('expires') ?? '', sig: q.get('sig') ?? '' })).toEqual({ ok: true });
-    expect(signer.verifyFile({ modelId: id, file: 'viewer.glb', rev: '8', expires: q.get('expires') ?? '', sig: q.get('sig') ?? '' }).ok).toBe(false);
-    expect(signer.verifyFile({ modelId: id, file: 'thumbnail.png', rev: '7', expires: q.get('expires') ?? '', sig: q.get('sig') ?? '' }).ok).toBe(false);
+    expect(
+      signer.verifyFile({ modelId: id, file: 'viewer.glb', rev: '7', expires: q.get('expires') ?? '', sig: q.get('sig') ?? '' }),
+    ).toEqual({ ok: true });
+    expect(
+      signer.verifyFile({ modelId: id, file: 'viewer.glb', rev: '8', expires: q.get('expires') ?? '', sig: q.get('sig') ?? '' }).ok,
+    ).toBe(false);
+    expect(
+      signer.verifyFile({ modelId: id, file: 'thumbnail.png', rev: '7', expires: q.get('expires') ?? '', sig: q.get('sig') ?? '' }).ok,
+    ).toBe(false);
   });
 });

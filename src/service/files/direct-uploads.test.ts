@@ -19,9 +19,21 @@ const { queue, ids: enqueued } = recordingQueue();
 
 beforeAll(async () => {
   root = await fs.mkdtemp(path.join(os.tmpdir(), 'gsw-s3-'));
-  server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: root, configureBuckets: [{ name: 'models', configs: [] }] });
+  server = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory: root,
+    configureBuckets: [{ name: 'models', configs: [] }],
+  });
   const { port } = (await server.run()) as unknown as { port: number };
-  store = new S3BlobStore({ bucket: 'models', region: 'us-east-1', endpoint: `http://127.0.0.1:${port}`, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  store = new S3BlobStore({
+    bucket: 'models',
+    region: 'us-east-1',
+    endpoint: `http://127.0.0.1:${port}`,
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
   t = await startTestService({ blobStore: store, ingestQueue: queue, uploadMaxBytes: 100 });
   editor = await t.editorToken();
 });
@@ -42,7 +54,8 @@ async function create(names: string[]) {
 }
 
 /** The client's upload, as the interface says: PUT the file to the address with every header given. */
-const put = (entry: { uploadUrl: string; headers: Record<string, string> }, body: Uint8Array) => fetch(entry.uploadUrl, { method: 'PUT', headers: entry.headers, body: new Uint8Array(body) });
+const put = (entry: { uploadUrl: string; headers: Record<string, string> }, body: Uint8Array) =>
+  fetch(entry.uploadUrl, { method: 'PUT', headers: entry.headers, body: new Uint8Array(body) });
 
 async function sourceKey(id: string) {
   const row = await t.db.selectFrom('models').select('tenant_id').where('id', '=', id).executeTakeFirstOrThrow();
@@ -54,7 +67,9 @@ describe('direct uploads to an S3-compatible server', () => {
     const [a, b] = await create(['a.stl', 'b.stl']);
     const aId = a?.model.id ?? '';
     const bId = b?.model.id ?? '';
-    expect(a?.uploadUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/models/${(await sourceKey(aId)).replace(/\//g, '\\/')}\\?X-Amz-Algorithm=AWS4-HMAC-SHA256`));
+    expect(a?.uploadUrl).toMatch(
+      new RegExp(`^http://127\\.0\\.0\\.1:\\d+/models/${(await sourceKey(aId)).replace(/\//g, '\\/')}\\?X-Amz-Algorithm=AWS4-HMAC-SHA256`),
+    );
     expect(a?.uploadUrl).not.toMatch(/checksum/i);
     expect(a?.headers).toEqual({ 'Content-Type': 'application/octet-stream' });
 
@@ -64,7 +79,9 @@ describe('direct uploads to an S3-compatible server', () => {
     expect((await put(a!, new TextEncoder().encode('solid a\nendsolid a\n'))).status).toBe(200);
     expect((await put(b!, new TextEncoder().encode('solid b\nendsolid b\n'))).status).toBe(200);
     // the polling list sees both
-    const polled = modelListResponseSchema.parse(await (await t.api(`/v2/models?filter=id(in(${aId},${bId}))&perPage=100`, { token: editor })).json());
+    const polled = modelListResponseSchema.parse(
+      await (await t.api(`/v2/models?filter=id(in(${aId},${bId}))&perPage=100`, { token: editor })).json(),
+    );
     expect(polled.models.map((m) => m.state)).toEqual(['processing', 'processing']);
     expect(enqueued().filter((id) => id === aId || id === bId)).toHaveLength(2);
     const row = await t.db.selectFrom('models').selectAll().where('id', '=', aId).executeTakeFirstOrThrow();

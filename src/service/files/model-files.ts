@@ -75,7 +75,12 @@ export class ModelFiles {
     if (!isDirectUploadStore(blobStore)) return rows;
     const waiting = rows.filter((r) => r.state === 'incomplete-upload');
     if (waiting.length === 0) return rows;
-    const open = new Set(await openUploads(db, waiting.map((r) => r.id)));
+    const open = new Set(
+      await openUploads(
+        db,
+        waiting.map((r) => r.id),
+      ),
+    );
     const updated = new Map<string, ModelRow>();
     await Promise.all(
       waiting

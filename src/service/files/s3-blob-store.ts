@@ -95,7 +95,9 @@ export class S3BlobStore implements BlobStore, DirectUploadStore {
     try {
       const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
       if (!out.Body) throw new BlobNotFoundError(key);
-      return out.Body instanceof Readable ? out.Body : Readable.fromWeb(out.Body.transformToWebStream() as Parameters<typeof Readable.fromWeb>[0]);
+      return out.Body instanceof Readable
+        ? out.Body
+        : Readable.fromWeb(out.Body.transformToWebStream() as Parameters<typeof Readable.fromWeb>[0]);
     } catch (error) {
       if (isMissing(error)) throw new BlobNotFoundError(key);
       throw error;
@@ -129,7 +131,8 @@ export class S3BlobStore implements BlobStore, DirectUploadStore {
     do {
       const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: folder, ContinuationToken: token }));
       const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
-      if (keys.length > 0) await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } }));
+      if (keys.length > 0)
+        await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } }));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
   }
@@ -145,7 +148,10 @@ export class S3BlobStore implements BlobStore, DirectUploadStore {
   }
 
   /** Derived and source files go to clients straight from the bucket, not through the service. */
-  async presignGet(key: string, { expiresInSeconds, contentType, fileName }: { expiresInSeconds: number; contentType: string; fileName?: string }) {
+  async presignGet(
+    key: string,
+    { expiresInSeconds, contentType, fileName }: { expiresInSeconds: number; contentType: string; fileName?: string },
+  ) {
     assertValidKey(key);
     return getSignedUrl(
       this.client,

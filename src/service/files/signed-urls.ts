@@ -50,7 +50,13 @@ export interface UrlSigner {
   }): VerifyResult;
   /** A short-lived GET address of a model's derived file. */
   fileUrl(modelId: string, file: ModelFileKind, rev: string): string;
-  verifyFile(input: { modelId: string; file: string; rev: string | undefined; expires: string | undefined; sig: string | undefined }): VerifyResult;
+  verifyFile(input: {
+    modelId: string;
+    file: string;
+    rev: string | undefined;
+    expires: string | undefined;
+    sig: string | undefined;
+  }): VerifyResult;
   /** Seconds until `expires` (for Cache-Control), 0 if past or invalid. */
   secondsLeft(expires: string | undefined): number;
 }
@@ -74,7 +80,13 @@ const EXPIRES = /^\d{1,12}$/;
  * of `text` under any of `keys`, compared in constant time, then the expiry. A malformed expiry
  * or signature is a bad signature.
  */
-export function verifySignature(keys: readonly string[], text: string, expires: string | undefined, sig: string | undefined, nowSeconds: number): VerifyResult {
+export function verifySignature(
+  keys: readonly string[],
+  text: string,
+  expires: string | undefined,
+  sig: string | undefined,
+  nowSeconds: number,
+): VerifyResult {
   if (!expires || !sig || !EXPIRES.test(expires)) return { ok: false, reason: 'signature' };
   const given = Buffer.from(sig, 'base64url');
   const matches = keys.some((key) => {
@@ -94,7 +106,8 @@ export function createUrlSigner({ publicUrl, keys, now = Date.now }: UrlSignerOp
 
   const sign = (text: string) => hmac(signingKey, text).toString('base64url');
 
-  const verify = (text: string, expires: string | undefined, sig: string | undefined) => verifySignature(keys, text, expires, sig, nowSeconds());
+  const verify = (text: string, expires: string | undefined, sig: string | undefined) =>
+    verifySignature(keys, text, expires, sig, nowSeconds());
 
   const uploadPath = (modelId: string) => `/uploads/models/${encodeURIComponent(modelId)}`;
   const uploadText = (modelId: string, expires: string, contentType: string, token: string) =>

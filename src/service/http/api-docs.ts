@@ -28,7 +28,13 @@ export async function registerApiDocs(app: FastifyInstance, { publicUrl, issuer 
           signIn: {
             type: 'oauth2',
             description: 'Sign in as in the app (authorization code with PKCE, public client).',
-            flows: { authorizationCode: { authorizationUrl: `${issuer}/v1/authorize`, tokenUrl: `${issuer}/v1/token`, scopes: Object.fromEntries(scopes.map((s) => [s, s])) } },
+            flows: {
+              authorizationCode: {
+                authorizationUrl: `${issuer}/v1/authorize`,
+                tokenUrl: `${issuer}/v1/token`,
+                scopes: Object.fromEntries(scopes.map((s) => [s, s])),
+              },
+            },
           },
           clientCredentials: {
             type: 'oauth2',
@@ -49,7 +55,11 @@ export async function registerApiDocs(app: FastifyInstance, { publicUrl, issuer 
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     initOAuth: { clientId: appClientId, usePkceWithAuthorizationCodeGrant: true, scopes },
-    uiConfig: { oauth2RedirectUrl: `${publicUrl}${embeddedSpaClient.docsRedirectPath}`, tryItOutEnabled: true, persistAuthorization: false },
+    uiConfig: {
+      oauth2RedirectUrl: `${publicUrl}${embeddedSpaClient.docsRedirectPath}`,
+      tryItOutEnabled: true,
+      persistAuthorization: false,
+    },
   });
   app.get('/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

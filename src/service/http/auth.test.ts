@@ -104,7 +104,10 @@ describe('API authentication', () => {
     const noRoles = await signWithRealKey(claims({ roles: [] }));
     const response = await t.api('/v2/folders', { token: noRoles });
     expect(response.status).toBe(403);
-    expect(apiErrorBodySchema.parse(await response.json()).error).toMatchObject({ code: 'forbidden', message: expect.stringMatching(/viewer/) });
+    expect(apiErrorBodySchema.parse(await response.json()).error).toMatchObject({
+      code: 'forbidden',
+      message: expect.stringMatching(/viewer/),
+    });
   });
 
   it('refuses a tenant header that does not match the token (403)', async () => {

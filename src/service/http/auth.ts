@@ -51,14 +51,24 @@ function checkTenantHeaders(request: FastifyRequest, tenantKey: string) {
   for (const header of ['x-tenant-id', 'x-physna-tenantid']) {
     const value = request.headers[header];
     if (value !== undefined && value !== tenantKey) {
-      throw new Forbidden(`${header === 'x-tenant-id' ? 'X-Tenant-Id' : 'X-PHYSNA-TENANTID'} does not match the tenant of the access token.`);
+      throw new Forbidden(
+        `${header === 'x-tenant-id' ? 'X-Tenant-Id' : 'X-PHYSNA-TENANTID'} does not match the tenant of the access token.`,
+      );
     }
   }
 }
 
 export type Authenticator = (request: FastifyRequest) => Promise<RequestAuth>;
 
-export function createAuthenticator({ db, issuer, audience, appClientId, publicKeys, touchIntervalMs = 60_000, external }: AuthOptions): Authenticator {
+export function createAuthenticator({
+  db,
+  issuer,
+  audience,
+  appClientId,
+  publicKeys,
+  touchIntervalMs = 60_000,
+  external,
+}: AuthOptions): Authenticator {
   const keySet = createLocalJWKSet({ keys: publicKeys });
   const verifyExternal = external ? createExternalVerifier(db, external) : undefined;
   const lastTouched = new Map<string, number>();
@@ -95,7 +105,13 @@ export function createAuthenticator({ db, issuer, audience, appClientId, publicK
     if (verifyExternal && external && claimedIssuer(match[1]) === external.issuer) {
       const caller = await verifyExternal(match[1]);
       checkTenantHeaders(request, caller.tenantKey);
-      return { userId: caller.userId, tenantId: caller.tenantId, tenantKey: caller.tenantKey, roles: caller.roles, clientId: external.clientId };
+      return {
+        userId: caller.userId,
+        tenantId: caller.tenantId,
+        tenantKey: caller.tenantKey,
+        roles: caller.roles,
+        clientId: external.clientId,
+      };
     }
     const payload = await verify(match[1]);
     const claims = accessTokenClaimsSchema.safeParse(payload);

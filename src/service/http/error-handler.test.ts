@@ -15,7 +15,13 @@ describe('answers that do not match their schema', () => {
   it('are a 500 with the contract error, not the malformed answer', async () => {
     const user = await t.createUser({ roles: ['viewer', 'editor'] });
     const token = await t.tokenFor(user);
-    const row = await createReport(t.db, { tenantId: user.tenantId, folderIds: null, includeSubfolders: true, threshold: 90, createdBy: user.id });
+    const row = await createReport(t.db, {
+      tenantId: user.tenantId,
+      folderIds: null,
+      includeSubfolders: true,
+      threshold: 90,
+      createdBy: user.id,
+    });
     const fine = await t.api(`/v2/duplicate-reports/${row.id}`, { token });
     expect(fine.status).toBe(200);
 

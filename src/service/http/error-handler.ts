@@ -21,18 +21,26 @@ export function toWireError(error: unknown): WireError {
   if (hasZodFastifySchemaValidationErrors(error)) {
     // The request did not match its route's schema: a 400 naming the first field that is wrong.
     const [issue] = error.validation;
-    return toWireError(new InvalidInput(`${fieldName(issue?.instancePath ?? '', error.validationContext)}: ${issue?.message ?? 'invalid'}`));
+    return toWireError(
+      new InvalidInput(`${fieldName(issue?.instancePath ?? '', error.validationContext)}: ${issue?.message ?? 'invalid'}`),
+    );
   }
   if (error instanceof HttpError) {
-    return { status: error.status, body: { error: { ...error.details, message: error.message, code: error.code } }, headers: error.headers };
+    return {
+      status: error.status,
+      body: { error: { ...error.details, message: error.message, code: error.code } },
+      headers: error.headers,
+    };
   }
   const fastifyError = error as Partial<FastifyError>;
   const status = fastifyError.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const message =
-      status === 413 ? 'The request body is too large.'
-      : status === 415 ? 'Unsupported content type; send application/json.'
-      : (fastifyError.message ?? 'Invalid request.');
+      status === 413
+        ? 'The request body is too large.'
+        : status === 415
+          ? 'Unsupported content type; send application/json.'
+          : (fastifyError.message ?? 'Invalid request.');
     return { status, body: { error: { message, code: errorCodeForStatus(status) ?? errorCodes.invalidInput } }, headers: {} };
   }
   return { status: 500, body: { error: { message: 'Internal server error.', code: errorCodes.internal } }, headers: {} };
@@ -43,7 +51,10 @@ export function registerErrorHandling(app: FastifyInstance, notFound: (request: 
     const wire = toWireError(error);
     if (error instanceof Error && isResponseSerializationError(error)) {
       // An answer that does not match its contract schema is our bug, never the client's.
-      request.log.error({ err: error, issues: error.cause.issues, method: error.method, url: error.url }, 'answer does not match its schema');
+      request.log.error(
+        { err: error, issues: error.cause.issues, method: error.method, url: error.url },
+        'answer does not match its schema',
+      );
     } else if (wire.status >= 500) {
       request.log.error({ err: error }, 'request failed');
     }

@@ -24,7 +24,11 @@ export const scopeQuery = z.object({
  * `includeSubfolders=false`), or every folder of the tenant (null) when none are named. A folder
  * that is not the tenant's is as unknown as a made-up id.
  */
-export async function folderScope(db: Kysely<Database>, tenantId: number, { folderIds, includeSubfolders }: z.output<typeof scopeQuery>): Promise<number[] | null> {
+export async function folderScope(
+  db: Kysely<Database>,
+  tenantId: number,
+  { folderIds, includeSubfolders }: z.output<typeof scopeQuery>,
+): Promise<number[] | null> {
   if (!folderIds?.length) return null;
   const roots = await existingFolderIds(db, tenantId, folderIds);
   const missing = folderIds.filter((id) => !roots.includes(id));

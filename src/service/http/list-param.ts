@@ -8,4 +8,15 @@ export const listParam = z
   .union([z.string(), z.array(z.string())])
   .optional()
   .describe('Repeated (?a=1&a=2) or comma-joined (?a=1,2)')
-  .transform((v) => (v === undefined ? undefined : [...new Set((Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean))]));
+  .transform((v) =>
+    v === undefined
+      ? undefined
+      : [
+          ...new Set(
+            (Array.isArray(v) ? v : [v])
+              .flatMap((s) => s.split(','))
+              .map((s) => s.trim())
+              .filter(Boolean),
+          ),
+        ],
+  );

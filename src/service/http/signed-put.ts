@@ -51,7 +51,13 @@ export function refuseEarly(request: FastifyRequest, error: Error): never {
 export interface SignedPutRule {
   /** The route parameter that names the record (`modelId`, `imageId`). */
   idParam: string;
-  verify(input: { id: string; expires: string | undefined; sig: string | undefined; contentType: string | undefined; uploadToken: string | undefined }): VerifyResult;
+  verify(input: {
+    id: string;
+    expires: string | undefined;
+    sig: string | undefined;
+    contentType: string | undefined;
+    uploadToken: string | undefined;
+  }): VerifyResult;
   maxBytes: number;
   expiredMessage: string;
   tooLargeMessage: string;

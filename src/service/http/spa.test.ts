@@ -6,7 +6,8 @@ import { startTestService, type TestService } from '../testing/start-test-servic
 
 let t: TestService;
 let distDir: string;
-const indexHtml = '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/app-abc123.js"></script></body></html>';
+const indexHtml =
+  '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/app-abc123.js"></script></body></html>';
 
 beforeAll(async () => {
   distDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gsw-dist-'));

@@ -34,7 +34,11 @@ export async function registerBuiltApp(app: FastifyInstance, distDir: string) {
  * out: the app must refuse locally exactly what the service would refuse (UPLOAD_MAX_BYTES). With
  * another OIDC provider configured, the app signs in there (issuer, client id, scopes).
  */
-export function registerRuntimeConfig(app: FastifyInstance, distDir: string, facts: { uploadMaxBytes: number; signIn?: { issuer: string; clientId: string; scopes: string } }) {
+export function registerRuntimeConfig(
+  app: FastifyInstance,
+  distDir: string,
+  facts: { uploadMaxBytes: number; signIn?: { issuer: string; clientId: string; scopes: string } },
+) {
   app.get('/config.json', async (_request, reply) => {
     let text: string;
     try {

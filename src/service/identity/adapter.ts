@@ -44,12 +44,7 @@ export function createAdapterClass(db: Kysely<Database>) {
     }
 
     async consume(id: string): Promise<void> {
-      await db
-        .updateTable('oidc_payloads')
-        .set({ consumed_at: new Date() })
-        .where('model', '=', this.model)
-        .where('id', '=', id)
-        .execute();
+      await db.updateTable('oidc_payloads').set({ consumed_at: new Date() }).where('model', '=', this.model).where('id', '=', id).execute();
     }
 
     async destroy(id: string): Promise<void> {

@@ -14,7 +14,14 @@ let annToken: string;
 beforeAll(async () => {
   idp = await startTestService();
   api = await startTestService({
-    oidc: { issuer: idp.issuer, audience: 'api://default', clientId: 'workbench-app', scopes: 'openid profile', tenantClaim: 'tenant', rolesClaim: 'roles' },
+    oidc: {
+      issuer: idp.issuer,
+      audience: 'api://default',
+      clientId: 'workbench-app',
+      scopes: 'openid profile',
+      tenantClaim: 'tenant',
+      rolesClaim: 'roles',
+    },
   });
   ann = await idp.createUser({ tenantKey: 'globex', roles: ['viewer', 'editor'], email: 'ann@globex.example.com' });
   annToken = (await idp.signIn(ann)).access_token;
@@ -47,12 +54,26 @@ describe('tokens of another OIDC provider', () => {
     const { privateKey } = await generateKeyPair('RS256');
     const now = Math.floor(Date.now() / 1000);
     const claims = { tenant: 'globex', roles: ['viewer', 'editor'] };
-    const forged = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'not-theirs' }).setIssuer(idp.issuer).setAudience('api://default').setSubject(ann.id).setIssuedAt(now).setExpirationTime(now + 600).sign(privateKey);
+    const forged = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'RS256', kid: 'not-theirs' })
+      .setIssuer(idp.issuer)
+      .setAudience('api://default')
+      .setSubject(ann.id)
+      .setIssuedAt(now)
+      .setExpirationTime(now + 600)
+      .sign(privateKey);
     await expectApiError(await api.api('/v2/folders', { token: forged }), 401, /not valid/);
 
     const { key, kid } = await idp.signingKey();
     const sign = (payload: Record<string, unknown>, audience: string) =>
-      new SignJWT(payload).setProtectedHeader({ alg: 'RS256', kid }).setIssuer(idp.issuer).setAudience(audience).setSubject('sub-from-idp').setIssuedAt(now).setExpirationTime(now + 600).sign(key);
+      new SignJWT(payload)
+        .setProtectedHeader({ alg: 'RS256', kid })
+        .setIssuer(idp.issuer)
+        .setAudience(audience)
+        .setSubject('sub-from-idp')
+        .setIssuedAt(now)
+        .setExpirationTime(now + 600)
+        .sign(key);
     await expectApiError(await api.api('/v2/folders', { token: await sign(claims, 'api://someone-else') }), 401, /not valid/);
     await expectApiError(await api.api('/v2/folders', { token: await sign({ roles: ['viewer'] }, 'api://default') }), 401, /no tenant/);
     const viewer = await sign({ tenant: 'globex', roles: 'viewer' }, 'api://default');

@@ -65,12 +65,20 @@ export function createExternalVerifier(db: Kysely<Database>, config: ExternalOid
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) throw new Unauthorized('The access token has expired.', 'invalid_token');
       if (error instanceof joseErrors.JOSEError) throw new Unauthorized('The access token is not valid.', 'invalid_token');
-      throw new Unauthorized(`The identity provider could not be reached to check the token (${error instanceof Error ? error.message : String(error)}).`, 'invalid_token');
+      throw new Unauthorized(
+        `The identity provider could not be reached to check the token (${error instanceof Error ? error.message : String(error)}).`,
+        'invalid_token',
+      );
     }
     const tenantKey = claimAt(payload, config.tenantClaim);
     const rawRoles = claimAt(payload, config.rolesClaim);
-    const roleList = Array.isArray(rawRoles) ? rawRoles.filter((r): r is string => typeof r === 'string') : typeof rawRoles === 'string' ? rawRoles.split(/\s+/) : [];
-    if (typeof tenantKey !== 'string' || tenantKey === '') throw new Unauthorized(`The access token has no tenant (claim "${config.tenantClaim}").`, 'invalid_token');
+    const roleList = Array.isArray(rawRoles)
+      ? rawRoles.filter((r): r is string => typeof r === 'string')
+      : typeof rawRoles === 'string'
+        ? rawRoles.split(/\s+/)
+        : [];
+    if (typeof tenantKey !== 'string' || tenantKey === '')
+      throw new Unauthorized(`The access token has no tenant (claim "${config.tenantClaim}").`, 'invalid_token');
     const subject = payload.sub!;
     const email = typeof payload.email === 'string' ? payload.email : undefined;
     const name = typeof payload.name === 'string' ? payload.name : undefined;

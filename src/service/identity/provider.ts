@@ -1,7 +1,15 @@
 import type { JWK } from 'jose';
 import type { Kysely } from 'kysely';
 import type { BruteForceGuard } from './throttle';
-import Provider, { errors, type AccessToken, type AuthorizationCode, type Client, type ClientCredentials, type ErrorOut, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, {
+  errors,
+  type AccessToken,
+  type AuthorizationCode,
+  type Client,
+  type ClientCredentials,
+  type ErrorOut,
+  type KoaContextWithOIDC,
+} from 'oidc-provider';
 import { embeddedSpaClient } from '../../contract/app-config';
 import { findCredential, isCredentialClientId, verifyClientSecret } from '../store/client-credentials';
 import type { Database } from '../store/schema';

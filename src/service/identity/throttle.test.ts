@@ -13,7 +13,12 @@ const API = 6;
 let t: TestService;
 beforeAll(async () => {
   t = await startTestService({
-    throttle: { signInFailuresPerAccount: ACCOUNT, signInFailuresPerAddress: ADDRESS, tokenFailuresPerClient: CLIENT, apiRequestsPerMinute: API },
+    throttle: {
+      signInFailuresPerAccount: ACCOUNT,
+      signInFailuresPerAddress: ADDRESS,
+      tokenFailuresPerClient: CLIENT,
+      apiRequestsPerMinute: API,
+    },
   });
 });
 afterAll(() => t?.stop());
@@ -72,7 +77,10 @@ describe('token endpoint throttling', () => {
     const blocked = await t.credentialToken(target.clientId, target.clientSecret);
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await blocked.json()).toMatchObject({ error: 'slow_down', error_description: expect.stringMatching(/try again in \d+ seconds/) });
+    expect(await blocked.json()).toMatchObject({
+      error: 'slow_down',
+      error_description: expect.stringMatching(/try again in \d+ seconds/),
+    });
     expect((await t.credentialToken(bystander.clientId, bystander.clientSecret)).status).toBe(200);
   });
 });

@@ -85,5 +85,8 @@ export function createBruteForceGuard(db: Kysely<Database>, name: string, limits
 
 /** Counters whose window ended an hour ago (rows live in the database until removed). */
 export async function pruneThrottle(db: Kysely<Database>): Promise<void> {
-  await db.deleteFrom('throttle').where('expire', '<', Date.now() - 3_600_000).execute();
+  await db
+    .deleteFrom('throttle')
+    .where('expire', '<', Date.now() - 3_600_000)
+    .execute();
 }

@@ -24,7 +24,10 @@ export async function decodeAndDescribe(bytes: Uint8Array): Promise<DecodedImage
     return { ok: false, reason: 'The file is not a readable PNG, JPEG or WebP image.' };
   }
   if (!meta.format || !ACCEPTED.has(meta.format)) {
-    return { ok: false, reason: `The file is ${meta.format ? `a ${meta.format.toUpperCase()} image` : 'not an image'}; send a PNG, JPEG or WebP image.` };
+    return {
+      ok: false,
+      reason: `The file is ${meta.format ? `a ${meta.format.toUpperCase()} image` : 'not an image'}; send a PNG, JPEG or WebP image.`,
+    };
   }
   try {
     // rotate() applies the EXIF orientation of phone photos; failOn 'error' refuses truncated files.

@@ -48,7 +48,10 @@ export const IMAGE_RETENTION_HOURS = 24;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function createImage(db: ImageDb, row: { id: string; tenantId: number; userId: string; fileName: string; nonce: string; uploadExpiresAt: Date }): Promise<void> {
+export async function createImage(
+  db: ImageDb,
+  row: { id: string; tenantId: number; userId: string; fileName: string; nonce: string; uploadExpiresAt: Date },
+): Promise<void> {
   await db
     .insertInto('images')
     .values({
@@ -65,18 +68,34 @@ export async function createImage(db: ImageDb, row: { id: string; tenantId: numb
 
 export async function findImageById(db: ImageDb, id: string): Promise<ImageRow | undefined> {
   if (!UUID.test(id)) return undefined;
-  return db.selectFrom('images').selectAll().where('id', '=', id).where('delete_after', '>', sql<Date>`now()`).executeTakeFirst();
+  return db
+    .selectFrom('images')
+    .selectAll()
+    .where('id', '=', id)
+    .where('delete_after', '>', sql<Date>`now()`)
+    .executeTakeFirst();
 }
 
 export async function findImages(db: ImageDb, tenantId: number, ids: readonly string[]): Promise<ImageRow[]> {
   const valid = ids.filter((id) => UUID.test(id));
   if (valid.length === 0) return [];
-  return db.selectFrom('images').selectAll().where('tenant_id', '=', tenantId).where('id', 'in', valid).where('delete_after', '>', sql<Date>`now()`).execute();
+  return db
+    .selectFrom('images')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('id', 'in', valid)
+    .where('delete_after', '>', sql<Date>`now()`)
+    .execute();
 }
 
 /** Single use of the upload address; false when used (or being used) already. */
 export async function claimImageUpload(db: ImageDb, id: string): Promise<boolean> {
-  const r = await db.updateTable('images').set({ used_at: new Date() }).where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
+  const r = await db
+    .updateTable('images')
+    .set({ used_at: new Date() })
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 
@@ -88,7 +107,16 @@ export async function releaseImageUpload(db: ImageDb, id: string): Promise<void>
 export async function storeImageDescriptor(
   db: ImageDb,
   id: string,
-  d: { format: string; width: number; height: number; sizeBytes: number; descriptor: Float32Array; signature: Uint8Array; method: string; preview: Uint8Array },
+  d: {
+    format: string;
+    width: number;
+    height: number;
+    sizeBytes: number;
+    descriptor: Float32Array;
+    signature: Uint8Array;
+    method: string;
+    preview: Uint8Array;
+  },
 ): Promise<void> {
   await db
     .updateTable('images')
@@ -108,7 +136,10 @@ export async function storeImageDescriptor(
 
 /** Removes images past their retention (called on every image creation: cheap, indexed). */
 export async function deleteExpiredImages(db: ImageDb): Promise<number> {
-  const r = await db.deleteFrom('images').where('delete_after', '<=', sql<Date>`now()`).executeTakeFirst();
+  const r = await db
+    .deleteFrom('images')
+    .where('delete_after', '<=', sql<Date>`now()`)
+    .executeTakeFirst();
   return Number(r.numDeletedRows);
 }
 

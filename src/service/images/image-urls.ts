@@ -13,10 +13,24 @@ import { UPLOAD_CONTENT_TYPE, UPLOAD_TOKEN_HEADER, verifySignature, type VerifyR
  */
 export interface ImageUrlSigner {
   uploadAddress(imageId: string, nonce: string, expiresAt: Date): { url: string; headers: Record<string, string> };
-  verifyUpload(input: { imageId: string; expires: string | undefined; sig: string | undefined; contentType: string | undefined; uploadToken: string | undefined }): VerifyResult;
+  verifyUpload(input: {
+    imageId: string;
+    expires: string | undefined;
+    sig: string | undefined;
+    contentType: string | undefined;
+    uploadToken: string | undefined;
+  }): VerifyResult;
 }
 
-export function createImageUrlSigner({ publicUrl, keys, now = Date.now }: { publicUrl: string; keys: readonly string[]; now?: () => number }): ImageUrlSigner {
+export function createImageUrlSigner({
+  publicUrl,
+  keys,
+  now = Date.now,
+}: {
+  publicUrl: string;
+  keys: readonly string[];
+  now?: () => number;
+}): ImageUrlSigner {
   const signingKey = keys[0];
   if (!signingKey) throw new Error('No URL signing key.');
   const base = publicUrl.replace(/\/+$/, '');
@@ -29,11 +43,20 @@ export function createImageUrlSigner({ publicUrl, keys, now = Date.now }: { publ
     uploadAddress(imageId, nonce, expiresAt) {
       const expires = String(Math.floor(expiresAt.getTime() / 1000));
       const sig = hmac(signingKey, text(imageId, expires, UPLOAD_CONTENT_TYPE, nonce)).toString('base64url');
-      return { url: `${base}${path(imageId)}?expires=${expires}&sig=${sig}`, headers: { 'Content-Type': UPLOAD_CONTENT_TYPE, [UPLOAD_TOKEN_HEADER]: nonce } };
+      return {
+        url: `${base}${path(imageId)}?expires=${expires}&sig=${sig}`,
+        headers: { 'Content-Type': UPLOAD_CONTENT_TYPE, [UPLOAD_TOKEN_HEADER]: nonce },
+      };
     },
     verifyUpload({ imageId, expires, sig, contentType, uploadToken }) {
       if (contentType === undefined || uploadToken === undefined) return { ok: false, reason: 'signature' };
-      return verifySignature(keys, text(imageId, expires ?? '', contentType.trim().toLowerCase(), uploadToken.trim()), expires, sig, Math.floor(now() / 1000));
+      return verifySignature(
+        keys,
+        text(imageId, expires ?? '', contentType.trim().toLowerCase(), uploadToken.trim()),
+        expires,
+        sig,
+        Math.floor(now() / 1000),
+      );
     },
   };
 }

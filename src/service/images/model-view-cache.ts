@@ -7,7 +7,16 @@ import { LRUCache } from 'lru-cache';
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { searchableVersionsSql } from '../store/searchable-models';
 import { VIEW_METHOD } from '../../geometry/search/views/shape-features';
-import { COARSE_STEP, combinedDistances, ImageOrder, refinedModelDistance, RERANK_MODELS, SmallestK, summedClosestBelow, weighted } from '../../geometry/search/views/view-index';
+import {
+  COARSE_STEP,
+  combinedDistances,
+  ImageOrder,
+  refinedModelDistance,
+  RERANK_MODELS,
+  SmallestK,
+  summedClosestBelow,
+  weighted,
+} from '../../geometry/search/views/view-index';
 import { decodeViews, type ImageDb } from './image-store';
 
 interface Entry {
@@ -72,7 +81,11 @@ export class ModelViewCache {
     if (++this.searches % 200 === 0) this.prune(db).catch(() => {});
     const entries = this.tenantEntries(tenantId);
     // What this search read is scanned even where the tenant's share could not keep it all.
-    const loaded = await this.load(db, entries, candidates.filter((c) => entries.get(c.id)?.version !== c.version).map((c) => c.id));
+    const loaded = await this.load(
+      db,
+      entries,
+      candidates.filter((c) => entries.get(c.id)?.version !== c.version).map((c) => c.id),
+    );
     const wq = queries.map((q) => weighted(q.descriptor));
     // Several images: the order they are compared in adapts so that poor models are dropped sooner.
     const images = new ImageOrder(wq);
@@ -115,7 +128,11 @@ export class ModelViewCache {
     const rows = await db
       .selectFrom('model_views')
       .select(['model_id', 'version', 'view_count', 'dim', 'data'])
-      .where('model_id', 'in', ids.map((f) => f.id))
+      .where(
+        'model_id',
+        'in',
+        ids.map((f) => f.id),
+      )
       .where('method', '=', VIEW_METHOD)
       .execute();
     const byId = new Map(ids.map((f) => [f.id, f.entry]));
@@ -152,7 +169,9 @@ export class ModelViewCache {
       const ids = [...entries.keys()];
       for (let i = 0; i < ids.length; i += 1000) {
         const chunk = ids.slice(i, i + 1000);
-        const alive = new Set((await db.selectFrom('model_views').select('model_id').where('model_id', 'in', chunk).execute()).map((r) => r.model_id));
+        const alive = new Set(
+          (await db.selectFrom('model_views').select('model_id').where('model_id', 'in', chunk).execute()).map((r) => r.model_id),
+        );
         for (const id of chunk) if (!alive.has(id)) entries.delete(id);
       }
     }

@@ -117,7 +117,14 @@ export async function resolveAssembly(
     return p;
   };
 
-  const walk = async (owner: ModelRef, occurrences: StepOccurrence[], path: string, ancestry: Set<string>, depth: number, world: number[]): Promise<AssemblyTreeNode[]> => {
+  const walk = async (
+    owner: ModelRef,
+    occurrences: StepOccurrence[],
+    path: string,
+    ancestry: Set<string>,
+    depth: number,
+    world: number[],
+  ): Promise<AssemblyTreeNode[]> => {
     const nodes: AssemblyTreeNode[] = [];
     for (const occ of occurrences) {
       const transform = occ.transform.slice();
@@ -126,7 +133,13 @@ export async function resolveAssembly(
       if (ref === null) {
         // A product inside the owner file: its geometry (if any) comes with the owner's own.
         if (occ.children.length) {
-          nodes.push({ type: 'subAssembly', modelId: null, name: occ.name, transform, children: await walk(owner, occ.children, path, ancestry, depth, placed) });
+          nodes.push({
+            type: 'subAssembly',
+            modelId: null,
+            name: occ.name,
+            transform,
+            children: await walk(owner, occ.children, path, ancestry, depth, placed),
+          });
         } else {
           nodes.push({ type: 'part', modelId: null, name: occ.name, transform });
         }

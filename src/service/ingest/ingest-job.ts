@@ -85,7 +85,8 @@ export async function ingestModel(deps: IngestDeps, job: Pick<IngestJob, 'modelI
     if (!(error instanceof WorkerLimitError)) throw error;
     // Another model ran beside it: which one took the memory is unknown, so the queue retries
     // (alone, the culprit ends failed below on a later attempt).
-    if (error.shared) throw new Error(`processing was stopped at the memory limit while other models were processed: ${error.message}`, { cause: error });
+    if (error.shared)
+      throw new Error(`processing was stopped at the memory limit while other models were processed: ${error.message}`, { cause: error });
     limitReason = `Processing was stopped because ${error.message}. If the file is very large or complex, simplify or split it and upload it again.`;
   }
 
@@ -109,8 +110,12 @@ export async function ingestModel(deps: IngestDeps, job: Pick<IngestJob, 'modelI
   }
 
   const isAssembly = external || scan.embeddedAssembly;
-  const partCount = external ? (geometry?.partsWithGeometry ?? 0) : scan.embeddedAssembly && geometry?.structure ? countLeaves(geometry.structure) : null;
-  const tree = external ? resolved?.tree ?? [] : scan.embeddedAssembly && geometry?.structure ? embeddedTree(geometry.structure) : null;
+  const partCount = external
+    ? (geometry?.partsWithGeometry ?? 0)
+    : scan.embeddedAssembly && geometry?.structure
+      ? countLeaves(geometry.structure)
+      : null;
+  const tree = external ? (resolved?.tree ?? []) : scan.embeddedAssembly && geometry?.structure ? embeddedTree(geometry.structure) : null;
 
   return finish(deps, row, version, {
     state,
@@ -213,7 +218,9 @@ async function finish(deps: IngestDeps, row: ModelRow, version: number, o: Outco
     if (keys.viewer && keys.thumbnail) await Promise.all([blobs.delete(keys.viewer), blobs.delete(keys.thumbnail)]).catch(() => {});
     return { kind: 'stale' };
   }
-  const old = [written.viewer_key, written.thumbnail_key].filter((k): k is string => k !== null && k !== keys.viewer && k !== keys.thumbnail);
+  const old = [written.viewer_key, written.thumbnail_key].filter(
+    (k): k is string => k !== null && k !== keys.viewer && k !== keys.thumbnail,
+  );
   await Promise.all(old.map((k) => blobs.delete(k))).catch(() => {});
 
   // Models ingested at the same moment cannot settle their pair while each sees the other still
@@ -221,10 +228,19 @@ async function finish(deps: IngestDeps, row: ModelRow, version: number, o: Outco
   // two finds the other searchable). Part-to-part only: containment pairs cost 0.1–0.5 s each on
   // the one pair thread, and a batch of similar parts would queue minutes of them.
   if (storedEarly && (o.state === 'finished' || o.state === 'finished-incomplete')) {
-    await settleExactPairs(db, row.id, undefined, { partInPart: false }).catch((error: unknown) => log.warn({ err: error, modelId: row.id }, 'search pairs of a model could not be settled'));
+    await settleExactPairs(db, row.id, undefined, { partInPart: false }).catch((error: unknown) =>
+      log.warn({ err: error, modelId: row.id }, 'search pairs of a model could not be settled'),
+    );
   }
   await wakeWaitingAssemblies(deps, row, o);
-  return { kind: 'done', state: o.state, reason: o.reason, fileType: row.file_type, ...(o.cpuMs !== undefined ? { cpuMs: o.cpuMs } : {}), ...(o.geometry ? { timings: o.geometry.timings } : {}) };
+  return {
+    kind: 'done',
+    state: o.state,
+    reason: o.reason,
+    fileType: row.file_type,
+    ...(o.cpuMs !== undefined ? { cpuMs: o.cpuMs } : {}),
+    ...(o.geometry ? { timings: o.geometry.timings } : {}),
+  };
 }
 
 /**
@@ -237,7 +253,8 @@ async function wakeWaitingAssemblies(deps: IngestDeps, row: ModelRow, o: Outcome
   const { db } = deps;
   const name = row.file_name_lower;
   const folders = await folderAncestry(db, row.tenant_id, row.folder_id);
-  for (const id of await assembliesWaitingFor(db, row.tenant_id, folders, name, row.id)) await deps.lifecycle.reprocess(id, { reason: 'part-arrived' });
+  for (const id of await assembliesWaitingFor(db, row.tenant_id, folders, name, row.id))
+    await deps.lifecycle.reprocess(id, { reason: 'part-arrived' });
 
   if (o.missing?.length) {
     const subtree = await folderSubtree(db, row.tenant_id, row.folder_id);

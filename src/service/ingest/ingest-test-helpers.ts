@@ -24,7 +24,10 @@ export interface IngestTestService extends TestService {
   settled(id: string, timeoutMs?: number): Promise<Model>;
 }
 
-export async function startIngestTestService(config: IngestionConfig = {}, options: StartTestServiceOptions = {}): Promise<IngestTestService> {
+export async function startIngestTestService(
+  config: IngestionConfig = {},
+  options: StartTestServiceOptions = {},
+): Promise<IngestTestService> {
   let ingestion: Ingestion | undefined;
   const start = serviceIngestion({ pollIntervalMs: 500, upgradeDelaySeconds: 0, log: quietLog, ...config });
   const svc = await startTestService({ ...options, ingestion: async (deps) => (ingestion = await start(deps)) });
@@ -41,7 +44,11 @@ export async function startIngestTestService(config: IngestionConfig = {}, optio
     // Either shape a service may write: ours, or the published `uploadInfo`.
     type Upload = { uploadUrl: string; headers: Record<string, string> };
     const body = (await res.json()) as { models: ({ model: Model; uploadInfo?: Upload } & Partial<Upload>)[] };
-    return body.models.map((m) => ({ id: m.model.id, uploadUrl: m.uploadInfo?.uploadUrl ?? m.uploadUrl!, headers: m.uploadInfo?.headers ?? m.headers! }));
+    return body.models.map((m) => ({
+      id: m.model.id,
+      uploadUrl: m.uploadInfo?.uploadUrl ?? m.uploadUrl!,
+      headers: m.uploadInfo?.headers ?? m.headers!,
+    }));
   };
   const put: IngestTestService['put'] = async (target, bytes) => {
     const res = await fetch(target.uploadUrl, { method: 'PUT', headers: target.headers, body: new Uint8Array(bytes) });

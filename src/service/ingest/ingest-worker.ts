@@ -11,7 +11,11 @@ export type WorkerTask =
 
 type Misbehaviour = 'spin' | 'allocate' | 'allocate-native' | 'exit';
 
-export type WorkerAnswer<T extends WorkerTask> = T extends { kind: 'scan' } ? ScanResult : T extends { kind: 'process' } ? ProcessOutput & { cpuMs: number } : never;
+export type WorkerAnswer<T extends WorkerTask> = T extends { kind: 'scan' }
+  ? ScanResult
+  : T extends { kind: 'process' }
+    ? ProcessOutput & { cpuMs: number }
+    : never;
 
 export default async function runTask(task: WorkerTask): Promise<ScanResult | (ProcessOutput & { cpuMs: number })> {
   switch (task.kind) {

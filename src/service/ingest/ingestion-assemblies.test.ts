@@ -41,12 +41,25 @@ describe('assemblies through the API', () => {
     expect(l.map((x) => x.ref_name).sort()).toEqual([...SUBS].sort());
     expect(l.every((x) => x.part_id !== null)).toBe(true);
 
-    type Node = { type: string; modelId: string | null; name: string; transform: number[]; occurrences: number; transforms: number[][]; children?: Node[] };
+    type Node = {
+      type: string;
+      modelId: string | null;
+      name: string;
+      transform: number[];
+      occurrences: number;
+      transforms: number[][];
+      children?: Node[];
+    };
     const tree = (await (await svc.api(`/v2/models/${top}/assembly-tree`, { token: svc.token })).json()) as { children: Node[] };
     // Identical siblings are one node with their count (published `occurrences`) and every placement.
     expect(tree.children.map((c) => `${c.name}×${c.occurrences}`)).toEqual(['TAIL.stp×1', 'HEAD.stp×1', 'MAINBODY.stp×1', 'FOOT.stp×2']);
     expect(tree.children.every((c) => c.type === 'subAssembly' && c.modelId && c.children?.length)).toBe(true);
-    expect(tree.children.find((c) => c.name === 'TAIL.stp')!.children!.map((c) => c.occurrences).reduce((a, b) => a + b, 0)).toBe(3);
+    expect(
+      tree.children
+        .find((c) => c.name === 'TAIL.stp')!
+        .children!.map((c) => c.occurrences)
+        .reduce((a, b) => a + b, 0),
+    ).toBe(3);
     // Real placements (the file is in inches, transforms in millimetres): the two feet ±1.436 in apart in y.
     const feet = tree.children.find((c) => c.name === 'FOOT.stp')!;
     expect(feet.transforms.map((t) => t[13])).toEqual([expect.closeTo(36.48, 2), expect.closeTo(-36.48, 2)]);
@@ -55,7 +68,19 @@ describe('assemblies through the API', () => {
       expect(n.type).toMatch(/^(assemblyPart|subAssembly)$/);
       for (const t of n.transforms) {
         expect(t).toHaveLength(16);
-        const [a, b, c, , d, e, f, , g, h, i] = t as [number, number, number, number, number, number, number, number, number, number, number];
+        const [a, b, c, , d, e, f, , g, h, i] = t as [
+          number,
+          number,
+          number,
+          number,
+          number,
+          number,
+          number,
+          number,
+          number,
+          number,
+          number,
+        ];
         expect(a * (e * i - f * h) - d * (b * i - c * h) + g * (b * f - c * e)).toBeCloseTo(1, 9);
       }
     }
@@ -98,7 +123,8 @@ describe('assemblies through the API', () => {
     const ids = new Map<string, string>();
     await Promise.all(files.map(async (f) => ids.set(f, await svc.upload(`plane-d/${f}`, read(f)))));
     await svc.ingestion.idle();
-    const top = ids.get(TOP)!, head = ids.get('HEAD.stp')!;
+    const top = ids.get(TOP)!,
+      head = ids.get('HEAD.stp')!;
     expect((await svc.model(top)).state).toBe('finished');
     const trianglesBefore = (await svc.model(top)).facts!.triangles;
     const del = (f: string) => svc.api(`/v2/models/${ids.get(f)}`, { method: 'DELETE', token: svc.token });

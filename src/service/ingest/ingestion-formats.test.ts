@@ -1,6 +1,17 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { plateWithHoles, to3mf, toGlb, toGltf, toObj, toOff, toPly, toStlAscii, toStlBinary, type FixturePart } from '../../geometry/testing/fixtures';
+import {
+  plateWithHoles,
+  to3mf,
+  toGlb,
+  toGltf,
+  toObj,
+  toOff,
+  toPly,
+  toStlAscii,
+  toStlBinary,
+  type FixturePart,
+} from '../../geometry/testing/fixtures';
 import { derivedFiles, readTestFile, startIngestTestService, type IngestTestService } from './ingest-test-helpers';
 
 describe('ingestion through the API: formats and bad files', () => {
@@ -39,11 +50,17 @@ describe('ingestion through the API: formats and bad files', () => {
       if (p.includes('plate')) {
         // glTF is in metres: the same plate, 1000× smaller
         const s = f.units === 'm' ? 1000 : 1;
-        expect(size.map((v) => Math.round(v * s)), p).toEqual([100, 60, 8]);
+        expect(
+          size.map((v) => Math.round(v * s)),
+          p,
+        ).toEqual([100, 60, 8]);
         expect(f.volume! * s ** 3, p).toBeCloseTo(part.volume, -1);
       }
       if (p.includes('cube.')) {
-        expect(size.map((v) => Math.round(v)), p).toEqual([10, 10, 10]);
+        expect(
+          size.map((v) => Math.round(v)),
+          p,
+        ).toEqual([10, 10, 10]);
         expect(f.volume, p).toBeCloseTo(1000, 0);
         expect(f.units).toBe('mm');
       }
@@ -66,7 +83,9 @@ describe('ingestion through the API: formats and bad files', () => {
       },
     });
     expect(res.status, await res.clone().text()).toBe(201);
-    const [inches, metres] = ((await res.json()) as { models: { model: { id: string }; uploadUrl: string; headers: Record<string, string> }[] }).models;
+    const [inches, metres] = (
+      (await res.json()) as { models: { model: { id: string }; uploadUrl: string; headers: Record<string, string> }[] }
+    ).models;
     await svc.put(inches!, toStlBinary(part.mesh));
     await svc.put(metres!, await toGlb(part.mesh, { scaleToMetres: true }));
     const a = await svc.settled(inches!.model.id);
@@ -74,12 +93,22 @@ describe('ingestion through the API: formats and bad files', () => {
     expect(a.facts?.units).toBe('in');
     const b = await svc.settled(metres!.model.id);
     expect(b.facts?.units).toBe('m');
-    expect((await svc.api('/v2/models', { method: 'POST', token: svc.token, json: { models: [{ filePath: 'units/x.stl', name: 'x', units: 'furlong' }] } })).status).toBe(400);
+    expect(
+      (
+        await svc.api('/v2/models', {
+          method: 'POST',
+          token: svc.token,
+          json: { models: [{ filePath: 'units/x.stl', name: 'x', units: 'furlong' }] },
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it('a lying, empty or truncated file ends failed with a reason; native CAD ends unsupported', async () => {
     const stl = toStlBinary(part.mesh);
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
     const cases: [string, Uint8Array, string, RegExp][] = [
       ['bad/picture.stl', new Uint8Array(png), 'failed', /not (an? )?STL|PNG/i],
       ['bad/picture.step', stl, 'failed', /STEP/],

@@ -19,15 +19,25 @@ import { ModelLifecycle, type IngestJob } from '../store/model-lifecycle';
 
 /** A tiny 3MF whose components fan out 10× per level: 10^depth placements of one triangle. */
 function componentBomb3mf(depth = 9): Uint8Array {
-  const objects = ['<object id="1" type="model"><mesh><vertices><vertex x="0" y="0" z="0"/><vertex x="1" y="0" z="0"/><vertex x="0" y="1" z="0"/></vertices><triangles><triangle v1="0" v2="1" v3="2"/></triangles></mesh></object>'];
+  const objects = [
+    '<object id="1" type="model"><mesh><vertices><vertex x="0" y="0" z="0"/><vertex x="1" y="0" z="0"/><vertex x="0" y="1" z="0"/></vertices><triangles><triangle v1="0" v2="1" v3="2"/></triangles></mesh></object>',
+  ];
   for (let level = 2; level <= depth + 1; level++) {
-    const comps = Array.from({ length: 10 }, (_, i) => `<component objectid="${level - 1}" transform="1 0 0 0 1 0 0 0 1 ${i} 0 0"/>`).join('');
+    const comps = Array.from({ length: 10 }, (_, i) => `<component objectid="${level - 1}" transform="1 0 0 0 1 0 0 0 1 ${i} 0 0"/>`).join(
+      '',
+    );
     objects.push(`<object id="${level}" type="model"><components>${comps}</components></object>`);
   }
   const model = `<?xml version="1.0" encoding="UTF-8"?><model unit="millimeter" xmlns="http://schemas.microsoft.com/3dmanufacturing/core/2015/02"><resources>${objects.join('')}</resources><build><item objectid="${depth + 1}"/></build></model>`;
   return zipSync({
-    '[Content_Types].xml': strToU8('<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="model" ContentType="application/vnd.ms-package.3dmanufacturing-3dmodel+xml"/></Types>'),
-    _rels: { '.rels': strToU8('<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Target="/3D/3dmodel.model" Id="r0" Type="http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel"/></Relationships>') },
+    '[Content_Types].xml': strToU8(
+      '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="model" ContentType="application/vnd.ms-package.3dmanufacturing-3dmodel+xml"/></Types>',
+    ),
+    _rels: {
+      '.rels': strToU8(
+        '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Target="/3D/3dmodel.model" Id="r0" Type="http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel"/></Relationships>',
+      ),
+    },
     '3D': { '3dmodel.model': strToU8(model) },
   });
 }
@@ -74,7 +84,11 @@ describe('restarts', () => {
 
   const open = async () => {
     store = await openStore({ dataDir });
-    ingestion = await startIngestion({ store, blobs, config: { exclusiveDatabase: true, pollIntervalMs: 500, retryDelaySeconds: 1, drainMs: 0, upgradeDelaySeconds: 0, log: quietLog } });
+    ingestion = await startIngestion({
+      store,
+      blobs,
+      config: { exclusiveDatabase: true, pollIntervalMs: 500, retryDelaySeconds: 1, drainMs: 0, upgradeDelaySeconds: 0, log: quietLog },
+    });
     return { store, ingestion };
   };
   const close = async () => {
@@ -149,11 +163,19 @@ describe('restarts', () => {
     await close();
     store = await openStore({ dataDir });
     const s = store;
-    const model = await s.db.selectFrom('models').select(['id', 'blob_key']).where('file_name', '=', 'big-sphere.stl').executeTakeFirstOrThrow();
+    const model = await s.db
+      .selectFrom('models')
+      .select(['id', 'blob_key'])
+      .where('file_name', '=', 'big-sphere.stl')
+      .executeTakeFirstOrThrow();
     const broken: LocalBlobStore = Object.assign(Object.create(blobs) as LocalBlobStore, {
       get: async (key: string) => (key === model.blob_key ? Promise.reject(new Error('disk unavailable')) : blobs.get(key)),
     });
-    ingestion = await startIngestion({ store: s, blobs: broken, config: { exclusiveDatabase: true, pollIntervalMs: 500, retryLimit: 1, retryDelaySeconds: 1, upgradeDelaySeconds: 0, log: quietLog } });
+    ingestion = await startIngestion({
+      store: s,
+      blobs: broken,
+      config: { exclusiveDatabase: true, pollIntervalMs: 500, retryLimit: 1, retryDelaySeconds: 1, upgradeDelaySeconds: 0, log: quietLog },
+    });
     await ingestion.lifecycle.reprocess(model.id);
     await ingestion.idle();
     const row = await s.db.selectFrom('models').select(['state', 'state_reason']).where('id', '=', model.id).executeTakeFirstOrThrow();

@@ -90,9 +90,21 @@ export async function openJobQueue(store: Store, config: QueueConfig = {}): Prom
   // A job still `active` this long after it started belongs to a process that died without
   // anyone noticing (worker-leases.ts notices sooner); processing is bounded by the worker timeouts.
   const expireInSeconds = Math.ceil((timeoutMs * 2 + 60_000) / 1000);
-  const boss = new PgBoss({ db: bossDb(store.pool), schedule: true, supervise: config.supervise ?? false, migrate: true, maintenanceIntervalSeconds: 30 });
+  const boss = new PgBoss({
+    db: bossDb(store.pool),
+    schedule: true,
+    supervise: config.supervise ?? false,
+    migrate: true,
+    maintenanceIntervalSeconds: 30,
+  });
   boss.on('error', (error: unknown) => log.error(`job queue: ${error instanceof Error ? error.message : String(error)}`));
-  const ingest = { policy: 'short' as const, retryLimit: config.retryLimit ?? 2, retryDelay: config.retryDelaySeconds ?? 10, expireInSeconds, deadLetter: INGEST_DEAD_LETTERS };
+  const ingest = {
+    policy: 'short' as const,
+    retryLimit: config.retryLimit ?? 2,
+    retryDelay: config.retryDelaySeconds ?? 10,
+    expireInSeconds,
+    deadLetter: INGEST_DEAD_LETTERS,
+  };
   const wanted: Queue[] = [
     { name: INGEST_DEAD_LETTERS, retryLimit: 5 },
     { name: INGEST_QUEUE, ...ingest },
@@ -108,7 +120,9 @@ export async function openJobQueue(store: Store, config: QueueConfig = {}): Prom
     for (const q of wanted) {
       const found = existing.get(q.name);
       if (!found) await boss.createQueue(q.name, q);
-      else if ((['retryLimit', 'retryDelay', 'expireInSeconds', 'deadLetter'] as const).some((k) => q[k] !== undefined && found[k] !== q[k])) {
+      else if (
+        (['retryLimit', 'retryDelay', 'expireInSeconds', 'deadLetter'] as const).some((k) => q[k] !== undefined && found[k] !== q[k])
+      ) {
         // A queue's policy is fixed at creation; only its retry and expiry settings are updated.
         const { name, policy: _policy, ...settings } = q;
         await boss.updateQueue(name, settings);
@@ -118,18 +132,20 @@ export async function openJobQueue(store: Store, config: QueueConfig = {}): Prom
   // pg-boss's queue creation attaches partitions to its job table: two processes creating queues
   // at once deadlock. On a shared server the set-up runs under a session lock held on one pooled
   // connection, one process at a time; pg-boss's own statements use the others.
-  if (store.shared) await db.connection().execute(async (held) => {
-    await held.executeQuery(CompiledQuery.raw(`select pg_advisory_lock(hashtext('gsw:job-queue-setup'))`));
-    try {
-      await setUp();
-    } finally {
-      await held.executeQuery(CompiledQuery.raw(`select pg_advisory_unlock(hashtext('gsw:job-queue-setup'))`));
-    }
-  });
+  if (store.shared)
+    await db.connection().execute(async (held) => {
+      await held.executeQuery(CompiledQuery.raw(`select pg_advisory_lock(hashtext('gsw:job-queue-setup'))`));
+      try {
+        await setUp();
+      } finally {
+        await held.executeQuery(CompiledQuery.raw(`select pg_advisory_unlock(hashtext('gsw:job-queue-setup'))`));
+      }
+    });
   else await setUp();
 
   // One job per model version: a job whose version was overtaken finds that out and does nothing.
-  const sendJob = (trx: Transaction<Database>, job: IngestJob) => boss.send(INGEST_QUEUE, job, { singletonKey: `${job.modelId}:${job.version}`, db: transactionDb(trx) });
+  const sendJob = (trx: Transaction<Database>, job: IngestJob) =>
+    boss.send(INGEST_QUEUE, job, { singletonKey: `${job.modelId}:${job.version}`, db: transactionDb(trx) });
   const listeners: (() => void)[] = [];
   const queues = [INGEST_QUEUE, INGEST_DEAD_LETTERS, UPGRADE_QUEUE, REPORT_QUEUE];
   return {

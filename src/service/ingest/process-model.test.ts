@@ -12,7 +12,16 @@ describe('processModel: parts of an external-reference assembly', () => {
       // An assembly without geometry of its own: only the parts give the model its mesh.
       fileName: 'asm.stl',
       bytes: stl,
-      parts: [{ fileName: 'cube.stl', bytes: stl, placements: [{ path: 'cube.stl', transform: translate(100) }, { path: 'sub.stp/cube.stl', transform: translate(200) }] }],
+      parts: [
+        {
+          fileName: 'cube.stl',
+          bytes: stl,
+          placements: [
+            { path: 'cube.stl', transform: translate(100) },
+            { path: 'sub.stp/cube.stl', transform: translate(200) },
+          ],
+        },
+      ],
     });
     expect(out.outcome).toBe('geometry');
     if (out.outcome !== 'geometry') return;
@@ -28,7 +37,9 @@ describe('processModel: parts of an external-reference assembly', () => {
     const out = await processModel({
       fileName: 'asm.stl',
       bytes: stl,
-      parts: [{ fileName: 'broken.stl', bytes: stl.subarray(0, 120), placements: [{ path: 'broken.stl' }, { path: 'sub.stp/broken.stl' }] }],
+      parts: [
+        { fileName: 'broken.stl', bytes: stl.subarray(0, 120), placements: [{ path: 'broken.stl' }, { path: 'sub.stp/broken.stl' }] },
+      ],
     });
     expect(out.brokenParts).toHaveLength(1);
     expect(out.brokenParts[0]).toMatchObject({ path: 'broken.stl', reason: expect.stringMatching(/cut off/) });

@@ -152,7 +152,7 @@ export async function processModel(input: ProcessInput): Promise<ProcessOutput> 
   lap('import-parts');
   if (meshes.length === 0) {
     const reason = brokenParts.length
-      ? "The assembly has no geometry of its own, and none of its part files could be read."
+      ? 'The assembly has no geometry of its own, and none of its part files could be read.'
       : 'The assembly has no geometry of its own, and none of its parts that hold geometry are here yet.';
     return { outcome: 'failed', reason, brokenParts, timings };
   }
@@ -192,7 +192,9 @@ export async function processModel(input: ProcessInput): Promise<ProcessOutput> 
   const image = renderThumbnail(shaded, input.thumbnailSize ?? 256, { up: yUpFormats.has(formatOf(input.fileName)) ? 'y' : 'z' });
   lap('thumbnail-render');
   const thumbnailPng = new Uint8Array(
-    await sharp(Buffer.from(image.rgba.buffer, image.rgba.byteOffset, image.rgba.byteLength), { raw: { width: image.width, height: image.height, channels: 4 } })
+    await sharp(Buffer.from(image.rgba.buffer, image.rgba.byteOffset, image.rgba.byteLength), {
+      raw: { width: image.width, height: image.height, channels: 4 },
+    })
       .png()
       .toBuffer(),
   );

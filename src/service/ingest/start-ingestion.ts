@@ -6,7 +6,16 @@ import type { Store } from '../store/database';
 import { ModelLifecycle, type IngestJob } from '../store/model-lifecycle';
 import { findModelById } from '../store/models';
 import { ingestModel, type IngestResult } from './ingest-job';
-import { HOUSEKEEPING_QUEUE, INGEST_DEAD_LETTERS, INGEST_QUEUE, openJobQueue, REPORT_QUEUE, REPORT_RETRIES, UPGRADE_QUEUE, type JobQueue } from './job-queue';
+import {
+  HOUSEKEEPING_QUEUE,
+  INGEST_DEAD_LETTERS,
+  INGEST_QUEUE,
+  openJobQueue,
+  REPORT_QUEUE,
+  REPORT_RETRIES,
+  UPGRADE_QUEUE,
+  type JobQueue,
+} from './job-queue';
 import { runDuplicateReport } from '../search/duplicate-report-job';
 import { failReport } from '../store/duplicate-reports';
 import { modelsWithOutdatedDescriptors } from './outdated-models';
@@ -77,7 +86,17 @@ const GIVEN_UP =
  * models whose jobs used up their retries, reprocesses models whose search data is outdated, and
  * hands back the jobs of worker processes that died. Opens the queue itself unless given one.
  */
-export async function startIngestion({ store, blobs, queue: given, config = {} }: { store: Store; blobs: BlobStore; queue?: JobQueue; config?: IngestionConfig }): Promise<Ingestion> {
+export async function startIngestion({
+  store,
+  blobs,
+  queue: given,
+  config = {},
+}: {
+  store: Store;
+  blobs: BlobStore;
+  queue?: JobQueue;
+  config?: IngestionConfig;
+}): Promise<Ingestion> {
   const { db } = store;
   const log = config.log ?? serviceLog;
   const concurrency = config.concurrency ?? defaultPoolSize();
@@ -123,13 +142,16 @@ export async function startIngestion({ store, blobs, queue: given, config = {} }
     try {
       const result = await ingestModel(deps, job.data);
       config.metrics?.ingestJobs.inc({ outcome: result.kind === 'done' ? result.state : result.kind });
-      if (result.kind === 'done') config.metrics?.ingestSeconds.observe({ format: result.fileType || 'none' }, (performance.now() - started) / 1000);
+      if (result.kind === 'done')
+        config.metrics?.ingestSeconds.observe({ format: result.fileType || 'none' }, (performance.now() - started) / 1000);
       if (result.kind === 'done' && result.state !== 'finished') log.info(`model ${modelId}: ${result.state} — ${result.reason ?? ''}`);
       config.onResult?.(modelId, result);
     } catch (error) {
       if (stopping) {
         // Interrupted by shutdown, not by the file: back in the queue as a fresh job.
-        await queue.handBack(job).catch((e: unknown) => log.warn(`ingest: could not requeue ${modelId} (${String(e)}); it is retried after expiry`));
+        await queue
+          .handBack(job)
+          .catch((e: unknown) => log.warn(`ingest: could not requeue ${modelId} (${String(e)}); it is retried after expiry`));
         return;
       }
       config.metrics?.ingestJobs.inc({ outcome: 'error' });
@@ -152,7 +174,8 @@ export async function startIngestion({ store, blobs, queue: given, config = {} }
     for (const job of jobs) {
       const { modelId, version } = job.data;
       const current = version ?? (await findModelById(db, modelId))?.version;
-      if (current !== undefined && (await lifecycle.giveUp(modelId, current, GIVEN_UP))) log.warn(`model ${modelId}: given up after its retries`);
+      if (current !== undefined && (await lifecycle.giveUp(modelId, current, GIVEN_UP)))
+        log.warn(`model ${modelId}: given up after its retries`);
     }
   }
 
@@ -203,11 +226,17 @@ export async function startIngestion({ store, blobs, queue: given, config = {} }
   const options = { batchSize: 1, includeMetadata: true as const, pollingIntervalSeconds };
   const workerIds: string[] = [];
   for (let i = 0; i < concurrency; i++) {
-    workerIds.push(await boss.work(INGEST_QUEUE, options, ([job]: JobWithMetadata<IngestJob>[]) => (job ? track(runJob(job)) : Promise.resolve())));
+    workerIds.push(
+      await boss.work(INGEST_QUEUE, options, ([job]: JobWithMetadata<IngestJob>[]) => (job ? track(runJob(job)) : Promise.resolve())),
+    );
   }
   await boss.work<IngestJob>(INGEST_DEAD_LETTERS, { batchSize: 20, pollingIntervalSeconds }, (jobs) => track(giveUp(jobs)));
   await boss.work(UPGRADE_QUEUE, { pollingIntervalSeconds: 5 }, () => track(upgrade()));
-  workerIds.push(await boss.work(REPORT_QUEUE, options, ([job]: JobWithMetadata<{ reportId: string }>[]) => (job ? track(runReport(job)) : Promise.resolve())));
+  workerIds.push(
+    await boss.work(REPORT_QUEUE, options, ([job]: JobWithMetadata<{ reportId: string }>[]) =>
+      job ? track(runReport(job)) : Promise.resolve(),
+    ),
+  );
   queue.onCommitted(() => workerIds.forEach((id) => boss.notifyWorker(id)));
   await boss.work(HOUSEKEEPING_QUEUE, { pollingIntervalSeconds: 30 }, ([job]: Job<Housekeeping>[]) => track(housekeeping(job?.data.task)));
   // Upload claims whose lease (60 s) ran out are given back each minute; expired sign-in records
@@ -231,7 +260,11 @@ export async function startIngestion({ store, blobs, queue: given, config = {} }
     async stop() {
       if (stopping) return;
       // No new jobs; the running ones are drained (or interrupted and handed back) below, not by pg-boss.
-      await Promise.all([INGEST_QUEUE, INGEST_DEAD_LETTERS, UPGRADE_QUEUE, REPORT_QUEUE, HOUSEKEEPING_QUEUE].map((name) => boss.offWork(name, { wait: false })));
+      await Promise.all(
+        [INGEST_QUEUE, INGEST_DEAD_LETTERS, UPGRADE_QUEUE, REPORT_QUEUE, HOUSEKEEPING_QUEUE].map((name) =>
+          boss.offWork(name, { wait: false }),
+        ),
+      );
       clearInterval(heartbeat);
       const drained = Promise.allSettled([...running]);
       await Promise.race([drained, new Promise((r) => setTimeout(r, config.drainMs ?? 20_000).unref())]);

@@ -39,14 +39,22 @@ export async function registerWorker(db: Kysely<Database>): Promise<WorkerLeases
   return {
     id,
     async hold(queue, jobId) {
-      await db.insertInto('queue_leases').values({ job_id: jobId, queue, worker_id: id }).onConflict((c) => c.column('job_id').doUpdateSet({ worker_id: id, queue })).execute();
+      await db
+        .insertInto('queue_leases')
+        .values({ job_id: jobId, queue, worker_id: id })
+        .onConflict((c) => c.column('job_id').doUpdateSet({ worker_id: id, queue }))
+        .execute();
     },
     async release(jobId) {
       await db.deleteFrom('queue_leases').where('job_id', '=', jobId).where('worker_id', '=', id).execute();
     },
     async beat() {
       // Re-registers if another worker took this one for dead (a long pause): its jobs were failed into retry already.
-      await db.insertInto('queue_workers').values({ id, host: os.hostname(), pid: process.pid }).onConflict((c) => c.column('id').doUpdateSet({ seen_at: sql`now()` })).execute();
+      await db
+        .insertInto('queue_workers')
+        .values({ id, host: os.hostname(), pid: process.pid })
+        .onConflict((c) => c.column('id').doUpdateSet({ seen_at: sql`now()` }))
+        .execute();
       return reap(sql<boolean>`w.seen_at < now() - make_interval(secs => ${LAPSE_SECONDS})`);
     },
     takeOverAll: () => reap(sql<boolean>`true`),

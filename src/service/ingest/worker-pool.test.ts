@@ -20,7 +20,11 @@ describe('ingest worker pool', () => {
   });
 
   it('stops a task past its time limit, a thread past its heap limit, and a thread that exits; the pool keeps working', async () => {
-    const limit = (p: Promise<unknown>) => p.then(() => 'answered', (e: unknown) => (e instanceof WorkerLimitError ? e.limit : String(e)));
+    const limit = (p: Promise<unknown>) =>
+      p.then(
+        () => 'answered',
+        (e: unknown) => (e instanceof WorkerLimitError ? e.limit : String(e)),
+      );
     const [spin, alloc, exit] = await Promise.all([
       limit(pool.run({ kind: 'misbehave', how: 'spin' }, { timeoutMs: 1500 })),
       limit(pool.run({ kind: 'misbehave', how: 'allocate' })),
@@ -39,7 +43,11 @@ describe('ingest worker pool memory watch', () => {
     pool = createWorkerPool({ size: 2, memoryLimitMb: 256, timeoutMs: 20_000 });
   });
   afterAll(() => pool.close());
-  const outcome = (p: Promise<unknown>) => p.then(() => 'answered', (e: unknown) => (e instanceof WorkerLimitError ? `${e.limit}${e.shared ? ' (shared)' : ''}` : String(e)));
+  const outcome = (p: Promise<unknown>) =>
+    p.then(
+      () => 'answered',
+      (e: unknown) => (e instanceof WorkerLimitError ? `${e.limit}${e.shared ? ' (shared)' : ''}` : String(e)),
+    );
 
   it('stops a thread whose typed arrays pass the limit, which the heap limit does not see', async () => {
     const before = process.memoryUsage.rss();
@@ -49,7 +57,10 @@ describe('ingest worker pool memory watch', () => {
   });
 
   it('stops every task running when the limit is passed, and says the others may not be to blame', async () => {
-    const results = await Promise.all([outcome(pool.run({ kind: 'misbehave', how: 'spin' })), outcome(pool.run({ kind: 'misbehave', how: 'allocate-native' }))]);
+    const results = await Promise.all([
+      outcome(pool.run({ kind: 'misbehave', how: 'spin' })),
+      outcome(pool.run({ kind: 'misbehave', how: 'allocate-native' })),
+    ]);
     expect(results).toEqual(['memory (shared)', 'memory (shared)']);
     const stl = toStlBinary((await box()).mesh);
     expect((await pool.run({ kind: 'process', fileName: 'box.stl', bytes: stl })).outcome).toBe('geometry');

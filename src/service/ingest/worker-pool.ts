@@ -102,15 +102,20 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
       }
       active.set(controller, state);
       try {
-        return (await pool.run(task, { signal: controller.signal, ...(runOptions.transfer ? { transferList: runOptions.transfer } : {}) })) as WorkerAnswer<typeof task>;
+        return (await pool.run(task, {
+          signal: controller.signal,
+          ...(runOptions.transfer ? { transferList: runOptions.transfer } : {}),
+        })) as WorkerAnswer<typeof task>;
       } catch (error) {
         if (closed) throw new PoolClosedError();
-        if (state.memory) throw new WorkerLimitError('memory', `it needed more than the ${memoryLimitMb} MB of memory one model may use`, state.shared);
+        if (state.memory)
+          throw new WorkerLimitError('memory', `it needed more than the ${memoryLimitMb} MB of memory one model may use`, state.shared);
         if (controller.signal.aborted) {
           throw new WorkerLimitError('timeout', `it took longer than ${Math.round(timeoutMs / 1000)} s`);
         }
         const code = (error as { code?: string } | undefined)?.code;
-        if (code === 'ERR_WORKER_OUT_OF_MEMORY') throw new WorkerLimitError('memory', `it needed more than the ${heapMb} MB of memory one model may use`);
+        if (code === 'ERR_WORKER_OUT_OF_MEMORY')
+          throw new WorkerLimitError('memory', `it needed more than the ${heapMb} MB of memory one model may use`);
         if (error instanceof Error && /exited|terminated|ERR_WORKER/i.test(`${error.message} ${code ?? ''}`)) {
           throw new WorkerLimitError('crash', 'the processing thread stopped unexpectedly');
         }

@@ -1,9 +1,6 @@
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  clientCredentialListResponseSchema,
-  createdClientCredentialSchema,
-} from '../../contract/client-credentials';
+import { clientCredentialListResponseSchema, createdClientCredentialSchema } from '../../contract/client-credentials';
 import { apiErrorBodySchema } from '../../contract/errors';
 import { startTestService, type TestService, type TestUser } from '../testing/start-test-service';
 
@@ -82,7 +79,9 @@ describe('client credentials', () => {
 
   it('acts as its owner, records use, and stops working once deleted', async () => {
     const credential = await createCredential(ownerToken, 'acts as owner');
-    const token = String(((await (await t.credentialToken(credential.clientId, credential.clientSecret)).json()) as { access_token: string }).access_token);
+    const token = String(
+      ((await (await t.credentialToken(credential.clientId, credential.clientSecret)).json()) as { access_token: string }).access_token,
+    );
 
     const list = await t.api('/v2/client-credentials', { token });
     expect(list.status).toBe(200);

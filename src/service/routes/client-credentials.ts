@@ -38,7 +38,8 @@ export async function clientCredentialRoutes(parent: FastifyInstance, { db }: { 
       const auth = requireAuth(request);
       const input = request.body;
       const existing = await listCredentials(db, auth.userId);
-      if (existing.length >= maxCredentialsPerUser) throw new Conflict(`At most ${maxCredentialsPerUser} credentials per user; delete one first.`);
+      if (existing.length >= maxCredentialsPerUser)
+        throw new Conflict(`At most ${maxCredentialsPerUser} credentials per user; delete one first.`);
       const taken = new Set(existing.map((c) => c.name));
       let name = input.name;
       if (name === undefined) {

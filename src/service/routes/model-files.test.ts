@@ -78,7 +78,12 @@ describe('signed upload addresses', () => {
     const again = await t.api('/v2/models?createMissingFolders=true', {
       method: 'POST',
       token: editor,
-      json: { models: [{ filePath: first.model.filePath, name: 'dropped again' }, { filePath: `Uploads/new-${counter}.stl`, name: 'new' }] },
+      json: {
+        models: [
+          { filePath: first.model.filePath, name: 'dropped again' },
+          { filePath: `Uploads/new-${counter}.stl`, name: 'new' },
+        ],
+      },
     });
     expect(again.status, await again.clone().text()).toBe(201);
     const [reused, added] = createModelsResponseSchema.parse(await again.json()).models;
@@ -91,7 +96,11 @@ describe('signed upload addresses', () => {
     expect(await stateOf(first.model.id)).toBe('processing');
 
     // Once it has its file, the path is taken.
-    const taken = await t.api('/v2/models?createMissingFolders=true', { method: 'POST', token: editor, json: { models: [{ filePath: first.model.filePath, name: 'x' }] } });
+    const taken = await t.api('/v2/models?createMissingFolders=true', {
+      method: 'POST',
+      token: editor,
+      json: { models: [{ filePath: first.model.filePath, name: 'x' }] },
+    });
     await expectError(taken, 409, /already exists/);
   });
 
@@ -104,7 +113,10 @@ describe('signed upload addresses', () => {
     await expectError(await put(entry.uploadUrl, { ...entry.headers, 'Content-Type': 'text/plain' }, 'x'), 403);
     // A changed first character (every bit of it counts; the last one of base64url carries padding,
     // and replacing it with "x" left the token as it was when it already ended in "x").
-    await expectError(await put(entry.uploadUrl, { ...entry.headers, 'X-Upload-Token': `${token[0] === 'A' ? 'B' : 'A'}${token.slice(1)}` }, 'x'), 403);
+    await expectError(
+      await put(entry.uploadUrl, { ...entry.headers, 'X-Upload-Token': `${token[0] === 'A' ? 'B' : 'A'}${token.slice(1)}` }, 'x'),
+      403,
+    );
     // another model's token with this model's address
     const second = await newModel();
     await expectError(await put(entry.uploadUrl, second.headers, 'x'), 403);
@@ -144,7 +156,15 @@ describe('signed upload addresses', () => {
     const fresh = signer.uploadAddress(entry.model.id, token, new Date(Date.now() + 60_000));
     const pastSigner = createUrlSigner({ publicUrl: t.baseUrl, keys: t.service.keys.urlSigningKeys, now: () => Date.now() - 120_000 });
     const q = new URL(expired.url).searchParams;
-    expect(pastSigner.verifyUpload({ modelId: entry.model.id, expires: q.get('expires') ?? '', sig: q.get('sig') ?? '', contentType: 'application/octet-stream', uploadToken: token })).toEqual({ ok: true });
+    expect(
+      pastSigner.verifyUpload({
+        modelId: entry.model.id,
+        expires: q.get('expires') ?? '',
+        sig: q.get('sig') ?? '',
+        contentType: 'application/octet-stream',
+        uploadToken: token,
+      }),
+    ).toEqual({ ok: true });
     await expectNothingStored(entry.model.id);
     expect((await put(fresh.url, fresh.headers, 'x')).status).toBe(200);
   });
@@ -182,7 +202,11 @@ describe('signed upload addresses', () => {
     /** A PUT with a real HTTP client: the status and body it read, or the error it got instead. */
     const putOnce = () =>
       new Promise<{ status?: number; body?: string; error?: string }>((resolve) => {
-        const request = http.request(entry.uploadUrl, { method: 'PUT', headers: { ...entry.headers, 'content-length': String(declared) }, agent: false });
+        const request = http.request(entry.uploadUrl, {
+          method: 'PUT',
+          headers: { ...entry.headers, 'content-length': String(declared) },
+          agent: false,
+        });
         let answered = false;
         request.on('response', (response) => {
           answered = true;
@@ -202,7 +226,9 @@ describe('signed upload addresses', () => {
       const result = await putOnce();
       expect(result.error, `run ${run}`).toBeUndefined();
       expect(result.status, `run ${run}`).toBe(413);
-      expect(JSON.parse(result.body ?? '')).toEqual({ error: { code: 'too_large', message: `The file is larger than the ${LIMIT}-byte limit.` } });
+      expect(JSON.parse(result.body ?? '')).toEqual({
+        error: { code: 'too_large', message: `The file is larger than the ${LIMIT}-byte limit.` },
+      });
     }
     await expectNothingStored(entry.model.id);
   });
@@ -220,7 +246,11 @@ describe('signed upload addresses', () => {
       const body = new Uint8Array(3 * 1024 * 1024).map((_, i) => i % 251);
       const upload = await fetch(entry?.uploadUrl ?? '', { method: 'PUT', headers: entry?.headers, body });
       expect(upload.status).toBe(200);
-      const row = await service.db.selectFrom('models').selectAll().where('id', '=', entry?.model.id ?? '').executeTakeFirstOrThrow();
+      const row = await service.db
+        .selectFrom('models')
+        .selectAll()
+        .where('id', '=', entry?.model.id ?? '')
+        .executeTakeFirstOrThrow();
       expect(Buffer.from(await service.service.blobStore.get(row.blob_key ?? '')).equals(Buffer.from(body))).toBe(true);
       // without an ingest queue nothing pretends to process it
       expect(row.state).toBe('processing');

@@ -107,7 +107,8 @@ export async function fileRoutes(parent: FastifyInstance, { db, blobStore, signe
       expires,
       sig,
     });
-    if (!verdict.ok) throw new Forbidden(verdict.reason === 'expired' ? 'The file address has expired.' : 'The file address is not as signed.');
+    if (!verdict.ok)
+      throw new Forbidden(verdict.reason === 'expired' ? 'The file address has expired.' : 'The file address is not as signed.');
     if (!(modelFileKinds as readonly string[]).includes(file)) throw new NotFound('No such file.');
     const model = await findModelById(db, modelId);
     const kind = file as ModelFileKind;

@@ -27,7 +27,9 @@ describe('operations endpoints', () => {
     await svc.api('/v2/models/not-a-model', { token: svc.token });
     // The job's counters move when its handler returns, a moment after it wrote the model's state
     // (a scrape can fall between the two).
-    await expect.poll(async () => (await fetch(`${svc.baseUrl}/metrics`)).text(), { timeout: 10_000 }).toMatch(/^ingest_jobs_total\{outcome="finished"\} [1-9]/m);
+    await expect
+      .poll(async () => (await fetch(`${svc.baseUrl}/metrics`)).text(), { timeout: 10_000 })
+      .toMatch(/^ingest_jobs_total\{outcome="finished"\} [1-9]/m);
     const response = await fetch(`${svc.baseUrl}/metrics`);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await response.text();

@@ -11,7 +11,12 @@ const CHECK_TIMEOUT_MS = 2000;
 async function check(probe: () => Promise<unknown>): Promise<string> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([probe(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS)))]);
+    await Promise.race([
+      probe(),
+      new Promise(
+        (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS)),
+      ),
+    ]);
     return 'ok';
   } catch (error) {
     return `failed: ${error instanceof Error ? error.message : String(error)}`;
@@ -25,7 +30,15 @@ async function check(probe: () => Promise<unknown>): Promise<string> {
  * answers), `/readyz` (database, storage and queue reachable; 503 naming what is not) and
  * `/metrics` (Prometheus text).
  */
-export async function operationRoutes(parent: FastifyInstance, { db, blobStore, queue, metrics }: { db: Kysely<Database>; blobStore: BlobStore; queue: IngestQueue | undefined; metrics: ServiceMetrics }) {
+export async function operationRoutes(
+  parent: FastifyInstance,
+  {
+    db,
+    blobStore,
+    queue,
+    metrics,
+  }: { db: Kysely<Database>; blobStore: BlobStore; queue: IngestQueue | undefined; metrics: ServiceMetrics },
+) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   app.get('/healthz', async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }));
 
@@ -37,8 +50,16 @@ export async function operationRoutes(parent: FastifyInstance, { db, blobStore, 
     ]);
     const checks = { database, storage, queue: jobs };
     const ready = Object.values(checks).every((c) => !c.startsWith('failed'));
-    return reply.status(ready ? 200 : 503).header('cache-control', 'no-store').send({ status: ready ? 'ready' : 'unready', checks });
+    return reply
+      .status(ready ? 200 : 503)
+      .header('cache-control', 'no-store')
+      .send({ status: ready ? 'ready' : 'unready', checks });
   });
 
-  app.get('/metrics', async (_request, reply) => reply.header('cache-control', 'no-store').type(metrics.registry.contentType).send(await metrics.registry.metrics()));
+  app.get('/metrics', async (_request, reply) =>
+    reply
+      .header('cache-control', 'no-store')
+      .type(metrics.registry.contentType)
+      .send(await metrics.registry.metrics()),
+  );
 }

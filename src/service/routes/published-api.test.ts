@@ -64,11 +64,14 @@ beforeAll(async () => {
   ids.box = await svc.upload('Published/box.stl', toStlBinary((await box()).mesh));
   ids.boxCopy = await svc.upload('Published/box-copy.stl', toStlBinary((await box()).mesh));
   ids.flange = await svc.upload('Published/Sub/flange.stl', toStlBinary((await flange()).mesh));
-  for (const f of ['HEAD_FRONT.stp', 'HEAD_BACK.stp', 'HEAD.stp']) ids[f] = await svc.upload(`Plane/${f}`, readTestFile('cax-if', 's1-c5-214', f));
+  for (const f of ['HEAD_FRONT.stp', 'HEAD_BACK.stp', 'HEAD.stp'])
+    ids[f] = await svc.upload(`Plane/${f}`, readTestFile('cax-if', 's1-c5-214', f));
   await svc.ingestion.idle();
 }, 300_000);
 afterAll(async () => {
-  console.log(`published API conformance:\n${results.map((r) => `${r.ok ? '✓' : '✗'} ${r.call}${r.ok ? '' : `  ${r.errors}`}`).join('\n')}`);
+  console.log(
+    `published API conformance:\n${results.map((r) => `${r.ok ? '✓' : '✗'} ${r.call}${r.ok ? '' : `  ${r.errors}`}`).join('\n')}`,
+  );
   await svc?.stop();
 });
 
@@ -96,74 +99,204 @@ describe('the published API (Physna Public API 2.0.1)', () => {
     await check({ operation: '/models', method: 'GET', url: '/v2/models?perPage=5', status: 200 });
     await check({ operation: '/models', method: 'GET', url: '/v2/models?filter=nonsense(', status: 400 });
     await check({ operation: '/models/{id}', method: 'GET', url: '/v2/models/00000000-0000-4000-8000-000000000000', status: 404 });
-    await check({ operation: '/models', method: 'POST', url: '/v2/models?createMissingFolders=true', json: { models: [{ filePath: 'Published/new.stl', name: 'new' }] }, status: 201 });
-    const key = (await check({ operation: '/metadata-keys', method: 'POST', url: '/v2/metadata-keys', json: { metadataKeyName: 'material' }, status: 201 })) as { metadataKey: { id: number } };
+    await check({
+      operation: '/models',
+      method: 'POST',
+      url: '/v2/models?createMissingFolders=true',
+      json: { models: [{ filePath: 'Published/new.stl', name: 'new' }] },
+      status: 201,
+    });
+    const key = (await check({
+      operation: '/metadata-keys',
+      method: 'POST',
+      url: '/v2/metadata-keys',
+      json: { metadataKeyName: 'material' },
+      status: 201,
+    })) as { metadataKey: { id: number } };
     await check({ operation: '/metadata-keys', method: 'GET', url: '/v2/metadata-keys', status: 200 });
-    await check({ operation: '/models/{id}/metadata/{metadataKeyId}', method: 'PUT', url: `/v2/models/${ids.box}/metadata/${key.metadataKey.id}`, json: { value: 'steel' }, status: 200 });
+    await check({
+      operation: '/models/{id}/metadata/{metadataKeyId}',
+      method: 'PUT',
+      url: `/v2/models/${ids.box}/metadata/${key.metadataKey.id}`,
+      json: { value: 'steel' },
+      status: 200,
+    });
     await check({ operation: '/models/{id}', method: 'GET', url: `/v2/models/${ids.box}`, status: 200 });
-    await check({ operation: '/models/{id}/metadata/{metadataKeyId}', method: 'DELETE', url: `/v2/models/${ids.box}/metadata/${key.metadataKey.id}`, status: 200 });
+    await check({
+      operation: '/models/{id}/metadata/{metadataKeyId}',
+      method: 'DELETE',
+      url: `/v2/models/${ids.box}/metadata/${key.metadataKey.id}`,
+      status: 200,
+    });
     await check({ operation: '/models/{id}/viewer-file', method: 'GET', url: `/v2/models/${ids.box}/viewer-file`, status: 200 });
     await check({ operation: '/models/{id}/assembly-tree', method: 'GET', url: `/v2/models/${ids.box}/assembly-tree`, status: 200 });
-    const tree = (await check({ operation: '/models/{id}/assembly-tree', method: 'GET', url: `/v2/models/${ids['HEAD.stp']}/assembly-tree`, status: 200 })) as { children: { type: string }[] };
+    const tree = (await check({
+      operation: '/models/{id}/assembly-tree',
+      method: 'GET',
+      url: `/v2/models/${ids['HEAD.stp']}/assembly-tree`,
+      status: 200,
+    })) as { children: { type: string }[] };
     expect(tree.children.map((c) => c.type)).toEqual(['assemblyPart', 'assemblyPart']);
     const [doomed] = await svc.create(['Published/doomed.stl']);
     await check({ operation: '/models/{id}', method: 'DELETE', url: `/v2/models/${doomed!.id}`, status: 204 });
     // Ours answers 200 with the model (the published 202 has no body).
     await check({ operation: '/models/{id}/reprocess', method: 'POST', url: `/v2/models/${ids.boxCopy}/reprocess`, status: 200 });
-    await check({ operation: '/models/{id}/reprocess', method: 'POST', url: '/v2/models/00000000-0000-4000-8000-000000000000/reprocess', status: 404 });
+    await check({
+      operation: '/models/{id}/reprocess',
+      method: 'POST',
+      url: '/v2/models/00000000-0000-4000-8000-000000000000/reprocess',
+      status: 404,
+    });
   });
 
   it('matches: part-to-part, part-in-part, geo-related', async () => {
-    await check({ operation: '/models/{id}/part-to-part-matches', method: 'GET', url: `/v2/models/${ids.box}/part-to-part-matches?threshold=0`, status: 200 });
-    await check({ operation: '/models/{id}/part-in-part-matches', method: 'GET', url: `/v2/models/${ids.box}/part-in-part-matches?threshold=0`, status: 200 });
-    await check({ operation: '/models/{id}/geo-related-matches', method: 'GET', url: `/v2/models/${ids.box}/geo-related-matches?threshold=0`, status: 200 });
+    await check({
+      operation: '/models/{id}/part-to-part-matches',
+      method: 'GET',
+      url: `/v2/models/${ids.box}/part-to-part-matches?threshold=0`,
+      status: 200,
+    });
+    await check({
+      operation: '/models/{id}/part-in-part-matches',
+      method: 'GET',
+      url: `/v2/models/${ids.box}/part-in-part-matches?threshold=0`,
+      status: 200,
+    });
+    await check({
+      operation: '/models/{id}/geo-related-matches',
+      method: 'GET',
+      url: `/v2/models/${ids.box}/geo-related-matches?threshold=0`,
+      status: 200,
+    });
   });
 
   it('folders: list, create, one, rename, delete', async () => {
     await check({ operation: '/folders', method: 'GET', url: '/v2/folders', status: 200 });
-    const created = (await check({ operation: '/folders', method: 'POST', url: '/v2/folders', json: { name: 'Published new' }, status: 201 })) as { folder: { id: number } };
+    const created = (await check({
+      operation: '/folders',
+      method: 'POST',
+      url: '/v2/folders',
+      json: { name: 'Published new' },
+      status: 201,
+    })) as { folder: { id: number } };
     await check({ operation: '/folders/{id}', method: 'GET', url: `/v2/folders/${created.folder.id}`, status: 200 });
-    await check({ operation: '/folders/{id}', method: 'PATCH', url: `/v2/folders/${created.folder.id}`, json: { name: 'Published renamed' }, status: 200 });
+    await check({
+      operation: '/folders/{id}',
+      method: 'PATCH',
+      url: `/v2/folders/${created.folder.id}`,
+      json: { name: 'Published renamed' },
+      status: 200,
+    });
     await check({ operation: '/folders/{id}', method: 'DELETE', url: `/v2/folders/${created.folder.id}`, status: 204 });
   });
 
   it('images: create, search', async () => {
-    const created = (await check({ operation: '/images', method: 'POST', url: '/v2/images', json: { filename: 'photo.png' }, status: 201 })) as { image: { id: string; uploadUrl: string; headers: Record<string, string> } };
+    const created = (await check({
+      operation: '/images',
+      method: 'POST',
+      url: '/v2/images',
+      json: { filename: 'photo.png' },
+      status: 201,
+    })) as { image: { id: string; uploadUrl: string; headers: Record<string, string> } };
     await check({ operation: '/images', method: 'POST', url: '/v2/images', json: {}, status: 400 });
     const photo = await benchPhoto((await flange()).mesh, 3);
     const put = await fetch(created.image.uploadUrl, { method: 'PUT', headers: created.image.headers, body: new Uint8Array(photo.bytes) });
     expect(put.status, await put.text()).toBe(200);
-    const found = (await check({ operation: '/images/model-matches', method: 'GET', url: `/v2/images/model-matches?id=${created.image.id}`, status: 200 })) as { images: { url: string }[] };
+    const found = (await check({
+      operation: '/images/model-matches',
+      method: 'GET',
+      url: `/v2/images/model-matches?id=${created.image.id}`,
+      status: 200,
+    })) as { images: { url: string }[] };
     expect(found.images[0]?.url).toMatch(/^data:image\/jpeg;base64,/);
-    await check({ operation: '/images/model-matches', method: 'GET', url: '/v2/images/model-matches?id=00000000-0000-4000-8000-000000000000', status: 404 });
+    await check({
+      operation: '/images/model-matches',
+      method: 'GET',
+      url: '/v2/images/model-matches?id=00000000-0000-4000-8000-000000000000',
+      status: 404,
+    });
   });
 
   it('the newer match names, reports, metadata, source file, folder contents, the current user', async () => {
     await svc.ingestion.idle(); // the reprocess asked for above has ended
     await check({ operation: '/models/{id}/matches', method: 'GET', url: `/v2/models/${ids.box}/matches?threshold=0`, status: 200 });
-    await check({ operation: '/models/{id}/part-matches', method: 'GET', url: `/v2/models/${ids.box}/part-matches?threshold=0`, status: 200 });
+    await check({
+      operation: '/models/{id}/part-matches',
+      method: 'GET',
+      url: `/v2/models/${ids.box}/part-matches?threshold=0`,
+      status: 200,
+    });
     const model = (await (await svc.api(`/v2/models/${ids.box}`, { token: svc.token })).json()) as { model: { folderId: number } };
     const folder = model.model.folderId;
-    const states = (await check({ operation: '/models/state-report', method: 'GET', url: `/v2/models/state-report?folderIds=${folder}`, status: 200 })) as { states: Record<string, number> };
+    const states = (await check({
+      operation: '/models/state-report',
+      method: 'GET',
+      url: `/v2/models/state-report?folderIds=${folder}`,
+      status: 200,
+    })) as { states: Record<string, number> };
     expect(states.states.finished).toBeGreaterThanOrEqual(3);
-    const report = (await check({ operation: '/models/match-report', method: 'GET', url: `/v2/models/match-report?threshold=98&folderIds=${folder}`, status: 200 })) as { results: { model: { id: string }; matchCount: number }[] };
-    expect(report.results.map((r) => [r.model.id, r.matchCount]).sort()).toEqual([[ids.box, 1], [ids.boxCopy, 1]].sort());
-    const grouped = (await check({ operation: '/models/grouped-match-report', method: 'GET', url: `/v2/models/grouped-match-report?threshold=98&folderIds=${folder}`, status: 200 })) as { groups: { modelIds: string[] }[] };
+    const report = (await check({
+      operation: '/models/match-report',
+      method: 'GET',
+      url: `/v2/models/match-report?threshold=98&folderIds=${folder}`,
+      status: 200,
+    })) as { results: { model: { id: string }; matchCount: number }[] };
+    expect(report.results.map((r) => [r.model.id, r.matchCount]).sort()).toEqual(
+      [
+        [ids.box, 1],
+        [ids.boxCopy, 1],
+      ].sort(),
+    );
+    const grouped = (await check({
+      operation: '/models/grouped-match-report',
+      method: 'GET',
+      url: `/v2/models/grouped-match-report?threshold=98&folderIds=${folder}`,
+      status: 200,
+    })) as { groups: { modelIds: string[] }[] };
     expect(grouped.groups.map((g) => [...g.modelIds].sort())).toEqual([[ids.box, ids.boxCopy].sort()]);
-    await check({ operation: '/models/grouped-match-report', method: 'GET', url: '/v2/models/grouped-match-report?threshold=98&folderIds=999999', status: 404 });
-    const source = (await check({ operation: '/models/{id}/source-file', method: 'GET', url: `/v2/models/${ids.box}/source-file`, status: 200 })) as { sourceFile: string };
+    await check({
+      operation: '/models/grouped-match-report',
+      method: 'GET',
+      url: '/v2/models/grouped-match-report?threshold=98&folderIds=999999',
+      status: 404,
+    });
+    const source = (await check({
+      operation: '/models/{id}/source-file',
+      method: 'GET',
+      url: `/v2/models/${ids.box}/source-file`,
+      status: 200,
+    })) as { sourceFile: string };
     const download = await fetch(source.sourceFile);
     expect(download.status).toBe(200);
     expect(download.headers.get('content-disposition')).toBe(`attachment; filename*=UTF-8''box.stl`);
     expect(new Uint8Array(await download.arrayBuffer())).toEqual(toStlBinary((await box()).mesh));
-    const key = (await check({ operation: '/metadata-keys', method: 'POST', url: '/v2/metadata-keys', json: { name: 'finish' }, status: 201 })) as { metadataKey: { id: number } };
+    const key = (await check({
+      operation: '/metadata-keys',
+      method: 'POST',
+      url: '/v2/metadata-keys',
+      json: { name: 'finish' },
+      status: 201,
+    })) as { metadataKey: { id: number } };
     await check({ operation: '/metadata-keys/{id}', method: 'GET', url: `/v2/metadata-keys/${key.metadataKey.id}`, status: 200 });
     await check({ operation: '/metadata-keys/{id}', method: 'GET', url: '/v2/metadata-keys/999999', status: 404 });
-    await check({ operation: '/models/{id}/metadata/{metadataKeyId}', method: 'PUT', url: `/v2/models/${ids.flange}/metadata/${key.metadataKey.id}`, json: { value: 'anodised' }, status: 200 });
+    await check({
+      operation: '/models/{id}/metadata/{metadataKeyId}',
+      method: 'PUT',
+      url: `/v2/models/${ids.flange}/metadata/${key.metadataKey.id}`,
+      json: { value: 'anodised' },
+      status: 200,
+    });
     await check({ operation: '/models/{id}/metadata', method: 'GET', url: `/v2/models/${ids.flange}/metadata`, status: 200 });
-    const all = (await check({ operation: '/metadata', method: 'GET', url: `/v2/metadata?modelIds=${ids.flange}`, status: 200 })) as { metadata: { value: string }[] };
+    const all = (await check({ operation: '/metadata', method: 'GET', url: `/v2/metadata?modelIds=${ids.flange}`, status: 200 })) as {
+      metadata: { value: string }[];
+    };
     expect(all.metadata.map((m) => m.value)).toEqual(['anodised']);
-    const contents = (await check({ operation: '/folders/{id}/contents', method: 'GET', url: `/v2/folders/${folder}/contents`, status: 200 })) as { data: { type: string; name: string }[] };
+    const contents = (await check({
+      operation: '/folders/{id}/contents',
+      method: 'GET',
+      url: `/v2/folders/${folder}/contents`,
+      status: 200,
+    })) as { data: { type: string; name: string }[] };
     expect(contents.data.map((d) => `${d.type}:${d.name}`)).toEqual(['folder:Sub', 'model:box-copy.stl', 'model:box.stl', 'model:new']);
     const me = (await check({ operation: '/users/me', method: 'GET', url: '/v2/users/me', status: 200 })) as { roles: string[] };
     expect([...me.roles].sort()).toEqual(['Authors', 'Viewers']);
@@ -171,12 +304,19 @@ describe('the published API (Physna Public API 2.0.1)', () => {
 
   it('bulk delete: all or nothing, at most 100', async () => {
     const [a, b] = await svc.create(['Bulk/a.stl', 'Bulk/b.stl']);
-    await check({ operation: '/models', method: 'DELETE', url: `/v2/models?ids=${a!.id}&ids=00000000-0000-4000-8000-000000000000`, status: 404 });
+    await check({
+      operation: '/models',
+      method: 'DELETE',
+      url: `/v2/models?ids=${a!.id}&ids=00000000-0000-4000-8000-000000000000`,
+      status: 404,
+    });
     expect((await svc.api(`/v2/models/${a!.id}`, { token: svc.token })).status).toBe(200);
     await check({ operation: '/models', method: 'DELETE', url: `/v2/models?ids=${a!.id},${b!.id}`, status: 204 });
     expect((await svc.api(`/v2/models/${b!.id}`, { token: svc.token })).status).toBe(404);
     const tooMany = Array.from({ length: 101 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
-    expect((await svc.api(`/v2/models?${tooMany.map((id) => `ids=${id}`).join('&')}`, { method: 'DELETE', token: svc.token })).status).toBe(413);
+    expect((await svc.api(`/v2/models?${tooMany.map((id) => `ids=${id}`).join('&')}`, { method: 'DELETE', token: svc.token })).status).toBe(
+      413,
+    );
   });
 
   it('the published tenant header is honoured like ours', async () => {
@@ -189,15 +329,30 @@ describe('the published API (Physna Public API 2.0.1)', () => {
 
   it('client credentials', async () => {
     await check({ operation: '/client-credentials', method: 'POST', url: '/v2/client-credentials', json: {}, status: 201 });
-    const listed = (await check({ operation: '/client-credentials', method: 'GET', url: '/v2/client-credentials', status: 200 })) as { clientId: string };
-    await check({ operation: '/client-credentials/{clientId}', method: 'DELETE', url: `/v2/client-credentials/${listed.clientId}`, status: 204 });
-    await check({ operation: '/client-credentials/{clientId}', method: 'DELETE', url: `/v2/client-credentials/${listed.clientId}`, status: 404 });
+    const listed = (await check({ operation: '/client-credentials', method: 'GET', url: '/v2/client-credentials', status: 200 })) as {
+      clientId: string;
+    };
+    await check({
+      operation: '/client-credentials/{clientId}',
+      method: 'DELETE',
+      url: `/v2/client-credentials/${listed.clientId}`,
+      status: 204,
+    });
+    await check({
+      operation: '/client-credentials/{clientId}',
+      method: 'DELETE',
+      url: `/v2/client-credentials/${listed.clientId}`,
+      status: 404,
+    });
   });
 
-  it('is documented at /docs/openapi.json (OpenAPI 3.1) from the routes\' contract schemas, every operation with its answer', async () => {
+  it("is documented at /docs/openapi.json (OpenAPI 3.1) from the routes' contract schemas, every operation with its answer", async () => {
     const response = await fetch(`${svc.baseUrl}/docs/openapi.json`);
     expect(response.status).toBe(200);
-    const doc = (await response.json()) as { openapi: string; paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }>> };
+    const doc = (await response.json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }>>;
+    };
     expect(doc.openapi).toBe('3.1.0');
     const operations = results.map((r) => r.call.split(' → ')[0]!).filter((c, i, all) => all.indexOf(c) === i);
     for (const operation of operations) {

@@ -46,7 +46,9 @@ describe('PUBLISHED_FIELDS_ONLY', () => {
     const list = (await get('/v2/models?perPage=5')) as { models: Record<string, unknown>[] };
     expect(list.models.length).toBe(1);
     expect(list.models[0]).not.toHaveProperty('filePath');
-    const matches = (await get(`/v2/models/${modelId}/part-to-part-matches?threshold=0`)) as { matches: { matchedModel: Record<string, unknown> }[] };
+    const matches = (await get(`/v2/models/${modelId}/part-to-part-matches?threshold=0`)) as {
+      matches: { matchedModel: Record<string, unknown> }[];
+    };
     for (const m of matches.matches) expect(m.matchedModel).not.toHaveProperty('filePath');
     const folders = (await get('/v2/folders')) as { folders: Record<string, unknown>[] };
     const validate = schema('Folder');

@@ -56,7 +56,8 @@ export function publishedFieldsOnly(api: FastifyInstance, documentPath: string):
   const base = (document.servers?.[0]?.url ?? '').replace(/\/+$/, '');
   const operations = new Map<string, NonNullable<OpenApiDocument['paths'][string][string]['responses']>>();
   for (const [template, methods] of Object.entries(document.paths)) {
-    for (const [method, operation] of Object.entries(methods)) if (operation.responses) operations.set(`${method.toUpperCase()} ${shapeOf(base + template)}`, operation.responses);
+    for (const [method, operation] of Object.entries(methods))
+      if (operation.responses) operations.set(`${method.toUpperCase()} ${shapeOf(base + template)}`, operation.responses);
   }
   const writers = new Map<string, ((data: unknown) => string) | null>();
   const writerFor = (key: string, status: number) => {
@@ -65,14 +66,22 @@ export function publishedFieldsOnly(api: FastifyInstance, documentPath: string):
       const responses = operations.get(key);
       const schema = responses && responseSchema(responses, status);
       // The document's references are to its own components: compiled as part of the schema.
-      writers.set(id, schema ? (fastJson({ ...schema, components: document.components } as unknown as Parameters<typeof fastJson>[0]) as (data: unknown) => string) : null);
+      writers.set(
+        id,
+        schema
+          ? (fastJson({ ...schema, components: document.components } as unknown as Parameters<typeof fastJson>[0]) as (
+              data: unknown,
+            ) => string)
+          : null,
+      );
     }
     return writers.get(id) ?? null;
   };
 
   api.addHook('onSend', async (request, reply, payload) => {
     const route = request.routeOptions.url;
-    if (typeof payload !== 'string' || !route || !String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return payload;
+    if (typeof payload !== 'string' || !route || !String(reply.getHeader('content-type') ?? '').startsWith('application/json'))
+      return payload;
     const own = `${request.method} ${shapeOf(route)}`;
     // Routes of ours the document also serves under its own names (/client-credentials without /v2).
     const key = operations.has(own) ? own : `${request.method} ${shapeOf(base + route)}`;
@@ -87,7 +96,9 @@ export function publishedFieldsOnly(api: FastifyInstance, documentPath: string):
       const absent = operations.get(key)?.['404'] ? 404 : 500;
       request.log.warn({ err: error, route }, 'an answer does not fit the published schema');
       reply.code(absent);
-      return JSON.stringify({ error: { message: absent === 404 ? 'Nothing of this kind exists yet.' : 'The answer does not fit the published API.' } });
+      return JSON.stringify({
+        error: { message: absent === 404 ? 'Nothing of this kind exists yet.' : 'The answer does not fit the published API.' },
+      });
     }
   });
 }

@@ -28,7 +28,14 @@ describe('sign-in with PKCE', () => {
       iss: t.issuer,
     });
     const id = decodeJwt(tokens.id_token ?? '');
-    expect(id).toMatchObject({ sub: user.id, name: user.name, email: user.email, tenant: 'acme', tenant_name: 'acme Inc.', roles: ['viewer', 'editor'] });
+    expect(id).toMatchObject({
+      sub: user.id,
+      name: user.name,
+      email: user.email,
+      tenant: 'acme',
+      tenant_name: 'acme Inc.',
+      roles: ['viewer', 'editor'],
+    });
     expect(tokens.refresh_token).toBeTruthy();
 
     const folders = await t.api('/v2/folders', { token: tokens.access_token });
@@ -40,7 +47,13 @@ describe('sign-in with PKCE', () => {
     const submitted = await submitSignIn(jar, page, user);
     const redirectUri = `${t.baseUrl}${embeddedSpaClient.redirectPath}`;
     const code = (await followRedirects(jar, t.baseUrl, submitted, redirectUri)).searchParams.get('code') ?? '';
-    const form = { grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: embeddedSpaClient.clientId, code_verifier: pkce.verifier };
+    const form = {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirectUri,
+      client_id: embeddedSpaClient.clientId,
+      code_verifier: pkce.verifier,
+    };
     const foreign = await postToken(t.baseUrl, form, { origin: 'https://evil.example' });
     expect(foreign.status).toBe(400);
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();

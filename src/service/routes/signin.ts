@@ -57,8 +57,19 @@ export async function signInRoutes(parent: FastifyInstance, { db, provider, csrf
       .send(renderMessagePage('Sign-in expired', 'This sign-in page has expired. Go back to the workbench and sign in again.'));
   }
 
-  function showForm(reply: FastifyReply, uid: string, cookieValue: string, extra: { email?: string; failed?: boolean; retryAfterSeconds?: number } = {}) {
-    reply.setCookie(SignInCsrf.cookieName, cookieValue, { path: '/signin', httpOnly: true, secure: secureCookies, sameSite: 'lax', maxAge: 60 * 60 });
+  function showForm(
+    reply: FastifyReply,
+    uid: string,
+    cookieValue: string,
+    extra: { email?: string; failed?: boolean; retryAfterSeconds?: number } = {},
+  ) {
+    reply.setCookie(SignInCsrf.cookieName, cookieValue, {
+      path: '/signin',
+      httpOnly: true,
+      secure: secureCookies,
+      sameSite: 'lax',
+      maxAge: 60 * 60,
+    });
     if (extra.retryAfterSeconds) reply.header('retry-after', String(extra.retryAfterSeconds));
     return reply
       .status(extra.retryAfterSeconds ? 429 : extra.failed ? 401 : 200)
@@ -80,10 +91,18 @@ export async function signInRoutes(parent: FastifyInstance, { db, provider, csrf
 
     if (interaction.prompt.name === 'consent') {
       if (!firstPartyClients.has(String(interaction.params.client_id))) {
-        return reply.status(403).type('text/html; charset=utf-8').send(renderMessagePage('Not allowed', 'This application cannot sign in here.'));
+        return reply
+          .status(403)
+          .type('text/html; charset=utf-8')
+          .send(renderMessagePage('Not allowed', 'This application cannot sign in here.'));
       }
       const grantId = await grantRequestedAccess(provider, interaction);
-      const returnTo = await provider.interactionResult(request.raw, reply.raw, { consent: { grantId } }, { mergeWithLastSubmission: true });
+      const returnTo = await provider.interactionResult(
+        request.raw,
+        reply.raw,
+        { consent: { grantId } },
+        { mergeWithLastSubmission: true },
+      );
       return reply.redirect(returnTo, 303);
     }
     if (interaction.prompt.name !== 'login') return expired(reply);

@@ -23,7 +23,8 @@ export function decodeFloat4Array(bytes: Uint8Array): Float32Array {
   const ndim = view.getInt32(0);
   if (ndim === 0) return new Float32Array(0);
   const elemType = view.getInt32(8);
-  if (ndim !== 1 || elemType !== FLOAT4_OID) throw new Error(`expected a one-dimensional real[] (got ${ndim} dimensions of type ${elemType})`);
+  if (ndim !== 1 || elemType !== FLOAT4_OID)
+    throw new Error(`expected a one-dimensional real[] (got ${ndim} dimensions of type ${elemType})`);
   const n = view.getInt32(12);
   const out = new Float32Array(n);
   let o = 20;

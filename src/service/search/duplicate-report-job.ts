@@ -14,7 +14,12 @@ export type StoredReport = DuplicateClusters;
 const PROGRESS_EVERY_MS = 250;
 
 /** The folders a report covers now: the ones asked for that still exist, with their subfolders if asked; null for the whole tenant. */
-export async function reportFolders(db: Kysely<Database>, tenantId: number, folderIds: readonly number[] | null, includeSubfolders: boolean): Promise<number[] | null> {
+export async function reportFolders(
+  db: Kysely<Database>,
+  tenantId: number,
+  folderIds: readonly number[] | null,
+  includeSubfolders: boolean,
+): Promise<number[] | null> {
   if (folderIds === null) return null;
   const roots = await existingFolderIds(db, tenantId, folderIds);
   return includeSubfolders ? subtreeIds(db, tenantId, roots) : roots;
@@ -30,7 +35,8 @@ export async function runDuplicateReport(db: Kysely<Database>, id: string): Prom
   if (!report || report.status === 'ready' || report.status === 'failed') return;
   const folders = await reportFolders(db, report.tenant_id, report.folder_ids, report.include_subfolders);
   let writing: Promise<void> = Promise.resolve();
-  let lastStep = '', lastAt = 0;
+  let lastStep = '',
+    lastAt = 0;
   const write = (phase: ReportPhase, done: number, total: number) => {
     writing = writing.then(() => setReportProgress(db, id, phase, done, total));
   };
@@ -48,7 +54,11 @@ export async function runDuplicateReport(db: Kysely<Database>, id: string): Prom
   } catch (error) {
     await writing.catch(() => {});
     if (error instanceof TooManyPairs) {
-      await failReport(db, id, `At ${report.threshold}% more than ${error.maxPairs.toLocaleString('en')} pairs of these models match: run the report at a higher threshold.`);
+      await failReport(
+        db,
+        id,
+        `At ${report.threshold}% more than ${error.maxPairs.toLocaleString('en')} pairs of these models match: run the report at a higher threshold.`,
+      );
       return;
     }
     throw error;

@@ -58,7 +58,18 @@ describe('folder duplicates', () => {
       const name = `part-${String(n++).padStart(3, '0')}.stl`;
       await t.db
         .insertInto('models')
-        .values({ id, tenant_id: o.tenantId, folder_id: o.folderId, name, file_path: name, file_path_lower: name, file_name: name, file_name_lower: name, file_type: 'stl', state: o.state ?? 'finished' })
+        .values({
+          id,
+          tenant_id: o.tenantId,
+          folder_id: o.folderId,
+          name,
+          file_path: name,
+          file_path_lower: name,
+          file_name: name,
+          file_name_lower: name,
+          file_type: 'stl',
+          state: o.state ?? 'finished',
+        })
         .execute();
       await storeSearchFeatures(t.db, { id, tenant_id: o.tenantId }, { ...o.blobOf, global: o.global });
       return id;
@@ -73,7 +84,9 @@ describe('folder duplicates', () => {
         // Every fourth design has a copy whose geometry is another part's: its descriptor says
         // duplicate, exact rescoring says otherwise.
         const blobOf = d % 4 === 1 && c === copies - 1 ? bases[(d + 1) % bases.length]! : base;
-        expectedInFolder.push(await add({ tenantId: user.tenantId, folderId: folder.id, global: noisy(design, 0.004 + 0.03 * rand()), blobOf }));
+        expectedInFolder.push(
+          await add({ tenantId: user.tenantId, folderId: folder.id, global: noisy(design, 0.004 + 0.03 * rand()), blobOf }),
+        );
       }
     }
     // Near-identical models that must stay out: another folder, another tenant, not yet searchable.
@@ -97,7 +110,9 @@ describe('folder duplicates', () => {
       select m.id, f.global_desc as v from models m join search_features f on f.model_id = m.id
       where m.tenant_id = ${user.tenantId} and m.folder_id = ${folderId} and m.state in ('finished', 'finished-incomplete')`.execute(t.db);
     const { rows: pairs } = await sql<{ model_id: string; other_id: string; score: number; relation: string | null }>`
-      select model_id, other_id, score, relation from search_pairs where tenant_id = ${user.tenantId} and kind = 'part-to-part' and version = ${PAIR_VERSION}`.execute(t.db);
+      select model_id, other_id, score, relation from search_pairs where tenant_id = ${user.tenantId} and kind = 'part-to-part' and version = ${PAIR_VERSION}`.execute(
+      t.db,
+    );
     const exact = new Map(pairs.map((p) => [`${p.model_id}:${p.other_id}`, { score: Number(p.score), related: p.relation !== null }]));
     const vectors = rows.map((r) => ({ id: r.id, v: Float32Array.from(r.v) }));
     const parent = new Map(vectors.map((r) => [r.id, r.id]));
@@ -109,7 +124,8 @@ describe('folder duplicates', () => {
         const [a, b] = [vectors[i]!, vectors[j]!].sort((x, y) => (x.id < y.id ? -1 : 1));
         const descriptor = scoreFromDistance(descriptorDistance(a!.v, b!.v));
         const s = exact.get(`${a!.id}:${b!.id}`);
-        if (descriptor >= 97 && descriptor >= threshold) expect(s, 'the exact result of a pair near the duplicate line is stored').toBeDefined();
+        if (descriptor >= 97 && descriptor >= threshold)
+          expect(s, 'the exact result of a pair near the duplicate line is stored').toBeDefined();
         if (s) exactUsed++;
         if (s?.related) continue;
         const score = s ? s.score : provisionalScore(descriptor);
@@ -133,7 +149,14 @@ describe('folder duplicates', () => {
       expect(r.modelCount).toBe(expectedInFolder.length);
       expect(want.modelCount).toBe(expectedInFolder.length);
       const got = {
-        clusters: r.clusters.map((c) => c.models.map((m) => m.id).sort().join(',')).sort(),
+        clusters: r.clusters
+          .map((c) =>
+            c.models
+              .map((m) => m.id)
+              .sort()
+              .join(','),
+          )
+          .sort(),
         links: r.clusters.flatMap((c) => c.links.map((l) => [l.a, l.b].sort().join(':') + `:${l.matchPercentage}`)).sort(),
       };
       expect(got.clusters, `clusters at ${threshold}`).toEqual(want.clusters);
@@ -151,14 +174,18 @@ describe('folder duplicates', () => {
 
   it('exact rescoring keeps a look-alike with other geometry out of its design’s cluster', async () => {
     const { rows } = await sql<{ n: number }>`
-      select count(*)::int as n from search_pairs where tenant_id = ${user.tenantId} and kind = 'part-to-part' and score < 98`.execute(t.db);
+      select count(*)::int as n from search_pairs where tenant_id = ${user.tenantId} and kind = 'part-to-part' and score < 98`.execute(
+      t.db,
+    );
     expect(rows[0]!.n).toBeGreaterThan(0);
   });
 
   it('the binary vector reads (real[], and pgvector where the database has it) decode to the stored values, bit for bit', async () => {
     const pgvector = await vectorIndexAvailable(t.db, () => {});
     const { rows } = await sql<{ d: number[]; a: Uint8Array; v: Uint8Array | null }>`
-      select global_desc as d, array_send(global_desc) as a, ${pgvector ? sql`vector_send(global_vec)` : sql`null`} as v from search_features where tenant_id = ${user.tenantId} limit 5`.execute(t.db);
+      select global_desc as d, array_send(global_desc) as a, ${pgvector ? sql`vector_send(global_vec)` : sql`null`} as v from search_features where tenant_id = ${user.tenantId} limit 5`.execute(
+      t.db,
+    );
     expect(rows).toHaveLength(5);
     for (const r of rows) {
       const want = Float32Array.from(r.d);

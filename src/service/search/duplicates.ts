@@ -40,7 +40,13 @@ export type DuplicatePhases = Partial<Record<'read' | 'links' | 'exact' | 'clust
 /** Where a call is (a background report shows it): the step, and of how many pairs or models how many are done. */
 export type DuplicateProgress = (step: 'reading' | 'linking' | 'comparing' | 'grouping', done: number, total: number) => void;
 
-export function folderDuplicates(db: Kysely<Database>, tenantId: number, folderId: number, threshold: number, phases: DuplicatePhases = {}): Promise<DuplicateClusters> {
+export function folderDuplicates(
+  db: Kysely<Database>,
+  tenantId: number,
+  folderId: number,
+  threshold: number,
+  phases: DuplicatePhases = {},
+): Promise<DuplicateClusters> {
   return scopeDuplicates(db, tenantId, [folderId], threshold, phases);
 }
 
@@ -98,20 +104,29 @@ export async function scopeDuplicates(
   for (const [k, s] of stored) {
     if (linked.has(k) || s.score < threshold) continue;
     const [a, b] = k.split(':');
-    const i = index.get(a!), j = index.get(b!);
+    const i = index.get(a!),
+      j = index.get(b!);
     if (i !== undefined && j !== undefined) links.push({ i, j, descriptor: s.score, score: s.score, related: s.relation ? s : undefined });
   }
   const toCompare = [...missing.values()].reduce((sum, list) => sum + list.length, 0);
   let compared = 0;
   progress('comparing', 0, toCompare);
   for (const [a, list] of missing) {
-    const exact = await exactPairs(db, tenantId, 'part-to-part', ids[a]!, list.map((m) => ids[m.other]!));
+    const exact = await exactPairs(
+      db,
+      tenantId,
+      'part-to-part',
+      ids[a]!,
+      list.map((m) => ids[m.other]!),
+    );
     for (const m of list) {
       const r = exact.get(ids[m.other]!);
       if (r?.score === undefined) continue;
       m.link.score = r.score;
       // The exact result is from ids[a] (the smaller id) to the other: the stored pair's direction.
-      m.link.related = r.relation ? { score: r.score, relation: r.relation, ...(r.relation === 'scaled' && r.scale !== undefined ? { scale: r.scale } : {}) } : undefined;
+      m.link.related = r.relation
+        ? { score: r.score, relation: r.relation, ...(r.relation === 'scaled' && r.scale !== undefined ? { scale: r.scale } : {}) }
+        : undefined;
     }
     progress('comparing', (compared += list.length), toCompare);
   }
@@ -145,7 +160,9 @@ export async function scopeDuplicates(
     g.modelIds.push(ids[i]!);
   }
   for (const l of kept) groups.get(find(l.i))!.links.push({ a: ids[l.i]!, b: ids[l.j]!, matchPercentage: l.score });
-  const clusters = [...groups.values()].filter((g) => g.modelIds.length > 1).sort((a, b) => b.modelIds.length - a.modelIds.length || (a.modelIds[0]! < b.modelIds[0]! ? -1 : 1));
+  const clusters = [...groups.values()]
+    .filter((g) => g.modelIds.length > 1)
+    .sort((a, b) => b.modelIds.length - a.modelIds.length || (a.modelIds[0]! < b.modelIds[0]! ? -1 : 1));
   lap('clusters');
   return { clusters, relations, modelCount: n };
 }

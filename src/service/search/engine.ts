@@ -59,7 +59,13 @@ const results = new LRUCache<string, Promise<ScoredMatch[]>>({ max: 500 });
  * All matches of `query` of one kind that pass `filter`, unthresholded, unsorted. Cached until the
  * tenant's generation changes (filterKey = the filter text as sent).
  */
-export function findMatches(ctx: SearchContext, kind: MatchKind, query: ModelRow, filter: Expression<SqlBool> | undefined, filterKey: string): Promise<ScoredMatch[]> {
+export function findMatches(
+  ctx: SearchContext,
+  kind: MatchKind,
+  query: ModelRow,
+  filter: Expression<SqlBool> | undefined,
+  filterKey: string,
+): Promise<ScoredMatch[]> {
   const key = `${ctx.tenantId}:${ctx.generation}:${kind}:${query.id}:${filterKey}`;
   let hit = results.get(key);
   if (!hit) {
@@ -78,7 +84,15 @@ async function ownFeatures(ctx: SearchContext, id: string) {
 
 async function geoRelated(ctx: SearchContext, query: ModelRow, filter: Expression<SqlBool> | undefined): Promise<ScoredMatch[]> {
   const own = await ownFeatures(ctx, query.id);
-  const found = await nearest(ctx.db, { space: 'geo', tenantId: ctx.tenantId, vector: own.geo, excludeModelId: query.id, filter, limit: CANDIDATE_POOL, generation: ctx.generation });
+  const found = await nearest(ctx.db, {
+    space: 'geo',
+    tenantId: ctx.tenantId,
+    vector: own.geo,
+    excludeModelId: query.id,
+    filter,
+    limit: CANDIDATE_POOL,
+    generation: ctx.generation,
+  });
   // geoRelatedScore is a function of the L2 distance the index already measured.
   return found.map((n) => ({ modelId: n.modelId, matchPercentage: geoRelatedScore([n.distance], [0]) }));
 }
@@ -105,19 +119,43 @@ async function partToPart(ctx: SearchContext, query: ModelRow, filter: Expressio
     .filter((m) => needsExact(own.geo, features.get(m.modelId)!.geo, m.descriptor))
     .sort((a, b) => b.descriptor - a.descriptor || (a.modelId < b.modelId ? -1 : 1))
     .slice(0, EXACT_MAX);
-  const exact = await exactPairs(ctx.db, ctx.tenantId, 'part-to-part', query.id, gated.map((m) => m.modelId), ctx.settling);
+  const exact = await exactPairs(
+    ctx.db,
+    ctx.tenantId,
+    'part-to-part',
+    query.id,
+    gated.map((m) => m.modelId),
+    ctx.settling,
+  );
   return out.map(({ descriptor: _, ...m }) => {
     const r = exact.get(m.modelId);
     if (r?.score === undefined) return m;
-    return { ...m, matchPercentage: r.score, ...(r.transform.length ? { transform: r.transform } : {}), ...(r.relation ? { relation: r.relation } : {}), ...(r.scale !== undefined ? { scale: r.scale } : {}) };
+    return {
+      ...m,
+      matchPercentage: r.score,
+      ...(r.transform.length ? { transform: r.transform } : {}),
+      ...(r.relation ? { relation: r.relation } : {}),
+      ...(r.scale !== undefined ? { scale: r.scale } : {}),
+    };
   });
 }
 
 async function partInPart(ctx: SearchContext, query: ModelRow, filter: Expression<SqlBool> | undefined): Promise<ScoredMatch[]> {
   await ownFeatures(ctx, query.id);
-  const known = await knownContainment(ctx.db, query, async (ids) => new Map([...(await loadFeatures(ctx.db, ids))].map(([id, f]) => [id, f.area])));
-  const knownAllowed = await allowedIds(ctx, query.id, known.map((k) => k.modelId), filter);
-  const out: ScoredMatch[] = known.filter((k) => knownAllowed.has(k.modelId)).map((k) => ({ modelId: k.modelId, forward: k.forward, reverse: k.reverse, transform: k.transform }));
+  const known = await knownContainment(
+    ctx.db,
+    query,
+    async (ids) => new Map([...(await loadFeatures(ctx.db, ids))].map(([id, f]) => [id, f.area])),
+  );
+  const knownAllowed = await allowedIds(
+    ctx,
+    query.id,
+    known.map((k) => k.modelId),
+    filter,
+  );
+  const out: ScoredMatch[] = known
+    .filter((k) => knownAllowed.has(k.modelId))
+    .map((k) => ({ modelId: k.modelId, forward: k.forward, reverse: k.reverse, transform: k.transform }));
   const knownIds = new Set(known.map((k) => k.modelId));
 
   // Geometry: each of the query's larger shells probes the shell index (a part finds the
@@ -125,7 +163,15 @@ async function partInPart(ctx: SearchContext, query: ModelRow, filter: Expressio
   const probes = (await loadComponents(ctx.db, query.id)).slice(0, PROBE_SHELLS);
   const best = new Map<string, number>();
   for (const probe of probes) {
-    const found = await nearest(ctx.db, { space: 'component', tenantId: ctx.tenantId, vector: probe.descriptor, excludeModelId: query.id, filter, limit: PROBE_NEIGHBOURS, generation: ctx.generation });
+    const found = await nearest(ctx.db, {
+      space: 'component',
+      tenantId: ctx.tenantId,
+      vector: probe.descriptor,
+      excludeModelId: query.id,
+      filter,
+      limit: PROBE_NEIGHBOURS,
+      generation: ctx.generation,
+    });
     for (const n of found) {
       if (knownIds.has(n.modelId) || (best.get(n.modelId) ?? Infinity) <= n.distance) continue;
       best.set(n.modelId, n.distance);
@@ -146,7 +192,8 @@ async function partInPart(ctx: SearchContext, query: ModelRow, filter: Expressio
   const extraAllowed = await allowedIds(ctx, query.id, extra, filter);
   for (const id of [...chosen, ...extra.filter((x) => extraAllowed.has(x))]) {
     const r = exact.get(id) ?? others.get(id);
-    if (r?.forward !== undefined && r.reverse !== undefined) out.push({ modelId: id, forward: r.forward, reverse: r.reverse, transform: r.transform });
+    if (r?.forward !== undefined && r.reverse !== undefined)
+      out.push({ modelId: id, forward: r.forward, reverse: r.reverse, transform: r.transform });
   }
   return out;
 }
@@ -159,11 +206,26 @@ async function partInPart(ctx: SearchContext, query: ModelRow, filter: Expressio
  * model's first query is never the one that pays; without it, for a searchable model (benchmarks).
  * Returns undefined when the model is not in the state asked for.
  */
-export async function settleExactPairs(db: Kysely<Database>, modelId: string, settlingVersion?: number, kinds: { partInPart: boolean } = { partInPart: true }): Promise<{ partToPart: number; partInPart: number } | undefined> {
+export async function settleExactPairs(
+  db: Kysely<Database>,
+  modelId: string,
+  settlingVersion?: number,
+  kinds: { partInPart: boolean } = { partInPart: true },
+): Promise<{ partToPart: number; partInPart: number } | undefined> {
   const query = await findModelById(db, modelId);
   if (!query) return undefined;
-  if (settlingVersion === undefined ? !(searchableStates as readonly string[]).includes(query.state) : query.state !== 'processing' || query.version !== settlingVersion) return undefined;
-  const ctx: SearchContext = { db, tenantId: query.tenant_id, generation: await tenantGeneration(db, query.tenant_id), ...(settlingVersion !== undefined ? { settling: { modelId, version: settlingVersion } } : {}) };
+  if (
+    settlingVersion === undefined
+      ? !(searchableStates as readonly string[]).includes(query.state)
+      : query.state !== 'processing' || query.version !== settlingVersion
+  )
+    return undefined;
+  const ctx: SearchContext = {
+    db,
+    tenantId: query.tenant_id,
+    generation: await tenantGeneration(db, query.tenant_id),
+    ...(settlingVersion !== undefined ? { settling: { modelId, version: settlingVersion } } : {}),
+  };
   try {
     const before = pairCounters.computed;
     const p2p = await partToPart(ctx, query, undefined);
@@ -177,7 +239,12 @@ export async function settleExactPairs(db: Kysely<Database>, modelId: string, se
   }
 }
 
-async function allowedIds(ctx: SearchContext, queryId: string, ids: string[], filter: Expression<SqlBool> | undefined): Promise<Set<string>> {
+async function allowedIds(
+  ctx: SearchContext,
+  queryId: string,
+  ids: string[],
+  filter: Expression<SqlBool> | undefined,
+): Promise<Set<string>> {
   if (!ids.length) return new Set();
   return new Set(await searchableIds(ctx.db, ctx.tenantId, { ids, exceptId: queryId, filter }));
 }

@@ -9,7 +9,11 @@ import { searchDb } from './tables';
  * Replaces a model's search features (inside ingestion's result transaction, so descriptors and
  * state change together). `features` undefined (no geometry) just removes old ones.
  */
-export async function storeSearchFeatures(db: Kysely<Database> | Transaction<Database>, model: { id: string; tenant_id: number }, features: SearchFeatures | undefined): Promise<void> {
+export async function storeSearchFeatures(
+  db: Kysely<Database> | Transaction<Database>,
+  model: { id: string; tenant_id: number },
+  features: SearchFeatures | undefined,
+): Promise<void> {
   const s = searchDb(db);
   await s.deleteFrom('search_components').where('model_id', '=', model.id).execute();
   await s.deleteFrom('search_features').where('model_id', '=', model.id).execute();
@@ -66,7 +70,13 @@ export async function loadFeatures(db: Kysely<Database>, ids: readonly string[])
     .where('model_id', 'in', [...new Set(ids)])
     .execute();
   for (const r of rows) {
-    out.set(r.model_id, { modelId: r.model_id, global: Float32Array.from(r.global_desc), geo: Float32Array.from(r.geo_desc), area: r.area, shells: r.shells });
+    out.set(r.model_id, {
+      modelId: r.model_id,
+      global: Float32Array.from(r.global_desc),
+      geo: Float32Array.from(r.geo_desc),
+      area: r.area,
+      shells: r.shells,
+    });
   }
   return out;
 }
@@ -75,7 +85,11 @@ export async function loadFeatures(db: Kysely<Database>, ids: readonly string[])
 export async function loadPrepared(db: Kysely<Database>, ids: readonly string[]): Promise<Map<string, Uint8Array>> {
   const out = new Map<string, Uint8Array>();
   if (!ids.length) return out;
-  const rows = await searchDb(db).selectFrom('search_features').select(['model_id', 'prepared']).where('model_id', 'in', [...new Set(ids)]).execute();
+  const rows = await searchDb(db)
+    .selectFrom('search_features')
+    .select(['model_id', 'prepared'])
+    .where('model_id', 'in', [...new Set(ids)])
+    .execute();
   for (const r of rows) out.set(r.model_id, new Uint8Array(r.prepared));
   return out;
 }
@@ -88,7 +102,13 @@ export async function loadComponents(db: Kysely<Database>, modelId: string) {
     .where('model_id', '=', modelId)
     .orderBy('idx')
     .execute();
-  return rows.map((r) => ({ idx: r.idx, descriptor: Float32Array.from(r.descriptor), areaShare: r.area_share, copies: r.copies, pose: r.pose }));
+  return rows.map((r) => ({
+    idx: r.idx,
+    descriptor: Float32Array.from(r.descriptor),
+    areaShare: r.area_share,
+    copies: r.copies,
+    pose: r.pose,
+  }));
 }
 
 /** Poses of some shells, by `${modelId}:${idx}`. */

@@ -16,7 +16,6 @@ export interface Placement {
   transform: number[];
 }
 
-
 /** Every model placed anywhere in an assembly tree, with its world placement and copy count. */
 export function placementsOf(storedTree: unknown): Placement[] {
   const children = Array.isArray(storedTree) ? storedTree : (storedTree as { children?: unknown } | null)?.children;
@@ -49,18 +48,32 @@ export interface KnownContainment {
  * Known containment pairs of `query`: its own placed parts (query = assembly) and the assemblies
  * that place it (query = part). `areaOf` gives stored surface areas (mm²).
  */
-export async function knownContainment(db: Kysely<Database>, query: ModelRow, areaOf: (ids: string[]) => Promise<Map<string, number>>): Promise<KnownContainment[]> {
+export async function knownContainment(
+  db: Kysely<Database>,
+  query: ModelRow,
+  areaOf: (ids: string[]) => Promise<Map<string, number>>,
+): Promise<KnownContainment[]> {
   const own = placementsOf(query.assembly_tree).filter((p) => p.partId !== query.id);
   const parents = await assembliesPlacing(db, query.tenant_id, query.id);
-  const asPart = parents.flatMap((a) => placementsOf(a.assembly_tree).filter((p) => p.partId === query.id).map((p) => ({ assemblyId: a.id, ...p })));
+  const asPart = parents.flatMap((a) =>
+    placementsOf(a.assembly_tree)
+      .filter((p) => p.partId === query.id)
+      .map((p) => ({ assemblyId: a.id, ...p })),
+  );
   const areas = await areaOf([query.id, ...own.map((p) => p.partId), ...asPart.map((p) => p.assemblyId)]);
   const qArea = areas.get(query.id);
   const out: KnownContainment[] = [];
   if (!qArea) return out;
-  const share = (part: number | undefined, copies: number, whole: number | undefined) => (part && whole ? Math.min(100, (100 * copies * part) / whole) : 0);
+  const share = (part: number | undefined, copies: number, whole: number | undefined) =>
+    part && whole ? Math.min(100, (100 * copies * part) / whole) : 0;
   for (const p of own) {
     // The query (assembly) in the part's frame: the inverse of the part's placement.
-    out.push({ modelId: p.partId, forward: share(areas.get(p.partId), p.copies, qArea), reverse: 100, transform: invertRigidMat4(p.transform) });
+    out.push({
+      modelId: p.partId,
+      forward: share(areas.get(p.partId), p.copies, qArea),
+      reverse: 100,
+      transform: invertRigidMat4(p.transform),
+    });
   }
   for (const p of asPart) {
     out.push({ modelId: p.assemblyId, forward: 100, reverse: share(qArea, p.copies, areas.get(p.assemblyId)), transform: p.transform });

@@ -44,7 +44,8 @@ describe('geometric search endpoints', () => {
       assembly: 'assemblies/plate-and-bracket.stl',
     };
     for (const [key, bytes] of uploads) id[key] = await svc.upload(paths[key]!, await bytes);
-    for (const f of ['HEAD_FRONT.stp', 'HEAD_BACK.stp', 'HEAD.stp']) id[f] = await svc.upload(`plane/${f}`, readTestFile('cax-if', 's1-c5-214', f));
+    for (const f of ['HEAD_FRONT.stp', 'HEAD_BACK.stp', 'HEAD.stp'])
+      id[f] = await svc.upload(`plane/${f}`, readTestFile('cax-if', 's1-c5-214', f));
     await svc.ingestion.idle();
     for (const [key, model] of Object.entries(id)) expect((await svc.model(model)).state, key).toMatch(/^finished/);
   }, 300_000);
@@ -64,14 +65,26 @@ describe('geometric search endpoints', () => {
     expect(status, JSON.stringify(body)).toBe(200);
     return containmentMatchesResponseSchema.parse(body);
   };
-  const scoreOf = (r: { matches: { matchedModel: { id: string }; matchPercentage: number }[] }, model: string) => r.matches.find((m) => m.matchedModel.id === model)?.matchPercentage;
+  const scoreOf = (r: { matches: { matchedModel: { id: string }; matchPercentage: number }[] }, model: string) =>
+    r.matches.find((m) => m.matchedModel.id === model)?.matchPercentage;
   /** Stored exact pair rows (migration 0005) touching `model`, straight from the database. */
   const pairRows = async (model: string) =>
     (
-      await sql<{ tenant_id: number; model_id: string; other_id: string; kind: string; version: number; score: number | null; forward: number | null; reverse: number | null; transform: number[] }>`
+      await sql<{
+        tenant_id: number;
+        model_id: string;
+        other_id: string;
+        kind: string;
+        version: number;
+        score: number | null;
+        forward: number | null;
+        reverse: number | null;
+        transform: number[];
+      }>`
         select * from search_pairs where model_id = ${model} or other_id = ${model}`.execute(svc.db)
     ).rows;
-  const pairRow = async (kind: string, a: string, b: string) => (await pairRows(a)).find((r) => r.kind === kind && r.model_id === a && r.other_id === b);
+  const pairRow = async (kind: string, a: string, b: string) =>
+    (await pairRows(a)).find((r) => r.kind === kind && r.model_id === a && r.other_id === b);
   const near = (x: number[] | undefined, y: number[] | undefined) => {
     expect(x).toHaveLength(16);
     x!.forEach((v, i) => expect(v).toBeCloseTo(y![i]!, 9));
@@ -109,8 +122,13 @@ describe('geometric search endpoints', () => {
     const m = r.matches.find((x) => x.matchedModel.id === id.glbCopy)!;
     expect(m.transform).toHaveLength(16);
     const truth = randomRigid(prng(21));
-    for (const p of [[0, 0, 0], [50, 0, 0], [0, 50, 30]] as [number, number, number][]) {
-      const a = transformPoint(m.transform!, p), b = transformPoint(truth, p);
+    for (const p of [
+      [0, 0, 0],
+      [50, 0, 0],
+      [0, 50, 30],
+    ] as [number, number, number][]) {
+      const a = transformPoint(m.transform!, p),
+        b = transformPoint(truth, p);
       expect(Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2])).toBeLessThan(2);
     }
   });
@@ -129,9 +147,15 @@ describe('geometric search endpoints', () => {
     const asc = await similarity('part-to-part', id.original!, '?perPage=100&order=matchPercentage');
     expect(asc.matches.map((m) => m.matchPercentage)).toEqual([...all.matches.map((m) => m.matchPercentage)].reverse());
     const folder = (await svc.model(id.glbCopy!)).folderId;
-    const inFolder = await similarity('part-to-part', id.original!, `?perPage=100&filter=${encodeURIComponent(`folderId(eq(${folder})),fileType(in(glb,stl))`)}`);
+    const inFolder = await similarity(
+      'part-to-part',
+      id.original!,
+      `?perPage=100&filter=${encodeURIComponent(`folderId(eq(${folder})),fileType(in(glb,stl))`)}`,
+    );
     expect(inFolder.matches.length).toBeGreaterThan(0);
-    expect(inFolder.matches.every((m) => m.matchedModel.folderId === folder && ['glb', 'stl'].includes(m.matchedModel.fileType))).toBe(true);
+    expect(inFolder.matches.every((m) => m.matchedModel.folderId === folder && ['glb', 'stl'].includes(m.matchedModel.fileType))).toBe(
+      true,
+    );
     expect(inFolder.matches.map((m) => m.matchedModel.id)).not.toContain(id.objCopy);
     expect((await get(`/v2/models/${id.original}/part-to-part-matches?filter=${encodeURIComponent('folderId(eq(')}`)).status).toBe(400);
     expect((await get(`/v2/models/${id.original}/part-to-part-matches?order=reverseMatchPercentage`)).status).toBe(400);
@@ -148,12 +172,16 @@ describe('geometric search endpoints', () => {
   it('part-in-part: a part inside a multi-shell assembly (forward ≥ 90, reverse ≈ its share) and the other way round', async () => {
     const fromPart = await containmentOf(id.original!, '?perPage=100');
     const inAssembly = fromPart.matches.find((m) => m.matchedModel.id === id.assembly);
-    expect(inAssembly, JSON.stringify(fromPart.matches.map((m) => [m.matchedModel.name, m.forwardMatchPercentage, m.reverseMatchPercentage]))).toBeDefined();
+    expect(
+      inAssembly,
+      JSON.stringify(fromPart.matches.map((m) => [m.matchedModel.name, m.forwardMatchPercentage, m.reverseMatchPercentage])),
+    ).toBeDefined();
     expect(inAssembly!.forwardMatchPercentage).toBeGreaterThanOrEqual(90);
     expect(inAssembly!.reverseMatchPercentage).toBeLessThan(80);
     expect(inAssembly!.transform).toHaveLength(16);
     // the transform puts the bracket where the assembly has it
-    const p = transformPoint(inAssembly!.transform!, [10, 10, 10]), q = transformPoint(placement, [10, 10, 10]);
+    const p = transformPoint(inAssembly!.transform!, [10, 10, 10]),
+      q = transformPoint(placement, [10, 10, 10]);
     expect(Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2])).toBeLessThan(3);
     const fromAssembly = await containmentOf(id.assembly!, '?perPage=100');
     const part = fromAssembly.matches.find((m) => m.matchedModel.id === id.original);
@@ -205,8 +233,14 @@ describe('geometric search endpoints', () => {
 
     // Removed from the store, the pair is computed by the query (another filter: not a cached
     // result) — the same numbers — and stored again.
-    await sql`delete from search_pairs where kind = 'part-to-part' and ((model_id = ${id.original} and other_id = ${id.glbCopy}) or (model_id = ${id.glbCopy} and other_id = ${id.original}))`.execute(svc.db);
-    const recomputed = await similarity('part-to-part', id.original!, `?threshold=98&filter=${encodeURIComponent('fileType(in(glb,obj))')}`);
+    await sql`delete from search_pairs where kind = 'part-to-part' and ((model_id = ${id.original} and other_id = ${id.glbCopy}) or (model_id = ${id.glbCopy} and other_id = ${id.original}))`.execute(
+      svc.db,
+    );
+    const recomputed = await similarity(
+      'part-to-part',
+      id.original!,
+      `?threshold=98&filter=${encodeURIComponent('fileType(in(glb,obj))')}`,
+    );
     const again = recomputed.matches.find((m) => m.matchedModel.id === id.glbCopy)!;
     expect(again.matchPercentage).toBe(served.matchPercentage);
     near(again.transform, served.transform);
@@ -220,7 +254,9 @@ describe('geometric search endpoints', () => {
     expect(pip!.forward).toBeGreaterThanOrEqual(90);
     expect(pipBack!.reverse).toBe(pip!.forward);
     expect(pipBack!.forward).toBe(pip!.reverse);
-    await sql`delete from search_pairs where kind = 'part-in-part' and (model_id in (${id.original}, ${id.assembly}) or other_id in (${id.original}, ${id.assembly}))`.execute(svc.db);
+    await sql`delete from search_pairs where kind = 'part-in-part' and (model_id in (${id.original}, ${id.assembly}) or other_id in (${id.original}, ${id.assembly}))`.execute(
+      svc.db,
+    );
     const computed = await containmentOf(id.original!, `?perPage=100&filter=${encodeURIComponent('fileType(in(stl))')}`);
     const hit = computed.matches.find((m) => m.matchedModel.id === id.assembly)!;
     expect(hit.forwardMatchPercentage).toBe(Number(pip!.forward!.toFixed(3)));
@@ -239,8 +275,13 @@ describe('geometric search endpoints', () => {
 
     // Another tenant uploads the same bracket: it sees neither our models nor we theirs.
     const other = await svc.editorToken('globex');
-    const created = await svc.api('/v2/models?createMissingFolders=true', { method: 'POST', token: other, json: { models: [{ filePath: 'x/bracket.stl', name: 'bracket' }] } });
-    const target = ((await created.json()) as { models: { model: { id: string }; uploadUrl: string; headers: Record<string, string> }[] }).models[0]!;
+    const created = await svc.api('/v2/models?createMissingFolders=true', {
+      method: 'POST',
+      token: other,
+      json: { models: [{ filePath: 'x/bracket.stl', name: 'bracket' }] },
+    });
+    const target = ((await created.json()) as { models: { model: { id: string }; uploadUrl: string; headers: Record<string, string> }[] })
+      .models[0]!;
     await svc.put(target, toStlBinary(bracket));
     await svc.ingestion.idle();
     for (const kind of ['part-to-part', 'geo-related', 'part-in-part']) {

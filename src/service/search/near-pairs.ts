@@ -68,8 +68,10 @@ export function pairsWithin(data: Float32Array, n: number, dim: number, radius: 
         s += d * d;
       }
       if (s > reject) continue;
-      const i = order[p]!, j = order[q]!;
-      const oi = i * dim, oj = j * dim;
+      const i = order[p]!,
+        j = order[q]!;
+      const oi = i * dim,
+        oj = j * dim;
       let d2 = 0;
       for (let k = 0; k < dim; k++) {
         const d = data[oi + k]! - data[oj + k]!;

@@ -66,11 +66,23 @@ const model = (side: PairSide) => cached(`${side.key}:all`, () => containmentMod
 /** The comparison of a with b, from these inputs alone (the same numbers whoever asks). */
 export default function comparePair(task: PairTask): PairAnswer {
   if (task.kind === 'part-to-part') {
-    const pa = partModel(task.a), pb = partModel(task.b);
-    const r = partToPartExact({ ...pa, descriptor: task.a.global }, { ...pb, descriptor: task.b.global }, scoreFromDistance(descriptorDistance(task.a.global, task.b.global)));
-    return { score: r.score, transform: r.transform ?? [], ...(r.relation ? { relation: r.relation } : {}), ...(r.scale !== undefined ? { scale: r.scale } : {}), ...(r.off !== undefined ? { off: r.off } : {}) };
+    const pa = partModel(task.a),
+      pb = partModel(task.b);
+    const r = partToPartExact(
+      { ...pa, descriptor: task.a.global },
+      { ...pb, descriptor: task.b.global },
+      scoreFromDistance(descriptorDistance(task.a.global, task.b.global)),
+    );
+    return {
+      score: r.score,
+      transform: r.transform ?? [],
+      ...(r.relation ? { relation: r.relation } : {}),
+      ...(r.scale !== undefined ? { scale: r.scale } : {}),
+      ...(r.off !== undefined ? { off: r.off } : {}),
+    };
   }
-  const ma = model(task.a), mb = model(task.b);
+  const ma = model(task.a),
+    mb = model(task.b);
   // The most alike pair of shells of the two models seeds the placement (ties: lower indices).
   let seed: { x: PairSide['components'][number]; y: PairSide['components'][number]; d: number } | undefined;
   for (const x of task.a.components.slice(0, SEED_SHELLS)) {

@@ -20,7 +20,6 @@ export type PairKind = 'part-to-part' | 'part-in-part';
 const PAIR_METHOD_VERSION = 5;
 export const PAIR_VERSION = SEARCH_FEATURES_VERSION * 100 + PAIR_METHOD_VERSION;
 
-
 export interface PairResult {
   /** Part-to-part: the exact score. */
   score?: number;
@@ -36,17 +35,29 @@ export interface PairResult {
 
 /** The same result seen from the other model. */
 export function reversePair(kind: PairKind, r: PairResult): PairResult {
-  if (kind === 'part-in-part') return { forward: r.reverse, reverse: r.forward, transform: r.transform.length === 16 ? invertRigidMat4(r.transform) : [] };
+  if (kind === 'part-in-part')
+    return { forward: r.reverse, reverse: r.forward, transform: r.transform.length === 16 ? invertRigidMat4(r.transform) : [] };
   // Mirrors and scales are not rigid: a general inverse.
   const transform = r.transform.length === 16 ? new Matrix4().fromArray(r.transform).invert().toArray() : [];
-  return { score: r.score, transform, ...(r.relation ? { relation: r.relation } : {}), ...(r.scale !== undefined ? { scale: 1 / r.scale } : {}) };
+  return {
+    score: r.score,
+    transform,
+    ...(r.relation ? { relation: r.relation } : {}),
+    ...(r.scale !== undefined ? { scale: 1 / r.scale } : {}),
+  };
 }
 
 /**
  * Stored results of `modelId` (current version only): against `otherIds`, or with `'all'` every
  * one stored — what other models' queries found with it.
  */
-export async function storedPairs(db: Kysely<Database>, tenantId: number, kind: PairKind, modelId: string, otherIds: readonly string[] | 'all'): Promise<Map<string, PairResult>> {
+export async function storedPairs(
+  db: Kysely<Database>,
+  tenantId: number,
+  kind: PairKind,
+  modelId: string,
+  otherIds: readonly string[] | 'all',
+): Promise<Map<string, PairResult>> {
   if (otherIds !== 'all' && !otherIds.length) return new Map();
   let q = searchDb(db)
     .selectFrom('search_pairs')
@@ -68,20 +79,46 @@ export interface ScopedScore {
 }
 
 /** Stored part-to-part results among a set of models (folder duplicates), keyed `${a}:${b}` with a < b. */
-export async function storedScoresAmong(db: Kysely<Database>, tenantId: number, folderIds: readonly number[] | null): Promise<Map<string, ScopedScore>> {
-  const inScope = folderIds === null ? sql`` : sql` and p.model_id in (${searchableIdsSql(tenantId, { folderIds })}) and p.other_id in (${searchableIdsSql(tenantId, { folderIds })})`;
-  const { rows } = await sql<{ model_id: string; other_id: string; score: number; relation: 'mirrored' | 'scaled' | null; scale: number | null }>`
+export async function storedScoresAmong(
+  db: Kysely<Database>,
+  tenantId: number,
+  folderIds: readonly number[] | null,
+): Promise<Map<string, ScopedScore>> {
+  const inScope =
+    folderIds === null
+      ? sql``
+      : sql` and p.model_id in (${searchableIdsSql(tenantId, { folderIds })}) and p.other_id in (${searchableIdsSql(tenantId, { folderIds })})`;
+  const { rows } = await sql<{
+    model_id: string;
+    other_id: string;
+    score: number;
+    relation: 'mirrored' | 'scaled' | null;
+    scale: number | null;
+  }>`
     select p.model_id, p.other_id, p.score, p.relation, p.scale from search_pairs p
-    where p.tenant_id = ${tenantId} and p.kind = 'part-to-part' and p.version = ${PAIR_VERSION} and p.model_id < p.other_id${inScope}`.execute(db);
+    where p.tenant_id = ${tenantId} and p.kind = 'part-to-part' and p.version = ${PAIR_VERSION} and p.model_id < p.other_id${inScope}`.execute(
+    db,
+  );
   return new Map(
     rows.map((r) => [
       `${r.model_id}:${r.other_id}`,
-      { score: Number(r.score), ...(r.relation ? { relation: r.relation } : {}), ...(r.scale !== null && r.relation === 'scaled' ? { scale: Number(r.scale) } : {}) },
+      {
+        score: Number(r.score),
+        ...(r.relation ? { relation: r.relation } : {}),
+        ...(r.scale !== null && r.relation === 'scaled' ? { scale: Number(r.scale) } : {}),
+      },
     ]),
   );
 }
 
-function fromRow(r: { score: number | null; forward: number | null; reverse: number | null; transform: number[]; relation: 'mirrored' | 'scaled' | null; scale: number | null }): PairResult {
+function fromRow(r: {
+  score: number | null;
+  forward: number | null;
+  reverse: number | null;
+  transform: number[];
+  relation: 'mirrored' | 'scaled' | null;
+  scale: number | null;
+}): PairResult {
   const out: PairResult = { transform: (r.transform ?? []).map(Number) };
   if (r.relation) out.relation = r.relation;
   if (r.scale !== null) out.scale = Number(r.scale);
@@ -91,7 +128,16 @@ function fromRow(r: { score: number | null; forward: number | null; reverse: num
   return out;
 }
 
-async function storePair(db: Kysely<Database>, tenantId: number, kind: PairKind, a: string, b: string, ab: PairResult, [va, vb]: [number, number], settling: SettlingModel | undefined) {
+async function storePair(
+  db: Kysely<Database>,
+  tenantId: number,
+  kind: PairKind,
+  a: string,
+  b: string,
+  ab: PairResult,
+  [va, vb]: [number, number],
+  settling: SettlingModel | undefined,
+) {
   const ba = reversePair(kind, ab);
   const row = (model: string, other: string, r: PairResult) =>
     sql`(${tenantId}::int, ${model}::uuid, ${kind}::text, ${PAIR_VERSION}::int, ${other}::uuid, ${r.score ?? null}::float8, ${r.forward ?? null}::float8, ${r.reverse ?? null}::float8, ${`{${r.transform.join(',')}}`}::float8[], ${r.relation ?? null}::text, ${r.scale ?? null}::float8)`;
@@ -100,7 +146,14 @@ async function storePair(db: Kysely<Database>, tenantId: number, kind: PairKind,
   await sql`
     insert into search_pairs (tenant_id, model_id, kind, version, other_id, score, forward, reverse, transform, relation, scale)
     select * from (values ${row(a, b, ab)}, ${row(b, a, ba)}) v
-    where ${stillSearchableAt(tenantId, [[a, va], [b, vb]], settling)}
+    where ${stillSearchableAt(
+      tenantId,
+      [
+        [a, va],
+        [b, vb],
+      ],
+      settling,
+    )}
     on conflict (tenant_id, model_id, kind, version, other_id) do nothing`.execute(db);
 }
 
@@ -115,7 +168,14 @@ const inFlight = new Map<string, Promise<PairResult | undefined>>();
  * computed (canonical direction), stored and returned. A pair whose features are gone (a model
  * deleted or reprocessed meanwhile) is left out.
  */
-export async function exactPairs(db: Kysely<Database>, tenantId: number, kind: PairKind, modelId: string, otherIds: readonly string[], settling?: SettlingModel): Promise<Map<string, PairResult>> {
+export async function exactPairs(
+  db: Kysely<Database>,
+  tenantId: number,
+  kind: PairKind,
+  modelId: string,
+  otherIds: readonly string[],
+  settling?: SettlingModel,
+): Promise<Map<string, PairResult>> {
   const out = await storedPairs(db, tenantId, kind, modelId, otherIds);
   const missing = [...new Set(otherIds)].filter((id) => id !== modelId && !out.has(id));
   if (!missing.length) return out;
@@ -135,7 +195,15 @@ export async function exactPairs(db: Kysely<Database>, tenantId: number, kind: P
   return out;
 }
 
-async function computeAndStore(db: Kysely<Database>, tenantId: number, kind: PairKind, a: string, b: string, inputs: PairInputs, settling: SettlingModel | undefined): Promise<PairResult | undefined> {
+async function computeAndStore(
+  db: Kysely<Database>,
+  tenantId: number,
+  kind: PairKind,
+  a: string,
+  b: string,
+  inputs: PairInputs,
+  settling: SettlingModel | undefined,
+): Promise<PairResult | undefined> {
   pairCounters.computed++;
   const ab = await inputs.compare(a, b);
   const versions = await inputs.versions(a, b);
@@ -159,10 +227,18 @@ class PairInputs {
     return (this.loaded ??= (async () => {
       const ids = [...new Set(this.ids)];
       const { rows } = await sql<{ id: string; version: number; prepared: Uint8Array; global_desc: number[] }>`
-        select m.id, m.version, f.prepared, f.global_desc from (${searchableVersionsSql(undefined, { ids, settling: this.settling })}) m join search_features f on f.model_id = m.id`.execute(this.db);
+        select m.id, m.version, f.prepared, f.global_desc from (${searchableVersionsSql(undefined, { ids, settling: this.settling })}) m join search_features f on f.model_id = m.id`.execute(
+        this.db,
+      );
       const shells = new Map<string, PairSide['components']>();
       if (this.kind === 'part-in-part') {
-        const comps = await searchDb(this.db).selectFrom('search_components').select(['model_id', 'idx', 'descriptor', 'pose']).where('model_id', 'in', ids).orderBy('model_id').orderBy('idx').execute();
+        const comps = await searchDb(this.db)
+          .selectFrom('search_components')
+          .select(['model_id', 'idx', 'descriptor', 'pose'])
+          .where('model_id', 'in', ids)
+          .orderBy('model_id')
+          .orderBy('idx')
+          .execute();
         for (const c of comps) {
           let list = shells.get(c.model_id);
           if (!list) shells.set(c.model_id, (list = []));
@@ -172,7 +248,16 @@ class PairInputs {
       return new Map(
         rows.map((r) => {
           const version = Number(r.version);
-          return [r.id, { key: `${r.id}:${version}`, version, prepared: new Uint8Array(r.prepared), global: Float32Array.from(r.global_desc), components: shells.get(r.id) ?? [] }];
+          return [
+            r.id,
+            {
+              key: `${r.id}:${version}`,
+              version,
+              prepared: new Uint8Array(r.prepared),
+              global: Float32Array.from(r.global_desc),
+              components: shells.get(r.id) ?? [],
+            },
+          ];
         }),
       );
     })());
@@ -181,13 +266,15 @@ class PairInputs {
   /** Versions the inputs were read at: a result is stored only if neither model changed since. */
   async versions(a: string, b: string): Promise<[number, number] | undefined> {
     const m = await this.load();
-    const va = m.get(a)?.version, vb = m.get(b)?.version;
+    const va = m.get(a)?.version,
+      vb = m.get(b)?.version;
     return va === undefined || vb === undefined ? undefined : [va, vb];
   }
 
   async compare(a: string, b: string): Promise<PairResult | undefined> {
     const m = await this.load();
-    const sa = m.get(a), sb = m.get(b);
+    const sa = m.get(a),
+      sb = m.get(b);
     if (!sa || !sb) return undefined;
     const side = ({ key, prepared, global, components }: PairSide): PairSide => ({ key, prepared, global, components });
     return comparePairOffThread({ kind: this.kind, a: side(sa), b: side(sb) });
@@ -198,7 +285,12 @@ class PairInputs {
  * For each of `partIds`, the searchable assemblies its stored part-in-part results place it in:
  * at least `minForward` % of the part found in the assembly (what a part-in-part list shows as contained).
  */
-export async function assembliesContaining(db: Kysely<Database>, tenantId: number, partIds: readonly string[], minForward = 90): Promise<Map<string, { id: string; name: string; filePath: string }[]>> {
+export async function assembliesContaining(
+  db: Kysely<Database>,
+  tenantId: number,
+  partIds: readonly string[],
+  minForward = 90,
+): Promise<Map<string, { id: string; name: string; filePath: string }[]>> {
   const out = new Map<string, { id: string; name: string; filePath: string }[]>();
   if (!partIds.length) return out;
   const { rows } = await sql<{ part_id: string; id: string; name: string; file_path: string }>`

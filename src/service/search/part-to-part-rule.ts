@@ -37,7 +37,12 @@ export function needsExact(geoA: ArrayLike<number>, geoB: ArrayLike<number>, des
 export const provisionalScore = (descriptor: number) => Math.min(NOT_SAME_MAX, descriptor);
 
 /** The pair's result by the rule, computed on the pair pool as the service's are (the benchmark scores every pair). */
-export async function comparePartToPart(a: PairSide, b: PairSide, geoA: ArrayLike<number>, geoB: ArrayLike<number>): Promise<PairAnswer & { exact: boolean; score: number }> {
+export async function comparePartToPart(
+  a: PairSide,
+  b: PairSide,
+  geoA: ArrayLike<number>,
+  geoB: ArrayLike<number>,
+): Promise<PairAnswer & { exact: boolean; score: number }> {
   const descriptor = descriptorScore(a.global, b.global);
   if (!needsExact(geoA, geoB, descriptor)) return { score: provisionalScore(descriptor), transform: [], exact: false };
   const r = await comparePairOffThread({ kind: 'part-to-part', a, b });

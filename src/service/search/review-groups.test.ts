@@ -20,7 +20,10 @@ describe('proposed groups', () => {
   };
 
   it('keeps the clusters, largest first, when nothing was decided', () => {
-    expect(proposedGroups(report, [], 98).map((g) => g.modelIds)).toEqual([['a', 'b', 'c', 'd'], ['x', 'y']]);
+    expect(proposedGroups(report, [], 98).map((g) => g.modelIds)).toEqual([
+      ['a', 'b', 'c', 'd'],
+      ['x', 'y'],
+    ]);
   });
 
   it('drops a pair decided not a duplicate at the threshold or below, splitting the group it held together', () => {
@@ -39,13 +42,33 @@ describe('proposed groups', () => {
 
 describe('masters', () => {
   it('suggests the member used in most assemblies, then the oldest, then the smaller id', () => {
-    expect(suggestedMaster([{ id: 'a', usedIn: 0, createdAt: 1 }, { id: 'b', usedIn: 2, createdAt: 5 }])).toBe('b');
-    expect(suggestedMaster([{ id: 'b', usedIn: 1, createdAt: 5 }, { id: 'a', usedIn: 1, createdAt: 9 }])).toBe('b');
-    expect(suggestedMaster([{ id: 'b', usedIn: 0, createdAt: 5 }, { id: 'a', usedIn: 0, createdAt: 5 }])).toBe('a');
+    expect(
+      suggestedMaster([
+        { id: 'a', usedIn: 0, createdAt: 1 },
+        { id: 'b', usedIn: 2, createdAt: 5 },
+      ]),
+    ).toBe('b');
+    expect(
+      suggestedMaster([
+        { id: 'b', usedIn: 1, createdAt: 5 },
+        { id: 'a', usedIn: 1, createdAt: 9 },
+      ]),
+    ).toBe('b');
+    expect(
+      suggestedMaster([
+        { id: 'b', usedIn: 0, createdAt: 5 },
+        { id: 'a', usedIn: 0, createdAt: 5 },
+      ]),
+    ).toBe('a');
   });
 
   it("takes the master of the group's latest duplicate decision, not of pairs outside it or of other verdicts", () => {
-    const decisions = [pair('a', 'b', 'duplicate', 'a', 98, 1), pair('c', 'b', 'duplicate', 'c', 98, 2), pair('a', 'z', 'duplicate', 'z', 98, 3), pair('b', 'c', 'not-duplicate', 'b', 98, 4)];
+    const decisions = [
+      pair('a', 'b', 'duplicate', 'a', 98, 1),
+      pair('c', 'b', 'duplicate', 'c', 98, 2),
+      pair('a', 'z', 'duplicate', 'z', 98, 3),
+      pair('b', 'c', 'not-duplicate', 'b', 98, 4),
+    ];
     expect(decidedMaster(['a', 'b', 'c'], decisions)).toBe('c');
     expect(decidedMaster(['a', 'b'], decisions)).toBe('a');
     expect(decidedMaster(['x', 'y'], decisions)).toBeUndefined();

@@ -22,8 +22,14 @@ export interface ProposedGroup {
 const pairKey = (a: string, b: string) => (a < b ? `${a}:${b}` : `${b}:${a}`);
 
 /** The report's clusters without the links decided "not a duplicate", regrouped; largest first. */
-export function proposedGroups(report: Pick<StoredReport, 'clusters'>, decisions: readonly DecidedPair[], threshold: number): ProposedGroup[] {
-  const rejected = new Set(decisions.filter((d) => d.verdict === 'not-duplicate' && d.threshold <= threshold).map((d) => pairKey(d.lowId, d.highId)));
+export function proposedGroups(
+  report: Pick<StoredReport, 'clusters'>,
+  decisions: readonly DecidedPair[],
+  threshold: number,
+): ProposedGroup[] {
+  const rejected = new Set(
+    decisions.filter((d) => d.verdict === 'not-duplicate' && d.threshold <= threshold).map((d) => pairKey(d.lowId, d.highId)),
+  );
   const out: ProposedGroup[] = [];
   for (const cluster of report.clusters) {
     const links = cluster.links.filter((l) => !rejected.has(pairKey(l.a, l.b)));

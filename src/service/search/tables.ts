@@ -55,4 +55,3 @@ export type SearchDb = Kysely<SearchDatabase>;
 export function searchDb(db: Kysely<Database> | Transaction<Database>): Kysely<SearchDatabase> {
   return db.withTables<SearchTables>();
 }
-

@@ -39,14 +39,22 @@ export interface NearestQuery {
 const hasVectors = new WeakMap<object, Promise<boolean>>();
 
 /** Whether migration 0003 could add pgvector columns here; warns once when it could not. */
-export function vectorIndexAvailable(db: Kysely<Database>, warn: (message: string) => void = (message) => log.warn(message)): Promise<boolean> {
+export function vectorIndexAvailable(
+  db: Kysely<Database>,
+  warn: (message: string) => void = (message) => log.warn(message),
+): Promise<boolean> {
   let known = hasVectors.get(db);
   if (!known) {
-    known = sql<{ n: number }>`select count(*)::int as n from information_schema.columns where table_name = 'search_features' and column_name = 'global_vec'`
+    known = sql<{
+      n: number;
+    }>`select count(*)::int as n from information_schema.columns where table_name = 'search_features' and column_name = 'global_vec'`
       .execute(db)
       .then(({ rows }) => {
         const ok = (rows[0]?.n ?? 0) > 0;
-        if (!ok) warn('geometric search: the database has no pgvector extension; match candidates come from an exact scan in memory instead of an HNSW index (fine for small inventories).');
+        if (!ok)
+          warn(
+            'geometric search: the database has no pgvector extension; match candidates come from an exact scan in memory instead of an HNSW index (fine for small inventories).',
+          );
         return ok;
       });
     hasVectors.set(db, known);
@@ -67,7 +75,9 @@ async function nearestByIndex(db: Kysely<Database>, q: NearestQuery, limit: numb
     // pgvector 0.8 iterative scans: with the tenant/state/filter conditions applied after the
     // index, the scan continues until `limit` rows pass them (relaxed order: re-sorted below).
     // One round trip for both settings (each statement is one through the pg ↔ PGlite bridge).
-    await sql`select set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', ${String(Math.min(1000, Math.max(40, limit)))}, true)`.execute(trx);
+    await sql`select set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', ${String(Math.min(1000, Math.max(40, limit)))}, true)`.execute(
+      trx,
+    );
     const vec = sql.ref(`f.${s.vec}`);
     const { rows } = await sql<{ model_id: string; idx: number; distance: number }>`
       select f.model_id, ${sql.raw(s.idx)} as idx, (${vec} <-> ${literal}::vector) as distance
@@ -77,7 +87,9 @@ async function nearestByIndex(db: Kysely<Database>, q: NearestQuery, limit: numb
       limit ${limit}`.execute(trx);
     return rows;
   });
-  return rows.map((r) => ({ modelId: r.model_id, idx: Number(r.idx), distance: Number(r.distance) })).sort((a, b) => a.distance - b.distance);
+  return rows
+    .map((r) => ({ modelId: r.model_id, idx: Number(r.idx), distance: Number(r.distance) }))
+    .sort((a, b) => a.distance - b.distance);
 }
 
 /**
@@ -147,7 +159,18 @@ async function fullMatrix(db: Kysely<Database>, space: VectorSpace, tenantId: nu
   const dim = arrays[0]?.length ?? 0;
   const data = new Float32Array(Math.max(16, rows.length) * dim);
   arrays.forEach((a, i) => data.set(a.subarray(0, dim), i * dim));
-  const m: Matrix = { rows: new Map(), ids: [], idx: [], dim, data, count: rows.length, readAt, generation, stale: false, bytes: data.byteLength };
+  const m: Matrix = {
+    rows: new Map(),
+    ids: [],
+    idx: [],
+    dim,
+    data,
+    count: rows.length,
+    readAt,
+    generation,
+    stale: false,
+    bytes: data.byteLength,
+  };
   rows.forEach((r, i) => {
     m.ids.push(r.model_id);
     m.idx.push(Number(r.idx));
@@ -196,7 +219,10 @@ function tenantMatrix(db: Kysely<Database>, space: VectorSpace, tenantId: number
   // Most recently used last: eviction takes from the front.
   matrices.delete(key);
   matrices.set(key, guarded);
-  void guarded.then(() => evict(), () => {});
+  void guarded.then(
+    () => evict(),
+    () => {},
+  );
   return guarded;
 }
 
@@ -234,7 +260,9 @@ async function eligibleIds(db: Kysely<Database>, q: NearestQuery): Promise<Set<s
     return new Set(await searchableIds(db, q.tenantId, { filter: q.filter }));
   }
   const previous = eligibleSets.get(q.tenantId);
-  const next = (previous ? previous.then((e) => refreshedEligible(db, e, q.tenantId, q.generation)) : allEligible(db, q.tenantId, q.generation)).catch((error: unknown) => {
+  const next = (
+    previous ? previous.then((e) => refreshedEligible(db, e, q.tenantId, q.generation)) : allEligible(db, q.tenantId, q.generation)
+  ).catch((error: unknown) => {
     eligibleSets.delete(q.tenantId);
     throw error;
   });

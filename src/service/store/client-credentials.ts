@@ -53,13 +53,7 @@ export async function findCredential(db: Kysely<Database>, clientId: string): Pr
 }
 
 export async function listCredentials(db: Kysely<Database>, userId: string): Promise<ClientCredentialRow[]> {
-  return db
-    .selectFrom('client_credentials')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .orderBy('created_at')
-    .orderBy('client_id')
-    .execute();
+  return db.selectFrom('client_credentials').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('client_id').execute();
 }
 
 /** Deletes the caller's own credential; false if it does not exist or belongs to someone else. */

@@ -34,7 +34,11 @@ export interface OpenStoreOptions {
  */
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const { pool, location, closeBackend } = options.databaseUrl
-    ? { pool: new pg.Pool({ connectionString: options.databaseUrl, max: 10 }), location: redact(options.databaseUrl), closeBackend: async () => {} }
+    ? {
+        pool: new pg.Pool({ connectionString: options.databaseUrl, max: 10 }),
+        location: redact(options.databaseUrl),
+        closeBackend: async () => {},
+      }
     : await openPglitePool(options.pglite ?? openPglite(pgliteDir(options.dataDir)));
 
   // An idle connection dropped by the server (restart, failover, shutdown) must not take the

@@ -51,7 +51,10 @@ export async function listDecisions(db: Kysely<Database>, tenantId: number, page
   const base = db.selectFrom('duplicate_decisions').where('tenant_id', '=', tenantId);
   let rows = base.selectAll().orderBy('decided_at', 'desc').orderBy('id', 'desc');
   if (page) rows = rows.limit(page.perPage).offset((page.page - 1) * page.perPage);
-  const [list, count] = await Promise.all([rows.execute(), base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()]);
+  const [list, count] = await Promise.all([
+    rows.execute(),
+    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
   return { rows: list, total: Number(count.n) };
 }
 

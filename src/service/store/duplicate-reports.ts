@@ -10,7 +10,10 @@ import { isUuid } from './users';
 
 export type ReportPhase = (typeof reportPhases)[number];
 
-export async function createReport(db: Kysely<Database>, input: { tenantId: number; folderIds: number[] | null; includeSubfolders: boolean; threshold: number; createdBy: string }) {
+export async function createReport(
+  db: Kysely<Database>,
+  input: { tenantId: number; folderIds: number[] | null; includeSubfolders: boolean; threshold: number; createdBy: string },
+) {
   return db
     .insertInto('duplicate_reports')
     .values({
@@ -42,7 +45,22 @@ export async function listReports(db: Kysely<Database>, tenantId: number, page: 
   const base = db.selectFrom('duplicate_reports').where('tenant_id', '=', tenantId);
   const [rows, count] = await Promise.all([
     base
-      .select(['id', 'tenant_id', 'folder_ids', 'include_subfolders', 'threshold', 'status', 'phase', 'done', 'total', 'error', 'fingerprint', 'created_by', 'created_at', 'finished_at'])
+      .select([
+        'id',
+        'tenant_id',
+        'folder_ids',
+        'include_subfolders',
+        'threshold',
+        'status',
+        'phase',
+        'done',
+        'total',
+        'error',
+        'fingerprint',
+        'created_by',
+        'created_at',
+        'finished_at',
+      ])
       .select(sql<number | null>`(result->>'modelCount')::int`.as('model_count'))
       .orderBy('created_at', 'desc')
       .orderBy('id')
@@ -67,7 +85,11 @@ export async function finishReport(db: Kysely<Database>, id: string, fingerprint
 }
 
 export async function failReport(db: Kysely<Database>, id: string, error: string) {
-  await db.updateTable('duplicate_reports').set({ status: 'failed', error, finished_at: sql`now()` }).where('id', '=', id).execute();
+  await db
+    .updateTable('duplicate_reports')
+    .set({ status: 'failed', error, finished_at: sql`now()` })
+    .where('id', '=', id)
+    .execute();
 }
 
 /**

@@ -33,7 +33,8 @@ export async function tryCreateFolder(
   db: Kysely<Database>,
   input: { tenantId: number; name: string; parentFolderId?: number | null },
 ): Promise<CreateFolderResult> {
-  if (input.parentFolderId != null && !(await findFolder(db, input.tenantId, input.parentFolderId))) return { ok: false, reason: 'no-parent' };
+  if (input.parentFolderId != null && !(await findFolder(db, input.tenantId, input.parentFolderId)))
+    return { ok: false, reason: 'no-parent' };
   try {
     return { ok: true, folder: await createFolder(db, input) };
   } catch (error) {
@@ -195,7 +196,12 @@ export async function childFolders(db: Db, tenantId: number, parentId: number, o
 /** Those of `ids` that are folders of the tenant. */
 export async function existingFolderIds(db: Db, tenantId: number, ids: readonly number[]): Promise<number[]> {
   if (ids.length === 0) return [];
-  const rows = await db.selectFrom('folders').select('id').where('tenant_id', '=', tenantId).where('id', 'in', [...ids]).execute();
+  const rows = await db
+    .selectFrom('folders')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('id', 'in', [...ids])
+    .execute();
   return rows.map((r) => r.id);
 }
 
@@ -217,7 +223,6 @@ export async function subtreeIds(db: Db, tenantId: number, ids: number | readonl
     .execute();
   return rows.map((r) => r.id);
 }
-
 
 export type DeleteFolderResult = 'deleted' | 'not-found' | 'has-subfolders' | 'has-models';
 

@@ -8,14 +8,30 @@ import type { Database } from './schema';
  * match that passed the threshold, not one page. Collections and properties do not exist here.
  */
 export async function matchFilterData(db: Kysely<Database>, tenantId: number, modelIds: readonly string[]): Promise<MatchFilterData> {
-  const empty: MatchFilterData = { folders: [], properties: [], metadata: [], createdAt: [], isAssembly: [], fileType: [], units: [], collections: { names: [], tags: [], metadata: [] } };
+  const empty: MatchFilterData = {
+    folders: [],
+    properties: [],
+    metadata: [],
+    createdAt: [],
+    isAssembly: [],
+    fileType: [],
+    units: [],
+    collections: { names: [], tags: [], metadata: [] },
+  };
   if (modelIds.length === 0) return empty;
   const ids = sql`any(${[...modelIds]}::uuid[])`;
   const [rows, metadata] = await Promise.all([
     db
       .selectFrom('models')
       .innerJoin('folders', 'folders.id', 'models.folder_id')
-      .select(['folders.id as folderId', 'folders.name as folderName', 'models.created_at', 'models.is_assembly', 'models.file_type', sql<string | null>`models.facts->>'units'`.as('units')])
+      .select([
+        'folders.id as folderId',
+        'folders.name as folderName',
+        'models.created_at',
+        'models.is_assembly',
+        'models.file_type',
+        sql<string | null>`models.facts->>'units'`.as('units'),
+      ])
       .where('models.tenant_id', '=', tenantId)
       .where(sql<boolean>`models.id = ${ids}`)
       .execute(),

@@ -46,7 +46,10 @@ export async function findMetadataKey(db: Db, tenantId: number, id: number): Pro
 export async function unknownMetadataKeyIds(db: Db, tenantId: number, ids: readonly number[]): Promise<number[]> {
   const wanted = [...new Set(ids)];
   const valid = wanted.filter((id) => Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647);
-  const found = valid.length === 0 ? [] : await db.selectFrom('metadata_keys').select('id').where('tenant_id', '=', tenantId).where('id', 'in', valid).execute();
+  const found =
+    valid.length === 0
+      ? []
+      : await db.selectFrom('metadata_keys').select('id').where('tenant_id', '=', tenantId).where('id', 'in', valid).execute();
   const known = new Set(found.map((r) => r.id));
   return wanted.filter((id) => !known.has(id));
 }
@@ -89,7 +92,12 @@ export async function listMetadataValues(db: Kysely<Database>, tenantId: number,
       .execute(),
     base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
   ]);
-  const values: ModelMetadata[] = rows.map((r) => ({ modelId: r.model_id, metadataKeyId: r.metadata_key_id, name: r.name, value: r.value }));
+  const values: ModelMetadata[] = rows.map((r) => ({
+    modelId: r.model_id,
+    metadataKeyId: r.metadata_key_id,
+    name: r.name,
+    value: r.value,
+  }));
   return { values, total: Number(count.n) };
 }
 
@@ -103,6 +111,10 @@ export async function setMetadataValue(db: Db, modelId: string, metadataKeyId: n
 
 /** Whether a pair was there to remove. */
 export async function deleteMetadataValue(db: Db, modelId: string, metadataKeyId: number): Promise<boolean> {
-  const result = await db.deleteFrom('model_metadata').where('model_id', '=', modelId).where('metadata_key_id', '=', metadataKeyId).executeTakeFirst();
+  const result = await db
+    .deleteFrom('model_metadata')
+    .where('model_id', '=', modelId)
+    .where('metadata_key_id', '=', metadataKeyId)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

@@ -80,7 +80,11 @@ export class ModelLifecycle {
    * when the model is unknown (or another tenant's, or no longer at `ifVersion`); `{noFile: true}`
    * when it has no file yet. Joins `trx` when given.
    */
-  reprocess(modelId: string, options: ReprocessOptions = {}, trx?: Transaction<Database>): Promise<ModelRow | { noFile: true } | undefined> {
+  reprocess(
+    modelId: string,
+    options: ReprocessOptions = {},
+    trx?: Transaction<Database>,
+  ): Promise<ModelRow | { noFile: true } | undefined> {
     if (!isUuid(modelId)) return Promise.resolve(undefined);
     return this.transition(trx ?? this.db, async (t) => {
       let query = t.updateTable('models').set(this.processing()).where('id', '=', modelId).where('blob_key', 'is not', null);
@@ -118,7 +122,12 @@ export class ModelLifecycle {
       updated_at: sql<Date>`now()`,
     };
     const defined = Object.fromEntries(Object.entries(set).filter(([, v]) => v !== undefined)) as typeof set;
-    const result = await (trx ?? this.db).updateTable('models').set(defined).where('id', '=', modelId).where('version', '=', version).executeTakeFirst();
+    const result = await (trx ?? this.db)
+      .updateTable('models')
+      .set(defined)
+      .where('id', '=', modelId)
+      .where('version', '=', version)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 

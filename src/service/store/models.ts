@@ -52,7 +52,13 @@ export async function createModels(
       if (unknown.length > 0) throw new Rejected({ ok: false, reason: 'unknown-metadata-keys', ids: unknown });
 
       const lowerPaths = items.map((i) => foldNameCase(i.filePath));
-      const taken = await trx.selectFrom('models').selectAll().where('tenant_id', '=', tenantId).where('file_path_lower', 'in', lowerPaths).forUpdate().execute();
+      const taken = await trx
+        .selectFrom('models')
+        .selectAll()
+        .where('tenant_id', '=', tenantId)
+        .where('file_path_lower', 'in', lowerPaths)
+        .forUpdate()
+        .execute();
       // A record still waiting for its file is taken over with a fresh address (a batch left by a
       // closed tab, dropped again); a path with a file is a conflict.
       const blocking = taken.filter((t) => t.state !== 'incomplete-upload');
@@ -108,12 +114,14 @@ export async function createModels(
   } catch (error) {
     if (error instanceof Rejected) return error.result;
     // a concurrent batch took one of the paths between our check and our insert
-    if (isUniqueViolation(error, 'models_tenant_file_path_unique')) return { ok: false, reason: 'duplicate', paths: [...items.map((i) => i.filePath)] };
+    if (isUniqueViolation(error, 'models_tenant_file_path_unique'))
+      return { ok: false, reason: 'duplicate', paths: [...items.map((i) => i.filePath)] };
     throw error;
   }
 }
 
-export type MoveModelResult = { ok: true; row: ModelRow } | { ok: false; reason: 'no-model' | 'no-folder' } | { ok: false; reason: 'taken'; path: string };
+export type MoveModelResult =
+  { ok: true; row: ModelRow } | { ok: false; reason: 'no-model' | 'no-folder' } | { ok: false; reason: 'taken'; path: string };
 
 /** Moves a model into another folder of its tenant, keeping its file name (its path follows). */
 export async function moveModel(db: Kysely<Database>, tenantId: number, id: string, folderId: number): Promise<MoveModelResult> {
@@ -216,7 +224,9 @@ export async function deleteModelsAndRequeueAssemblies(
         .where((eb) =>
           eb.or(
             ids.flatMap((id) => [
-              eb.exists(eb.selectFrom('assembly_links as l').select('l.part_id').whereRef('l.assembly_id', '=', 'm.id').where('l.part_id', '=', id)),
+              eb.exists(
+                eb.selectFrom('assembly_links as l').select('l.part_id').whereRef('l.assembly_id', '=', 'm.id').where('l.part_id', '=', id),
+              ),
               // Model ids are UUIDs: one found anywhere in the tree's text is a node of that model.
               eb(sql<number>`position(${id} in coalesce(m.assembly_tree::text, ''))`, '>', 0),
             ]),
@@ -246,7 +256,11 @@ export async function deleteModelsAndRequeueAssemblies(
 }
 
 /** Replaces an assembly's links (file names it references → the part models found, or null). */
-export async function setAssemblyLinks(db: Db, assemblyId: string, links: readonly { refName: string; partId: string | null }[]): Promise<void> {
+export async function setAssemblyLinks(
+  db: Db,
+  assemblyId: string,
+  links: readonly { refName: string; partId: string | null }[],
+): Promise<void> {
   await db.deleteFrom('assembly_links').where('assembly_id', '=', assemblyId).execute();
   if (links.length === 0) return;
   const unique = new Map(links.map((l) => [l.refName, l.partId]));
@@ -271,7 +285,11 @@ export async function modelsInFolder(db: Kysely<Database>, tenantId: number, fol
 }
 
 /** Models per state among the tenant's models in `folderIds` (all of them when null); every tenant's with a null tenant. */
-export async function stateCounts(db: Kysely<Database>, tenantId: number | null, folderIds: readonly number[] | null): Promise<Record<string, number>> {
+export async function stateCounts(
+  db: Kysely<Database>,
+  tenantId: number | null,
+  folderIds: readonly number[] | null,
+): Promise<Record<string, number>> {
   let q = db.selectFrom('models').select(['state', (eb) => eb.fn.countAll<string>().as('n')]);
   if (tenantId !== null) q = q.where('tenant_id', '=', tenantId);
   if (folderIds !== null) q = folderIds.length ? q.where('folder_id', 'in', [...folderIds]) : q.where(sql<boolean>`false`);
@@ -280,7 +298,11 @@ export async function stateCounts(db: Kysely<Database>, tenantId: number | null,
 }
 
 /** The assemblies of the tenant whose assembly tree places `partId` (not the part itself), with their trees. */
-export async function assembliesPlacing(db: Kysely<Database>, tenantId: number, partId: string): Promise<{ id: string; assembly_tree: unknown }[]> {
+export async function assembliesPlacing(
+  db: Kysely<Database>,
+  tenantId: number,
+  partId: string,
+): Promise<{ id: string; assembly_tree: unknown }[]> {
   const { rows } = await sql<{ id: string; assembly_tree: unknown }>`
     select id, assembly_tree from models
     where tenant_id = ${tenantId} and id <> ${partId} and assembly_tree is not null
@@ -296,19 +318,36 @@ export function idleIdsSql(): RawBuilder<{ id: string }> {
 /** The versions of the models among `ids` that no job is processing. */
 export async function idleVersions(db: Kysely<Database>, ids: readonly string[]): Promise<{ id: string; version: number }[]> {
   if (!ids.length) return [];
-  return db.selectFrom('models').select(['id', 'version']).where('id', 'in', [...ids]).where('state', '<>', 'processing').execute();
+  return db
+    .selectFrom('models')
+    .select(['id', 'version'])
+    .where('id', 'in', [...ids])
+    .where('state', '<>', 'processing')
+    .execute();
 }
 
 /** The tenant's models of `ids` (any order; unknown ids and other tenants' models left out). */
 export async function modelsByIds(db: Db, tenantId: number, ids: readonly string[]): Promise<ModelRow[]> {
   if (!ids.length) return [];
-  return db.selectFrom('models').selectAll().where('tenant_id', '=', tenantId).where(sql<boolean>`id = any(${[...ids]}::uuid[])`).execute();
+  return db
+    .selectFrom('models')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where(sql<boolean>`id = any(${[...ids]}::uuid[])`)
+    .execute();
 }
 
 /** Name, creation time and state of the models of `ids`, for ordering match lists. */
-export async function orderingFacts(db: Kysely<Database>, ids: readonly string[]): Promise<Map<string, { name: string; createdAt: number; state: string }>> {
+export async function orderingFacts(
+  db: Kysely<Database>,
+  ids: readonly string[],
+): Promise<Map<string, { name: string; createdAt: number; state: string }>> {
   if (!ids.length) return new Map();
-  const rows = await db.selectFrom('models').select(['id', 'name', 'created_at', 'state']).where(sql<boolean>`id = any(${[...ids]}::uuid[])`).execute();
+  const rows = await db
+    .selectFrom('models')
+    .select(['id', 'name', 'created_at', 'state'])
+    .where(sql<boolean>`id = any(${[...ids]}::uuid[])`)
+    .execute();
   return new Map(rows.map((r) => [r.id, { name: r.name, createdAt: r.created_at.getTime(), state: r.state }]));
 }
 
@@ -316,13 +355,23 @@ export async function orderingFacts(db: Kysely<Database>, ids: readonly string[]
  * The tenant's models in `folderIds` whose file is stored and named one of `fileNames` (case
  * insensitive), other than `exceptIds`: what an assembly's external references may resolve to.
  */
-export async function storedFilesNamed(db: Kysely<Database>, tenantId: number, folderIds: readonly number[], fileNames: readonly string[], exceptIds: readonly string[] = []) {
+export async function storedFilesNamed(
+  db: Kysely<Database>,
+  tenantId: number,
+  folderIds: readonly number[],
+  fileNames: readonly string[],
+  exceptIds: readonly string[] = [],
+) {
   if (!folderIds.length || !fileNames.length) return [];
   let q = db
     .selectFrom('models')
     .select(['id', 'tenant_id', 'folder_id', 'file_name', 'blob_key', 'created_at'])
     .where('tenant_id', '=', tenantId)
-    .where('file_name_lower', 'in', fileNames.map((n) => n.toLowerCase()))
+    .where(
+      'file_name_lower',
+      'in',
+      fileNames.map((n) => n.toLowerCase()),
+    )
     .where('folder_id', 'in', [...folderIds])
     .where('state', '<>', 'incomplete-upload')
     .where('blob_key', 'is not', null);
@@ -335,7 +384,13 @@ export async function storedFilesNamed(db: Kysely<Database>, tenantId: number, f
  * Assemblies in `folderIds` (other than `partId`) that wait for a part file named `fileNameLower`:
  * they list it as missing, or reference it without a link to `partId` yet.
  */
-export async function assembliesWaitingFor(db: Kysely<Database>, tenantId: number, folderIds: readonly number[], fileNameLower: string, partId: string): Promise<string[]> {
+export async function assembliesWaitingFor(
+  db: Kysely<Database>,
+  tenantId: number,
+  folderIds: readonly number[],
+  fileNameLower: string,
+  partId: string,
+): Promise<string[]> {
   if (!folderIds.length) return [];
   const { rows } = await sql<{ id: string }>`
     select m.id from models m
@@ -355,11 +410,20 @@ export async function assembliesWaitingFor(db: Kysely<Database>, tenantId: numbe
 
 /** Locks a model's row for the rest of the transaction and reads what ingestion checks before it writes. */
 export async function lockModel(trx: Transaction<Database>, id: string) {
-  return trx.selectFrom('models').select(['version', 'state', 'viewer_key', 'thumbnail_key']).where('id', '=', id).forUpdate().executeTakeFirst();
+  return trx
+    .selectFrom('models')
+    .select(['version', 'state', 'viewer_key', 'thumbnail_key'])
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /** For each of `partIds`, the tenant's assemblies that use it: their trees place it, or they reference its file. */
-export async function assembliesUsing(db: Db, tenantId: number, partIds: readonly string[]): Promise<Map<string, { id: string; name: string; filePath: string }[]>> {
+export async function assembliesUsing(
+  db: Db,
+  tenantId: number,
+  partIds: readonly string[],
+): Promise<Map<string, { id: string; name: string; filePath: string }[]>> {
   const out = new Map<string, { id: string; name: string; filePath: string }[]>();
   const ids = new Set(partIds.filter(isUuid));
   if (!ids.size) return out;
@@ -385,18 +449,35 @@ export async function assembliesUsing(db: Db, tenantId: number, partIds: readonl
   // Model ids are UUIDs: one found anywhere in a tree's text is a node of that model.
   const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
   for (const t of trees.rows) for (const [id] of t.tree.matchAll(uuid)) if (ids.has(id)) add(id, t);
-  for (const [partId, list] of found) out.set(partId, [...list.values()].sort((x, y) => x.name.localeCompare(y.name) || (x.id < y.id ? -1 : 1)));
+  for (const [partId, list] of found)
+    out.set(
+      partId,
+      [...list.values()].sort((x, y) => x.name.localeCompare(y.name) || (x.id < y.id ? -1 : 1)),
+    );
   return out;
 }
 
 /** Moves models into one folder of their tenant, keeping their file names (their paths follow): all or nothing. */
-export async function moveModelsTo(db: Kysely<Database>, tenantId: number, ids: readonly string[], folderId: number): Promise<MoveModelResult & { rows?: ModelRow[] }> {
+export async function moveModelsTo(
+  db: Kysely<Database>,
+  tenantId: number,
+  ids: readonly string[],
+  folderId: number,
+): Promise<MoveModelResult & { rows?: ModelRow[] }> {
   let path = '';
   try {
     return await db.transaction().execute(async (trx) => {
       const names: string[] = [];
       for (const id of ids) {
-        const model = isUuid(id) ? await trx.selectFrom('models').select('file_name').where('tenant_id', '=', tenantId).where('id', '=', id).forUpdate().executeTakeFirst() : undefined;
+        const model = isUuid(id)
+          ? await trx
+              .selectFrom('models')
+              .select('file_name')
+              .where('tenant_id', '=', tenantId)
+              .where('id', '=', id)
+              .forUpdate()
+              .executeTakeFirst()
+          : undefined;
         if (!model) return { ok: false, reason: 'no-model' } as const;
         names.push(model.file_name);
       }

@@ -20,11 +20,17 @@ export async function openPglite(dir: string): Promise<PGlite> {
   const { vector } = await import('@electric-sql/pglite-pgvector');
   const extensions = { vector };
   await fs.mkdir(dir, { recursive: true });
-  const initialized = await fs.access(path.join(dir, 'PG_VERSION')).then(() => true, () => false);
+  const initialized = await fs.access(path.join(dir, 'PG_VERSION')).then(
+    () => true,
+    () => false,
+  );
   if (initialized) return PGlite.create(dir, { extensions });
 
   // Keyed by both versions: a template made by another PGlite or pgvector build is never reused.
-  const templateFile = path.join(os.tmpdir(), `gsw-pglite-template-${packageVersion('@electric-sql/pglite')}-pgvector-${packageVersion('@electric-sql/pglite-pgvector')}.tar`);
+  const templateFile = path.join(
+    os.tmpdir(),
+    `gsw-pglite-template-${packageVersion('@electric-sql/pglite')}-pgvector-${packageVersion('@electric-sql/pglite-pgvector')}.tar`,
+  );
   const template = await readTemplate(templateFile);
   if (template) {
     try {

@@ -30,7 +30,9 @@ export interface SearchableScope {
 
 const searchableState = (settling: SettlingModel | undefined) => {
   const searchable = sql`models.state in (${sql.join([...searchableStates])})`;
-  return settling ? sql`(${searchable} or (models.id = ${settling.modelId} and models.version = ${settling.version} and models.state = 'processing'))` : searchable;
+  return settling
+    ? sql`(${searchable} or (models.id = ${settling.modelId} and models.version = ${settling.version} and models.state = 'processing'))`
+    : searchable;
 };
 
 function searchableWhere(tenantId: number | undefined, scope: SearchableScope) {
@@ -49,7 +51,10 @@ export function searchableIdsSql(tenantId: number, scope: SearchableScope = {}):
 }
 
 /** SQL: the ids and current versions of the searchable models in `scope` (of every tenant when `tenantId` is undefined). */
-export function searchableVersionsSql(tenantId: number | undefined, scope: SearchableScope = {}): RawBuilder<{ id: string; version: number }> {
+export function searchableVersionsSql(
+  tenantId: number | undefined,
+  scope: SearchableScope = {},
+): RawBuilder<{ id: string; version: number }> {
   return sql`select models.id, models.version from models where ${searchableWhere(tenantId, scope)}`;
 }
 
@@ -65,20 +70,33 @@ export async function searchableIds(db: Kysely<Database>, tenantId: number, scop
 }
 
 /** `tenantId`'s models updated at or after `since`, and whether each is searchable now. */
-export async function searchabilityChangedSince(db: Kysely<Database>, tenantId: number, since: Date): Promise<{ id: string; searchable: boolean }[]> {
-  const { rows } = await sql<{ id: string; state: string }>`select id, state from models where tenant_id = ${tenantId} and updated_at >= ${since}`.execute(db);
+export async function searchabilityChangedSince(
+  db: Kysely<Database>,
+  tenantId: number,
+  since: Date,
+): Promise<{ id: string; searchable: boolean }[]> {
+  const { rows } = await sql<{
+    id: string;
+    state: string;
+  }>`select id, state from models where tenant_id = ${tenantId} and updated_at >= ${since}`.execute(db);
   return rows.map((r) => ({ id: r.id, searchable: (searchableStates as readonly string[]).includes(r.state) }));
 }
 
 /** How many models of `tenantId` were ever deleted (migration 0012's counter), and the database's clock. */
 export async function deletionsOf(db: Kysely<Database>, tenantId: number): Promise<{ deletions: string; now: Date }> {
   const { rows } = await sql<{ deletions: string; now: Date }>`
-    select coalesce((select deletions from search_generations where tenant_id = ${tenantId}), 0)::text as deletions, now() as now`.execute(db);
+    select coalesce((select deletions from search_generations where tenant_id = ${tenantId}), 0)::text as deletions, now() as now`.execute(
+    db,
+  );
   return rows[0]!;
 }
 
 /** SQL: true while each model of `versions` is searchable (or settling) in `tenantId` at that version. */
-export function stillSearchableAt(tenantId: number, versions: readonly (readonly [string, number])[], settling?: SettlingModel): RawBuilder<SqlBool> {
+export function stillSearchableAt(
+  tenantId: number,
+  versions: readonly (readonly [string, number])[],
+  settling?: SettlingModel,
+): RawBuilder<SqlBool> {
   const match = sql.join(
     versions.map(([id, version]) => sql`(models.id = ${id} and models.version = ${version})`),
     sql` or `,

@@ -171,7 +171,10 @@ function compileOp<F extends string>(target: FilterClause<F>['field'], op: Filte
 }
 
 /** All clauses must hold; undefined when there are none. */
-export function compileFilter<F extends string>(clauses: readonly FilterClause<F>[], schema: SqlFilterSchema<F>): Expression<SqlBool> | undefined {
+export function compileFilter<F extends string>(
+  clauses: readonly FilterClause<F>[],
+  schema: SqlFilterSchema<F>,
+): Expression<SqlBool> | undefined {
   if (clauses.length === 0) return undefined;
   const parts = clauses.map((c) => compileOp(c.field, c.op, schema));
   return parts.length === 1 ? parts[0] : sql<SqlBool>`(${sql.join(parts, sql` and `)})`;

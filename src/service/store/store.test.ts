@@ -5,7 +5,14 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdapterClass } from '../identity/adapter';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../testing/postgres-server';
-import { createCredential, deleteCredential, findCredential, listCredentials, touchCredential, verifyClientSecret } from './client-credentials';
+import {
+  createCredential,
+  deleteCredential,
+  findCredential,
+  listCredentials,
+  touchCredential,
+  verifyClientSecret,
+} from './client-credentials';
 import { migrateToLatest, openStore, type Store } from './database';
 import { migrationProvider } from './migrations/index';
 import { ensureDemoAccount } from './demo';
@@ -32,7 +39,13 @@ async function exerciseStore(store: Store) {
   // tenants + users
   const tenant = await ensureTenant(db, 'acme', 'Acme Inc.');
   expect(await ensureTenant(db, 'acme')).toEqual(tenant);
-  const user = await createUser(db, { tenantId: tenant.id, email: 'Ada@Example.com', name: 'Ada', password: 'correct horse', roles: ['viewer', 'admin'] });
+  const user = await createUser(db, {
+    tenantId: tenant.id,
+    email: 'Ada@Example.com',
+    name: 'Ada',
+    password: 'correct horse',
+    roles: ['viewer', 'admin'],
+  });
   expect(user.roles).toEqual(['viewer', 'admin']);
   expect(user.password_hash).not.toContain('correct horse');
   expect((await authenticate(db, 'ada@example.com', 'correct horse'))?.id).toBe(user.id);
@@ -62,7 +75,11 @@ async function exerciseStore(store: Store) {
   await codes.revokeByGrantId('g1');
   expect(await codes.find('c2')).toBeUndefined();
   await codes.upsert('old', {}, 1);
-  await db.updateTable('oidc_payloads').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', 'old').execute();
+  await db
+    .updateTable('oidc_payloads')
+    .set({ expires_at: new Date(Date.now() - 1000) })
+    .where('id', '=', 'old')
+    .execute();
   expect(await codes.find('old')).toBeUndefined();
 
   // keys: made once, then the same on every load
@@ -99,7 +116,13 @@ async function exerciseStore(store: Store) {
   if (!key) throw new Error('no key');
   expect(await createMetadataKey(db, tenant.id, 'MATERIAL')).toBeNull();
   const expiresAt = new Date(Date.now() + 60_000);
-  const missing = await createModels(db, { tenantId: tenant.id, ownerId: 'u', items: [{ filePath: 'New/x.stl', name: 'x' }], createMissingFolders: false, uploadExpiresAt: expiresAt });
+  const missing = await createModels(db, {
+    tenantId: tenant.id,
+    ownerId: 'u',
+    items: [{ filePath: 'New/x.stl', name: 'x' }],
+    createMissingFolders: false,
+    uploadExpiresAt: expiresAt,
+  });
   expect(missing).toEqual({ ok: false, reason: 'missing-folder', index: 0, folder: 'New' });
   const made = await createModels(db, {
     tenantId: tenant.id,
@@ -113,19 +136,39 @@ async function exerciseStore(store: Store) {
   });
   if (!made.ok) throw new Error(made.reason);
   expect(made.foldersCreated).toBe(1);
-  expect(made.models.map((m) => [m.row.folder_id === child.id, m.row.file_type])).toEqual([[true, 'step'], [false, 'stl']]);
+  expect(made.models.map((m) => [m.row.folder_id === child.id, m.row.file_type])).toEqual([
+    [true, 'step'],
+    [false, 'stl'],
+  ]);
   const [bolt, nut] = made.models.map((m) => m.row);
   // A path whose model still waits for its file is taken over: the same record, a new upload nonce ...
-  const again = await createModels(db, { tenantId: tenant.id, ownerId: 'u', items: [{ filePath: 'PARTS/BOLTS/m8.step', name: 'dup' }], createMissingFolders: true, uploadExpiresAt: expiresAt });
+  const again = await createModels(db, {
+    tenantId: tenant.id,
+    ownerId: 'u',
+    items: [{ filePath: 'PARTS/BOLTS/m8.step', name: 'dup' }],
+    createMissingFolders: true,
+    uploadExpiresAt: expiresAt,
+  });
   expect(again).toMatchObject({ ok: true, models: [{ row: { id: bolt?.id, file_path: 'parts/bolts/M8.STEP', name: 'M8 bolt' } }] });
   expect(again.ok && again.models[0]?.nonce).not.toBe(made.models[0]?.nonce);
   await new ModelLifecycle(db, undefined).complete(nut?.id ?? '', 0, { state: 'finished', isAssembly: true });
   // ... one whose model has its file is a duplicate.
-  const taken = await createModels(db, { tenantId: tenant.id, ownerId: 'u', items: [{ filePath: 'parts/nuts/M8-NUT.stl', name: 'dup' }], createMissingFolders: true, uploadExpiresAt: expiresAt });
+  const taken = await createModels(db, {
+    tenantId: tenant.id,
+    ownerId: 'u',
+    items: [{ filePath: 'parts/nuts/M8-NUT.stl', name: 'dup' }],
+    createMissingFolders: true,
+    uploadExpiresAt: expiresAt,
+  });
   expect(taken).toMatchObject({ ok: false, reason: 'duplicate', paths: ['Parts/Nuts/m8-nut.stl'] });
   const query = async (filter: string, order = '') => {
     const clauses = parseFilter(filter, { fields: modelFilterFields, allowMetadata: true });
-    const { rows } = await listModels(db, tenant.id, { page: 1, perPage: 10, filter: clauses, order: order ? [{ field: 'name', direction: 'desc' }] : [] });
+    const { rows } = await listModels(db, tenant.id, {
+      page: 1,
+      perPage: 10,
+      filter: clauses,
+      order: order ? [{ field: 'name', direction: 'desc' }] : [],
+    });
     return rows.map((r) => r.name);
   };
   expect(await query(`id(in(${bolt?.id},${nut?.id})),name(gt('M')),name(lt(n))`)).toEqual(['M8 bolt']);
@@ -134,7 +177,9 @@ async function exerciseStore(store: Store) {
   expect(await query("createdAt(gt('2000-01-01T00:00:00Z')),fileType(like('S*'))", 'desc')).toEqual(['nut', 'M8 bolt']);
   expect(await query(`id(lt('0')),folderId(between(0,${2 ** 40}))`)).toEqual([]);
   expect((await renameFolder(db, tenant.id, child.id, 'Screws')).ok).toBe(true);
-  expect((await listModels(db, tenant.id, { page: 1, perPage: 10, search: 'screws/m8' })).rows.map((r) => r.file_path)).toEqual(['Parts/Screws/M8.STEP']);
+  expect((await listModels(db, tenant.id, { page: 1, perPage: 10, search: 'screws/m8' })).rows.map((r) => r.file_path)).toEqual([
+    'Parts/Screws/M8.STEP',
+  ]);
   expect(await deleteFolder(db, tenant.id, child.id)).toBe('has-models');
   expect((await deleteModel(db, tenant.id, bolt?.id ?? ''))?.id).toBe(bolt?.id);
   expect(await deleteFolder(db, tenant.id, child.id)).toBe('deleted');
@@ -174,7 +219,10 @@ describe('store on PostgreSQL', () => {
 
   it('migrates and round-trips every table', async () => {
     // The real-server path must be proven wherever the tests run (README: npm test needs postgresql).
-    if (!server) throw new Error('PostgreSQL is not installed (no initdb on PATH or in /usr/lib/postgresql/*/bin); install the Debian package "postgresql".');
+    if (!server)
+      throw new Error(
+        'PostgreSQL is not installed (no initdb on PATH or in /usr/lib/postgresql/*/bin); install the Debian package "postgresql".',
+      );
     store = await openStore({ databaseUrl: server.url, dataDir: '/nonexistent' });
     expect(store.location).toContain('gsw_test');
     await exerciseStore(store);

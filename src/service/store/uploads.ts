@@ -18,7 +18,9 @@ export async function createUploads(db: Db, entries: { modelId: string; nonce: s
   await db
     .insertInto('uploads')
     .values(entries.map((e) => ({ model_id: e.modelId, nonce: e.nonce, expires_at: e.expiresAt })))
-    .onConflict((oc) => oc.column('model_id').doUpdateSet((eb) => ({ nonce: eb.ref('excluded.nonce'), expires_at: eb.ref('excluded.expires_at') })))
+    .onConflict((oc) =>
+      oc.column('model_id').doUpdateSet((eb) => ({ nonce: eb.ref('excluded.nonce'), expires_at: eb.ref('excluded.expires_at') })),
+    )
     .execute();
 }
 
@@ -52,7 +54,12 @@ export const UPLOAD_CLAIM_LEASE_MS = 60_000;
 
 /** Renews the claim of an upload in progress (see {@link UPLOAD_CLAIM_LEASE_MS}). */
 export async function renewUploadClaim(db: Db, modelId: string): Promise<void> {
-  await db.updateTable('uploads').set({ used_at: sql<Date>`now()` }).where('model_id', '=', modelId).where('used_at', 'is not', null).execute();
+  await db
+    .updateTable('uploads')
+    .set({ used_at: sql<Date>`now()` })
+    .where('model_id', '=', modelId)
+    .where('used_at', 'is not', null)
+    .execute();
 }
 
 /**

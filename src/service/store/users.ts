@@ -104,7 +104,14 @@ const NO_PASSWORD = '!external';
  */
 export async function externalUser(
   db: Kysely<Database>,
-  identity: { issuer: string; subject: string; tenantKey: string; roles: readonly Role[]; email?: string | undefined; name?: string | undefined },
+  identity: {
+    issuer: string;
+    subject: string;
+    tenantKey: string;
+    roles: readonly Role[];
+    email?: string | undefined;
+    name?: string | undefined;
+  },
 ): Promise<{ userId: string; tenantId: number }> {
   const find = () =>
     db
@@ -118,23 +125,39 @@ export async function externalUser(
   const known = await find();
   if (known && known.tenantKey === identity.tenantKey) {
     // The roles of the latest token are kept: the user's client credentials get tokens with them.
-    if (known.roles.join(' ') !== identity.roles.join(' ')) await db.updateTable('users').set({ roles: [...identity.roles] }).where('id', '=', known.userId).execute();
+    if (known.roles.join(' ') !== identity.roles.join(' '))
+      await db
+        .updateTable('users')
+        .set({ roles: [...identity.roles] })
+        .where('id', '=', known.userId)
+        .execute();
     return { userId: known.userId, tenantId: known.tenantId };
   }
   const tenant = await ensureTenant(db, identity.tenantKey);
   try {
     return await db.transaction().execute(async (trx) => {
       // A subject moved to another tenant at its provider starts afresh there: nothing follows it across tenants.
-      if (known) await trx.deleteFrom('external_identities').where('issuer', '=', identity.issuer).where('subject', '=', identity.subject).execute();
+      if (known)
+        await trx.deleteFrom('external_identities').where('issuer', '=', identity.issuer).where('subject', '=', identity.subject).execute();
       const synthetic = `${createHash('sha256').update(`${identity.issuer}\n${identity.subject}\n${identity.tenantKey}`).digest('hex').slice(0, 24)}@external.invalid`;
       const wanted = identity.email?.trim();
       const free = wanted && !(await findUserByEmail(trx, wanted));
       const user = await trx
         .insertInto('users')
-        .values({ id: randomUUID(), tenant_id: tenant.id, email: free ? wanted : synthetic, name: identity.name ?? wanted ?? identity.subject, password_hash: NO_PASSWORD, roles: [...identity.roles] })
+        .values({
+          id: randomUUID(),
+          tenant_id: tenant.id,
+          email: free ? wanted : synthetic,
+          name: identity.name ?? wanted ?? identity.subject,
+          password_hash: NO_PASSWORD,
+          roles: [...identity.roles],
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await trx.insertInto('external_identities').values({ issuer: identity.issuer, subject: identity.subject, user_id: user.id }).execute();
+      await trx
+        .insertInto('external_identities')
+        .values({ issuer: identity.issuer, subject: identity.subject, user_id: user.id })
+        .execute();
       return { userId: user.id, tenantId: tenant.id };
     });
   } catch (error) {

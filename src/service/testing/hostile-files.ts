@@ -44,7 +44,9 @@ function zip(entries: RawEntry[], pointTo?: (index: number) => number): Uint8Arr
     offset += 30 + name.length + e.data.length;
   }
   const central: Buffer[] = [];
-  const names = pointTo ? entries.map((e, i) => ({ ...entries[pointTo(i)]!, name: e.name, at: offsets[pointTo(i)]! })) : entries.map((e, i) => ({ ...e, at: offsets[i]! }));
+  const names = pointTo
+    ? entries.map((e, i) => ({ ...entries[pointTo(i)]!, name: e.name, at: offsets[pointTo(i)]! }))
+    : entries.map((e, i) => ({ ...e, at: offsets[i]! }));
   for (const e of names) {
     const name = Buffer.from(e.name);
     const record = Buffer.alloc(46);
@@ -75,7 +77,9 @@ function threeMf(model: RawEntry, extra: RawEntry[] = [], pointTo?: (index: numb
 
 /** A 3MF model part: a valid start, then `size` bytes in all of spaces, deflated (~1:1000) as a stream. */
 async function deflatedSpaces3mf(size: number): Promise<{ data: Uint8Array; size: number }> {
-  const head = Buffer.from('<?xml version="1.0"?><model unit="millimeter" xmlns="http://schemas.microsoft.com/3dmanufacturing/core/2015/02"><resources>');
+  const head = Buffer.from(
+    '<?xml version="1.0"?><model unit="millimeter" xmlns="http://schemas.microsoft.com/3dmanufacturing/core/2015/02"><resources>',
+  );
   const deflate = zlib.createDeflateRaw({ level: 9 });
   const out: Buffer[] = [];
   deflate.on('data', (c: Buffer) => out.push(c));
@@ -167,7 +171,16 @@ export async function hostileFiles({ bombBytes = 1 << 30 }: { bombBytes?: number
           extensionsUsed: ['EXT_meshopt_compression'],
           extensionsRequired: ['EXT_meshopt_compression'],
           buffers: [{ byteLength: 36 }, { byteLength: 16_000_000_000, extensions: { EXT_meshopt_compression: { fallback: true } } }],
-          bufferViews: [{ buffer: 1, byteLength: 16_000_000_000, byteStride: 16, extensions: { EXT_meshopt_compression: { buffer: 0, byteLength: 36, byteStride: 16, count: 1_000_000_000, mode: 'ATTRIBUTES' } } }],
+          bufferViews: [
+            {
+              buffer: 1,
+              byteLength: 16_000_000_000,
+              byteStride: 16,
+              extensions: {
+                EXT_meshopt_compression: { buffer: 0, byteLength: 36, byteStride: 16, count: 1_000_000_000, mode: 'ATTRIBUTES' },
+              },
+            },
+          ],
           accessors: [{ bufferView: 0, count: 3, type: 'VEC3', componentType: 5126 }],
           meshes: [{ primitives: [{ attributes: { POSITION: 0 } }] }],
           nodes: [{ mesh: 0 }],
@@ -180,7 +193,11 @@ export async function hostileFiles({ bombBytes = 1 << 30 }: { bombBytes?: number
     {
       name: 'glTF whose buffer is an address on another server',
       fileName: 'external.gltf',
-      bytes: new Uint8Array(Buffer.from(JSON.stringify({ asset: { version: '2.0' }, buffers: [{ uri: 'http://169.254.169.254/latest/meta-data', byteLength: 36 }] }))),
+      bytes: new Uint8Array(
+        Buffer.from(
+          JSON.stringify({ asset: { version: '2.0' }, buffers: [{ uri: 'http://169.254.169.254/latest/meta-data', byteLength: 36 }] }),
+        ),
+      ),
       reason: /separate file/,
     },
     {
@@ -194,7 +211,9 @@ export async function hostileFiles({ bombBytes = 1 << 30 }: { bombBytes?: number
       fileName: 'huge-counts.ply',
       bytes: new Uint8Array(
         Buffer.concat([
-          Buffer.from('ply\nformat binary_little_endian 1.0\nelement vertex 2000000000\nproperty float x\nproperty float y\nproperty float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n'),
+          Buffer.from(
+            'ply\nformat binary_little_endian 1.0\nelement vertex 2000000000\nproperty float x\nproperty float y\nproperty float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n',
+          ),
           Buffer.from(triangle.buffer),
         ]),
       ),
@@ -216,7 +235,11 @@ export async function hostileFiles({ bombBytes = 1 << 30 }: { bombBytes?: number
       bytes: new Uint8Array(
         Buffer.from(
           `ISO-10303-21;\nHEADER;\nFILE_DESCRIPTION((''),'2;1');\nFILE_NAME('g','',(''),(''),'','','');\nFILE_SCHEMA(('AUTOMOTIVE_DESIGN'));\nENDSEC;\nDATA;\n` +
-            Array.from({ length: 5000 }, (_, i) => `#${i + 1}=${randomBytes(6).toString('hex').toUpperCase()}(#${(i * 7919) % 5000},'${randomBytes(12).toString('base64url')}',(${i}.,-${i}.E9));`).join('\n') +
+            Array.from(
+              { length: 5000 },
+              (_, i) =>
+                `#${i + 1}=${randomBytes(6).toString('hex').toUpperCase()}(#${(i * 7919) % 5000},'${randomBytes(12).toString('base64url')}',(${i}.,-${i}.E9));`,
+            ).join('\n') +
             '\nENDSEC;\nEND-ISO-10303-21;\n',
         ),
       ),

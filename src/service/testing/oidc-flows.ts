@@ -68,13 +68,22 @@ export async function followRedirects(jar: CookieJar, baseUrl: string, start: Re
 }
 
 /** Starts an authorization request and returns the sign-in page it lands on. */
-export async function beginSignIn(baseUrl: string, jar = new CookieJar(), pkce = newPkce(), overrides: Record<string, string | undefined> = {}) {
+export async function beginSignIn(
+  baseUrl: string,
+  jar = new CookieJar(),
+  pkce = newPkce(),
+  overrides: Record<string, string | undefined> = {},
+) {
   const first = await jar.fetch(authorizeUrl(baseUrl, pkce, overrides), { headers: { accept: 'text/html' } });
   const signInUrl = await followRedirects(jar, baseUrl, first, `${baseUrl}/signin/`);
   return { jar, pkce, page: await readSignInPage(jar, signInUrl.toString()) };
 }
 
-export async function submitSignIn(jar: CookieJar, page: SignInPage, fields: { email: string; password: string; csrf?: string | undefined }) {
+export async function submitSignIn(
+  jar: CookieJar,
+  page: SignInPage,
+  fields: { email: string; password: string; csrf?: string | undefined },
+) {
   const body = new URLSearchParams({ email: fields.email, password: fields.password });
   const csrf = 'csrf' in fields ? fields.csrf : page.csrf;
   if (csrf !== undefined) body.set('csrf', csrf);
@@ -105,13 +114,17 @@ export async function signInWithPkce(baseUrl: string, credentials: { email: stri
   const callback = await followRedirects(jar, baseUrl, submitted, redirectUri);
   const code = callback.searchParams.get('code');
   if (!code) throw new Error(`no code in callback ${callback.toString()}`);
-  const response = await postToken(baseUrl, {
-    grant_type: 'authorization_code',
-    code,
-    redirect_uri: redirectUri,
-    client_id: embeddedSpaClient.clientId,
-    code_verifier: pkce.verifier,
-  }, { origin: new URL(baseUrl).origin }); // as the browser sends it: the app exchanges the code itself
+  const response = await postToken(
+    baseUrl,
+    {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirectUri,
+      client_id: embeddedSpaClient.clientId,
+      code_verifier: pkce.verifier,
+    },
+    { origin: new URL(baseUrl).origin },
+  ); // as the browser sends it: the app exchanges the code itself
   if (response.status !== 200) throw new Error(`token exchange failed: ${response.status} ${await response.text()}`);
   return { tokens: (await response.json()) as Tokens, jar };
 }

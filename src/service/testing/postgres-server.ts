@@ -35,10 +35,10 @@ function postgresUser(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
   const id = (flag: string) => Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout.trim());
   const user = { uid: id('-u'), gid: id('-g') };
-  if (!Number.isInteger(user.uid) || user.uid <= 0) throw new Error('running as root needs a "postgres" system user (Debian package postgresql)');
+  if (!Number.isInteger(user.uid) || user.uid <= 0)
+    throw new Error('running as root needs a "postgres" system user (Debian package postgresql)');
   return user;
 }
-
 
 /**
  * A PostgreSQL cluster in a temp dir on a free port, with a fresh database, for tests that must
@@ -66,9 +66,21 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres | unde
 
   const port = await freePort();
   const args = [
-    '-D', dataDir, '-p', String(port), '-h', '127.0.0.1', '-k', dir,
+    '-D',
+    dataDir,
+    '-p',
+    String(port),
+    '-h',
+    '127.0.0.1',
+    '-k',
+    dir,
     // a throwaway cluster needs no durability
-    '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off',
+    '-c',
+    'fsync=off',
+    '-c',
+    'synchronous_commit=off',
+    '-c',
+    'full_page_writes=off',
   ];
   const server: ChildProcess = spawn(path.join(bin, 'postgres'), args, { ...asUser, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -88,7 +100,11 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres | unde
 
   try {
     const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
-    await waitForConnection(adminUrl, () => server.exitCode !== null, () => stderr);
+    await waitForConnection(
+      adminUrl,
+      () => server.exitCode !== null,
+      () => stderr,
+    );
     const client = new pg.Client({ connectionString: adminUrl });
     await client.connect();
     await client.query('CREATE DATABASE gsw_test');

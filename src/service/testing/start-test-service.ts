@@ -120,7 +120,15 @@ export async function startTestService(options: StartTestServiceOptions = {}): P
   };
   let service: RunningService;
   try {
-    service = await startService({ config, publicUrlFromEnv: false, ingestQueue: options.ingestQueue, ingestion: options.ingestion, blobStore: options.blobStore, web: options.distDir ? { kind: 'dist', distDir: options.distDir } : { kind: 'none' }, logger: false });
+    service = await startService({
+      config,
+      publicUrlFromEnv: false,
+      ingestQueue: options.ingestQueue,
+      ingestion: options.ingestion,
+      blobStore: options.blobStore,
+      web: options.distDir ? { kind: 'dist', distDir: options.distDir } : { kind: 'none' },
+      logger: false,
+    });
   } catch (error) {
     await fs.rm(dataDir, { recursive: true, force: true });
     throw error;

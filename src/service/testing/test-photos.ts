@@ -15,10 +15,14 @@ export async function benchPhoto(mesh: Mesh, seed: number): Promise<{ bytes: Uin
   const rand = prng(seed);
   const light = rand() < 0.7;
   const background: [number, number, number] = light
-    ? [200 + rand() * 55, 200 + rand() * 55, 200 + rand() * 55].map(Math.round) as [number, number, number]
-    : [20 + rand() * 60, 20 + rand() * 60, 20 + rand() * 60].map(Math.round) as [number, number, number];
+    ? ([200 + rand() * 55, 200 + rand() * 55, 200 + rand() * 55].map(Math.round) as [number, number, number])
+    : ([20 + rand() * 60, 20 + rand() * 60, 20 + rand() * 60].map(Math.round) as [number, number, number]);
   const graded = rand() < 0.5;
-  const color: [number, number, number] = [40 + rand() * 215, 40 + rand() * 215, 40 + rand() * 215].map(Math.round) as [number, number, number];
+  const color: [number, number, number] = [40 + rand() * 215, 40 + rand() * 215, 40 + rand() * 215].map(Math.round) as [
+    number,
+    number,
+    number,
+  ];
   const noisy = rand() < 0.35;
   const blurred = rand() < 0.35;
   const photo = syntheticPhoto(mesh, {
@@ -40,7 +44,10 @@ export async function benchPhoto(mesh: Mesh, seed: number): Promise<{ bytes: Uin
   if (blurred) img = img.blur(0.6 + rand() * 0.8);
   const format = rand();
   const [bytes, name] =
-    format < 0.6 ? [await img.jpeg({ quality: 80 + Math.round(rand() * 12) }).toBuffer(), 'photo.jpg'] : format < 0.85 ? [await img.png().toBuffer(), 'photo.png'] : [await img.webp({ quality: 85 }).toBuffer(), 'photo.webp'];
+    format < 0.6
+      ? [await img.jpeg({ quality: 80 + Math.round(rand() * 12) }).toBuffer(), 'photo.jpg']
+      : format < 0.85
+        ? [await img.png().toBuffer(), 'photo.png']
+        : [await img.webp({ quality: 85 }).toBuffer(), 'photo.webp'];
   return { bytes: new Uint8Array(bytes), name, photo };
 }
-

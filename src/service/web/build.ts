@@ -25,8 +25,14 @@ export type BuildState = 'fresh' | 'stale' | 'missing' | 'no-app';
 export async function buildState(root: string): Promise<BuildState> {
   const index = path.join(root, 'dist', 'app', 'index.html');
   const [built, hasSources] = await Promise.all([
-    fs.stat(index).then((s) => s.mtimeMs, () => undefined),
-    fs.access(path.join(root, 'index.html')).then(() => true, () => false),
+    fs.stat(index).then(
+      (s) => s.mtimeMs,
+      () => undefined,
+    ),
+    fs.access(path.join(root, 'index.html')).then(
+      () => true,
+      () => false,
+    ),
   ]);
   if (!hasSources) return built === undefined ? 'no-app' : 'fresh';
   if (built === undefined) return 'missing';

@@ -17,7 +17,14 @@ export function fakeAuth(roles: string[]): Auth {
   });
   const noop = () => undefined;
   const userManager = {
-    events: { addUserLoaded: noop, removeUserLoaded: noop, addUserUnloaded: noop, removeUserUnloaded: noop, addUserSignedOut: noop, removeUserSignedOut: noop },
+    events: {
+      addUserLoaded: noop,
+      removeUserLoaded: noop,
+      addUserUnloaded: noop,
+      removeUserUnloaded: noop,
+      addUserSignedOut: noop,
+      removeUserSignedOut: noop,
+    },
     getUser: async () => user,
   } as unknown as UserManager;
   return {

@@ -48,7 +48,9 @@ export function stubService(service: FakeService) {
     }
     if (p === '/v2/folders' && method === 'POST') {
       const body = JSON.parse(String(init?.body)) as { name: string; parentFolderId: number | null };
-      if (service.folders.some((f) => f.parentFolderId === (body.parentFolderId ?? null) && f.name.toLowerCase() === body.name.toLowerCase())) {
+      if (
+        service.folders.some((f) => f.parentFolderId === (body.parentFolderId ?? null) && f.name.toLowerCase() === body.name.toLowerCase())
+      ) {
         return json({ error: { message: `A folder named "${body.name}" already exists here.`, code: 'conflict' } }, 409);
       }
       const folder = makeFolder(100 + service.folders.length, body.name, body.parentFolderId ?? null);
@@ -117,7 +119,11 @@ export function stubService(service: FakeService) {
       const kind = /^\/(part-to-part|part-in-part|geo-related)-matches$/.exec(rest)?.[1];
       if (kind) {
         const total = service.matchCounts?.[kind] ?? 0;
-        return json({ matches: [], matchCount: total, pageData: { total, perPage: 1, currentPage: 1, lastPage: Math.max(1, total), startIndex: 0, endIndex: 0 } });
+        return json({
+          matches: [],
+          matchCount: total,
+          pageData: { total, perPage: 1, currentPage: 1, lastPage: Math.max(1, total), startIndex: 0, endIndex: 0 },
+        });
       }
       if (rest === '/assembly-tree') return json({ type: 'assemblyTree', modelId: id, children: [] });
     }

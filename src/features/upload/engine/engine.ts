@@ -8,7 +8,16 @@ import { planUpload, type PlanOptions, type PlanResult, type ReviewRow, type Sou
 import { isSettledState, StatePoller, type ModelStatus, type PollerOptions, type PollerSnapshot } from './poller';
 import type { FileKind } from '../../../contract/file-types';
 import type { Role } from './roles';
-import { TERMINAL_SEND_PHASES, UploadSender, type SendError, type SendItemInit, type SendItemView, type SendPhase, type SenderOptions, type SenderSnapshot } from './sender';
+import {
+  TERMINAL_SEND_PHASES,
+  UploadSender,
+  type SendError,
+  type SendItemInit,
+  type SendItemView,
+  type SendPhase,
+  type SenderOptions,
+  type SenderSnapshot,
+} from './sender';
 import { ExternalStore } from './store';
 import type { Transport } from './transport';
 
@@ -34,8 +43,20 @@ export type FileStatus =
   | 'gone';
 
 export const FILE_STATUSES: readonly FileStatus[] = [
-  'problem', 'needs-file', 'waiting', 'uploading', 'retrying', 'upload-failed', 'cancelled',
-  'processing', 'finished', 'finished-incomplete', 'failed', 'failed-incomplete', 'unsupported', 'gone',
+  'problem',
+  'needs-file',
+  'waiting',
+  'uploading',
+  'retrying',
+  'upload-failed',
+  'cancelled',
+  'processing',
+  'finished',
+  'finished-incomplete',
+  'failed',
+  'failed-incomplete',
+  'unsupported',
+  'gone',
 ];
 
 export interface EngineFileView {
@@ -183,7 +204,12 @@ export class UploadEngine {
   private disposed = false;
 
   /** Reviews the dropped files and builds an engine for them (nothing is sent before start()). */
-  static async create(files: readonly SourceFile[], plan: PlanOptions, transport: Transport, options: UploadEngineOptions = {}): Promise<UploadEngine> {
+  static async create(
+    files: readonly SourceFile[],
+    plan: PlanOptions,
+    transport: Transport,
+    options: UploadEngineOptions = {},
+  ): Promise<UploadEngine> {
     return UploadEngine.fromPlan(await planUpload(files, plan), files, transport, options);
   }
 
@@ -234,7 +260,11 @@ export class UploadEngine {
     this.rows = rows;
     this.clock = options.clock;
     const shared = { ...(options.clock ? { clock: options.clock } : {}) };
-    this.sender = new UploadSender(transport, items, { ...shared, ...(options.random ? { random: options.random } : {}), ...options.sender });
+    this.sender = new UploadSender(transport, items, {
+      ...shared,
+      ...(options.random ? { random: options.random } : {}),
+      ...options.sender,
+    });
     this.poller = new StatePoller(transport, { ...shared, ...options.poller });
     for (const row of rows) this.meta.set(row.filePath.toLowerCase(), { row, references: row.references });
 
@@ -242,7 +272,14 @@ export class UploadEngine {
     // record are checked on start (their PUT may have finished before the page went away).
     const stored = saved.filter((f) => f.phase === 'uploaded' && f.modelId);
     this.poller.track(
-      stored.map((f) => ({ id: f.modelId!, filePath: f.filePath, role: f.role, references: f.references, state: f.serviceState, missingParts: f.missingParts })),
+      stored.map((f) => ({
+        id: f.modelId!,
+        filePath: f.filePath,
+        role: f.role,
+        references: f.references,
+        state: f.serviceState,
+        missingParts: f.missingParts,
+      })),
     );
     for (const f of saved) if (f.phase === 'pending' && f.modelId) this.unverified.set(f.filePath.toLowerCase(), f.modelId);
 
@@ -250,7 +287,10 @@ export class UploadEngine {
       const item = this.meta.get(filePath.toLowerCase());
       this.poller.track([{ id: modelId, filePath, role: item?.row.role ?? 'part', references: item?.references ?? [] }]);
     });
-    this.store = new ExternalStore(() => this.buildSnapshot(), { clock: options.clock ?? systemClock, ms: options.notifyIntervalMs ?? 100 });
+    this.store = new ExternalStore(() => this.buildSnapshot(), {
+      clock: options.clock ?? systemClock,
+      ms: options.notifyIntervalMs ?? 100,
+    });
     const changed = () => {
       this.poller.setExpectingMore(this.started && !this.sender.idle);
       this.store.changed();
@@ -295,7 +335,9 @@ export class UploadEngine {
     if (!item) return false;
     const meta = this.meta.get(item.filePath.toLowerCase());
     this.poller.untrack(modelId);
-    this.poller.track([{ id: modelId, filePath: item.filePath, role: meta?.row.role ?? item.role, references: meta?.references ?? [], state: 'processing' }]);
+    this.poller.track([
+      { id: modelId, filePath: item.filePath, role: meta?.row.role ?? item.role, references: meta?.references ?? [], state: 'processing' },
+    ]);
     this.poller.start();
     return true;
   }
@@ -358,8 +400,11 @@ export class UploadEngine {
     const models = this.poller.getSnapshot().models;
     const files: SavedFile[] = send.items.map((item) => {
       const status = item.modelId ? models.get(item.modelId) : undefined;
-      const phase: SavedFile['phase'] = TERMINAL_SEND_PHASES.has(item.phase) ? (item.phase as 'uploaded' | 'failed' | 'cancelled') : 'pending';
-      const recordToCheck = phase === 'pending' ? (item.modelId ?? item.staleModelId ?? this.unverified.get(item.filePath.toLowerCase()) ?? null) : null;
+      const phase: SavedFile['phase'] = TERMINAL_SEND_PHASES.has(item.phase)
+        ? (item.phase as 'uploaded' | 'failed' | 'cancelled')
+        : 'pending';
+      const recordToCheck =
+        phase === 'pending' ? (item.modelId ?? item.staleModelId ?? this.unverified.get(item.filePath.toLowerCase()) ?? null) : null;
       return {
         filePath: item.filePath,
         name: item.name,
@@ -526,4 +571,3 @@ export class UploadEngine {
     });
   }
 }
-

@@ -6,7 +6,10 @@ const options = { targetFolder: 'Projects/Pump', maxFileBytes: 10_000 };
 
 describe('planUpload: review rows', () => {
   it('builds filePaths from the target folder and the dropped paths', async () => {
-    const { rows, plan, folderProblem } = await planUpload([dropped('/asm/parts/p1.iges'), dropped('asm/p2.stl'), dropped('./a.stl')], options);
+    const { rows, plan, folderProblem } = await planUpload(
+      [dropped('/asm/parts/p1.iges'), dropped('asm/p2.stl'), dropped('./a.stl')],
+      options,
+    );
     expect(folderProblem).toBeNull();
     expect(rows.map((r) => r.filePath)).toEqual(['Projects/Pump/asm/parts/p1.iges', 'Projects/Pump/asm/p2.stl', 'Projects/Pump/a.stl']);
     expect(rows.map((r) => r.name)).toEqual(['p1.iges', 'p2.stl', 'a.stl']);
@@ -89,7 +92,12 @@ describe('planUpload: roles and order', () => {
       ],
       options,
     );
-    expect(plan.map((p) => `${p.name}:${p.role}:${p.depth}`)).toEqual(['p.stl:part:0', 's2.stp:sub-assembly:1', 's1.stp:sub-assembly:2', 'top.stp:assembly:3']);
+    expect(plan.map((p) => `${p.name}:${p.role}:${p.depth}`)).toEqual([
+      'p.stl:part:0',
+      's2.stp:sub-assembly:1',
+      's1.stp:sub-assembly:2',
+      'top.stp:assembly:3',
+    ]);
   });
 
   it('survives reference cycles and notes them', async () => {
@@ -132,6 +140,11 @@ describe('planUpload: roles and order', () => {
   });
 
   it('chunks a plan into creation requests of 100', () => {
-    expect(chunk(Array.from({ length: 250 }, (_, i) => i), 100).map((c) => c.length)).toEqual([100, 100, 50]);
+    expect(
+      chunk(
+        Array.from({ length: 250 }, (_, i) => i),
+        100,
+      ).map((c) => c.length),
+    ).toEqual([100, 100, 50]);
   });
 });

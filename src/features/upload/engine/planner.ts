@@ -184,7 +184,8 @@ export async function planUpload(files: readonly SourceFile[], options: PlanOpti
     else if (file.size > options.maxFileBytes) {
       problems.push(`The file is ${formatBytes(file.size, 'up')}; the limit is ${formatBytes(options.maxFileBytes)}.`);
     }
-    if (kind === 'native') notes.push('Native CAD file: it is stored, but the service may mark it unsupported if it cannot read its geometry.');
+    if (kind === 'native')
+      notes.push('Native CAD file: it is stored, but the service may mark it unsupported if it cannot read its geometry.');
     return {
       index,
       filePath,
@@ -275,7 +276,9 @@ export async function planUpload(files: readonly SourceFile[], options: PlanOpti
       );
     }
     if (withProblems.length > 0) {
-      row.notes.push(`${withProblems.join(', ')} will not be sent (see ${withProblems.length === 1 ? 'its' : 'their'} problems), so the assembly will be incomplete.`);
+      row.notes.push(
+        `${withProblems.join(', ')} will not be sent (see ${withProblems.length === 1 ? 'its' : 'their'} problems), so the assembly will be incomplete.`,
+      );
     }
   }
 

@@ -261,10 +261,13 @@ export class StatePoller {
     }
     const spacing = Math.max(this.options.minRequestSpacingMs, this.interval / this.chunkCount(now));
     const delay = Math.max(minDelay, this.lastAnswerAt + spacing - now);
-    this.timer = clock.setTimeout(() => {
-      this.timer = undefined;
-      void this.tick();
-    }, Math.max(0, delay));
+    this.timer = clock.setTimeout(
+      () => {
+        this.timer = undefined;
+        void this.tick();
+      },
+      Math.max(0, delay),
+    );
   }
 
   private clearTimer(): void {
@@ -308,7 +311,11 @@ export class StatePoller {
     }
     this.stats.intervalMs = this.interval;
     this.store.changed();
-    if (changed.length > 0) this.store.emit('change', changed.map((t) => this.view(t)));
+    if (changed.length > 0)
+      this.store.emit(
+        'change',
+        changed.map((t) => this.view(t)),
+      );
     this.checkSettled();
     this.wake();
   }
@@ -368,7 +375,8 @@ export class StatePoller {
   }
 
   private concerns(assembly: Tracked, part: Tracked, partName: string): boolean {
-    if (assembly.missingParts.length > 0) return assembly.missingParts.some((p) => fileNameOf(p.replace(/\\/g, '/')).toLowerCase() === partName);
+    if (assembly.missingParts.length > 0)
+      return assembly.missingParts.some((p) => fileNameOf(p.replace(/\\/g, '/')).toLowerCase() === partName);
     if (assembly.state !== 'finished-incomplete' && assembly.state !== 'failed-incomplete') return false;
     if (assembly.references.length > 0) return assembly.references.some((r) => r.toLowerCase() === partName);
     const folder = folderOf(assembly.filePath).toLowerCase();

@@ -109,7 +109,15 @@ describe('UploadSender: batching and concurrency', () => {
 
   it('sends an assembly only after its parts are stored', async () => {
     const list = items(10);
-    list.push({ filePath: 'T/asm.stp', name: 'asm.stp', size: 10, lastModified: 1, role: 'assembly', dependsOn: list.map((i) => i.filePath), blob: new Blob(['x']) });
+    list.push({
+      filePath: 'T/asm.stp',
+      name: 'asm.stp',
+      size: 10,
+      lastModified: 1,
+      role: 'assembly',
+      dependsOn: list.map((i) => i.filePath),
+      blob: new Blob(['x']),
+    });
     const service = new FakeService({ putLatencyMs: 1000 });
     const started: Record<string, number> = {};
     const put = service.put.bind(service);
@@ -164,7 +172,9 @@ describe('UploadSender: retries', () => {
   });
 
   it('gives up after maxPutAttempts and deletes the record nobody will fill', async () => {
-    const service = new FakeService({ failPut: ({ filePath }) => (filePath === 'T/f1.stl' ? httpError(500, 'Storage is down.') : undefined) });
+    const service = new FakeService({
+      failPut: ({ filePath }) => (filePath === 'T/f1.stl' ? httpError(500, 'Storage is down.') : undefined),
+    });
     const { s, idle, phase } = sender(service, items(3), { maxPutAttempts: 3 });
     const failed: string[] = [];
     s.on('failed', ({ filePath }) => failed.push(filePath));
@@ -208,7 +218,9 @@ describe('UploadSender: retries', () => {
 
 describe('UploadSender: expired addresses', () => {
   it('on a 403, deletes the record, creates it again and sends again', async () => {
-    const service = new FakeService({ failPut: ({ filePath, n }) => (filePath === 'T/f2.stl' && n === 1 ? httpError(403, 'expired') : undefined) });
+    const service = new FakeService({
+      failPut: ({ filePath, n }) => (filePath === 'T/f2.stl' && n === 1 ? httpError(403, 'expired') : undefined),
+    });
     const { s, idle } = sender(service, items(5));
     const firstIds: string[] = [];
     s.on('created', ({ filePath, modelId }) => {
@@ -227,7 +239,9 @@ describe('UploadSender: expired addresses', () => {
   });
 
   it('stops re-creating after maxRecreations', async () => {
-    const service = new FakeService({ failPut: ({ filePath }) => (filePath === 'T/f0.stl' ? httpError(403, 'Signature mismatch') : undefined) });
+    const service = new FakeService({
+      failPut: ({ filePath }) => (filePath === 'T/f0.stl' ? httpError(403, 'Signature mismatch') : undefined),
+    });
     const { s, idle, phase } = sender(service, items(2), { maxRecreations: 2 });
     s.start();
     await runUntil(idle);
@@ -303,7 +317,10 @@ describe('UploadSender: cancel', () => {
 describe('UploadSender: failed creation requests', () => {
   it('marks only the files the service names and sends the rest again', async () => {
     const service = new FakeService();
-    await Promise.all([service.createModels([{ filePath: 'T/f7.stl', name: 'x' }], { createMissingFolders: true }), vi.advanceTimersByTimeAsync(100)]);
+    await Promise.all([
+      service.createModels([{ filePath: 'T/f7.stl', name: 'x' }], { createMissingFolders: true }),
+      vi.advanceTimersByTimeAsync(100),
+    ]);
     const { s, idle, phase, count } = sender(service, items(10));
     s.start();
     await runUntil(idle);

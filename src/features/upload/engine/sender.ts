@@ -4,15 +4,7 @@ import { MAX_MODELS_PER_REQUEST, type DeclaredUnit } from '../../../contract/mod
 import { systemClock, sleep, type Clock, type Random } from './clock';
 import type { Role } from './roles';
 import { ExternalStore } from './store';
-import {
-  isAbortError,
-  isRetryable,
-  retryAfterOf,
-  toApiError,
-  type ApiError,
-  type CreatedModel,
-  type Transport,
-} from './transport';
+import { isAbortError, isRetryable, retryAfterOf, toApiError, type ApiError, type CreatedModel, type Transport } from './transport';
 
 export type SendPhase =
   /** Restored from storage without its bytes: the file has to be dropped again. */
@@ -508,7 +500,10 @@ export class UploadSender {
             }
             return;
           }
-          const named = attributeCreateError(error.message, pending.map((e) => e.filePath));
+          const named = attributeCreateError(
+            error.message,
+            pending.map((e) => e.filePath),
+          );
           if (named.length === 0 || named.length === pending.length) {
             for (const e of pending) if (e.phase === 'creating') this.fail(e, error);
             return;
@@ -756,7 +751,12 @@ export class UploadSender {
     if (this.createInFlight || this.stats.inFlight > 0 || this.pendingDeletes.size > 0) return false;
     if (!this.running && this.entries.some((e) => e.phase === 'queued')) return false;
     return !this.entries.some(
-      (e) => (e.phase === 'queued' && e.blob !== null && !this.fatal) || e.phase === 'creating' || e.phase === 'ready' || e.phase === 'uploading' || e.phase === 'retry-wait',
+      (e) =>
+        (e.phase === 'queued' && e.blob !== null && !this.fatal) ||
+        e.phase === 'creating' ||
+        e.phase === 'ready' ||
+        e.phase === 'uploading' ||
+        e.phase === 'retry-wait',
     );
   }
 

@@ -6,8 +6,17 @@ import { isRetryable, parseRetryAfter, toApiError, TransportError } from './tran
 // The engine has no answer schema of its own: the transport parses with the contract's.
 describe("the contract's createModelsResponseSchema, as the transport uses it", () => {
   const model = {
-    id: 'm1', name: 'b.stl', filePath: 'a/b.stl', fileName: 'b.stl', fileType: 'stl', folderId: 1, isAssembly: false,
-    state: 'incomplete-upload', metadata: [], createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z',
+    id: 'm1',
+    name: 'b.stl',
+    filePath: 'a/b.stl',
+    fileName: 'b.stl',
+    fileType: 'stl',
+    folderId: 1,
+    isAssembly: false,
+    state: 'incomplete-upload',
+    metadata: [],
+    createdAt: '2026-01-01T00:00:00Z',
+    updatedAt: '2026-01-01T00:00:00Z',
   };
   const headers = { 'x-sig': 'abc' };
   const parse = (entry: object) => createModelsResponseSchema.parse({ models: [entry] }).models;

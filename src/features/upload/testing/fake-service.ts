@@ -55,7 +55,16 @@ export interface FakeServiceOptions {
 }
 
 export function httpError(status: number, message = `HTTP ${status}`, retryAfterMs?: number): TransportError {
-  const code = status === 0 ? 'network_error' : status === 403 ? 'forbidden' : status === 409 ? 'conflict' : status >= 500 ? 'internal_error' : `http_${status}`;
+  const code =
+    status === 0
+      ? 'network_error'
+      : status === 403
+        ? 'forbidden'
+        : status === 409
+          ? 'conflict'
+          : status >= 500
+            ? 'internal_error'
+            : `http_${status}`;
   return new TransportError(status, code, message, retryAfterMs);
 }
 
@@ -101,7 +110,14 @@ export class FakeService implements Transport {
   }
 
   private record(m: FakeModel): ModelRecord {
-    return { id: m.id, filePath: m.filePath, state: m.state, stateReason: m.stateReason, missingParts: [...m.missingParts], isAssembly: m.isAssembly };
+    return {
+      id: m.id,
+      filePath: m.filePath,
+      state: m.state,
+      stateReason: m.stateReason,
+      missingParts: [...m.missingParts],
+      isAssembly: m.isAssembly,
+    };
   }
 
   /** The record as the service answers it (the contract's Model). */
@@ -242,25 +258,33 @@ export class FakeService implements Transport {
   /** Processing: parts end in finalState; assemblies in finished(-incomplete) by their parts. */
   private scheduleProcessing(model: FakeModel): void {
     const { clock } = this.options;
-    clock.setTimeout(() => {
-      if (!this.models.has(model.id)) return;
-      const parts = this.options.assemblies[model.filePath];
-      if (parts) {
-        model.missingParts = parts.filter((p) => !this.partPresent(model, p));
-        model.state = model.missingParts.length > 0 ? 'finished-incomplete' : 'finished';
-        model.stateReason = model.missingParts.length > 0 ? `Missing parts: ${model.missingParts.join(', ')}` : null;
-      } else {
-        model.state = this.options.finalState(model.filePath);
-      }
-      this.relinkAssembliesWaitingFor(model);
-    }, this.latency(this.options.processingMs, model.filePath));
+    clock.setTimeout(
+      () => {
+        if (!this.models.has(model.id)) return;
+        const parts = this.options.assemblies[model.filePath];
+        if (parts) {
+          model.missingParts = parts.filter((p) => !this.partPresent(model, p));
+          model.state = model.missingParts.length > 0 ? 'finished-incomplete' : 'finished';
+          model.stateReason = model.missingParts.length > 0 ? `Missing parts: ${model.missingParts.join(', ')}` : null;
+        } else {
+          model.state = this.options.finalState(model.filePath);
+        }
+        this.relinkAssembliesWaitingFor(model);
+      },
+      this.latency(this.options.processingMs, model.filePath),
+    );
   }
 
   private partPresent(assembly: FakeModel, name: string): boolean {
     const folder = folderOf(assembly.filePath).toLowerCase();
     return [...this.models.values()].some((m) => {
       const f = folderOf(m.filePath).toLowerCase();
-      return m.stored && m.state !== 'processing' && fileNameOf(m.filePath).toLowerCase() === name.toLowerCase() && (f === folder || f.startsWith(`${folder}/`));
+      return (
+        m.stored &&
+        m.state !== 'processing' &&
+        fileNameOf(m.filePath).toLowerCase() === name.toLowerCase() &&
+        (f === folder || f.startsWith(`${folder}/`))
+      );
     });
   }
 

@@ -1,7 +1,16 @@
 import { Primitive, WebIO, type Document, type Node as GltfNode } from '@gltf-transform/core';
 import { EXTMeshoptCompression, KHRMeshQuantization } from '@gltf-transform/extensions';
 import { MeshoptDecoder } from 'meshoptimizer/decoder';
-import { count, defineImporter, DEFAULT_UNPACKED_MAX_BYTES, failed, unreadableReason, type ImportedModel, type ImportError, type ProductNode } from '../importer';
+import {
+  count,
+  defineImporter,
+  DEFAULT_UNPACKED_MAX_BYTES,
+  failed,
+  unreadableReason,
+  type ImportedModel,
+  type ImportError,
+  type ProductNode,
+} from '../importer';
 import { applyToMesh, mergeMeshes, type Mesh } from '../../mesh/mesh';
 import { validateMesh } from '../validate';
 import { formatBytes } from './zip-archive';
@@ -23,7 +32,10 @@ export const glbImporter = defineImporter('glb', 'GLB', async (bytes, ctx) => {
     return failed('The file does not start with the "glTF" signature, so it is not a GLB file.');
   }
   const total = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(8, true);
-  if (total > bytes.byteLength) return failed(`The GLB file says it is ${total.toLocaleString('en-US')} bytes long but only ${bytes.byteLength.toLocaleString('en-US')} are there: it was probably cut off.`);
+  if (total > bytes.byteLength)
+    return failed(
+      `The GLB file says it is ${total.toLocaleString('en-US')} bytes long but only ${bytes.byteLength.toLocaleString('en-US')} are there: it was probably cut off.`,
+    );
   const jsonLength = bytes.byteLength >= 20 ? new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(12, true) : 0;
   if (20 + jsonLength > bytes.byteLength) return failed('The GLB file is damaged: its description runs past the end of the file.');
   let json: GltfJson;
@@ -64,7 +76,10 @@ async function readDocument(read: () => Promise<Document>, label: string): Promi
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     const ext = /extension,?\s*"?([A-Z]+_[\w]+)/.exec(msg)?.[1];
-    if (ext) return failed(`The ${label} file uses the ${ext} extension (${describeExtension(ext)}), which we cannot decode; export it without it.`);
+    if (ext)
+      return failed(
+        `The ${label} file uses the ${ext} extension (${describeExtension(ext)}), which we cannot decode; export it without it.`,
+      );
     if (/external/i.test(msg)) return failed(`The ${label} file refers to separate files that were not uploaded with it.`);
     return failed(unreadableReason(label, e));
   }
@@ -95,7 +110,9 @@ async function readDocument(read: () => Promise<Document>, label: string): Promi
     structure = { name: scene?.getName() ?? '', triangleCount: 0, children: topNodes.map(visit) };
   } catch (e) {
     if (!(e instanceof IndexRangeError)) throw e;
-    return failed(`Triangle ${count(e.triangle)} of a ${label} mesh refers to vertex ${count(e.vertex)}, but that mesh has only ${count(e.vertices)} vertices.`);
+    return failed(
+      `Triangle ${count(e.triangle)} of a ${label} mesh refers to vertex ${count(e.vertex)}, but that mesh has only ${count(e.vertices)} vertices.`,
+    );
   }
   const merged: ImportedModel = { ...mergeMeshes(parts), units: 'm', structure };
   return validateMesh(merged, label) ?? merged;
@@ -116,10 +133,16 @@ const COMPONENT_BYTES: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 512
  * data), meshopt-compressed views (decoded to `count × byteStride`) and buffers without data.
  * A few hundred bytes of JSON can otherwise ask for gigabytes.
  */
-function declaredTooMuch(json: GltfJson, label: string, maxBytes = DEFAULT_UNPACKED_MAX_BYTES, binaryChunk = false): ImportError | undefined {
+function declaredTooMuch(
+  json: GltfJson,
+  label: string,
+  maxBytes = DEFAULT_UNPACKED_MAX_BYTES,
+  binaryChunk = false,
+): ImportError | undefined {
   const size = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : 0);
   let declared = 0;
-  for (const a of json.accessors ?? []) declared += size(a?.count) * (COMPONENTS[a?.type ?? ''] ?? 16) * (COMPONENT_BYTES[a?.componentType ?? 0] ?? 4);
+  for (const a of json.accessors ?? [])
+    declared += size(a?.count) * (COMPONENTS[a?.type ?? ''] ?? 16) * (COMPONENT_BYTES[a?.componentType ?? 0] ?? 4);
   for (const v of json.bufferViews ?? []) {
     const meshopt = v?.extensions?.EXT_meshopt_compression ?? v?.extensions?.KHR_meshopt_compression;
     if (meshopt) declared += size(meshopt.count) * size(meshopt.byteStride);

@@ -38,6 +38,8 @@ describe('hostile files end failed with a plain reason, before the memory is spe
     expect(unreadableReason('3MF', new RangeError('Cannot create a string longer than 0x1fffffe8 characters'))).toBe(
       'The 3MF file declares more data than one model may hold in memory, so it was not read.',
     );
-    expect(unreadableReason('OBJ', new TypeError("Cannot read properties of undefined (reading 'x')"))).toBe('The OBJ file is damaged or is not a valid OBJ file, so it could not be read.');
+    expect(unreadableReason('OBJ', new TypeError("Cannot read properties of undefined (reading 'x')"))).toBe(
+      'The OBJ file is damaged or is not a valid OBJ file, so it could not be read.',
+    );
   });
 });

@@ -40,7 +40,11 @@ function checkFaceIndices(text: string): ImportError | undefined {
     }
   }
   if (faces === 0) {
-    return failed(vertices > 0 ? `The OBJ file has ${plural(vertices, 'point')} but no faces, so it has no surface to read.` : 'The OBJ file contains no vertices and no faces.');
+    return failed(
+      vertices > 0
+        ? `The OBJ file has ${plural(vertices, 'point')} but no faces, so it has no surface to read.`
+        : 'The OBJ file contains no vertices and no faces.',
+    );
   }
   return undefined;
 }

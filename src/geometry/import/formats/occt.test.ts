@@ -67,11 +67,14 @@ describe('STEP / IGES / BREP through occt-import-js', () => {
       expect(model.structure).toBeDefined();
       if (bytes.byteLength > largest.bytes) largest = { name, bytes: bytes.byteLength, ms, triangles };
     }
-    console.info(`largest CAx-IF STEP: ${largest.name} (${(largest.bytes / 1024).toFixed(0)} KB) → ${largest.triangles} triangles in ${largest.ms.toFixed(0)} ms`);
+    console.info(
+      `largest CAx-IF STEP: ${largest.name} (${(largest.bytes / 1024).toFixed(0)} KB) → ${largest.triangles} triangles in ${largest.ms.toFixed(0)} ms`,
+    );
   });
 
   it('keeps the assembly tree of as1-oc-214', async () => {
-    const model = imported.get('as1-oc-214.stp') ?? expectModel(await importFile('as1-oc-214.stp', read(join(CAXIF, 'as1-oc-214.stp'))), 'as1');
+    const model =
+      imported.get('as1-oc-214.stp') ?? expectModel(await importFile('as1-oc-214.stp', read(join(CAXIF, 'as1-oc-214.stp'))), 'as1');
     const root = model.structure!;
     expect(countNodes(root)).toBeGreaterThan(4);
     const names = JSON.stringify(root);
@@ -116,7 +119,9 @@ describe('STEP / IGES / BREP through occt-import-js', () => {
   });
 
   it('a STEP header with no geometry, and a truncated STEP file, end failed', async () => {
-    const empty = new TextEncoder().encode("ISO-10303-21;\nHEADER;\nFILE_DESCRIPTION((''),'2;1');\nENDSEC;\nDATA;\nENDSEC;\nEND-ISO-10303-21;\n");
+    const empty = new TextEncoder().encode(
+      "ISO-10303-21;\nHEADER;\nFILE_DESCRIPTION((''),'2;1');\nENDSEC;\nDATA;\nENDSEC;\nEND-ISO-10303-21;\n",
+    );
     const r1 = await importFile('empty.step', empty);
     expect(isImportError(r1) && r1.code).toBe('failed');
     const full = read(join(CAXIF, 'io1-cm-214.stp'));

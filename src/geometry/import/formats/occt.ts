@@ -1,6 +1,15 @@
 import type { Occt, OcctNode, OcctResult } from 'occt-import-js';
 import type { FormatId } from '../../../contract/file-types';
-import { unreadableReason, defineImporter, failed, plural, type ImportContext, type ImportedModel, type ImportError, type ProductNode } from '../importer';
+import {
+  unreadableReason,
+  defineImporter,
+  failed,
+  plural,
+  type ImportContext,
+  type ImportedModel,
+  type ImportError,
+  type ProductNode,
+} from '../importer';
 import { mergeMeshes, type LengthUnit, type Mesh } from '../../mesh/mesh';
 import { sniff } from '../sniff';
 import { scanStep } from '../../step/step-references';
@@ -41,7 +50,11 @@ function occtImporter(format: FormatId, label: string, reader: Reader, units: Le
     } catch (e) {
       // A WebAssembly abort can leave the module unusable: start a fresh one next time.
       occt = undefined;
-      return failed(e instanceof RangeError || /memory|alloc/i.test(String(e)) ? unreadableReason(label, new RangeError('alloc')) : `The ${label} file could not be read: the CAD reader stopped on its content, which is damaged or uses something we do not support.`);
+      return failed(
+        e instanceof RangeError || /memory|alloc/i.test(String(e))
+          ? unreadableReason(label, new RangeError('alloc'))
+          : `The ${label} file could not be read: the CAD reader stopped on its content, which is damaged or uses something we do not support.`,
+      );
     }
     return toModel(result, bytes, format, label, units);
   });
@@ -83,13 +96,19 @@ function checkHeader(format: FormatId, label: string, bytes: Uint8Array): Import
   if (format === 'iges' && s?.kind === 'text') return undefined; // IGES headers vary; let OpenCascade judge
   const what = s ? `it looks like ${s.description}` : 'it contains unreadable binary data';
   const expected =
-    format === 'step' ? 'a STEP file starts with "ISO-10303-21;"' : format === 'brep' ? 'a BREP file starts with "DBRep_DrawableShape"' : 'an IGES file is made of 80-column lines';
+    format === 'step'
+      ? 'a STEP file starts with "ISO-10303-21;"'
+      : format === 'brep'
+        ? 'a BREP file starts with "DBRep_DrawableShape"'
+        : 'an IGES file is made of 80-column lines';
   return failed(`This is not a ${label} file: ${what} (${expected}).`);
 }
 
 function toModel(result: OcctResult, bytes: Uint8Array, format: FormatId, label: string, units: LengthUnit): ImportedModel | ImportError {
   if (!result.success || !result.root) {
-    return failed(`The ${label} file could not be read: it is damaged, cut off, or uses a variant of ${label} that OpenCascade does not understand.`);
+    return failed(
+      `The ${label} file could not be read: it is damaged, cut off, or uses a variant of ${label} that OpenCascade does not understand.`,
+    );
   }
   const meshes = result.meshes ?? [];
   const parts: Mesh[] = meshes.map((m) => ({

@@ -21,7 +21,8 @@ function parseOff(text: string): ImportedModel | ImportError {
   };
   let first = next();
   if (first === undefined || !/^[A-Z]*OFF\b/.test(first)) return failed('The file does not start with "OFF", so it is not an OFF file.');
-  if (/^[A-Z]*4[A-Z]*OFF|^[A-Z]*nOFF/.test(first)) return failed('The OFF file is a higher-dimensional variant (4OFF/nOFF) that has no 3D surface.');
+  if (/^[A-Z]*4[A-Z]*OFF|^[A-Z]*nOFF/.test(first))
+    return failed('The OFF file is a higher-dimensional variant (4OFF/nOFF) that has no 3D surface.');
   // The counts may follow the keyword on the same line.
   first = first.replace(/^[A-Z]*OFF\s*/, '');
   const countsLine = first !== '' ? first : next();
@@ -34,12 +35,15 @@ function parseOff(text: string): ImportedModel | ImportError {
   if (nf === 0) return failed(`The OFF file has ${plural(nv, 'vertex', 'vertices')} but no faces, so it has no surface to read.`);
   // A vertex line takes at least 6 bytes ("0 0 0\n"), a face line 8: counts beyond that are lies.
   if (nv * 6 + nf * 8 > text.length) {
-    return failed(`The OFF file announces ${plural(nv, 'vertex', 'vertices')} and ${plural(nf, 'face')}, more than its ${count(text.length)} characters can hold: it is damaged or cut off.`);
+    return failed(
+      `The OFF file announces ${plural(nv, 'vertex', 'vertices')} and ${plural(nf, 'face')}, more than its ${count(text.length)} characters can hold: it is damaged or cut off.`,
+    );
   }
   const positions = new Float32Array(nv * 3);
   for (let v = 0; v < nv; v++) {
     const l = next();
-    if (l === undefined) return failed(`The OFF file ends after ${count(v)} of its ${plural(nv, 'vertex', 'vertices')}: it was probably cut off.`);
+    if (l === undefined)
+      return failed(`The OFF file ends after ${count(v)} of its ${plural(nv, 'vertex', 'vertices')}: it was probably cut off.`);
     const p = l.split(/\s+/);
     if (p.length < 3 && lines.slice(i).every((x) => x === '')) {
       return failed(`The OFF file ends in the middle of vertex ${count(v + 1)} of ${count(nv)}: it was probably cut off.`);
@@ -58,11 +62,14 @@ function parseOff(text: string): ImportedModel | ImportError {
     if (p.length < n + 1 && lines.slice(i).every((x) => x === '')) {
       return failed(`The OFF file ends in the middle of face ${count(f + 1)} of ${count(nf)}: it was probably cut off.`);
     }
-    if (!Number.isInteger(n) || n < 3 || p.length < n + 1) return failed(`Face ${count(f + 1)} of the OFF file is malformed (it needs at least three corner numbers).`);
+    if (!Number.isInteger(n) || n < 3 || p.length < n + 1)
+      return failed(`Face ${count(f + 1)} of the OFF file is malformed (it needs at least three corner numbers).`);
     for (let k = 1; k <= n; k++) {
       const idx = p[k]!;
       if (!Number.isInteger(idx) || idx < 0 || idx >= nv) {
-        return failed(`Face ${count(f + 1)} of the OFF file refers to vertex ${p[k]}, but the file has only ${plural(nv, 'vertex', 'vertices')} (numbered from 0).`);
+        return failed(
+          `Face ${count(f + 1)} of the OFF file refers to vertex ${p[k]}, but the file has only ${plural(nv, 'vertex', 'vertices')} (numbered from 0).`,
+        );
       }
     }
     for (let k = 2; k < n; k++) indices.push(p[1]!, p[k]!, p[k + 1]!); // fan

@@ -14,22 +14,30 @@ export const plyImporter = defineImporter('ply', 'PLY', (bytes) => {
   // a header announcing more than the bytes can hold would have the loader allocate for nothing.
   const minimum = header.format === 'ascii' ? header.vertices * 6 + header.faces * 8 : header.vertices * 3 + header.faces * 4;
   if (minimum > bytes.byteLength) {
-    return failed(`The PLY file announces ${plural(header.vertices, 'vertex', 'vertices')} and ${plural(header.faces, 'face')}, more than its ${count(bytes.byteLength)} bytes can hold: it is damaged or cut off.`);
+    return failed(
+      `The PLY file announces ${plural(header.vertices, 'vertex', 'vertices')} and ${plural(header.faces, 'face')}, more than its ${count(bytes.byteLength)} bytes can hold: it is damaged or cut off.`,
+    );
   }
   let geometry;
   try {
     geometry = new PLYLoader().parse(toArrayBuffer(bytes));
   } catch {
-    return failed(`The PLY file ends before its ${plural(header.vertices, 'vertex', 'vertices')} and ${plural(header.faces, 'face')} are complete: it was probably cut off.`);
+    return failed(
+      `The PLY file ends before its ${plural(header.vertices, 'vertex', 'vertices')} and ${plural(header.faces, 'face')} are complete: it was probably cut off.`,
+    );
   }
   const mesh = geometryToMesh(geometry);
   geometry.dispose();
   const got = mesh.positions.length / 3;
   if (got < header.vertices) {
-    return failed(`The PLY file announces ${plural(header.vertices, 'vertex', 'vertices')} but holds only ${count(got)}: it was probably cut off.`);
+    return failed(
+      `The PLY file announces ${plural(header.vertices, 'vertex', 'vertices')} but holds only ${count(got)}: it was probably cut off.`,
+    );
   }
   if (mesh.indices.length / 3 < header.faces) {
-    return failed(`The PLY file announces ${plural(header.faces, 'face')} but only ${count(mesh.indices.length / 3)} could be read: it was probably cut off, or it has faces with more than four corners.`);
+    return failed(
+      `The PLY file announces ${plural(header.faces, 'face')} but only ${count(mesh.indices.length / 3)} could be read: it was probably cut off, or it has faces with more than four corners.`,
+    );
   }
   mesh.units = 'unknown';
   return validateMesh(mesh, 'PLY') ?? mesh;

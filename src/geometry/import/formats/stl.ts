@@ -32,7 +32,9 @@ function looksAscii(bytes: Uint8Array): boolean {
 
 function parseBinary(bytes: Uint8Array): ImportedModel | ImportError {
   if (bytes.byteLength < HEADER) {
-    return failed(`The STL file is only ${plural(bytes.byteLength, 'byte')} long, shorter than the 84-byte header every binary STL starts with.`);
+    return failed(
+      `The STL file is only ${plural(bytes.byteLength, 'byte')} long, shorter than the 84-byte header every binary STL starts with.`,
+    );
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const n = view.getUint32(80, true);
@@ -46,7 +48,9 @@ function parseBinary(bytes: Uint8Array): ImportedModel | ImportError {
   }
   const warnings: string[] = [];
   if (bytes.byteLength > expected) {
-    warnings.push(`The STL file has ${plural(bytes.byteLength - expected, 'extra byte')} after its ${plural(n, 'triangle')}; they were ignored.`);
+    warnings.push(
+      `The STL file has ${plural(bytes.byteLength - expected, 'extra byte')} after its ${plural(n, 'triangle')}; they were ignored.`,
+    );
   }
   const positions = new Float32Array(n * 9);
   for (let t = 0; t < n; t++) {
@@ -87,7 +91,9 @@ function parseAscii(bytes: Uint8Array): ImportedModel | ImportError {
     }
   }
   if (open || (!ended && coords.length % 9 !== 0)) {
-    return failed(`The STL file ends in the middle of triangle ${count(facets + 1)} (after ${plural(facets, 'complete triangle')}): the file was probably cut off.`);
+    return failed(
+      `The STL file ends in the middle of triangle ${count(facets + 1)} (after ${plural(facets, 'complete triangle')}): the file was probably cut off.`,
+    );
   }
   if (facets === 0) return failed('The STL file is a text STL without any triangles ("facet" entries).');
   const model: ImportedModel = { positions: Float32Array.from(coords), indices: sequence(facets * 3), units: 'unknown' };

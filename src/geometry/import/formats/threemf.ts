@@ -1,6 +1,15 @@
 // three's 3MFLoader needs DOMParser, which workers and Node lack: unzip (zip-archive.ts, sizes
 // checked before anything is inflated) and scan the few elements the core specification needs.
-import { count, defineImporter, DEFAULT_UNPACKED_MAX_BYTES, failed, plural, type ImportedModel, type ImportError, type ProductNode } from '../importer';
+import {
+  count,
+  defineImporter,
+  DEFAULT_UNPACKED_MAX_BYTES,
+  failed,
+  plural,
+  type ImportedModel,
+  type ImportError,
+  type ProductNode,
+} from '../importer';
 import { applyToMesh, mergeMeshes, type LengthUnit, type Mesh } from '../../mesh/mesh';
 import { identity, multiply, scaling, type Mat4 } from '../../mesh/transform';
 import { validateMesh } from '../validate';
@@ -108,7 +117,11 @@ function parseObjects(xml: string, path: string): Map<string, ObjectDef> {
     if (/<(?:\w+:)?mesh\b/.test(body)) def.mesh = parseMesh(body, a.id ?? '?');
     for (const c of body.matchAll(/<(?:\w+:)?component\b([^>]*)>/g)) {
       const ca = attrs(c[1]!);
-      def.components.push({ objectId: ca.objectid ?? '', path: normalizePath(ca['p:path'] ?? '') || path, transform: parseTransform(ca.transform) });
+      def.components.push({
+        objectId: ca.objectid ?? '',
+        path: normalizePath(ca['p:path'] ?? '') || path,
+        transform: parseTransform(ca.transform),
+      });
     }
     objects.set(a.id ?? '', def);
   }
@@ -128,7 +141,9 @@ function parseMesh(body: string, id: string): Mesh {
     const tri = [Number(a.v1), Number(a.v2), Number(a.v3)];
     for (const k of tri) {
       if (!Number.isInteger(k) || k < 0 || k >= nv) {
-        throw new BadModel(`triangle ${count(idx.length / 3 + 1)} of object ${id} refers to vertex ${k}, but the object has only ${plural(nv, 'vertex', 'vertices')}`);
+        throw new BadModel(
+          `triangle ${count(idx.length / 3 + 1)} of object ${id} refers to vertex ${k}, but the object has only ${plural(nv, 'vertex', 'vertices')}`,
+        );
       }
     }
     idx.push(...tri);

@@ -83,7 +83,7 @@ export function readZipDirectory(bytes: Uint8Array, label: string, maxBytes: num
     let start = view.getUint32(p + 42, true);
     const name = new TextDecoder().decode(bytes.subarray(p + 46, p + 46 + nameLength));
     // ZIP64: the 64-bit values follow in the order of the 32-bit fields that overflowed.
-    for (let e = p + 46 + nameLength; e + 4 <= p + 46 + nameLength + extraLength; ) {
+    for (let e = p + 46 + nameLength; e + 4 <= p + 46 + nameLength + extraLength;) {
       const id = view.getUint16(e, true);
       const length = view.getUint16(e + 2, true);
       if (id === 0x0001) {
@@ -126,13 +126,18 @@ export function readZipDirectory(bytes: Uint8Array, label: string, maxBytes: num
  */
 export function readZipEntry(bytes: Uint8Array, entry: ZipEntry, label: string): Uint8Array {
   const data = bytes.subarray(entry.dataStart, entry.end);
-  const lying = () => new ArchiveRefused(`The ${label} file's ZIP entry "${entry.name}" holds more data than its directory says, a sign of a deliberately malformed file; it was not read.`);
+  const lying = () =>
+    new ArchiveRefused(
+      `The ${label} file's ZIP entry "${entry.name}" holds more data than its directory says, a sign of a deliberately malformed file; it was not read.`,
+    );
   if (entry.method === 0) {
     if (entry.size !== entry.compressedSize) throw lying();
     return data;
   }
   if (entry.method !== 8) {
-    throw new ArchiveRefused(`The ${label} file's entry "${entry.name}" is compressed with a method we cannot read (ZIP method ${entry.method}); save it again with standard compression.`);
+    throw new ArchiveRefused(
+      `The ${label} file's entry "${entry.name}" is compressed with a method we cannot read (ZIP method ${entry.method}); save it again with standard compression.`,
+    );
   }
   const out = new Uint8Array(entry.size);
   let written = 0;
@@ -153,9 +158,12 @@ export function readZipEntry(bytes: Uint8Array, entry: ZipEntry, label: string):
     for (let i = 0; i < data.length; i += slice) inflater.push(data.subarray(i, i + slice), i + slice >= data.length);
   } catch {
     if (over) throw lying();
-    throw new ArchiveRefused(`The ${label} file is a damaged ZIP package (entry "${entry.name}" cannot be unpacked; it was probably cut off).`);
+    throw new ArchiveRefused(
+      `The ${label} file is a damaged ZIP package (entry "${entry.name}" cannot be unpacked; it was probably cut off).`,
+    );
   }
-  if (written !== entry.size) throw new ArchiveRefused(`The ${label} file is a damaged ZIP package (entry "${entry.name}" is shorter than its directory says).`);
+  if (written !== entry.size)
+    throw new ArchiveRefused(`The ${label} file is a damaged ZIP package (entry "${entry.name}" is shorter than its directory says).`);
   return out;
 }
 

@@ -30,7 +30,10 @@ function jitteredGrid(n: number, x0: number, y0: number, size: number, jitter: n
   const idx: number[] = [];
   for (let j = 0; j < n; j++) {
     for (let i = 0; i < n; i++) {
-      const a = j * (n + 1) + i, b = a + 1, c = a + n + 1, d = c + 1;
+      const a = j * (n + 1) + i,
+        b = a + 1,
+        c = a + n + 1,
+        d = c + 1;
       if ((i + j) % 2) idx.push(a, b, d, a, d, c);
       else idx.push(a, b, c, b, d, c);
     }
@@ -62,7 +65,8 @@ describe('rasterize', () => {
       let expected = 0;
       for (let y = 0; y < W; y++) {
         for (let x = 0; x < W; x++) {
-          const cx = x + 0.5, cy = y + 0.5;
+          const cx = x + 0.5,
+            cy = y + 0.5;
           // The outer square's own edges: left/top inclusive, right/bottom exclusive.
           const inside = cx >= x0 && cx < x0 + size && cy >= x0 && cy < x0 + size;
           if (inside) expected++;

@@ -57,9 +57,12 @@ export function rasterize(
     const i0 = indices[t * 3]!;
     const i1 = indices[t * 3 + 1]!;
     const i2 = indices[t * 3 + 2]!;
-    const x0 = fx[i0]!, y0 = fy[i0]!;
-    let x1 = fx[i1]!, y1 = fy[i1]!;
-    let x2 = fx[i2]!, y2 = fy[i2]!;
+    const x0 = fx[i0]!,
+      y0 = fy[i0]!;
+    let x1 = fx[i1]!,
+      y1 = fy[i1]!;
+    let x2 = fx[i2]!,
+      y2 = fy[i2]!;
     // Bounding box in pixel indices whose centres (p·SUB + HALF) can be covered.
     const minX = x0 < x1 ? (x0 < x2 ? x0 : x2) : x1 < x2 ? x1 : x2;
     const maxX = x0 > x1 ? (x0 > x2 ? x0 : x2) : x1 > x2 ? x1 : x2;
@@ -78,41 +81,56 @@ export function rasterize(
 
     let area = (x1 - x0) * (y2 - y0) - (y1 - y0) * (x2 - x0);
     if (area === 0) continue;
-    let z1 = sz[i1]!, z2 = sz[i2]!;
+    let z1 = sz[i1]!,
+      z2 = sz[i2]!;
     if (area > 0) {
       // Clockwise as seen: a back face.
       if (cull === 'back') continue;
     } else {
       // Swap two corners so the edge functions below are positive inside.
-      const tx = x1; x1 = x2; x2 = tx;
-      const ty = y1; y1 = y2; y2 = ty;
-      const tz = z1; z1 = z2; z2 = tz;
+      const tx = x1;
+      x1 = x2;
+      x2 = tx;
+      const ty = y1;
+      y1 = y2;
+      y2 = ty;
+      const tz = z1;
+      z1 = z2;
+      z2 = tz;
       area = -area;
     }
     const z0 = sz[i0]!;
     const inv = 1 / area;
 
     // Edge functions: w0 for edge 1→2 (weight of corner 0), w1 for 2→0, w2 for 0→1.
-    const a0 = -(y2 - y1) * SUB, b0 = (x2 - x1) * SUB;
-    const a1 = -(y0 - y2) * SUB, b1 = (x0 - x2) * SUB;
-    const a2 = -(y1 - y0) * SUB, b2 = (x1 - x0) * SUB;
+    const a0 = -(y2 - y1) * SUB,
+      b0 = (x2 - x1) * SUB;
+    const a1 = -(y0 - y2) * SUB,
+      b1 = (x0 - x2) * SUB;
+    const a2 = -(y1 - y0) * SUB,
+      b2 = (x1 - x0) * SUB;
     // Top-left rule: a pixel centre exactly on an edge belongs to the triangle only if that edge
     // is a top or a left edge; for the others require w ≥ 1 (values are integers).
     const bias0 = topLeft(x2 - x1, y2 - y1) ? 0 : 1;
     const bias1 = topLeft(x0 - x2, y0 - y2) ? 0 : 1;
     const bias2 = topLeft(x1 - x0, y1 - y0) ? 0 : 1;
-    const sx = px0 * SUB + HALF, sy = py0 * SUB + HALF;
+    const sx = px0 * SUB + HALF,
+      sy = py0 * SUB + HALF;
     let r0 = (x2 - x1) * (sy - y1) - (y2 - y1) * (sx - x1);
     let r1 = (x0 - x2) * (sy - y2) - (y0 - y2) * (sx - x2);
     let r2 = (x1 - x0) * (sy - y0) - (y1 - y0) * (sx - x0);
-    const zs0 = z0 * inv, zs1 = z1 * inv, zs2 = z2 * inv;
+    const zs0 = z0 * inv,
+      zs1 = z1 * inv,
+      zs2 = z2 * inv;
 
     const dz = a0 * zs0 + a1 * zs1 + a2 * zs2;
     const span = px1 - px0;
     if (span < 8) {
       // Small triangles (most of them at descriptor sizes): test each pixel centre.
       for (let py = py0; py <= py1; py++, r0 += b0, r1 += b1, r2 += b2) {
-        let w0 = r0, w1 = r1, w2 = r2;
+        let w0 = r0,
+          w1 = r1,
+          w2 = r2;
         for (let i = py * width + px0, end = i + span; i <= end; i++, w0 += a0, w1 += a1, w2 += a2) {
           if (w0 < bias0 || w1 < bias1 || w2 < bias2) continue;
           const z = w0 * zs0 + w1 * zs1 + w2 * zs2;
@@ -127,7 +145,8 @@ export function rasterize(
     for (let py = py0; py <= py1; py++, r0 += b0, r1 += b1, r2 += b2) {
       // The covered run of this row, solved exactly from the three edge functions (integers
       // below 2^53, so the quotients round to the right side of every integer).
-      let lo = 0, hi = span;
+      let lo = 0,
+        hi = span;
       if (a0 > 0) lo = Math.max(lo, Math.ceil((bias0 - r0) / a0));
       else if (a0 < 0) hi = Math.min(hi, Math.floor((r0 - bias0) / -a0));
       else if (r0 < bias0) continue;

@@ -88,14 +88,20 @@ describe('renderView', () => {
     const part = await plateWithHoles({ length: 100, width: 60, thickness: 8, holes: [2, 2], holeDiameter: 8, segments });
     const r = renderView(part.mesh, { width: 256, height: 256, direction: [0, 0, 1] });
     const { sphere, scale } = r.view;
-    const toPixel = (x: number, y: number) => [Math.floor(r.width / 2 + (x - sphere.center[0]) * scale), Math.floor(r.height / 2 - (y - sphere.center[1]) * scale)] as const;
+    const toPixel = (x: number, y: number) =>
+      [Math.floor(r.width / 2 + (x - sphere.center[0]) * scale), Math.floor(r.height / 2 - (y - sphere.center[1]) * scale)] as const;
     const [x0, y1] = toPixel(0, 0);
     const [x1, y0] = toPixel(100, 60);
     let holePixels = 0;
     for (let y = y0 + 1; y < y1 - 1; y++) for (let x = x0 + 1; x < x1 - 1; x++) if (!r.mask[y * r.width + x]) holePixels++;
     const polygon = (segments / 2) * 4 * 4 * Math.sin((2 * Math.PI) / segments); // area of one 32-gon hole
     expect(Math.abs(holePixels / (4 * polygon * scale ** 2) - 1)).toBeLessThan(0.05);
-    for (const [hx, hy] of [[100 / 3, 20], [200 / 3, 20], [100 / 3, 40], [200 / 3, 40]]) {
+    for (const [hx, hy] of [
+      [100 / 3, 20],
+      [200 / 3, 20],
+      [100 / 3, 40],
+      [200 / 3, 40],
+    ]) {
       const [px, py] = toPixel(hx!, hy!);
       expect(r.mask[py * r.width + px], `hole at ${hx},${hy}`).toBe(0);
     }
@@ -165,12 +171,17 @@ describe('renderView', () => {
     const plate = (await plateWithHoles({ holes: [8, 6], segments: 256 })).mesh;
     const s = boundingSphere(plate);
     const lines = [];
-    for (const [name, m] of [['sphere', mesh], ['plate with 48 holes', plate]] as const) {
+    for (const [name, m] of [
+      ['sphere', mesh],
+      ['plate with 48 holes', plate],
+    ] as const) {
       const view = best(() => renderView(m, { width: 256, height: 256 }));
       const depth64 = best(() => renderDepth(m, [1, 2, 3], 64));
       const ms = m === plate ? s : boundingSphere(m);
       const depth64s = best(() => renderDepth(m, [1, 2, 3], 64, { sphere: ms }));
-      lines.push(`${name} (${m.indices.length / 3} triangles): renderView 256² ${view.toFixed(1)} ms, renderDepth 64² ${depth64.toFixed(1)} ms (${depth64s.toFixed(1)} ms with the sphere given)`);
+      lines.push(
+        `${name} (${m.indices.length / 3} triangles): renderView 256² ${view.toFixed(1)} ms, renderDepth 64² ${depth64.toFixed(1)} ms (${depth64s.toFixed(1)} ms with the sphere given)`,
+      );
     }
     console.log(`best of 10, ${tris} triangles:\n  ${lines.join('\n  ')}`);
   });
@@ -214,7 +225,7 @@ describe('viewpoints', () => {
       expect(v).toHaveLength(n);
       for (const d of v) expect(Math.hypot(...d)).toBeCloseTo(1, 9);
       // The ideal spacing for n points is about sqrt(4π / n); well spread = not far below it.
-      expect(minAngle(v)).toBeGreaterThan(((0.75 * Math.sqrt((4 * Math.PI) / n)) * 180) / Math.PI);
+      expect(minAngle(v)).toBeGreaterThan((0.75 * Math.sqrt((4 * Math.PI) / n) * 180) / Math.PI);
     }
     expect(minAngle(viewpoints(20))).toBeCloseTo(41.81, 1); // dodecahedron vertices
   });

@@ -119,7 +119,8 @@ const PART_COLOR: [number, number, number] = [166, 184, 212];
 export function renderView(mesh: Mesh, options: RenderOptions): RenderResult {
   const { width, height } = options;
   const smooth = options.shading === 'smooth';
-  const geometry: Mesh | MeshWithNormals = smooth && !hasNormals(mesh) ? creaseNormals(mesh, options.creaseAngleDeg ?? DEFAULT_CREASE_ANGLE_DEG) : mesh;
+  const geometry: Mesh | MeshWithNormals =
+    smooth && !hasNormals(mesh) ? creaseNormals(mesh, options.creaseAngleDeg ?? DEFAULT_CREASE_ANGLE_DEG) : mesh;
   const rotation = options.rotation ? Array.from(options.rotation) : lookFrom(options.direction ?? ISOMETRIC, options.up);
   const sphere = options.sphere ?? boundingSphere(mesh);
   const { screen, view } = project(geometry, rotation, sphere, width, height, options.fit ?? 'sphere', options.margin ?? 0.02);
@@ -149,82 +150,98 @@ export function renderView(mesh: Mesh, options: RenderOptions): RenderResult {
   // Flat shading depends on the triangle only: each visible triangle's diffuse factor and
   // highlight are worked out once (NaN = not yet), not once per pixel it covers.
   const flatShade = N ? null : new Float64Array(2 * (idx.length / 3)).fill(NaN);
-  for (let y = 0, i = 0; y < height; y++) for (let x = 0; x < width; x++, i++) {
-    const t = triangle[i]!;
-    const o = i * 4;
-    if (t < 0) {
-      rgba[o] = bg[0];
-      rgba[o + 1] = bg[1];
-      rgba[o + 2] = bg[2];
-      rgba[o + 3] = bg[3];
-      continue;
-    }
-    if (flatShade && !Number.isNaN(flatShade[2 * t]!)) {
-      const diffuse = flatShade[2 * t]!, highlight = flatShade[2 * t + 1]!;
+  for (let y = 0, i = 0; y < height; y++)
+    for (let x = 0; x < width; x++, i++) {
+      const t = triangle[i]!;
+      const o = i * 4;
+      if (t < 0) {
+        rgba[o] = bg[0];
+        rgba[o + 1] = bg[1];
+        rgba[o + 2] = bg[2];
+        rgba[o + 3] = bg[3];
+        continue;
+      }
+      if (flatShade && !Number.isNaN(flatShade[2 * t]!)) {
+        const diffuse = flatShade[2 * t]!,
+          highlight = flatShade[2 * t + 1]!;
+        const dark = edge ? 1 - edgeStrength * edge[i]! : 1;
+        rgba[o] = (base[0] * diffuse + highlight) * dark;
+        rgba[o + 1] = (base[1] * diffuse + highlight) * dark;
+        rgba[o + 2] = (base[2] * diffuse + highlight) * dark;
+        rgba[o + 3] = 255;
+        continue;
+      }
+      const a = idx[t * 3]!,
+        b = idx[t * 3 + 1]!,
+        c = idx[t * 3 + 2]!;
+      // Face normal in world space, then the facing test in view space.
+      const ax = P[a * 3]!,
+        ay = P[a * 3 + 1]!,
+        az = P[a * 3 + 2]!;
+      const ux = P[b * 3]! - ax,
+        uy = P[b * 3 + 1]! - ay,
+        uz = P[b * 3 + 2]! - az;
+      const vx = P[c * 3]! - ax,
+        vy = P[c * 3 + 1]! - ay,
+        vz = P[c * 3 + 2]! - az;
+      let nx = uy * vz - uz * vy,
+        ny = uz * vx - ux * vz,
+        nz = ux * vy - uy * vx;
+      const facing = R[2]! * nx + R[6]! * ny + R[10]! * nz;
+      if (N) {
+        // Barycentric weights of the pixel centre from the snapped corners, in fixed point like the
+        // rasterizer (exact for orthographic).
+        const px = (x + 0.5) * SUBPIXELS,
+          py = (y + 0.5) * SUBPIXELS;
+        const x0 = screen.x[a]!,
+          y0 = screen.y[a]!;
+        const x1 = screen.x[b]!,
+          y1 = screen.y[b]!;
+        const x2 = screen.x[c]!,
+          y2 = screen.y[c]!;
+        const d = (y1 - y2) * (x0 - x2) + (x2 - x1) * (y0 - y2);
+        let l0 = d !== 0 ? ((y1 - y2) * (px - x2) + (x2 - x1) * (py - y2)) / d : 1 / 3;
+        let l1 = d !== 0 ? ((y2 - y0) * (px - x2) + (x0 - x2) * (py - y2)) / d : 1 / 3;
+        l0 = l0 < 0 ? 0 : l0 > 1 ? 1 : l0;
+        l1 = l1 < 0 ? 0 : l1 > 1 - l0 ? 1 - l0 : l1;
+        const l2 = 1 - l0 - l1;
+        nx = N[a * 3]! * l0 + N[b * 3]! * l1 + N[c * 3]! * l2;
+        ny = N[a * 3 + 1]! * l0 + N[b * 3 + 1]! * l1 + N[c * 3 + 1]! * l2;
+        nz = N[a * 3 + 2]! * l0 + N[b * 3 + 2]! * l1 + N[c * 3 + 2]! * l2;
+      }
+      // To view space.
+      let ex = R[0]! * nx + R[4]! * ny + R[8]! * nz;
+      let ey = R[1]! * nx + R[5]! * ny + R[9]! * nz;
+      let ez = R[2]! * nx + R[6]! * ny + R[10]! * nz;
+      const len = Math.sqrt(ex * ex + ey * ey + ez * ez) || 1;
+      ex /= len;
+      ey /= len;
+      ez /= len;
+      let tone = 1;
+      if (facing < 0) {
+        // The inside of an open surface: light it as if it faced us, a little darker.
+        ex = -ex;
+        ey = -ey;
+        ez = -ez;
+        tone = 0.7;
+      } else if (ez < 0) {
+        // Smooth normals near a silhouette can tip away although the face is visible.
+        ez = 0;
+      }
+      const key = ex * kd[0] + ey * kd[1] + ez * kd[2];
+      const spec = ex * half[0] + ey * half[1] + ez * half[2];
+      const diffuse = (light.ambient + light.headlight * (ez > 0 ? ez : 0) + light.key * (key > 0 ? key : 0)) * tone;
+      const highlight = spec > specCutoff && key > 0 ? light.specular * Math.pow(spec, light.shininess) * 255 * tone : 0;
+      if (flatShade) {
+        flatShade[2 * t] = diffuse;
+        flatShade[2 * t + 1] = highlight;
+      }
       const dark = edge ? 1 - edgeStrength * edge[i]! : 1;
       rgba[o] = (base[0] * diffuse + highlight) * dark;
       rgba[o + 1] = (base[1] * diffuse + highlight) * dark;
       rgba[o + 2] = (base[2] * diffuse + highlight) * dark;
       rgba[o + 3] = 255;
-      continue;
     }
-    const a = idx[t * 3]!, b = idx[t * 3 + 1]!, c = idx[t * 3 + 2]!;
-    // Face normal in world space, then the facing test in view space.
-    const ax = P[a * 3]!, ay = P[a * 3 + 1]!, az = P[a * 3 + 2]!;
-    const ux = P[b * 3]! - ax, uy = P[b * 3 + 1]! - ay, uz = P[b * 3 + 2]! - az;
-    const vx = P[c * 3]! - ax, vy = P[c * 3 + 1]! - ay, vz = P[c * 3 + 2]! - az;
-    let nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-    const facing = R[2]! * nx + R[6]! * ny + R[10]! * nz;
-    if (N) {
-      // Barycentric weights of the pixel centre from the snapped corners, in fixed point like the
-      // rasterizer (exact for orthographic).
-      const px = (x + 0.5) * SUBPIXELS, py = (y + 0.5) * SUBPIXELS;
-      const x0 = screen.x[a]!, y0 = screen.y[a]!;
-      const x1 = screen.x[b]!, y1 = screen.y[b]!;
-      const x2 = screen.x[c]!, y2 = screen.y[c]!;
-      const d = (y1 - y2) * (x0 - x2) + (x2 - x1) * (y0 - y2);
-      let l0 = d !== 0 ? ((y1 - y2) * (px - x2) + (x2 - x1) * (py - y2)) / d : 1 / 3;
-      let l1 = d !== 0 ? ((y2 - y0) * (px - x2) + (x0 - x2) * (py - y2)) / d : 1 / 3;
-      l0 = l0 < 0 ? 0 : l0 > 1 ? 1 : l0;
-      l1 = l1 < 0 ? 0 : l1 > 1 - l0 ? 1 - l0 : l1;
-      const l2 = 1 - l0 - l1;
-      nx = N[a * 3]! * l0 + N[b * 3]! * l1 + N[c * 3]! * l2;
-      ny = N[a * 3 + 1]! * l0 + N[b * 3 + 1]! * l1 + N[c * 3 + 1]! * l2;
-      nz = N[a * 3 + 2]! * l0 + N[b * 3 + 2]! * l1 + N[c * 3 + 2]! * l2;
-    }
-    // To view space.
-    let ex = R[0]! * nx + R[4]! * ny + R[8]! * nz;
-    let ey = R[1]! * nx + R[5]! * ny + R[9]! * nz;
-    let ez = R[2]! * nx + R[6]! * ny + R[10]! * nz;
-    const len = Math.sqrt(ex * ex + ey * ey + ez * ez) || 1;
-    ex /= len;
-    ey /= len;
-    ez /= len;
-    let tone = 1;
-    if (facing < 0) {
-      // The inside of an open surface: light it as if it faced us, a little darker.
-      ex = -ex;
-      ey = -ey;
-      ez = -ez;
-      tone = 0.7;
-    } else if (ez < 0) {
-      // Smooth normals near a silhouette can tip away although the face is visible.
-      ez = 0;
-    }
-    const key = ex * kd[0] + ey * kd[1] + ez * kd[2];
-    const spec = ex * half[0] + ey * half[1] + ez * half[2];
-    const diffuse = (light.ambient + light.headlight * (ez > 0 ? ez : 0) + light.key * (key > 0 ? key : 0)) * tone;
-    const highlight = spec > specCutoff && key > 0 ? light.specular * Math.pow(spec, light.shininess) * 255 * tone : 0;
-    if (flatShade) {
-      flatShade[2 * t] = diffuse;
-      flatShade[2 * t + 1] = highlight;
-    }
-    const dark = edge ? 1 - edgeStrength * edge[i]! : 1;
-    rgba[o] = (base[0] * diffuse + highlight) * dark;
-    rgba[o + 1] = (base[1] * diffuse + highlight) * dark;
-    rgba[o + 2] = (base[2] * diffuse + highlight) * dark;
-    rgba[o + 3] = 255;
-  }
   return { width, height, rgba, depth, mask, triangle, view };
 }
 
@@ -269,16 +286,31 @@ function project(
   const nv = p.length / 3;
   const [cx, cy, cz] = sphere.center;
   const r = sphere.radius > 0 ? sphere.radius : 1;
-  const r0 = R[0]!, r1 = R[1]!, r2 = R[2]!, r4 = R[4]!, r5 = R[5]!, r6 = R[6]!, r8 = R[8]!, r9 = R[9]!, r10 = R[10]!;
+  const r0 = R[0]!,
+    r1 = R[1]!,
+    r2 = R[2]!,
+    r4 = R[4]!,
+    r5 = R[5]!,
+    r6 = R[6]!,
+    r8 = R[8]!,
+    r9 = R[9]!,
+    r10 = R[10]!;
   let scale = Math.min(width, height) / (2 * r) / (1 + 2 * margin);
-  let ox = 0, oy = 0; // view-space point that lands in the image centre
+  let ox = 0,
+    oy = 0; // view-space point that lands in the image centre
   if (fit === 'tight' && mesh.indices.length > 0) {
-    let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+    let minX = Infinity,
+      maxX = -Infinity,
+      minY = Infinity,
+      maxY = -Infinity;
     const idx = mesh.indices;
     for (let k = 0; k < idx.length; k++) {
       const v = idx[k]! * 3;
-      const x = p[v]! - cx, y = p[v + 1]! - cy, z = p[v + 2]! - cz;
-      const sx = r0 * x + r4 * y + r8 * z, sy = r1 * x + r5 * y + r9 * z;
+      const x = p[v]! - cx,
+        y = p[v + 1]! - cy,
+        z = p[v + 2]! - cz;
+      const sx = r0 * x + r4 * y + r8 * z,
+        sy = r1 * x + r5 * y + r9 * z;
       if (sx < minX) minX = sx;
       if (sx > maxX) maxX = sx;
       if (sy < minY) minY = sy;
@@ -286,14 +318,19 @@ function project(
     }
     ox = (minX + maxX) / 2;
     oy = (minY + maxY) / 2;
-    const w = Math.max(maxX - minX, r * 1e-6), h = Math.max(maxY - minY, r * 1e-6);
+    const w = Math.max(maxX - minX, r * 1e-6),
+      h = Math.max(maxY - minY, r * 1e-6);
     scale = Math.min(width / w, height / h) / (1 + 2 * margin);
   }
   const screen: ScreenVertices = { x: new Int32Array(nv), y: new Int32Array(nv), z: new Float64Array(nv) };
   const { x: sx, y: sy, z: sz } = screen;
-  const hw = width / 2, hh = height / 2, inv2r = 1 / (2 * r);
+  const hw = width / 2,
+    hh = height / 2,
+    inv2r = 1 / (2 * r);
   for (let v = 0, i = 0; v < nv; v++, i += 3) {
-    const x = p[i]! - cx, y = p[i + 1]! - cy, z = p[i + 2]! - cz;
+    const x = p[i]! - cx,
+      y = p[i + 1]! - cy,
+      z = p[i + 2]! - cz;
     sx[v] = snap(hw + (r0 * x + r4 * y + r8 * z - ox) * scale);
     sy[v] = snap(hh - (r1 * x + r5 * y + r9 * z - oy) * scale);
     sz[v] = (r - (r2 * x + r6 * y + r10 * z)) * inv2r;
@@ -319,7 +356,8 @@ function finishDepth(depth: Float32Array): Uint8Array {
 function edgeFactors(depth: Float32Array, mask: Uint8Array, width: number, height: number, pixelDepth: number): Float32Array {
   const out = new Float32Array(depth.length);
   const at = (x: number, y: number) => (x < 0 || y < 0 || x >= width || y >= height ? 1 : depth[y * width + x]!);
-  const lo = 1.5, hi = 6;
+  const lo = 1.5,
+    hi = 6;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const i = y * width + x;

@@ -19,10 +19,17 @@ export function boundingSphere(mesh: Mesh): BoundingSphere {
   // Vertices no triangle uses must not count; mark the used ones.
   const used = new Uint8Array(p.length / 3);
   for (let k = 0; k < idx.length; k++) used[idx[k]!] = 1;
-  let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    minZ = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity,
+    maxZ = -Infinity;
   for (let v = 0, i = 0; v < used.length; v++, i += 3) {
     if (!used[v]) continue;
-    const x = p[i]!, y = p[i + 1]!, z = p[i + 2]!;
+    const x = p[i]!,
+      y = p[i + 1]!,
+      z = p[i + 2]!;
     if (x < minX) minX = x;
     if (x > maxX) maxX = x;
     if (y < minY) minY = y;
@@ -30,11 +37,15 @@ export function boundingSphere(mesh: Mesh): BoundingSphere {
     if (z < minZ) minZ = z;
     if (z > maxZ) maxZ = z;
   }
-  const cx = (minX + maxX) / 2, cy = (minY + maxY) / 2, cz = (minZ + maxZ) / 2;
+  const cx = (minX + maxX) / 2,
+    cy = (minY + maxY) / 2,
+    cz = (minZ + maxZ) / 2;
   let r2 = 0;
   for (let v = 0, i = 0; v < used.length; v++, i += 3) {
     if (!used[v]) continue;
-    const dx = p[i]! - cx, dy = p[i + 1]! - cy, dz = p[i + 2]! - cz;
+    const dx = p[i]! - cx,
+      dy = p[i + 1]! - cy,
+      dz = p[i + 2]! - cz;
     const d = dx * dx + dy * dy + dz * dz;
     if (d > r2) r2 = d;
   }
@@ -66,7 +77,15 @@ export function lookFrom(direction: Vec3, up: Vec3 = [0, 0, 1]): number[] {
  * mirror images, their depth maps are not.
  */
 export function viewpoints(n: number): Vec3[] {
-  if (n === 6) return [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]];
+  if (n === 6)
+    return [
+      [1, 0, 0],
+      [-1, 0, 0],
+      [0, 1, 0],
+      [0, -1, 0],
+      [0, 0, 1],
+      [0, 0, -1],
+    ];
   if (n === 20) {
     const phi = (1 + Math.sqrt(5)) / 2;
     const out: Vec3[] = [];
@@ -103,9 +122,5 @@ function cross(a: Vec3, b: Vec3): Vec3 {
 /** Applies the rotation part (upper-left 3×3) of `m` to a direction. */
 export function rotate(m: Mat4, v: Vec3): Vec3 {
   const e = (i: number) => m[i] ?? 0;
-  return [
-    e(0) * v[0] + e(4) * v[1] + e(8) * v[2],
-    e(1) * v[0] + e(5) * v[1] + e(9) * v[2],
-    e(2) * v[0] + e(6) * v[1] + e(10) * v[2],
-  ];
+  return [e(0) * v[0] + e(4) * v[1] + e(8) * v[2], e(1) * v[0] + e(5) * v[1] + e(9) * v[2], e(2) * v[0] + e(6) * v[1] + e(10) * v[2]];
 }

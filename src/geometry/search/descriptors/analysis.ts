@@ -65,7 +65,17 @@ export function analyseShape(mesh: Mesh, o: AnalysisOptions = {}): ShapeAnalysis
   const volume = Math.abs(signedVolume(mesh)) * s * s * s;
   const cv = moments.covariance;
   const rmsRadius = Math.sqrt(Math.max(cv[0]! + cv[4]! + cv[8]!, 1e-30));
-  const out: ShapeAnalysis = { samples, statSamples, exact, moments, pose, extents, volume, rmsRadius, ...(o.spacingSamples ? { spacingSamples: o.spacingSamples } : {}) };
+  const out: ShapeAnalysis = {
+    samples,
+    statSamples,
+    exact,
+    moments,
+    pose,
+    extents,
+    volume,
+    rmsRadius,
+    ...(o.spacingSamples ? { spacingSamples: o.spacingSamples } : {}),
+  };
   const tc = o.triangleChord;
   if (tc && samples.triangles) {
     out.chord = Float32Array.from(samples.triangles, (t) => (tc.chord[t] ?? 0) * s);

@@ -7,10 +7,16 @@ import { chordErrors } from './chord';
  * wide triangle, a middle one and a sliver along one of its bending edges, as boolean kernels cut
  * coarse curves; `needleAt` inserts a zero-width strip of two needles along that bending edge.
  */
-function tube(n: number, r: number, h: number, o: { sliver?: boolean; needleAt?: number; far?: number } = {}): { mesh: Mesh; side: number[]; sagitta: number } {
+function tube(
+  n: number,
+  r: number,
+  h: number,
+  o: { sliver?: boolean; needleAt?: number; far?: number } = {},
+): { mesh: Mesh; side: number[]; sagitta: number } {
   const pos: number[] = [];
   const vertex = (x: number, y: number, z: number) => (pos.push(x, y, z), pos.length / 3 - 1);
-  const bottom: number[] = [], top: number[] = [];
+  const bottom: number[] = [],
+    top: number[] = [];
   for (let k = 0; k < n; k++) {
     const a = (2 * Math.PI * k) / n;
     bottom.push(vertex(r * Math.cos(a), r * Math.sin(a), 0));
@@ -26,12 +32,14 @@ function tube(n: number, r: number, h: number, o: { sliver?: boolean; needleAt?:
   // hair: the needles' normals point along the curve, across both facets.
   const start = (k: number) => {
     if (k !== o.needleAt) return [bottom[k]!, top[k]!] as const;
-    const a = (2 * Math.PI * k) / n, out = r + 1e-5;
+    const a = (2 * Math.PI * k) / n,
+      out = r + 1e-5;
     return [vertex(out * Math.cos(a), out * Math.sin(a), 0), vertex(out * Math.cos(a), out * Math.sin(a), h)] as const;
   };
   for (let k = 0; k < n; k++) {
     const [b0, t0] = start(k);
-    const b1 = bottom[(k + 1) % n]!, t1 = top[(k + 1) % n]!;
+    const b1 = bottom[(k + 1) % n]!,
+      t1 = top[(k + 1) % n]!;
     if (k === o.needleAt) {
       tri(bottom[k]!, b0, t0, false);
       tri(bottom[k]!, t0, top[k]!, false);
@@ -54,7 +62,7 @@ function tube(n: number, r: number, h: number, o: { sliver?: boolean; needleAt?:
 }
 
 describe('chord errors', () => {
-  it('gives every triangle of a coarse curve its facet\'s sagitta, however the facet is cut', () => {
+  it("gives every triangle of a coarse curve its facet's sagitta, however the facet is cut", () => {
     const { mesh, side, sagitta } = tube(8, 10, 30, { sliver: true });
     const { chord } = chordErrors(mesh);
     for (const t of side) expect(chord[t]).toBeGreaterThan(0.9 * sagitta);

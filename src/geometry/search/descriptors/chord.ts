@@ -36,8 +36,10 @@ export function chordErrors(welded: Mesh): ChordErrors {
   const out = new Float32Array(nt);
   const bend = new Float32Array(nt);
   // Per triangle: the length of its bending edges and the widest bending facet there (see below).
-  const bendEdge = new Float64Array(nt), bendWidth = new Float64Array(nt);
-  const curveChord = new Float32Array(nt), curveBend = new Float32Array(nt);
+  const bendEdge = new Float64Array(nt),
+    bendWidth = new Float64Array(nt);
+  const curveChord = new Float32Array(nt),
+    curveBend = new Float32Array(nt);
   // Triangles of one flat facet (neighbours within FLAT_ANGLE): a facet of a coarse curve is often
   // cut into several triangles, and those inside it meet no bend of their own.
   const facet = new Int32Array(nt).map((_, i) => i);
@@ -48,13 +50,19 @@ export function chordErrors(welded: Mesh): ChordErrors {
   // Edges of exactly two faces: an edge of more (bodies meeting) is not a smooth curve.
   const onEdge = facesByEdge(idx, nv);
   const edgeLength = (key: number) => {
-    const a = Math.floor(key / nv), b = key % nv;
+    const a = Math.floor(key / nv),
+      b = key % nv;
     return Math.hypot(p[b * 3]! - p[a * 3]!, p[b * 3 + 1]! - p[a * 3 + 1]!, p[b * 3 + 2]! - p[a * 3 + 2]!);
   };
   // Bending edges (faces t and u, angle, length), and edges that are not flat (face t, face u or −1
   // where the edge has not two faces, length): the facets' rims once the flat facets are known.
-  const bendT: number[] = [], bendU: number[] = [], bendAngle: number[] = [], bendLength: number[] = [];
-  const rimT: number[] = [], rimU: number[] = [], rimLength: number[] = [];
+  const bendT: number[] = [],
+    bendU: number[] = [],
+    bendAngle: number[] = [],
+    bendLength: number[] = [];
+  const rimT: number[] = [],
+    rimU: number[] = [],
+    rimLength: number[] = [];
   for (const [key, list] of onEdge) {
     if (list.length === 2) {
       const [t, u] = list as [number, number];
@@ -87,7 +95,9 @@ export function chordErrors(welded: Mesh): ChordErrors {
   // as wide as twice its area over its bending edges, however its triangles cut it: a mesher may
   // split a 10 mm facet into slivers 2 mm high along its bends. A face bent along one side only
   // (a plate meeting a shallow chamfer) is not a strip and keeps its triangles' widths.
-  const facetArea = new Float64Array(nt), facetRim = new Float64Array(nt), facetBends = new Float64Array(nt);
+  const facetArea = new Float64Array(nt),
+    facetRim = new Float64Array(nt),
+    facetBends = new Float64Array(nt);
   for (let t = 0; t < nt; t++) facetArea[root(t)]! += area2[t]! / 2;
   for (let k = 0; k < rimT.length; k++) {
     const rt = root(rimT[k]!);
@@ -116,7 +126,10 @@ export function chordErrors(welded: Mesh): ChordErrors {
     out[t] = Math.max(out[t]!, (w * angle) / 8);
     bend[t] = Math.max(bend[t]!, angle);
     // Between facets of about one width: two facets of one curve (what a facet passes on below).
-    if (Math.max(area2[t]!, area2[u]!) <= SAME_WIDTH * Math.min(area2[t]!, area2[u]!) || (strips > 0 && Math.max(stripWidth(t), stripWidth(u)) <= SAME_WIDTH * strips)) {
+    if (
+      Math.max(area2[t]!, area2[u]!) <= SAME_WIDTH * Math.min(area2[t]!, area2[u]!) ||
+      (strips > 0 && Math.max(stripWidth(t), stripWidth(u)) <= SAME_WIDTH * strips)
+    ) {
       curveChord[t] = Math.max(curveChord[t]!, (w * angle) / 8);
       curveBend[t] = Math.max(curveBend[t]!, angle);
     }
@@ -131,7 +144,8 @@ export function chordErrors(welded: Mesh): ChordErrors {
   // facet is often cut into triangles that meet no bend, or only the small one along the curve).
   // An edge to a much wider face (a countersink meeting a plate's top at 45°) is not passed on, and
   // a wide face meeting a curve at a shallow angle is a face of the design and keeps its own.
-  const facetChord = new Float32Array(nt), facetBend = new Float32Array(nt);
+  const facetChord = new Float32Array(nt),
+    facetBend = new Float32Array(nt);
   const facetWidth = new Float64Array(nt);
   for (let t = 0; t < nt; t++) {
     const r = root(t);
@@ -158,15 +172,20 @@ export function chordErrors(welded: Mesh): ChordErrors {
  * strip of a small hole's wall agrees with its neighbours and is kept.
  */
 function collapseNeedles(welded: Mesh, normal: ArrayLike<number>): Uint32Array {
-  const p = welded.positions, indices = welded.indices;
+  const p = welded.positions,
+    indices = welded.indices;
   const out = Uint32Array.from(indices);
   const nv = p.length / 3;
   const tiny = NEEDLE_SIZE * Math.hypot(...boundingBox(welded).size);
   const length = (a: number, b: number) => Math.hypot(p[b * 3]! - p[a * 3]!, p[b * 3 + 1]! - p[a * 3 + 1]!, p[b * 3 + 2]! - p[a * 3 + 2]!);
   const thin: [t: number, k: number][] = [];
   for (let t = 0; t < indices.length / 3; t++) {
-    const a = indices[t * 3]!, b = indices[t * 3 + 1]!, c = indices[t * 3 + 2]!;
-    const ab = length(a, b), bc = length(b, c), ca = length(c, a);
+    const a = indices[t * 3]!,
+      b = indices[t * 3 + 1]!,
+      c = indices[t * 3 + 2]!;
+    const ab = length(a, b),
+      bc = length(b, c),
+      ca = length(c, a);
     const shortest = Math.min(ab, bc, ca);
     if (shortest < tiny && shortest < NEEDLE * Math.max(ab, bc, ca)) thin.push([t, shortest === ab ? 0 : shortest === bc ? 1 : 2]);
   }
@@ -181,7 +200,14 @@ function collapseNeedles(welded: Mesh, normal: ArrayLike<number>): Uint32Array {
   for (const [t, k] of thin) {
     const v = [0, 1, 2].map((j) => indices[t * 3 + j]!);
     const turned = [1, 2].some((j) =>
-      onEdge.get(edgeKey(v[(k + j) % 3]!, v[(k + j + 1) % 3]!, nv))!.some((u) => u !== t && normal[t * 3]! * normal[u * 3]! + normal[t * 3 + 1]! * normal[u * 3 + 1]! + normal[t * 3 + 2]! * normal[u * 3 + 2]! < cosFeature),
+      onEdge
+        .get(edgeKey(v[(k + j) % 3]!, v[(k + j + 1) % 3]!, nv))!
+        .some(
+          (u) =>
+            u !== t &&
+            normal[t * 3]! * normal[u * 3]! + normal[t * 3 + 1]! * normal[u * 3 + 1]! + normal[t * 3 + 2]! * normal[u * 3 + 2]! <
+              cosFeature,
+        ),
     );
     if (turned) parent[find(v[k]!)] = find(v[(k + 1) % 3]!);
   }

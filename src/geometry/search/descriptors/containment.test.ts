@@ -7,10 +7,13 @@ import { prng } from './sampling';
 
 /** Largest displacement between two placements over a set of points. */
 function placementError(a: Mat4, b: Mat4, pts: [number, number, number][]): number {
-  return Math.max(...pts.map((p) => {
-    const x = transformPoint(a, p), y = transformPoint(b, p);
-    return Math.hypot(x[0] - y[0], x[1] - y[1], x[2] - y[2]);
-  }));
+  return Math.max(
+    ...pts.map((p) => {
+      const x = transformPoint(a, p),
+        y = transformPoint(b, p);
+      return Math.hypot(x[0] - y[0], x[1] - y[1], x[2] - y[2]);
+    }),
+  );
 }
 
 describe('containment', () => {
@@ -24,7 +27,13 @@ describe('containment', () => {
     const r = containment(Q, A);
     // The query was moved by `move`, so the true placement of the query is truth ∘ move⁻¹.
     const expected = multiply(truth.transform, invertRigidMat4(move));
-    const corners: [number, number, number][] = [[0, 0, 0], [50, 0, 0], [0, 40, 0], [0, 0, 30], [50, 40, 30]].map((p) => transformPoint(move, p as [number, number, number]));
+    const corners: [number, number, number][] = [
+      [0, 0, 0],
+      [50, 0, 0],
+      [0, 40, 0],
+      [0, 0, 30],
+      [50, 40, 30],
+    ].map((p) => transformPoint(move, p as [number, number, number]));
     expect(placementError(r.transform, expected, corners)).toBeLessThan(1.5);
     expect(r.forward).toBeGreaterThan(95);
     expect(Math.abs(r.reverse - 100 * truth.areaShare)).toBeLessThan(5);

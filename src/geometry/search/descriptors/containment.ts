@@ -114,7 +114,8 @@ function buildModelTable(m: ContainmentModel, count = 250): ModelTable {
   const table = new Map<number, number[]>();
   for (let a = 0; a < refs.length; a++) {
     const i = refs[a]!;
-    const pi = pt(s, i), ni = nm(s, i);
+    const pi = pt(s, i),
+      ni = nm(s, i);
     const local = toLocal(pi, ni);
     for (const j of refs) {
       if (j === i) continue;
@@ -145,7 +146,8 @@ function register(query: ContainmentModel, other: ContainmentModel, tol: number)
   const qs = query.analysis.samples;
   for (const sr of sceneRefs) {
     acc.fill(0);
-    const ps = pt(os, sr), ns = nm(os, sr);
+    const ps = pt(os, sr),
+      ns = nm(os, sr);
     const local = toLocal(ps, ns);
     partners.within(ps[0], ps[1], ps[2], mt.diameter, (k) => {
       const j = partnerIdx[k]!;
@@ -163,7 +165,8 @@ function register(query: ContainmentModel, other: ContainmentModel, tol: number)
         acc[list[k]! * ALPHA_BINS + bin]! += 1;
       }
     });
-    let best = 0, bestK = -1;
+    let best = 0,
+      bestK = -1;
     for (let k = 0; k < acc.length; k++) {
       if (acc[k]! > best) {
         best = acc[k]!;
@@ -174,7 +177,10 @@ function register(query: ContainmentModel, other: ContainmentModel, tol: number)
     const mr = mt.refs[Math.floor(bestK / ALPHA_BINS)]!;
     const alpha = ((bestK % ALPHA_BINS) + 0.5) * ((2 * Math.PI) / ALPHA_BINS) - Math.PI;
     // query point → its local frame → rotate by α about x → scene local frame inverse.
-    const motion = composeRigid(invertRigid(local), composeRigid({ R: axisAngle([1, 0, 0], alpha), t: [0, 0, 0] }, toLocal(pt(qs, mr), nm(qs, mr))));
+    const motion = composeRigid(
+      invertRigid(local),
+      composeRigid({ R: axisAngle([1, 0, 0], alpha), t: [0, 0, 0] }, toLocal(pt(qs, mr), nm(qs, mr))),
+    );
     candidates.push({ votes: best, motion });
   }
   candidates.sort((a, b) => b.votes - a.votes);
@@ -188,7 +194,11 @@ function register(query: ContainmentModel, other: ContainmentModel, tol: number)
   let best: { motion: Rigid; cov: number } | undefined;
   const R = query.analysis.rmsRadius;
   for (const c of scored) {
-    const m = icp(qs, fine, other.surface, c.motion, { iterations: 15, maxDist: 0.2 * R, minDist: Math.max(tol, 1.5 * other.surface.spacing) });
+    const m = icp(qs, fine, other.surface, c.motion, {
+      iterations: 15,
+      maxDist: 0.2 * R,
+      minDist: Math.max(tol, 1.5 * other.surface.spacing),
+    });
     const cov = coverage(qs, quick, m, other.surface, tol);
     if (!best || cov > best.cov) best = { motion: m, cov };
   }

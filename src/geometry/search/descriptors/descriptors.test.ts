@@ -4,7 +4,17 @@ import { determinant3, multiply, rotationZ, scaling, translation } from '../../m
 import { analyseShape } from './analysis';
 import { buildPart, randomRigid, randomRotation, roundTrip, subdivide } from '../../testing/benchmark-dataset';
 import { geoDescriptor, geoRelatedScore } from './geo-descriptor';
-import { GLOBAL_DESCRIPTOR_LENGTH, SCALE_DISTANCE, SCALE_EXPONENT, axisNormalHistograms, distanceForScore, globalDescriptor, partToPartScore, rawGlobalFeatures, scoreFromDistance } from './global-descriptor';
+import {
+  GLOBAL_DESCRIPTOR_LENGTH,
+  SCALE_DISTANCE,
+  SCALE_EXPONENT,
+  axisNormalHistograms,
+  distanceForScore,
+  globalDescriptor,
+  partToPartScore,
+  rawGlobalFeatures,
+  scoreFromDistance,
+} from './global-descriptor';
 import { alignParts, preparePart, type PreparedPart } from './rescore';
 import { partToPartExact } from '../duplicate-rule';
 import { computeSearchFeatures, preparedPartFrom } from '../search-features';
@@ -131,7 +141,8 @@ describe('part-to-part descriptor', () => {
       ['bolt', 0],
       ['plate', 0],
       ['pipe', 1],
-    ] as const) expect(partToPartScore(a, globalDescriptor(await buildPart(f, v)))).toBeLessThan(50);
+    ] as const)
+      expect(partToPartScore(a, globalDescriptor(await buildPart(f, v)))).toBeLessThan(50);
   });
 
   it('the duplicate rule keeps duplicates ≥ 98 and calls a mirrored chiral part a mirror image below 98', async () => {
@@ -153,7 +164,9 @@ describe('part-to-part descriptor', () => {
     }
     // A mirror-symmetric part is identical to its mirror image.
     const plate = await buildPart('plate', 0);
-    expect(exact(ruled(applyToMesh(plate, multiply(translation(5, 5, 5), scaling(1, -1, 1)))), ruled(plate)).score).toBeGreaterThanOrEqual(98);
+    expect(exact(ruled(applyToMesh(plate, multiply(translation(5, 5, 5), scaling(1, -1, 1)))), ruled(plate)).score).toBeGreaterThanOrEqual(
+      98,
+    );
   });
 
   it('a hole moved by 2 % of the size is another part; the same part cut into two bodies is not', async () => {
@@ -171,8 +184,12 @@ describe('part-to-part descriptor', () => {
   it('a thin-walled part cut apart, each side meshed on its own, is still the same part', async () => {
     const { Manifold } = await loadManifold();
     // An open box with 2 mm walls and a bored boss on its floor.
-    const boss = Manifold.cylinder(28, 4.8, 4.8, 32).subtract(Manifold.cylinder(30, 2.2, 2.2, 32)).translate(7.8, 7.8, 1.99);
-    const box = Manifold.cube([100, 60, 30]).subtract(Manifold.cube([96, 56, 30]).translate(2, 2, 2)).add(boss);
+    const boss = Manifold.cylinder(28, 4.8, 4.8, 32)
+      .subtract(Manifold.cylinder(30, 2.2, 2.2, 32))
+      .translate(7.8, 7.8, 1.99);
+    const box = Manifold.cube([100, 60, 30])
+      .subtract(Manifold.cube([96, 56, 30]).translate(2, 2, 2))
+      .add(boss);
     const base = ruled(manifoldToMesh(box));
     // The cut faces share no vertices with each other, and across the walls they lie within a
     // cell or two of the skin.
@@ -187,10 +204,17 @@ describe('part-to-part descriptor', () => {
   it('keeps a coarse swept elbow (8 facets around, 45°) ≥ 98 against a fine one', async () => {
     const m = await loadManifold();
     const elbow = (seg: number) => {
-      const ring = (r: number) => Array.from({ length: seg }, (_, k) => [40 + r * Math.cos((2 * Math.PI * k) / seg), r * Math.sin((2 * Math.PI * k) / seg)] as [number, number]);
+      const ring = (r: number) =>
+        Array.from(
+          { length: seg },
+          (_, k) => [40 + r * Math.cos((2 * Math.PI * k) / seg), r * Math.sin((2 * Math.PI * k) / seg)] as [number, number],
+        );
       const section = new m.CrossSection([ring(10), ring(7).reverse()], 'EvenOdd');
       const bend = section.revolve(seg * 2, 90);
-      const leg = m.Manifold.cylinder(20, 10, 10, seg).subtract(m.Manifold.cylinder(22, 7, 7, seg).translate(0, 0, -1)).rotate([90, 0, 0]).translate(40, 0.01, 0);
+      const leg = m.Manifold.cylinder(20, 10, 10, seg)
+        .subtract(m.Manifold.cylinder(22, 7, 7, seg).translate(0, 0, -1))
+        .rotate([90, 0, 0])
+        .translate(40, 0.01, 0);
       const solid = bend.add(leg);
       const mesh = manifoldToMesh(solid);
       for (const x of [section, bend, leg, solid]) x.delete();
@@ -206,8 +230,13 @@ describe('part-to-part descriptor', () => {
     // A long flanged tube with eight 3 mm bolt holes (about 3 samples on each wall); the holes
     // get 10 facets around on one side, 40 on the other.
     const flange = (holeSegments: number) => {
-      let s = Manifold.cylinder(4, 60, 60, 96).add(Manifold.cylinder(150, 14, 14, 96)).subtract(Manifold.cylinder(170, 11, 11, 96).translate(0, 0, -10));
-      for (let k = 0; k < 8; k++) s = s.subtract(Manifold.cylinder(10, 1.5, 1.5, holeSegments).translate(45 * Math.cos((k * Math.PI) / 4), 45 * Math.sin((k * Math.PI) / 4), -2));
+      let s = Manifold.cylinder(4, 60, 60, 96)
+        .add(Manifold.cylinder(150, 14, 14, 96))
+        .subtract(Manifold.cylinder(170, 11, 11, 96).translate(0, 0, -10));
+      for (let k = 0; k < 8; k++)
+        s = s.subtract(
+          Manifold.cylinder(10, 1.5, 1.5, holeSegments).translate(45 * Math.cos((k * Math.PI) / 4), 45 * Math.sin((k * Math.PI) / 4), -2),
+        );
       return meshFrom(s);
     };
     expect(exact(ruled(applyToMesh(flange(10), randomRigid(prng(21)))), ruled(flange(40))).score).toBeGreaterThanOrEqual(98);
@@ -220,7 +249,14 @@ describe('part-to-part descriptor', () => {
     // surface off lies in one place on both parts (the old hole on one, the new one on the other).
     const plate = (moved: number) => {
       let s = Manifold.cube([100, 60, 2.5]);
-      for (const [k, [x, y]] of [[12, 10], [85, 14], [20, 48], [70, 45], [50, 30]].entries()) s = s.subtract(Manifold.cylinder(10, 1, 1, 24).translate(x! + (k === 4 ? moved : 0), y!, -2));
+      for (const [k, [x, y]] of [
+        [12, 10],
+        [85, 14],
+        [20, 48],
+        [70, 45],
+        [50, 30],
+      ].entries())
+        s = s.subtract(Manifold.cylinder(10, 1, 1, 24).translate(x! + (k === 4 ? moved : 0), y!, -2));
       return meshFrom(s);
     };
     const base = ruled(plate(0));

@@ -18,7 +18,12 @@ describe('descriptor benchmark (small)', () => {
     const asms = (await buildDataset({ families: [], assemblies: true })).filter((r) => r.labels.kind === 'assembly');
     const rand = prng(5);
     const rows: string[] = [];
-    let fwdOk = 0, revAsmOk = 0, total = 0, maxRevErr = 0, sumRevErr = 0, ms = 0;
+    let fwdOk = 0,
+      revAsmOk = 0,
+      total = 0,
+      maxRevErr = 0,
+      sumRevErr = 0,
+      ms = 0;
     for (const a of asms) {
       const A = prepareContainment(a.mesh, { samples: 8192 });
       for (const p of a.labels.parts!) {
@@ -28,14 +33,17 @@ describe('descriptor benchmark (small)', () => {
         const r = containment(Q, A);
         ms += performance.now() - t;
         // The assembly as the query: the same registration seen from the other side.
-        const asmFwd = r.reverse, asmRev = r.forward;
+        const asmFwd = r.reverse,
+          asmRev = r.forward;
         const err = Math.abs(r.reverse - 100 * p.areaShare);
         total++;
         if (r.forward >= 90) fwdOk++;
         if (asmRev >= 90) revAsmOk++;
         maxRevErr = Math.max(maxRevErr, err);
         sumRevErr += err;
-        rows.push(`  ${a.id} ∋ ${p.partId}: share ${(100 * p.areaShare).toFixed(1)}, forward ${r.forward.toFixed(1)}, reverse ${r.reverse.toFixed(1)}; assembly→part forward ${asmFwd.toFixed(1)}, reverse ${asmRev.toFixed(1)}`);
+        rows.push(
+          `  ${a.id} ∋ ${p.partId}: share ${(100 * p.areaShare).toFixed(1)}, forward ${r.forward.toFixed(1)}, reverse ${r.reverse.toFixed(1)}; assembly→part forward ${asmFwd.toFixed(1)}, reverse ${asmRev.toFixed(1)}`,
+        );
       }
     }
     console.log(
@@ -59,7 +67,9 @@ describe('descriptor benchmark (small)', () => {
       const t2 = performance.now();
       geoDescriptorFromAnalysis(a, facts);
       const t3 = performance.now();
-      console.log(`${mesh.indices.length / 3} triangles: analysis + global descriptor ${(t1 - t).toFixed(0)} ms, meshFacts ${(t2 - t1).toFixed(0)} ms, geo ${(t3 - t2).toFixed(1)} ms (wall clock on a shared machine)`);
+      console.log(
+        `${mesh.indices.length / 3} triangles: analysis + global descriptor ${(t1 - t).toFixed(0)} ms, meshFacts ${(t2 - t1).toFixed(0)} ms, geo ${(t3 - t2).toFixed(1)} ms (wall clock on a shared machine)`,
+      );
       expect(g.every(Number.isFinite)).toBe(true);
     }
   }, 60_000);

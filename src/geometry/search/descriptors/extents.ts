@@ -22,7 +22,9 @@ export function orientedExtents(mesh: Mesh, pose: Pose, maxVertices = 20_000): V
   const c = pose.centroid;
   let j = 0;
   for (let i = 0; i < nv; i += step, j++) {
-    const x = p[i * 3]! * s - c[0], y = p[i * 3 + 1]! * s - c[1], z = p[i * 3 + 2]! * s - c[2];
+    const x = p[i * 3]! * s - c[0],
+      y = p[i * 3 + 1]! * s - c[1],
+      z = p[i * 3 + 2]! * s - c[2];
     for (let k = 0; k < 3; k++) {
       const e = pose.axes[k]!;
       q[k]![j] = x * e[0] + y * e[1] + z * e[2];
@@ -46,7 +48,8 @@ export function orientedExtents(mesh: Mesh, pose: Pose, maxVertices = 20_000): V
 }
 
 function range(v: Float64Array, n: number): number {
-  let lo = Infinity, hi = -Infinity;
+  let lo = Infinity,
+    hi = -Infinity;
   for (let i = 0; i < n; i++) {
     const x = v[i]!;
     if (x < lo) lo = x;
@@ -56,8 +59,12 @@ function range(v: Float64Array, n: number): number {
 }
 
 function extentsAt(u: Float64Array, v: Float64Array, n: number, theta: number): [number, number] {
-  const c = Math.cos(theta), s = Math.sin(theta);
-  let lo1 = Infinity, hi1 = -Infinity, lo2 = Infinity, hi2 = -Infinity;
+  const c = Math.cos(theta),
+    s = Math.sin(theta);
+  let lo1 = Infinity,
+    hi1 = -Infinity,
+    lo2 = Infinity,
+    hi2 = -Infinity;
   for (let i = 0; i < n; i++) {
     const a = c * u[i]! + s * v[i]!;
     const b = -s * u[i]! + c * v[i]!;
@@ -114,7 +121,8 @@ function hull2d(u: Float64Array, v: Float64Array, n: number): [Float64Array, Flo
     out[m++] = i;
   }
   const count = n === 0 ? 0 : Math.max(1, Math.min(n, m - 1));
-  const hu = new Float64Array(count), hv = new Float64Array(count);
+  const hu = new Float64Array(count),
+    hv = new Float64Array(count);
   for (let k = 0; k < count; k++) {
     hu[k] = u[out[k]!]!;
     hv[k] = v[out[k]!]!;

@@ -72,8 +72,12 @@ export function rawGlobalFeatures(a: ShapeAnalysis): RawGlobalFeatures {
   const X = new Float64Array(n * 3);
   const NN = new Float64Array(n * 3);
   for (let i = 0; i < n; i++) {
-    const x = P[i * 3]! - c[0], y = P[i * 3 + 1]! - c[1], z = P[i * 3 + 2]! - c[2];
-    const nx = N[i * 3]!, ny = N[i * 3 + 1]!, nz = N[i * 3 + 2]!;
+    const x = P[i * 3]! - c[0],
+      y = P[i * 3 + 1]! - c[1],
+      z = P[i * 3 + 2]! - c[2];
+    const nx = N[i * 3]!,
+      ny = N[i * 3 + 1]!,
+      nz = N[i * 3 + 2]!;
     for (let k = 0; k < 3; k++) {
       const e = pose.axes[k]!;
       X[i * 3 + k] = (x * e[0] + y * e[1] + z * e[2]) / R;
@@ -113,8 +117,11 @@ export function rawGlobalFeatures(a: ShapeAnalysis): RawGlobalFeatures {
     const off = 1 + Math.floor(pr() * (n - 1));
     for (let a = 0, b = off; a < n; a++, b++) {
       if (b === n) b = 0;
-      const i = a * 3, j = b * 3;
-      const dx = XP[i]! - XP[j]!, dy = XP[i + 1]! - XP[j + 1]!, dz = XP[i + 2]! - XP[j + 2]!;
+      const i = a * 3,
+        j = b * 3;
+      const dx = XP[i]! - XP[j]!,
+        dy = XP[i + 1]! - XP[j + 1]!,
+        dz = XP[i + 2]! - XP[j + 2]!;
       const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
       softAdd(d2, (d / 3.5) * 32, 1);
       const dot = NP[i]! * NP[j]! + NP[i + 1]! * NP[j + 1]! + NP[i + 2]! * NP[j + 2]!;
@@ -125,10 +132,16 @@ export function rawGlobalFeatures(a: ShapeAnalysis): RawGlobalFeatures {
   const a3 = new Float64Array(16);
   const rand = prng(7);
   for (let t = 0; t < TRIPLES && n >= 3; t++) {
-    const i = Math.floor(rand() * n) * 3, j = Math.floor(rand() * n) * 3, k = Math.floor(rand() * n) * 3;
+    const i = Math.floor(rand() * n) * 3,
+      j = Math.floor(rand() * n) * 3,
+      k = Math.floor(rand() * n) * 3;
     if (i === j || j === k || i === k) continue;
-    const ux = X[i]! - X[j]!, uy = X[i + 1]! - X[j + 1]!, uz = X[i + 2]! - X[j + 2]!;
-    const vx = X[k]! - X[j]!, vy = X[k + 1]! - X[j + 1]!, vz = X[k + 2]! - X[j + 2]!;
+    const ux = X[i]! - X[j]!,
+      uy = X[i + 1]! - X[j + 1]!,
+      uz = X[i + 2]! - X[j + 2]!;
+    const vx = X[k]! - X[j]!,
+      vy = X[k + 1]! - X[j + 1]!,
+      vz = X[k + 2]! - X[j + 2]!;
     const l2 = (ux * ux + uy * uy + uz * uz) * (vx * vx + vy * vy + vz * vz);
     if (!(l2 > 0)) continue;
     const cos = Math.max(-1, Math.min(1, (ux * vx + uy * vy + uz * vz) / Math.sqrt(l2)));
@@ -137,10 +150,24 @@ export function rawGlobalFeatures(a: ShapeAnalysis): RawGlobalFeatures {
   // Radial, normal-radial, chirality moments over all samples.
   const radial = new Float64Array(16);
   const nrad = new Float64Array(8);
-  let mxyz = 0, mx3yz = 0, mxy3z = 0, mxyz3 = 0, mx3 = 0, my3 = 0, mz3 = 0, mxnn = 0, mnyn = 0, mnnz = 0, mnnn = 0;
+  let mxyz = 0,
+    mx3yz = 0,
+    mxy3z = 0,
+    mxyz3 = 0,
+    mx3 = 0,
+    my3 = 0,
+    mz3 = 0,
+    mxnn = 0,
+    mnyn = 0,
+    mnnz = 0,
+    mnnn = 0;
   for (let i = 0; i < n; i++) {
-    const x = X[i * 3]!, y = X[i * 3 + 1]!, z = X[i * 3 + 2]!;
-    const nx = NN[i * 3]!, ny = NN[i * 3 + 1]!, nz = NN[i * 3 + 2]!;
+    const x = X[i * 3]!,
+      y = X[i * 3 + 1]!,
+      z = X[i * 3 + 2]!;
+    const nx = NN[i * 3]!,
+      ny = NN[i * 3 + 1]!,
+      nz = NN[i * 3 + 2]!;
     const r = Math.sqrt(x * x + y * y + z * z);
     softAdd(radial, (r / 2.5) * 16, 1);
     if (r > 1e-9) softAddWide(nrad, (((nx * x + ny * y + nz * z) / r + 1) / 2) * 8, NRAD_KERNEL);
@@ -160,7 +187,9 @@ export function rawGlobalFeatures(a: ShapeAnalysis): RawGlobalFeatures {
   const inv = n ? 1 / n : 0;
   const ev = pose.eigenvalues;
   const sig = ev.map((l) => Math.sqrt(Math.max(l, 0)) / R);
-  const s1 = sig[0]! || 1, s2 = sig[1]! || 1, s3 = sig[2]! || 1;
+  const s1 = sig[0]! || 1,
+    s2 = sig[1]! || 1,
+    s3 = sig[2]! || 1;
   const gap = Math.min(pose.gaps[0], pose.gaps[1]);
   const conf = smoothstep(gap, 0.02, 0.08);
   // Exact integrals when the analysis has them (no sampling noise), else sample means. Both in
@@ -168,8 +197,32 @@ export function rawGlobalFeatures(a: ShapeAnalysis): RawGlobalFeatures {
   const ex = a.exact;
   const Rk = [R, R * R * R, R * R * R * R * R];
   const m = ex
-    ? { xyz: ex.mixed[0] / Rk[1]!, x3yz: ex.mixed[1] / Rk[2]!, xy3z: ex.mixed[2] / Rk[2]!, xyz3: ex.mixed[3] / Rk[2]!, x3: ex.cubes[0] / Rk[1]!, y3: ex.cubes[1] / Rk[1]!, z3: ex.cubes[2] / Rk[1]!, xnn: ex.normal[0] / R, nyn: ex.normal[1] / R, nnz: ex.normal[2] / R, nnn: ex.normal[3] }
-    : { xyz: mxyz * inv, x3yz: mx3yz * inv, xy3z: mxy3z * inv, xyz3: mxyz3 * inv, x3: mx3 * inv, y3: my3 * inv, z3: mz3 * inv, xnn: mxnn * inv, nyn: mnyn * inv, nnz: mnnz * inv, nnn: mnnn * inv };
+    ? {
+        xyz: ex.mixed[0] / Rk[1]!,
+        x3yz: ex.mixed[1] / Rk[2]!,
+        xy3z: ex.mixed[2] / Rk[2]!,
+        xyz3: ex.mixed[3] / Rk[2]!,
+        x3: ex.cubes[0] / Rk[1]!,
+        y3: ex.cubes[1] / Rk[1]!,
+        z3: ex.cubes[2] / Rk[1]!,
+        xnn: ex.normal[0] / R,
+        nyn: ex.normal[1] / R,
+        nnz: ex.normal[2] / R,
+        nnn: ex.normal[3],
+      }
+    : {
+        xyz: mxyz * inv,
+        x3yz: mx3yz * inv,
+        xy3z: mxy3z * inv,
+        xyz3: mxyz3 * inv,
+        x3: mx3 * inv,
+        y3: my3 * inv,
+        z3: mz3 * inv,
+        xnn: mxnn * inv,
+        nyn: mnyn * inv,
+        nnz: mnnz * inv,
+        nnn: mnnn * inv,
+      };
   const skewProd = (m.x3 / s1 ** 3) * (m.y3 / s2 ** 3) * (m.z3 / s3 ** 3);
   const chirality = [
     m.xyz / (s1 * s2 * s3),
@@ -222,9 +275,12 @@ export function axisNormalHistograms(a: ShapeAnalysis): number[] {
   const w01 = 1 - smoothstep(a.pose.gaps[0], 0.02, 0.08);
   const w12 = 1 - smoothstep(a.pose.gaps[1], 0.02, 0.08);
   const h = [new Float64Array(B), new Float64Array(B), new Float64Array(B)];
-  const p01 = new Float64Array(B), p12 = new Float64Array(B);
+  const p01 = new Float64Array(B),
+    p12 = new Float64Array(B);
   for (let i = 0; i < n; i++) {
-    const nx = N[i * 3]!, ny = N[i * 3 + 1]!, nz = N[i * 3 + 2]!;
+    const nx = N[i * 3]!,
+      ny = N[i * 3 + 1]!,
+      nz = N[i * 3 + 2]!;
     const c0 = nx * axes[0][0] + ny * axes[0][1] + nz * axes[0][2];
     const c1 = nx * axes[1][0] + ny * axes[1][1] + nz * axes[1][2];
     const c2 = nx * axes[2][0] + ny * axes[2][1] + nz * axes[2][2];
@@ -344,7 +400,8 @@ const NRAD_KERNEL = 1.25;
 function softAddWide(h: Float64Array, pos: number, k: number): void {
   const n = h.length;
   const x = Math.min(n - 0.5, Math.max(0.5, pos)) - 0.5;
-  const lo = Math.max(0, Math.ceil(x - k)), hi = Math.min(n - 1, Math.floor(x + k));
+  const lo = Math.max(0, Math.ceil(x - k)),
+    hi = Math.min(n - 1, Math.floor(x + k));
   let sum = 0;
   for (let i = lo; i <= hi; i++) sum += Math.max(0, 1 - Math.abs(i - x) / k);
   if (!(sum > 0)) return;

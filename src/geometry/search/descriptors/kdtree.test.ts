@@ -8,14 +8,16 @@ function cloud(n: number, seed: number): Float64Array {
   const p = new Float64Array(n * 3);
   for (let i = 0; i < n; i++) {
     const kind = i % 3;
-    const u = r() * 40, v = r() * 40;
+    const u = r() * 40,
+      v = r() * 40;
     const xyz = kind === 0 ? [u, v, 0] : kind === 1 ? [Math.round(u), 5, Math.round(v)] : [10 * Math.cos(u / 6), 10 * Math.sin(u / 6), v];
     p.set(xyz, i * 3);
   }
   return p;
 }
 
-const d2 = (p: Float64Array, i: number, x: number, y: number, z: number) => (p[i * 3]! - x) ** 2 + (p[i * 3 + 1]! - y) ** 2 + (p[i * 3 + 2]! - z) ** 2;
+const d2 = (p: Float64Array, i: number, x: number, y: number, z: number) =>
+  (p[i * 3]! - x) ** 2 + (p[i * 3 + 1]! - y) ** 2 + (p[i * 3 + 2]! - z) ** 2;
 
 describe('kd-tree queries', () => {
   const points = cloud(3000, 5);

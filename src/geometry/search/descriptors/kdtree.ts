@@ -26,10 +26,12 @@ export class KdTree {
 
   /** Quickselect so that order[k] holds the k-th smallest coordinate on `axis` within [lo, hi]. */
   private select(lo: number, hi: number, k: number, axis: number): void {
-    const o = this.order, p = this.points;
+    const o = this.order,
+      p = this.points;
     while (hi > lo) {
       const pivot = p[o[(lo + hi) >> 1]! * 3 + axis]!;
-      let i = lo, j = hi;
+      let i = lo,
+        j = hi;
       while (i <= j) {
         while (p[o[i]! * 3 + axis]! < pivot) i++;
         while (p[o[j]! * 3 + axis]! > pivot) j--;
@@ -59,7 +61,10 @@ export class KdTree {
   nearest(x: number, y: number, z: number, maxDist = Infinity, out?: Float64Array): number {
     let best = -1;
     let bestD = maxDist * maxDist;
-    const o = this.order, p = this.points, st = this.stack, pl = this.planeD2;
+    const o = this.order,
+      p = this.points,
+      st = this.stack,
+      pl = this.planeD2;
     st[0] = 0;
     st[1] = this.n;
     st[2] = 0;
@@ -70,11 +75,15 @@ export class KdTree {
     while (top > 0) {
       top--;
       if (pl[top]! >= bestD) continue;
-      const lo = st[top * 3]!, hi = st[top * 3 + 1]!, depth = st[top * 3 + 2]!;
+      const lo = st[top * 3]!,
+        hi = st[top * 3 + 1]!,
+        depth = st[top * 3 + 2]!;
       if (hi - lo <= 8) {
         for (let k = lo; k < hi; k++) {
           const i = o[k]! * 3;
-          const dx = p[i]! - x, dy = p[i + 1]! - y, dz = p[i + 2]! - z;
+          const dx = p[i]! - x,
+            dy = p[i + 1]! - y,
+            dz = p[i + 2]! - z;
           const d = dx * dx + dy * dy + dz * dz;
           if (d < bestD) {
             bestD = d;
@@ -87,7 +96,9 @@ export class KdTree {
       const mid = (lo + hi) >> 1;
       const m = o[mid]! * 3;
       const diff = (axis === 0 ? x : axis === 1 ? y : z) - p[m + axis]!;
-      const dx = p[m]! - x, dy = p[m + 1]! - y, dz = p[m + 2]! - z;
+      const dx = p[m]! - x,
+        dy = p[m + 1]! - y,
+        dz = p[m + 2]! - z;
       const d = dx * dx + dy * dy + dz * dz;
       if (d < bestD) {
         bestD = d;
@@ -111,18 +122,24 @@ export class KdTree {
    */
   within(x: number, y: number, z: number, radius: number, fn: (i: number, d2: number) => boolean | void): void {
     const r2 = radius * radius;
-    const o = this.order, p = this.points, st = this.stack;
+    const o = this.order,
+      p = this.points,
+      st = this.stack;
     st[0] = 0;
     st[1] = this.n;
     st[2] = 0;
     let top = 1;
     while (top > 0) {
       top--;
-      const lo = st[top * 3]!, hi = st[top * 3 + 1]!, depth = st[top * 3 + 2]!;
+      const lo = st[top * 3]!,
+        hi = st[top * 3 + 1]!,
+        depth = st[top * 3 + 2]!;
       if (hi - lo <= 8) {
         for (let k = lo; k < hi; k++) {
           const i = o[k]! * 3;
-          const dx = p[i]! - x, dy = p[i + 1]! - y, dz = p[i + 2]! - z;
+          const dx = p[i]! - x,
+            dy = p[i + 1]! - y,
+            dz = p[i + 2]! - z;
           const d = dx * dx + dy * dy + dz * dz;
           if (d <= r2 && fn(o[k]!, d)) return;
         }
@@ -132,7 +149,9 @@ export class KdTree {
       const mid = (lo + hi) >> 1;
       const m = o[mid]! * 3;
       const diff = (axis === 0 ? x : axis === 1 ? y : z) - p[m + axis]!;
-      const dx = p[m]! - x, dy = p[m + 1]! - y, dz = p[m + 2]! - z;
+      const dx = p[m]! - x,
+        dy = p[m + 1]! - y,
+        dz = p[m + 2]! - z;
       const d = dx * dx + dy * dy + dz * dz;
       if (d <= r2 && fn(o[mid]!, d)) return;
       // The lower half is visited first, as the recursive search did.

@@ -10,13 +10,15 @@ import { partMesh } from '../../../bench/outer-surface';
 
 /** Area of the triangles whose centroid passes `where`. */
 function area(m: Mesh, where: (c: [number, number, number]) => boolean): number {
-  const p = m.positions, idx = m.indices;
+  const p = m.positions,
+    idx = m.indices;
   let sum = 0;
   for (let t = 0; t < idx.length; t += 3) {
     const [a, b, c] = [idx[t]! * 3, idx[t + 1]! * 3, idx[t + 2]! * 3];
     const centroid = [0, 1, 2].map((k) => (p[a + k]! + p[b + k]! + p[c + k]!) / 3) as [number, number, number];
     if (!where(centroid)) continue;
-    const u = [0, 1, 2].map((k) => p[b + k]! - p[a + k]!), v = [0, 1, 2].map((k) => p[c + k]! - p[a + k]!);
+    const u = [0, 1, 2].map((k) => p[b + k]! - p[a + k]!),
+      v = [0, 1, 2].map((k) => p[c + k]! - p[a + k]!);
     sum += 0.5 * Math.hypot(u[1]! * v[2]! - u[2]! * v[1]!, u[2]! * v[0]! - u[0]! * v[2]!, u[0]! * v[1]! - u[1]! * v[0]!);
   }
   return sum;
@@ -35,7 +37,8 @@ describe('outer surface', () => {
       const placement = randomRigid(rand, 50);
       const mesh = weld(applyToMesh(mergeMeshes([manifoldToMesh(x), manifoldToMesh(y)]), placement)).mesh;
       // The bore's axis, turned with the part: its wall is every face within 1.3 mm of it, above the bottom.
-      const o = transformPoint(placement, [30, 30, 10.05]), end = transformPoint(placement, [30, 30, 41]);
+      const o = transformPoint(placement, [30, 30, 10.05]),
+        end = transformPoint(placement, [30, 30, 41]);
       const d = [0, 1, 2].map((k) => (end[k]! - o[k]!) / 30.95);
       const inBore = (c: [number, number, number]) => {
         const v = [0, 1, 2].map((k) => c[k]! - o[k]!);
@@ -68,7 +71,14 @@ describe('outer surface', () => {
     for (const e of expected) {
       const mesh = await partMesh(e.family, 1500);
       const o = outerSurface(mesh);
-      expect({ family: e.family, triangles: mesh.indices.length / 3, hidden: o.hiddenShare, out: o.source.length, source: digest(o.source), positions: digest(o.mesh.positions) }).toEqual(e);
+      expect({
+        family: e.family,
+        triangles: mesh.indices.length / 3,
+        hidden: o.hiddenShare,
+        out: o.source.length,
+        source: digest(o.source),
+        positions: digest(o.mesh.positions),
+      }).toEqual(e);
     }
   });
 });

@@ -21,7 +21,17 @@ const RAY_JITTER = 0.0137;
  * Where a triangle is looked at (barycentric u, v): corners, edge midpoints and centroid, pulled a
  * little towards the centroid so a corner on a shared edge reads its own side.
  */
-const CLASSIFY_POINTS = ([[0, 0], [1, 0], [0, 1], [0.5, 0], [0, 0.5], [0.5, 0.5], [1 / 3, 1 / 3]] as const).map(([u, v]) => [u * 0.96 + 0.0133, v * 0.96 + 0.0133] as const);
+const CLASSIFY_POINTS = (
+  [
+    [0, 0],
+    [1, 0],
+    [0, 1],
+    [0.5, 0],
+    [0, 0.5],
+    [0.5, 0.5],
+    [1 / 3, 1 / 3],
+  ] as const
+).map(([u, v]) => [u * 0.96 + 0.0133, v * 0.96 + 0.0133] as const);
 
 export interface OuterSurface {
   mesh: Mesh;
@@ -39,7 +49,8 @@ export function mayHideSurface(welded: Mesh, shells: number): boolean {
   const seen = new Map<number, number>();
   for (let t = 0; t < idx.length; t += 3) {
     for (let k = 0; k < 3; k++) {
-      const a = idx[t + k]!, b = idx[t + ((k + 1) % 3)]!;
+      const a = idx[t + k]!,
+        b = idx[t + ((k + 1) % 3)]!;
       const key = a < b ? a * n + b : b * n + a;
       const c = (seen.get(key) ?? 0) + 1;
       if (c > 2) return true;
@@ -66,8 +77,11 @@ function coincidentFaces(idx: Uint32Array): Uint8Array {
   const next = new Int32Array(nt).fill(-1);
   const tail = new Map<number, number>();
   for (let t = 0; t < nt; t++) {
-    const a = idx[t * 3]!, b = idx[t * 3 + 1]!, c = idx[t * 3 + 2]!;
-    const lo = Math.min(a, b, c), top = Math.max(a, b, c);
+    const a = idx[t * 3]!,
+      b = idx[t * 3 + 1]!,
+      c = idx[t * 3 + 2]!;
+    const lo = Math.min(a, b, c),
+      top = Math.max(a, b, c);
     const mid = a + b + c - lo - top;
     hi[t] = top;
     const key = lo * nv + mid;
@@ -78,7 +92,9 @@ function coincidentFaces(idx: Uint32Array): Uint8Array {
   }
   // Winding: a cyclic rotation of the same order is the same orientation.
   const parity = (t: number) => {
-    const a = idx[t * 3]!, b = idx[t * 3 + 1]!, c = idx[t * 3 + 2]!;
+    const a = idx[t * 3]!,
+      b = idx[t * 3 + 1]!,
+      c = idx[t * 3 + 2]!;
     return (a < b ? 1 : 0) + (b < c ? 1 : 0) + (c < a ? 1 : 0) === 2 ? 1 : 0;
   };
   for (const first of head.values()) {
@@ -88,7 +104,8 @@ function coincidentFaces(idx: Uint32Array): Uint8Array {
     for (const third of new Set(chain.map((t) => hi[t]!))) {
       const list = chain.filter((t) => hi[t] === third);
       if (list.length < 2) continue;
-      const up = list.filter((t) => parity(t) === 1), down = list.filter((t) => parity(t) === 0);
+      const up = list.filter((t) => parity(t) === 1),
+        down = list.filter((t) => parity(t) === 0);
       const pairs = Math.min(up.length, down.length);
       for (let i = 0; i < pairs; i++) drop[up[i]!] = drop[down[i]!] = 1;
       for (const rest of [up.slice(pairs), down.slice(pairs)]) for (const t of rest.slice(1)) drop[t] = 1;
@@ -117,7 +134,8 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
   const idx = mesh.indices;
   const dropped = coincidentFaces(idx);
   const nt = idx.length / 3;
-  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  const min = [Infinity, Infinity, Infinity],
+    max = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i < idx.length; i++) {
     const v = idx[i]! * 3;
     for (let k = 0; k < 3; k++) {
@@ -130,15 +148,20 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
   const dims = [0, 1, 2].map((k) => Math.ceil((max[k]! - min[k]!) / h) + 5) as [number, number, number];
   const [nx, ny] = dims;
   const origin = [0, 1, 2].map((k) => min[k]! - 2 * h);
-  const ox = origin[0]!, oy = origin[1]!, oz = origin[2]!;
+  const ox = origin[0]!,
+    oy = origin[1]!,
+    oz = origin[2]!;
   const cell = (x: number, y: number, z: number) => {
-    const i = Math.floor((x - ox) / h), j = Math.floor((y - oy) / h), k = Math.floor((z - oz) / h);
+    const i = Math.floor((x - ox) / h),
+      j = Math.floor((y - oy) / h),
+      k = Math.floor((z - oz) / h);
     return i + nx * (j + ny * k);
   };
   const grid = new Uint8Array(dims[0] * dims[1] * dims[2]); // 0 free, 1 surface, 2 exterior
   // Which triangles touch each cell (pairs, sorted into lists below): to find faces that lie on
   // another face turned the other way.
-  let touchCell = new Int32Array(Math.max(16, nt * 4)), touchTri = new Int32Array(touchCell.length);
+  let touchCell = new Int32Array(Math.max(16, nt * 4)),
+    touchTri = new Int32Array(touchCell.length);
   let touches = 0;
   const touch = (c: number, t: number) => {
     if (touches > 0 && touchCell[touches - 1] === c && touchTri[touches - 1] === t) return;
@@ -160,21 +183,34 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
   const len = (a: number, b: number) => Math.hypot(p[b]! - p[a]!, p[b + 1]! - p[a + 1]!, p[b + 2]! - p[a + 2]!);
   for (let t = 0; t < nt; t++) {
     if (dropped[t]) continue;
-    const v0 = idx[t * 3]! * 3, v1 = idx[t * 3 + 1]! * 3, v2 = idx[t * 3 + 2]! * 3;
+    const v0 = idx[t * 3]! * 3,
+      v1 = idx[t * 3 + 1]! * 3,
+      v2 = idx[t * 3 + 2]! * 3;
     // a→b the longest edge (the first of equals, in the order v0v1, v1v2, v2v0), c the apex.
-    const l0 = len(v0, v1), l1 = len(v1, v2), l2 = len(v2, v0);
-    let a = v0, b = v1, c = v2, base = l0;
+    const l0 = len(v0, v1),
+      l1 = len(v1, v2),
+      l2 = len(v2, v0);
+    let a = v0,
+      b = v1,
+      c = v2,
+      base = l0;
     if (l1 > base) [a, b, c, base] = [v1, v2, v0, l1];
     if (l2 > base) [a, b, c, base] = [v2, v0, v1, l2];
-    const ux = p[b]! - p[a]!, uy = p[b + 1]! - p[a + 1]!, uz = p[b + 2]! - p[a + 2]!;
-    const wx = p[c]! - p[a]!, wy = p[c + 1]! - p[a + 1]!, wz = p[c + 2]! - p[a + 2]!;
+    const ux = p[b]! - p[a]!,
+      uy = p[b + 1]! - p[a + 1]!,
+      uz = p[b + 2]! - p[a + 2]!;
+    const wx = p[c]! - p[a]!,
+      wy = p[c + 1]! - p[a + 1]!,
+      wz = p[c + 2]! - p[a + 2]!;
     const cross = Math.hypot(uy * wz - uz * wy, uz * wx - ux * wz, ux * wy - uy * wx);
     const height = base > 0 ? cross / base : 0;
     const rows = Math.max(1, Math.ceil((2 * height) / h));
     for (let r = 0; r <= rows; r++) {
       const tt = r / rows;
       // The row from a + tt·(c − a) to b + tt·(c − b).
-      const sx0 = p[a]! + tt * wx, sy0 = p[a + 1]! + tt * wy, sz0 = p[a + 2]! + tt * wz;
+      const sx0 = p[a]! + tt * wx,
+        sy0 = p[a + 1]! + tt * wy,
+        sz0 = p[a + 2]! + tt * wz;
       const steps = Math.max(1, Math.ceil((2 * base * (1 - tt)) / h));
       for (let i = 0; i <= steps; i++) {
         const f = ((1 - tt) * i) / steps;
@@ -185,15 +221,19 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
 
   const unit = faceNormals(p, idx).normal;
   const key = new Uint16Array(nt);
-  for (let t = 0; t < nt; t++) key[t] = normalBin(unit[t * 3]!) * NORMAL_BINS * NORMAL_BINS + normalBin(unit[t * 3 + 1]!) * NORMAL_BINS + normalBin(unit[t * 3 + 2]!);
+  for (let t = 0; t < nt; t++)
+    key[t] = normalBin(unit[t * 3]!) * NORMAL_BINS * NORMAL_BINS + normalBin(unit[t * 3 + 1]!) * NORMAL_BINS + normalBin(unit[t * 3 + 2]!);
   const lists = cellLists(touchCell, touchTri, touches, grid.length, key);
   const planeTolerance = 1e-4 * h * (resolution - 4);
   const planeReach = planeTolerance * (1 + 1e-9);
   // Each list entry's face plane (unit normal, offset), in list order.
   const plane = new Float64Array(lists.tri.length * 4);
   for (let q = 0; q < lists.tri.length; q++) {
-    const u = lists.tri[q]!, a = idx[u * 3]! * 3;
-    const ux = unit[u * 3]!, uy = unit[u * 3 + 1]!, uz = unit[u * 3 + 2]!;
+    const u = lists.tri[q]!,
+      a = idx[u * 3]! * 3;
+    const ux = unit[u * 3]!,
+      uy = unit[u * 3 + 1]!,
+      uz = unit[u * 3 + 2]!;
     plane[q * 4] = ux;
     plane[q * 4 + 1] = uy;
     plane[q * 4 + 2] = uz;
@@ -202,7 +242,8 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
   // The box of keys around −n(t) (per axis, lowest and highest bin), and its coarse-bin mask.
   let qt = -1;
   const box = new Int32Array(6);
-  let maskLo = 0, maskHi = 0;
+  let maskLo = 0,
+    maskHi = 0;
   // Triangle t's corners (every point looked at is on t), and the cells already found to hold no
   // face of the opposite box whose plane comes within reach of t: a triangle's points, and its
   // pieces' when it is split, look at the same few cells again and again.
@@ -243,25 +284,38 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
     for (let i = 0; i < clearCount; i++) if (clear[i] === c) return false;
     let near = false;
     const end = lists.start[c + 1]!;
-    for (let k = lists.start[c]!; k < end; ) {
+    for (let k = lists.start[c]!; k < end;) {
       const u0 = lists.tri[k]!;
       const kk = key[u0]!;
-      const bx = kk >> 6, by = (kk >> 3) & 7, bz = kk & 7;
+      const bx = kk >> 6,
+        by = (kk >> 3) & 7,
+        bz = kk & 7;
       const runEnd = lists.runEnd[k]!;
       if (bx >= box[0]! && bx <= box[1]! && by >= box[2]! && by <= box[3]! && bz >= box[4]! && bz <= box[5]!) {
         for (let q = k; q < runEnd; q++) {
           // The plane first, from the entry's own copy of normal and offset (read in order, not
           // gathered from the mesh): a margin far above rounding keeps it a pure pre-filter of
           // onTriangle's own test.
-          const ex = plane[q * 4]!, ey = plane[q * 4 + 1]!, ez = plane[q * 4 + 2]!, ed = plane[q * 4 + 3]!;
+          const ex = plane[q * 4]!,
+            ey = plane[q * 4 + 1]!,
+            ez = plane[q * 4 + 2]!,
+            ed = plane[q * 4 + 3]!;
           // The plane's signed distance is affine, so over t it lies between its corners'.
-          const s0 = ex * corner[0]! + ey * corner[1]! + ez * corner[2]! - ed, s1 = ex * corner[3]! + ey * corner[4]! + ez * corner[5]! - ed, s2 = ex * corner[6]! + ey * corner[7]! + ez * corner[8]! - ed;
+          const s0 = ex * corner[0]! + ey * corner[1]! + ez * corner[2]! - ed,
+            s1 = ex * corner[3]! + ey * corner[4]! + ez * corner[5]! - ed,
+            s2 = ex * corner[6]! + ey * corner[7]! + ez * corner[8]! - ed;
           const reach = cornerReach + 1e-9 * Math.abs(ed);
           if (Math.min(s0, s1, s2) > reach || Math.max(s0, s1, s2) < -reach) continue;
           near = true;
-          if (Math.abs(ex * x + ey * y + ez * z - ed) > planeReach + 1e-9 * (Math.abs(ed) + Math.abs(x) + Math.abs(y) + Math.abs(z))) continue;
+          if (Math.abs(ex * x + ey * y + ez * z - ed) > planeReach + 1e-9 * (Math.abs(ed) + Math.abs(x) + Math.abs(y) + Math.abs(z)))
+            continue;
           const u = lists.tri[q]!;
-          if (u === t || dropped[u] || unit[u * 3]! * unit[t * 3]! + unit[u * 3 + 1]! * unit[t * 3 + 1]! + unit[u * 3 + 2]! * unit[t * 3 + 2]! > -0.995) continue;
+          if (
+            u === t ||
+            dropped[u] ||
+            unit[u * 3]! * unit[t * 3]! + unit[u * 3 + 1]! * unit[t * 3 + 1]! + unit[u * 3 + 2]! * unit[t * 3 + 2]! > -0.995
+          )
+            continue;
           if (onTriangle(p, idx, u, unit, x, y, z, planeTolerance)) return true;
         }
       }
@@ -301,12 +355,21 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
   const onBits = new Uint8Array(nt);
   for (let t = 0; t < nt; t++) {
     if (dropped[t]) continue;
-    const a = idx[t * 3]! * 3, b = idx[t * 3 + 1]! * 3, c = idx[t * 3 + 2]! * 3;
+    const a = idx[t * 3]! * 3,
+      b = idx[t * 3 + 1]! * 3,
+      c = idx[t * 3 + 2]! * 3;
     let on = 0;
     for (let i = 0; i < CLASSIFY_POINTS.length; i++) {
       const [u, v] = CLASSIFY_POINTS[i]!;
       const w = 1 - u - v;
-      if (onOppositeFace(w * p[a]! + u * p[b]! + v * p[c]!, w * p[a + 1]! + u * p[b + 1]! + v * p[c + 1]!, w * p[a + 2]! + u * p[b + 2]! + v * p[c + 2]!, t)) {
+      if (
+        onOppositeFace(
+          w * p[a]! + u * p[b]! + v * p[c]!,
+          w * p[a + 1]! + u * p[b + 1]! + v * p[c + 1]!,
+          w * p[a + 2]! + u * p[b + 2]! + v * p[c + 2]!,
+          t,
+        )
+      ) {
         on++;
         onBits[t]! |= 1 << i;
       }
@@ -331,7 +394,9 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
    * as outer; faces between touching bodies were dropped above.
    */
   const seen = (x: number, y: number, z: number) => {
-    const i = Math.floor((x - ox) / h), j = Math.floor((y - oy) / h), k = Math.floor((z - oz) / h);
+    const i = Math.floor((x - ox) / h),
+      j = Math.floor((y - oy) / h),
+      k = Math.floor((z - oz) / h);
     for (let dz = -NEAR_EXTERIOR; dz <= NEAR_EXTERIOR; dz++) {
       for (let dy = -NEAR_EXTERIOR; dy <= NEAR_EXTERIOR; dy++) {
         const row = i + nx * (j + dy + ny * (k + dz));
@@ -344,8 +409,15 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
   let outPos = new Float32Array(Math.max(9, nt * 9));
   let outCount = 0;
   const source: number[] = [];
-  let hidden = 0, total = 0;
-  const area = (q: ArrayLike<number>) => 0.5 * Math.hypot((q[4]! - q[1]!) * (q[8]! - q[2]!) - (q[5]! - q[2]!) * (q[7]! - q[1]!), (q[5]! - q[2]!) * (q[6]! - q[0]!) - (q[3]! - q[0]!) * (q[8]! - q[2]!), (q[3]! - q[0]!) * (q[7]! - q[1]!) - (q[4]! - q[1]!) * (q[6]! - q[0]!));
+  let hidden = 0,
+    total = 0;
+  const area = (q: ArrayLike<number>) =>
+    0.5 *
+    Math.hypot(
+      (q[4]! - q[1]!) * (q[8]! - q[2]!) - (q[5]! - q[2]!) * (q[7]! - q[1]!),
+      (q[5]! - q[2]!) * (q[6]! - q[0]!) - (q[3]! - q[0]!) * (q[8]! - q[2]!),
+      (q[3]! - q[0]!) * (q[7]! - q[1]!) - (q[4]! - q[1]!) * (q[6]! - q[0]!),
+    );
   const flags = new Uint8Array(CLASSIFY_POINTS.length);
   /**
    * Classifies a triangle (9 coordinates) by its corners, edge midpoints and centroid; splits
@@ -357,12 +429,19 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
     for (let i = 0; i < CLASSIFY_POINTS.length; i++) {
       const [uu, vv] = CLASSIFY_POINTS[i]!;
       const ww = 1 - uu - vv;
-      const x = ww * q[0]! + uu * q[3]! + vv * q[6]!, y = ww * q[1]! + uu * q[4]! + vv * q[7]!, z = ww * q[2]! + uu * q[5]! + vv * q[8]!;
+      const x = ww * q[0]! + uu * q[3]! + vv * q[6]!,
+        y = ww * q[1]! + uu * q[4]! + vv * q[7]!,
+        z = ww * q[2]! + uu * q[5]! + vv * q[8]!;
       flags[i] = seen(x, y, z) && (known & (1 << i) || !onOppositeFace(x, y, z, t)) ? 1 : 0;
       count += flags[i]!;
     }
-    const all = count === CLASSIFY_POINTS.length, none = count === 0;
-    const longest = Math.max(Math.hypot(q[3]! - q[0]!, q[4]! - q[1]!, q[5]! - q[2]!), Math.hypot(q[6]! - q[0]!, q[7]! - q[1]!, q[8]! - q[2]!), Math.hypot(q[6]! - q[3]!, q[7]! - q[4]!, q[8]! - q[5]!));
+    const all = count === CLASSIFY_POINTS.length,
+      none = count === 0;
+    const longest = Math.max(
+      Math.hypot(q[3]! - q[0]!, q[4]! - q[1]!, q[5]! - q[2]!),
+      Math.hypot(q[6]! - q[0]!, q[7]! - q[1]!, q[8]! - q[2]!),
+      Math.hypot(q[6]! - q[3]!, q[7]! - q[4]!, q[8]! - q[5]!),
+    );
     if (all || none || longest < 2 * h || depth > 4) {
       const keep = all || (!none && count * 2 >= CLASSIFY_POINTS.length);
       if (keep) {
@@ -378,12 +457,18 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
       return;
     }
     // Split at the longest edge's midpoint (the first of equals, in the order 01, 12, 20).
-    const l01 = Math.hypot(q[3]! - q[0]!, q[4]! - q[1]!, q[5]! - q[2]!), l12 = Math.hypot(q[6]! - q[3]!, q[7]! - q[4]!, q[8]! - q[5]!), l20 = Math.hypot(q[0]! - q[6]!, q[1]! - q[7]!, q[2]! - q[8]!);
-    let ei = 0, ej = 1, ek = 2, l = l01;
+    const l01 = Math.hypot(q[3]! - q[0]!, q[4]! - q[1]!, q[5]! - q[2]!),
+      l12 = Math.hypot(q[6]! - q[3]!, q[7]! - q[4]!, q[8]! - q[5]!),
+      l20 = Math.hypot(q[0]! - q[6]!, q[1]! - q[7]!, q[2]! - q[8]!);
+    let ei = 0,
+      ej = 1,
+      ek = 2,
+      l = l01;
     if (l12 > l) [ei, ej, ek, l] = [1, 2, 0, l12];
     if (l20 > l) [ei, ej, ek] = [2, 0, 1];
     const m = [0, 1, 2].map((k) => (q[ei * 3 + k]! + q[ej * 3 + k]!) / 2);
-    const first = new Float64Array(9), second = new Float64Array(9);
+    const first = new Float64Array(9),
+      second = new Float64Array(9);
     for (let k = 0; k < 3; k++) {
       first[k] = q[ei * 3 + k]!;
       first[3 + k] = m[k]!;
@@ -398,7 +483,9 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
   const all = (1 << CLASSIFY_POINTS.length) - 1;
   const q = new Float64Array(9);
   for (let t = 0; t < nt; t++) {
-    const a = idx[t * 3]! * 3, b = idx[t * 3 + 1]! * 3, c = idx[t * 3 + 2]! * 3;
+    const a = idx[t * 3]! * 3,
+      b = idx[t * 3 + 1]! * 3,
+      c = idx[t * 3 + 2]! * 3;
     for (let k = 0; k < 3; k++) {
       q[k] = p[a + k]!;
       q[3 + k] = p[b + k]!;
@@ -420,7 +507,13 @@ export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface 
  * Triangles by cell (CSR) from the first `count` (cell, triangle) pairs, each cell's sorted by the
  * triangles' normal key (runs of one key end at `runEnd`), with the cell's coarse-bin mask.
  */
-function cellLists(cells: Int32Array, tris: Int32Array, count: number, size: number, key: Uint16Array): { start: Int32Array; tri: Int32Array; runEnd: Int32Array; maskLo: Int32Array; maskHi: Int32Array } {
+function cellLists(
+  cells: Int32Array,
+  tris: Int32Array,
+  count: number,
+  size: number,
+  key: Uint16Array,
+): { start: Int32Array; tri: Int32Array; runEnd: Int32Array; maskLo: Int32Array; maskHi: Int32Array } {
   // Counting sort by key, then (stably) by cell.
   const keys = NORMAL_BINS ** 3;
   const byKey = new Int32Array(keys + 1);
@@ -435,9 +528,11 @@ function cellLists(cells: Int32Array, tris: Int32Array, count: number, size: num
   const tri = new Int32Array(count);
   for (const i of order) tri[next[cells[i]!]!++] = tris[i]!;
   const runEnd = new Int32Array(count);
-  const maskLo = new Int32Array(size), maskHi = new Int32Array(size);
+  const maskLo = new Int32Array(size),
+    maskHi = new Int32Array(size);
   for (let c = 0; c < size; c++) {
-    const s = start[c]!, e = start[c + 1]!;
+    const s = start[c]!,
+      e = start[c + 1]!;
     for (let k = e - 1; k >= s; k--) runEnd[k] = k + 1 < e && key[tri[k + 1]!] === key[tri[k]!] ? runEnd[k + 1]! : k + 1;
     for (let k = s; k < e; k = runEnd[k]!) {
       const kk = key[tri[k]!]!;
@@ -450,15 +545,36 @@ function cellLists(cells: Int32Array, tris: Int32Array, count: number, size: num
 }
 
 /** Whether (x, y, z) lies on triangle u: within `tolerance` of its plane and inside its edges. */
-function onTriangle(p: ArrayLike<number>, idx: ArrayLike<number>, u: number, unit: Float64Array, x: number, y: number, z: number, tolerance: number): boolean {
-  const a = idx[u * 3]! * 3, b = idx[u * 3 + 1]! * 3, c = idx[u * 3 + 2]! * 3;
-  const nx = unit[u * 3]!, ny = unit[u * 3 + 1]!, nz = unit[u * 3 + 2]!;
+function onTriangle(
+  p: ArrayLike<number>,
+  idx: ArrayLike<number>,
+  u: number,
+  unit: Float64Array,
+  x: number,
+  y: number,
+  z: number,
+  tolerance: number,
+): boolean {
+  const a = idx[u * 3]! * 3,
+    b = idx[u * 3 + 1]! * 3,
+    c = idx[u * 3 + 2]! * 3;
+  const nx = unit[u * 3]!,
+    ny = unit[u * 3 + 1]!,
+    nz = unit[u * 3 + 2]!;
   if (Math.abs((x - p[a]!) * nx + (y - p[a + 1]!) * ny + (z - p[a + 2]!) * nz) > tolerance) return false;
   // Inside: the point is on the inner side of each edge (within the tolerance).
-  for (const [i, j] of [[a, b], [b, c], [c, a]] as const) {
-    const ex = p[j]! - p[i]!, ey = p[j + 1]! - p[i + 1]!, ez = p[j + 2]! - p[i + 2]!;
+  for (const [i, j] of [
+    [a, b],
+    [b, c],
+    [c, a],
+  ] as const) {
+    const ex = p[j]! - p[i]!,
+      ey = p[j + 1]! - p[i + 1]!,
+      ez = p[j + 2]! - p[i + 2]!;
     // The edge's inward direction in the plane: n × e.
-    const ix = ny * ez - nz * ey, iy = nz * ex - nx * ez, iz = nx * ey - ny * ex;
+    const ix = ny * ez - nz * ey,
+      iy = nz * ex - nx * ez,
+      iz = nx * ey - ny * ex;
     const l = Math.hypot(ix, iy, iz);
     if (l === 0) return false;
     if (((x - p[i]!) * ix + (y - p[i + 1]!) * iy + (z - p[i + 2]!) * iz) / l < -tolerance) return false;
@@ -490,7 +606,9 @@ function markOutside(grid: Uint8Array, dims: readonly [number, number, number], 
     add(s, id);
     while (top) {
       const c = stack[--top]!;
-      const i = c % nx, j = Math.floor(c / nx) % ny, k = Math.floor(c / sz);
+      const i = c % nx,
+        j = Math.floor(c / nx) % ny,
+        k = Math.floor(c / sz);
       if (i > 0) add(c - 1, id);
       if (i < nx - 1) add(c + 1, id);
       if (j > 0) add(c - nx, id);
@@ -511,7 +629,16 @@ function markOutside(grid: Uint8Array, dims: readonly [number, number, number], 
  * each +1 or −1 by which way it faces. One pass over the faces, each tried against the rows its
  * yz bounds cover that hold a cell asked for.
  */
-function windingsAlongX(p: ArrayLike<number>, idx: ArrayLike<number>, dropped: Uint8Array, unit: Float64Array, origin: readonly number[], h: number, dims: readonly [number, number, number], cells: readonly number[]): Int32Array {
+function windingsAlongX(
+  p: ArrayLike<number>,
+  idx: ArrayLike<number>,
+  dropped: Uint8Array,
+  unit: Float64Array,
+  origin: readonly number[],
+  h: number,
+  dims: readonly [number, number, number],
+  cells: readonly number[],
+): Int32Array {
   const [nx, ny] = dims;
   const out = new Int32Array(cells.length);
   const byRow = new Map<number, number[]>();
@@ -521,24 +648,35 @@ function windingsAlongX(p: ArrayLike<number>, idx: ArrayLike<number>, dropped: U
     if (list) list.push(q);
     else byRow.set(row, [q]);
   }
-  const rowY = (j: number) => origin[1]! + (j + 0.5 + RAY_JITTER) * h, rowZ = (k: number) => origin[2]! + (k + 0.5 - RAY_JITTER) * h;
+  const rowY = (j: number) => origin[1]! + (j + 0.5 + RAY_JITTER) * h,
+    rowZ = (k: number) => origin[2]! + (k + 0.5 - RAY_JITTER) * h;
   for (let t = 0; t < idx.length / 3; t++) {
     if (dropped[t] || unit[t * 3] === 0) continue;
-    const a = idx[t * 3]! * 3, b = idx[t * 3 + 1]! * 3, c = idx[t * 3 + 2]! * 3;
-    const y0 = p[a + 1]!, z0 = p[a + 2]!;
-    const e1y = p[b + 1]! - y0, e1z = p[b + 2]! - z0, e2y = p[c + 1]! - y0, e2z = p[c + 2]! - z0;
+    const a = idx[t * 3]! * 3,
+      b = idx[t * 3 + 1]! * 3,
+      c = idx[t * 3 + 2]! * 3;
+    const y0 = p[a + 1]!,
+      z0 = p[a + 2]!;
+    const e1y = p[b + 1]! - y0,
+      e1z = p[b + 2]! - z0,
+      e2y = p[c + 1]! - y0,
+      e2z = p[c + 2]! - z0;
     const det = e1y * e2z - e1z * e2y;
     if (det === 0) continue;
     const sign = unit[t * 3]! > 0 ? 1 : -1;
-    const jFrom = Math.ceil((Math.min(y0, p[b + 1]!, p[c + 1]!) - origin[1]!) / h - 0.5 - RAY_JITTER), jTo = Math.floor((Math.max(y0, p[b + 1]!, p[c + 1]!) - origin[1]!) / h - 0.5 - RAY_JITTER);
-    const kFrom = Math.ceil((Math.min(z0, p[b + 2]!, p[c + 2]!) - origin[2]!) / h - 0.5 + RAY_JITTER), kTo = Math.floor((Math.max(z0, p[b + 2]!, p[c + 2]!) - origin[2]!) / h - 0.5 + RAY_JITTER);
+    const jFrom = Math.ceil((Math.min(y0, p[b + 1]!, p[c + 1]!) - origin[1]!) / h - 0.5 - RAY_JITTER),
+      jTo = Math.floor((Math.max(y0, p[b + 1]!, p[c + 1]!) - origin[1]!) / h - 0.5 - RAY_JITTER);
+    const kFrom = Math.ceil((Math.min(z0, p[b + 2]!, p[c + 2]!) - origin[2]!) / h - 0.5 + RAY_JITTER),
+      kTo = Math.floor((Math.max(z0, p[b + 2]!, p[c + 2]!) - origin[2]!) / h - 0.5 + RAY_JITTER);
     for (let k = Math.max(0, kFrom); k <= kTo; k++) {
       for (let j = Math.max(0, jFrom); j <= Math.min(ny - 1, jTo); j++) {
         const list = byRow.get(j + ny * k);
         if (!list) continue;
         // Barycentric coordinates of the row's line in the face's yz projection.
-        const qy = rowY(j) - y0, qz = rowZ(k) - z0;
-        const u = (qy * e2z - qz * e2y) / det, v = (e1y * qz - e1z * qy) / det;
+        const qy = rowY(j) - y0,
+          qz = rowZ(k) - z0;
+        const u = (qy * e2z - qz * e2y) / det,
+          v = (e1y * qz - e1z * qy) / det;
         if (u < 0 || v < 0 || u + v > 1) continue;
         const x = p[a]! + u * (p[b]! - p[a]!) + v * (p[c]! - p[a]!);
         for (const q of list) if (x > origin[0]! + ((cells[q]! % nx) + 0.5) * h) out[q]! += sign;

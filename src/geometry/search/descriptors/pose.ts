@@ -26,15 +26,30 @@ export function surfaceMoments(mesh: Mesh, scale = MM_PER_UNIT[mesh.units ?? 'un
   // Work relative to the first vertex to keep sums well conditioned far from the origin.
   const o = [p[0] ?? 0, p[1] ?? 0, p[2] ?? 0];
   for (let t = 0; t + 2 < idx.length; t += 3) {
-    const a = idx[t]! * 3, b = idx[t + 1]! * 3, c = idx[t + 2]! * 3;
-    const ax = p[a]! - o[0]!, ay = p[a + 1]! - o[1]!, az = p[a + 2]! - o[2]!;
-    const bx = p[b]! - o[0]!, by = p[b + 1]! - o[1]!, bz = p[b + 2]! - o[2]!;
-    const cx = p[c]! - o[0]!, cy = p[c + 1]! - o[1]!, cz = p[c + 2]! - o[2]!;
-    const ux = bx - ax, uy = by - ay, uz = bz - az, vx = cx - ax, vy = cy - ay, vz = cz - az;
+    const a = idx[t]! * 3,
+      b = idx[t + 1]! * 3,
+      c = idx[t + 2]! * 3;
+    const ax = p[a]! - o[0]!,
+      ay = p[a + 1]! - o[1]!,
+      az = p[a + 2]! - o[2]!;
+    const bx = p[b]! - o[0]!,
+      by = p[b + 1]! - o[1]!,
+      bz = p[b + 2]! - o[2]!;
+    const cx = p[c]! - o[0]!,
+      cy = p[c + 1]! - o[1]!,
+      cz = p[c + 2]! - o[2]!;
+    const ux = bx - ax,
+      uy = by - ay,
+      uz = bz - az,
+      vx = cx - ax,
+      vy = cy - ay,
+      vz = cz - az;
     const A = 0.5 * Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
     if (!(A > 0)) continue;
     area += A;
-    const sx = ax + bx + cx, sy = ay + by + cy, sz = az + bz + cz;
+    const sx = ax + bx + cx,
+      sy = ay + by + cy,
+      sz = az + bz + cz;
     m1[0]! += (A * sx) / 3;
     m1[1]! += (A * sy) / 3;
     m1[2]! += (A * sz) / 3;
@@ -47,9 +62,15 @@ export function surfaceMoments(mesh: Mesh, scale = MM_PER_UNIT[mesh.units ?? 'un
     m2[5]! += k * (ay * az + by * bz + cy * cz + sy * sz);
   }
   if (!(area > 0)) return { area: 0, centroid: [o[0]! * scale, o[1]! * scale, o[2]! * scale], covariance: [0, 0, 0, 0, 0, 0, 0, 0, 0] };
-  const mx = m1[0]! / area, my = m1[1]! / area, mz = m1[2]! / area;
-  const xx = m2[0]! / area - mx * mx, yy = m2[1]! / area - my * my, zz = m2[2]! / area - mz * mz;
-  const xy = m2[3]! / area - mx * my, xz = m2[4]! / area - mx * mz, yz = m2[5]! / area - my * mz;
+  const mx = m1[0]! / area,
+    my = m1[1]! / area,
+    mz = m1[2]! / area;
+  const xx = m2[0]! / area - mx * mx,
+    yy = m2[1]! / area - my * my,
+    zz = m2[2]! / area - mz * mz;
+  const xy = m2[3]! / area - mx * my,
+    xz = m2[4]! / area - mx * mz,
+    yz = m2[5]! / area - my * mz;
   const s2 = scale * scale;
   return {
     area: area * s2,
@@ -76,23 +97,27 @@ export function symmetricEigen3(m: readonly number[]): { values: Vec3; vectors: 
     ] as const) {
       const apq = a[pI * 3 + qI]!;
       if (apq === 0) continue;
-      const app = a[pI * 3 + pI]!, aqq = a[qI * 3 + qI]!;
+      const app = a[pI * 3 + pI]!,
+        aqq = a[qI * 3 + qI]!;
       const theta = (aqq - app) / (2 * apq);
       const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
       const c = 1 / Math.sqrt(t * t + 1);
       const s = t * c;
       for (let k = 0; k < 3; k++) {
-        const akp = a[k * 3 + pI]!, akq = a[k * 3 + qI]!;
+        const akp = a[k * 3 + pI]!,
+          akq = a[k * 3 + qI]!;
         a[k * 3 + pI] = c * akp - s * akq;
         a[k * 3 + qI] = s * akp + c * akq;
       }
       for (let k = 0; k < 3; k++) {
-        const apk = a[pI * 3 + k]!, aqk = a[qI * 3 + k]!;
+        const apk = a[pI * 3 + k]!,
+          aqk = a[qI * 3 + k]!;
         a[pI * 3 + k] = c * apk - s * aqk;
         a[qI * 3 + k] = s * apk + c * aqk;
       }
       for (let k = 0; k < 3; k++) {
-        const vkp = v[k * 3 + pI]!, vkq = v[k * 3 + qI]!;
+        const vkp = v[k * 3 + pI]!,
+          vkq = v[k * 3 + qI]!;
         v[k * 3 + pI] = c * vkp - s * vkq;
         v[k * 3 + qI] = s * vkp + c * vkq;
       }
@@ -151,8 +176,12 @@ export interface PrincipalMoments {
 }
 
 // Dunavant degree-5 rule: barycentric points (a, b, b) and permutations, with weights.
-const Q_A1 = 0.059715871789770, Q_B1 = 0.470142064105115, Q_W1 = 0.132394152788506;
-const Q_A2 = 0.797426985353087, Q_B2 = 0.101286507323456, Q_W2 = 0.125939180544827;
+const Q_A1 = 0.05971587178977,
+  Q_B1 = 0.470142064105115,
+  Q_W1 = 0.132394152788506;
+const Q_A2 = 0.797426985353087,
+  Q_B2 = 0.101286507323456,
+  Q_W2 = 0.125939180544827;
 const Q_POINTS: readonly [number, number, number, number][] = [
   [1 / 3, 1 / 3, 1 / 3, 0.225],
   [Q_A1, Q_B1, Q_B1, Q_W1],
@@ -166,7 +195,9 @@ const Q_POINTS: readonly [number, number, number, number][] = [
 /** Exact principal-frame moments of a mesh (see {@link PrincipalMoments}). */
 export function principalMoments(mesh: Mesh, moments: SurfaceMoments, scale = MM_PER_UNIT[mesh.units ?? 'unknown']): PrincipalMoments {
   const { vectors } = symmetricEigen3(moments.covariance);
-  const e1 = vectors[0], e2 = vectors[1], e3 = cross(vectors[0], vectors[1]);
+  const e1 = vectors[0],
+    e2 = vectors[1],
+    e3 = cross(vectors[0], vectors[1]);
   const c = moments.centroid;
   const p = mesh.positions;
   const idx = mesh.indices;
@@ -174,27 +205,65 @@ export function principalMoments(mesh: Mesh, moments: SurfaceMoments, scale = MM
   // Vertices in the principal frame (mm), once.
   const q = new Float64Array(nv * 3);
   for (let v = 0; v < nv; v++) {
-    const x = p[v * 3]! * scale - c[0], y = p[v * 3 + 1]! * scale - c[1], z = p[v * 3 + 2]! * scale - c[2];
+    const x = p[v * 3]! * scale - c[0],
+      y = p[v * 3 + 1]! * scale - c[1],
+      z = p[v * 3 + 2]! * scale - c[2];
     q[v * 3] = x * e1[0] + y * e1[1] + z * e1[2];
     q[v * 3 + 1] = x * e2[0] + y * e2[1] + z * e2[2];
     q[v * 3 + 2] = x * e3[0] + y * e3[1] + z * e3[2];
   }
-  let area = 0, x3 = 0, y3 = 0, z3 = 0, xyz = 0, x3yz = 0, xy3z = 0, xyz3 = 0, xnn = 0, nyn = 0, nnz = 0, nnn = 0;
+  let area = 0,
+    x3 = 0,
+    y3 = 0,
+    z3 = 0,
+    xyz = 0,
+    x3yz = 0,
+    xy3z = 0,
+    xyz3 = 0,
+    xnn = 0,
+    nyn = 0,
+    nnz = 0,
+    nnn = 0;
   for (let t = 0; t + 2 < idx.length; t += 3) {
-    const a = idx[t]! * 3, b = idx[t + 1]! * 3, d = idx[t + 2]! * 3;
-    const ax = q[a]!, ay = q[a + 1]!, az = q[a + 2]!;
-    const bx = q[b]!, by = q[b + 1]!, bz = q[b + 2]!;
-    const dx = q[d]!, dy = q[d + 1]!, dz = q[d + 2]!;
-    const ux = bx - ax, uy = by - ay, uz = bz - az, vx = dx - ax, vy = dy - ay, vz = dz - az;
-    const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
+    const a = idx[t]! * 3,
+      b = idx[t + 1]! * 3,
+      d = idx[t + 2]! * 3;
+    const ax = q[a]!,
+      ay = q[a + 1]!,
+      az = q[a + 2]!;
+    const bx = q[b]!,
+      by = q[b + 1]!,
+      bz = q[b + 2]!;
+    const dx = q[d]!,
+      dy = q[d + 1]!,
+      dz = q[d + 2]!;
+    const ux = bx - ax,
+      uy = by - ay,
+      uz = bz - az,
+      vx = dx - ax,
+      vy = dy - ay,
+      vz = dz - az;
+    const cx = uy * vz - uz * vy,
+      cy = uz * vx - ux * vz,
+      cz = ux * vy - uy * vx;
     const l = Math.sqrt(cx * cx + cy * cy + cz * cz);
     if (!(l > 0)) continue;
     const A = 0.5 * l;
     area += A;
-    const nx = cx / l, ny = cy / l, nz = cz / l;
-    let s3x = 0, s3y = 0, s3z = 0, sxyz = 0, sx3yz = 0, sxy3z = 0, sxyz3 = 0;
+    const nx = cx / l,
+      ny = cy / l,
+      nz = cz / l;
+    let s3x = 0,
+      s3y = 0,
+      s3z = 0,
+      sxyz = 0,
+      sx3yz = 0,
+      sxy3z = 0,
+      sxyz3 = 0;
     for (const [wa, wb, wd, w] of Q_POINTS) {
-      const x = wa * ax + wb * bx + wd * dx, y = wa * ay + wb * by + wd * dy, z = wa * az + wb * bz + wd * dz;
+      const x = wa * ax + wb * bx + wd * dx,
+        y = wa * ay + wb * by + wd * dy,
+        z = wa * az + wb * bz + wd * dz;
       const m = x * y * z;
       s3x += w * x * x * x;
       s3y += w * y * y * y;
@@ -212,7 +281,9 @@ export function principalMoments(mesh: Mesh, moments: SurfaceMoments, scale = MM
     xy3z += A * sxy3z;
     xyz3 += A * sxyz3;
     // Linear in position, normal constant per triangle: the centroid rule is exact.
-    const gx = (ax + bx + dx) / 3, gy = (ay + by + dy) / 3, gz = (az + bz + dz) / 3;
+    const gx = (ax + bx + dx) / 3,
+      gy = (ay + by + dy) / 3,
+      gz = (az + bz + dz) / 3;
     xnn += A * gx * ny * nz;
     nyn += A * nx * gy * nz;
     nnz += A * nx * ny * gz;
@@ -245,7 +316,8 @@ export function normalisePose(moments: SurfaceMoments, samples: SurfaceSamples, 
     }
     let m3 = 0;
     for (let i = 0; i < n; i++) {
-      const d = (samples.points[i * 3]! - c[0]) * e[0] + (samples.points[i * 3 + 1]! - c[1]) * e[1] + (samples.points[i * 3 + 2]! - c[2]) * e[2];
+      const d =
+        (samples.points[i * 3]! - c[0]) * e[0] + (samples.points[i * 3 + 1]! - c[1]) * e[1] + (samples.points[i * 3 + 2]! - c[2]) * e[2];
       m3 += d * d * d;
     }
     skew[k] = n ? m3 / n / (sd * sd * sd) : 0;

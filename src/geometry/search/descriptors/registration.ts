@@ -38,7 +38,10 @@ export function subsetIndices(n: number, m: number): number[] {
 export function coverage(src: SurfaceSamples, idx: readonly number[], m: Rigid, dst: IndexedSurface, tol: number, beat = -1): number {
   if (!idx.length) return 0;
   const need = beat * idx.length;
-  const P = src.points, N = src.normals, Q = dst.samples.points, QN = dst.samples.normals;
+  const P = src.points,
+    N = src.normals,
+    Q = dst.samples.points,
+    QN = dst.samples.normals;
   const R = m.R;
   // 1.5 × the mean spacing: low-discrepancy samples on long sliver triangles (cylinders of CAD
   // tessellations) leave gaps of more than one spacing, which would read as missing surface.
@@ -47,14 +50,20 @@ export function coverage(src: SurfaceSamples, idx: readonly number[], m: Rigid, 
   for (let k = 0; k < idx.length; k++) {
     if (hit + idx.length - k <= need) return NaN;
     const i = idx[k]!;
-    const x = P[i * 3]!, y = P[i * 3 + 1]!, z = P[i * 3 + 2]!;
-    const px = R[0]! * x + R[1]! * y + R[2]! * z + m.t[0], py = R[3]! * x + R[4]! * y + R[5]! * z + m.t[1], pz = R[6]! * x + R[7]! * y + R[8]! * z + m.t[2];
+    const x = P[i * 3]!,
+      y = P[i * 3 + 1]!,
+      z = P[i * 3 + 2]!;
+    const px = R[0]! * x + R[1]! * y + R[2]! * z + m.t[0],
+      py = R[3]! * x + R[4]! * y + R[5]! * z + m.t[1],
+      pz = R[6]! * x + R[7]! * y + R[8]! * z + m.t[2];
     const nx = R[0]! * N[i * 3]! + R[1]! * N[i * 3 + 1]! + R[2]! * N[i * 3 + 2]!;
     const ny = R[3]! * N[i * 3]! + R[4]! * N[i * 3 + 1]! + R[5]! * N[i * 3 + 2]!;
     const nz = R[6]! * N[i * 3]! + R[7]! * N[i * 3 + 1]! + R[8]! * N[i * 3 + 2]!;
     let ok = false;
     dst.tree.within(px, py, pz, radius, (j) => {
-      const qx = QN[j * 3]!, qy = QN[j * 3 + 1]!, qz = QN[j * 3 + 2]!;
+      const qx = QN[j * 3]!,
+        qy = QN[j * 3 + 1]!,
+        qz = QN[j * 3 + 2]!;
       const cos = nx * qx + ny * qy + nz * qz;
       if (cos < 0.5) return;
       // Distance along the bisector of the two normals: for two points of one smoothly curved
@@ -74,9 +83,18 @@ export function coverage(src: SurfaceSamples, idx: readonly number[], m: Rigid, 
  * the nearest dst sample within `maxDist` whose normal agrees; the distance gate shrinks towards
  * `minDist`. Returns the refined motion.
  */
-export function icp(src: SurfaceSamples, idx: readonly number[], dst: IndexedSurface, init: Rigid, o: { iterations?: number; maxDist: number; minDist: number }): Rigid {
+export function icp(
+  src: SurfaceSamples,
+  idx: readonly number[],
+  dst: IndexedSurface,
+  init: Rigid,
+  o: { iterations?: number; maxDist: number; minDist: number },
+): Rigid {
   let m = init;
-  const P = src.points, N = src.normals, Q = dst.samples.points, QN = dst.samples.normals;
+  const P = src.points,
+    N = src.normals,
+    Q = dst.samples.points,
+    QN = dst.samples.normals;
   const iterations = o.iterations ?? 15;
   const d2 = new Float64Array(1);
   // Linearise about the centre of the placed points, not the world origin: a part far from the
@@ -96,18 +114,26 @@ export function icp(src: SurfaceSamples, idx: readonly number[], dst: IndexedSur
     let used = 0;
     const R = m.R;
     for (const i of idx) {
-      const x = P[i * 3]!, y = P[i * 3 + 1]!, z = P[i * 3 + 2]!;
-      const wx = R[0]! * x + R[1]! * y + R[2]! * z + m.t[0], wy = R[3]! * x + R[4]! * y + R[5]! * z + m.t[1], wz = R[6]! * x + R[7]! * y + R[8]! * z + m.t[2];
+      const x = P[i * 3]!,
+        y = P[i * 3 + 1]!,
+        z = P[i * 3 + 2]!;
+      const wx = R[0]! * x + R[1]! * y + R[2]! * z + m.t[0],
+        wy = R[3]! * x + R[4]! * y + R[5]! * z + m.t[1],
+        wz = R[6]! * x + R[7]! * y + R[8]! * z + m.t[2];
       const j = dst.tree.nearest(wx, wy, wz, gate, d2);
       if (j < 0) continue;
       const nx = R[0]! * N[i * 3]! + R[1]! * N[i * 3 + 1]! + R[2]! * N[i * 3 + 2]!;
       const ny = R[3]! * N[i * 3]! + R[4]! * N[i * 3 + 1]! + R[5]! * N[i * 3 + 2]!;
       const nz = R[6]! * N[i * 3]! + R[7]! * N[i * 3 + 1]! + R[8]! * N[i * 3 + 2]!;
-      const qx = QN[j * 3]!, qy = QN[j * 3 + 1]!, qz = QN[j * 3 + 2]!;
+      const qx = QN[j * 3]!,
+        qy = QN[j * 3 + 1]!,
+        qz = QN[j * 3 + 2]!;
       if (nx * qx + ny * qy + nz * qz < 0.5) continue;
       const r = (wx - Q[j * 3]!) * qx + (wy - Q[j * 3 + 1]!) * qy + (wz - Q[j * 3 + 2]!) * qz;
       // d residual / d(rotation ω about c, translation t) = ((p − c) × n, n)
-      const px = wx - c[0], py = wy - c[1], pz = wz - c[2];
+      const px = wx - c[0],
+        py = wy - c[1],
+        pz = wz - c[2];
       const J = [py * qz - pz * qy, pz * qx - px * qz, px * qy - py * qx, qx, qy, qz];
       for (let a = 0; a < 6; a++) {
         b[a] = b[a]! - J[a]! * r;

@@ -24,7 +24,8 @@ const GAP = 0.06;
 
 /** Candidate motions taking a's principal frame onto b's (4 sign flips × in-plane turns where axes are undetermined). */
 export function poseHypotheses(a: ShapeAnalysis, b: ShapeAnalysis): Rigid[] {
-  const Ra = a.pose.axes, Rb = b.pose.axes;
+  const Ra = a.pose.axes,
+    Rb = b.pose.axes;
   const turns: number[][] = [[1, 0, 0, 0, 1, 0, 0, 0, 1]];
   const degenerate01 = a.pose.gaps[0] < GAP || b.pose.gaps[0] < GAP;
   const degenerate12 = a.pose.gaps[1] < GAP || b.pose.gaps[1] < GAP;
@@ -34,7 +35,10 @@ export function poseHypotheses(a: ShapeAnalysis, b: ShapeAnalysis): Rigid[] {
   const out: Rigid[] = [];
   const toA: Rigid = { R: [...Ra[0], ...Ra[1], ...Ra[2]], t: [0, 0, 0] };
   toA.t = neg(mul3(toA.R, a.pose.centroid));
-  const fromB: Rigid = { R: [Rb[0][0], Rb[1][0], Rb[2][0], Rb[0][1], Rb[1][1], Rb[2][1], Rb[0][2], Rb[1][2], Rb[2][2]], t: b.pose.centroid };
+  const fromB: Rigid = {
+    R: [Rb[0][0], Rb[1][0], Rb[2][0], Rb[0][1], Rb[1][1], Rb[2][1], Rb[0][2], Rb[1][2], Rb[2][2]],
+    t: b.pose.centroid,
+  };
   for (const f of PROPER_SIGN_FLIPS) {
     const F: Rigid = { R: [f[0], 0, 0, 0, f[1], 0, 0, 0, f[2]], t: [0, 0, 0] };
     for (const G of turns) out.push(composeRigid(fromB, composeRigid({ R: G, t: [0, 0, 0] }, composeRigid(F, toA))));
@@ -72,7 +76,11 @@ export function alignParts(a: PreparedPart, b: PreparedPart, o: { tolerance?: nu
   const R = b.analysis.rmsRadius;
   const refined = hyps
     .map(({ h }) => {
-      const m = icp(a.analysis.samples, fine, b.surface, h, { iterations: 12, maxDist: 0.3 * R, minDist: Math.max(tol, 2 * b.surface.spacing) });
+      const m = icp(a.analysis.samples, fine, b.surface, h, {
+        iterations: 12,
+        maxDist: 0.3 * R,
+        minDist: Math.max(tol, 2 * b.surface.spacing),
+      });
       return { m, c: coverage(a.analysis.samples, subsetIndices(a.analysis.samples.count, 1500), m, b.surface, tol) };
     })
     .sort((x, y) => y.c - x.c);
@@ -88,7 +96,11 @@ export const ALIGN_TOLERANCE = 0.01;
 export const FULL_COVERAGE = 0.98;
 
 function mul3(R: number[], v: Vec3): Vec3 {
-  return [R[0]! * v[0] + R[1]! * v[1] + R[2]! * v[2], R[3]! * v[0] + R[4]! * v[1] + R[5]! * v[2], R[6]! * v[0] + R[7]! * v[1] + R[8]! * v[2]];
+  return [
+    R[0]! * v[0] + R[1]! * v[1] + R[2]! * v[2],
+    R[3]! * v[0] + R[4]! * v[1] + R[5]! * v[2],
+    R[6]! * v[0] + R[7]! * v[1] + R[8]! * v[2],
+  ];
 }
 
 function neg(v: Vec3): Vec3 {

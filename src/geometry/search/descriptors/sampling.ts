@@ -62,10 +62,18 @@ export function triangleTable(mesh: Mesh): TriangleTable {
   const fn = new Float64Array(nt * 3);
   let total = 0;
   for (let t = 0; t < nt; t++) {
-    const a = idx[t * 3]! * 3, b = idx[t * 3 + 1]! * 3, c = idx[t * 3 + 2]! * 3;
-    const ux = p[b]! - p[a]!, uy = p[b + 1]! - p[a + 1]!, uz = p[b + 2]! - p[a + 2]!;
-    const vx = p[c]! - p[a]!, vy = p[c + 1]! - p[a + 1]!, vz = p[c + 2]! - p[a + 2]!;
-    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const a = idx[t * 3]! * 3,
+      b = idx[t * 3 + 1]! * 3,
+      c = idx[t * 3 + 2]! * 3;
+    const ux = p[b]! - p[a]!,
+      uy = p[b + 1]! - p[a + 1]!,
+      uz = p[b + 2]! - p[a + 2]!;
+    const vx = p[c]! - p[a]!,
+      vy = p[c + 1]! - p[a + 1]!,
+      vz = p[c + 2]! - p[a + 2]!;
+    const nx = uy * vz - uz * vy,
+      ny = uz * vx - ux * vz,
+      nz = ux * vy - uy * vx;
     const l = Math.sqrt(nx * nx + ny * ny + nz * nz);
     if (l > 0 && Number.isFinite(l)) {
       fn[t * 3] = nx / l;
@@ -119,12 +127,15 @@ export function sampleSurface(mesh: Mesh, options: SampleOptions = {}): SurfaceS
     }
     r1 = (r1 + A1) % 1;
     r2 = (r2 + A2) % 1;
-    let x = r1, y = r2;
+    let x = r1,
+      y = r2;
     if (x + y > 1) {
       x = 1 - x;
       y = 1 - y;
     }
-    const a = idx[t * 3]! * 3, b = idx[t * 3 + 1]! * 3, c = idx[t * 3 + 2]! * 3;
+    const a = idx[t * 3]! * 3,
+      b = idx[t * 3 + 1]! * 3,
+      c = idx[t * 3 + 2]! * 3;
     triangles[i] = t;
     for (let k = 0; k < 3; k++) {
       const pa = p[a + k]!;
@@ -141,8 +152,12 @@ export function transformSamples(s: SurfaceSamples, m: ArrayLike<number>): Surfa
   const normals = new Float64Array(s.count * 3);
   const e = (i: number) => m[i] ?? 0;
   for (let i = 0; i < s.count; i++) {
-    const x = s.points[i * 3]!, y = s.points[i * 3 + 1]!, z = s.points[i * 3 + 2]!;
-    const nx = s.normals[i * 3]!, ny = s.normals[i * 3 + 1]!, nz = s.normals[i * 3 + 2]!;
+    const x = s.points[i * 3]!,
+      y = s.points[i * 3 + 1]!,
+      z = s.points[i * 3 + 2]!;
+    const nx = s.normals[i * 3]!,
+      ny = s.normals[i * 3 + 1]!,
+      nz = s.normals[i * 3 + 2]!;
     points[i * 3] = e(0) * x + e(4) * y + e(8) * z + e(12);
     points[i * 3 + 1] = e(1) * x + e(5) * y + e(9) * z + e(13);
     points[i * 3 + 2] = e(2) * x + e(6) * y + e(10) * z + e(14);

@@ -15,13 +15,23 @@ import { prng } from './sampling';
  */
 async function cover(o: { segments: number; moved?: number }): Promise<Mesh> {
   const { CrossSection, Manifold } = await loadManifold();
-  const t = 1.2, r = 12;
+  const t = 1.2,
+    r = 12;
   const outline = CrossSection.square([90 - 2 * r, 60 - 2 * r]).translate([r, r]);
   const outer = outline.offset(r, 'Round', 2, o.segments).extrude(30);
-  const inner = outline.offset(r - t, 'Round', 2, o.segments).extrude(30 - t + 1).translate(0, 0, -1);
+  const inner = outline
+    .offset(r - t, 'Round', 2, o.segments)
+    .extrude(30 - t + 1)
+    .translate(0, 0, -1);
   const hole = (x: number, y: number) => Manifold.cylinder(t + 2, 3, 3, o.segments).translate(x, y, 30 - t - 1);
-  const side = Manifold.cylinder(t + 2, 3, 3, o.segments).rotate([-90, 0, 0]).translate(54, -1, 15);
-  const solid = outer.subtract(inner).subtract(hole(27 + (o.moved ?? 0), 24)).subtract(hole(63, 39)).subtract(side);
+  const side = Manifold.cylinder(t + 2, 3, 3, o.segments)
+    .rotate([-90, 0, 0])
+    .translate(54, -1, 15);
+  const solid = outer
+    .subtract(inner)
+    .subtract(hole(27 + (o.moved ?? 0), 24))
+    .subtract(hole(63, 39))
+    .subtract(side);
   return manifoldToMesh(solid);
 }
 

@@ -20,7 +20,10 @@ export function luminance(pixels: Uint8Array | Uint8ClampedArray, channels: numb
  * than a pixel to the silhouette are dropped: the outline is described by the mask itself.
  */
 export function normaliseView(mask: Uint8Array | Float32Array, lum: Float32Array, width: number, height: number): ViewImage | null {
-  let x0 = width, y0 = height, x1 = -1, y1 = -1;
+  let x0 = width,
+    y0 = height,
+    x1 = -1,
+    y1 = -1;
   for (let y = 0, i = 0; y < height; y++) {
     for (let x = 0; x < width; x++, i++) {
       if (mask[i]! < 0.5) continue;
@@ -31,10 +34,12 @@ export function normaliseView(mask: Uint8Array | Float32Array, lum: Float32Array
     }
   }
   if (x1 < 0) return null;
-  const bw = x1 - x0 + 1, bh = y1 - y0 + 1;
+  const bw = x1 - x0 + 1,
+    bh = y1 - y0 + 1;
   const scale = VIEW_EXTENT / Math.max(bw, bh);
   const pad = 3;
-  const ow = Math.max(1, Math.round(bw * scale)) + 2 * pad, oh = Math.max(1, Math.round(bh * scale)) + 2 * pad;
+  const ow = Math.max(1, Math.round(bw * scale)) + 2 * pad,
+    oh = Math.max(1, Math.round(bh * scale)) + 2 * pad;
   // Where the mask is empty, the background's luminance would leak into the average: weight by
   // coverage (and take logarithms only where it counts).
   const m = new Float32Array(mask.length);
@@ -44,8 +49,10 @@ export function normaliseView(mask: Uint8Array | Float32Array, lum: Float32Array
     m[i] = mask[i]!;
     weighted[i] = Math.log(lum[i]! + 10);
   }
-  const xs = axisWeights(x0, scale, ow, pad, width), ys = axisWeights(y0, scale, oh, pad, height);
-  const cover = resampleSeparable(m, width, xs, ys), l = resampleSeparable(weighted, width, xs, ys);
+  const xs = axisWeights(x0, scale, ow, pad, width),
+    ys = axisWeights(y0, scale, oh, pad, height);
+  const cover = resampleSeparable(m, width, xs, ys),
+    l = resampleSeparable(weighted, width, xs, ys);
   for (let i = 0; i < l.length; i++) l[i] = cover[i]! > 0.01 ? l[i]! / cover[i]! : 0;
   return { width: ow, height: oh, mask: cover, edges: edgeMap(l, cover, ow, oh) };
 }
@@ -53,18 +60,32 @@ export function normaliseView(mask: Uint8Array | Float32Array, lum: Float32Array
 /** 0..1 edge strength inside the object: Sobel of log-luminance, ramped between 6% and 25% contrast. */
 export function edgeMap(logLum: Float32Array, mask: Float32Array, width: number, height: number): Float32Array {
   const out = new Float32Array(width * height);
-  const lo = 0.06 * 4, hi = 0.25 * 4; // Sobel weights sum to 4 per side
+  const lo = 0.06 * 4,
+    hi = 0.25 * 4; // Sobel weights sum to 4 per side
   for (let y = 1; y < height - 1; y++) {
     for (let x = 1; x < width - 1; x++) {
       const i = y * width + x;
       // Inner pixels only: all 8 neighbours well inside the silhouette.
       if (
-        mask[i]! < 0.99 || mask[i - 1]! < 0.99 || mask[i + 1]! < 0.99 || mask[i - width]! < 0.99 || mask[i + width]! < 0.99 ||
-        mask[i - width - 1]! < 0.99 || mask[i - width + 1]! < 0.99 || mask[i + width - 1]! < 0.99 || mask[i + width + 1]! < 0.99
-      ) continue;
-      const a = logLum[i - width - 1]!, b = logLum[i - width]!, c = logLum[i - width + 1]!;
-      const d = logLum[i - 1]!, f = logLum[i + 1]!;
-      const g = logLum[i + width - 1]!, h = logLum[i + width]!, k = logLum[i + width + 1]!;
+        mask[i]! < 0.99 ||
+        mask[i - 1]! < 0.99 ||
+        mask[i + 1]! < 0.99 ||
+        mask[i - width]! < 0.99 ||
+        mask[i + width]! < 0.99 ||
+        mask[i - width - 1]! < 0.99 ||
+        mask[i - width + 1]! < 0.99 ||
+        mask[i + width - 1]! < 0.99 ||
+        mask[i + width + 1]! < 0.99
+      )
+        continue;
+      const a = logLum[i - width - 1]!,
+        b = logLum[i - width]!,
+        c = logLum[i - width + 1]!;
+      const d = logLum[i - 1]!,
+        f = logLum[i + 1]!;
+      const g = logLum[i + width - 1]!,
+        h = logLum[i + width]!,
+        k = logLum[i + width + 1]!;
       const gx = c + 2 * f + k - a - 2 * d - g;
       const gy = g + 2 * h + k - a - 2 * b - c;
       const e = Math.hypot(gx, gy);
@@ -99,12 +120,14 @@ export function axisWeights(x0: number, scale: number, out: number, pad: number,
   for (let o = 0; o < out; o++) {
     if (scale >= 1) {
       const s = x0 + (o - pad + 0.5) / scale - 0.5;
-      const i = Math.floor(s), f = s - i;
+      const i = Math.floor(s),
+        f = s - i;
       add(i, 1 - f);
       add(i + 1, f);
     } else {
       const inv = 1 / scale;
-      const s0 = x0 + (o - pad) * inv, s1 = s0 + inv;
+      const s0 = x0 + (o - pad) * inv,
+        s1 = s0 + inv;
       for (let i = Math.floor(s0); i < Math.ceil(s1); i++) add(i, (Math.min(s1, i + 1) - Math.max(s0, i)) * scale);
     }
     start[o + 1] = index.length;
@@ -114,9 +137,11 @@ export function axisWeights(x0: number, scale: number, out: number, pad: number,
 
 /** `src` (rows of `width`) resampled by `xs` along rows and `ys` along columns: rows first, only the rows `ys` reads. */
 export function resampleSeparable(src: Float32Array, width: number, xs: AxisWeights, ys: AxisWeights): Float32Array {
-  const ow = xs.start.length - 1, oh = ys.start.length - 1;
+  const ow = xs.start.length - 1,
+    oh = ys.start.length - 1;
   // Source rows ys reads, each resampled along x once.
-  let r0 = Infinity, r1 = -1;
+  let r0 = Infinity,
+    r1 = -1;
   for (let k = 0; k < ys.index.length; k++) {
     const r = ys.index[k]!;
     if (r < r0) r0 = r;
@@ -125,9 +150,12 @@ export function resampleSeparable(src: Float32Array, width: number, xs: AxisWeig
   const out = new Float32Array(ow * oh);
   if (r1 < 0) return out;
   const rows = new Float64Array((r1 - r0 + 1) * ow);
-  const xStart = xs.start, xIndex = xs.index, xWeight = xs.weight;
+  const xStart = xs.start,
+    xIndex = xs.index,
+    xWeight = xs.weight;
   for (let r = r0; r <= r1; r++) {
-    const base = r * width, o = (r - r0) * ow;
+    const base = r * width,
+      o = (r - r0) * ow;
     for (let x = 0; x < ow; x++) {
       let s = 0;
       const end = xStart[x + 1]!;
@@ -136,12 +164,15 @@ export function resampleSeparable(src: Float32Array, width: number, xs: AxisWeig
     }
   }
   const acc = new Float64Array(ow);
-  const yStart = ys.start, yIndex = ys.index, yWeight = ys.weight;
+  const yStart = ys.start,
+    yIndex = ys.index,
+    yWeight = ys.weight;
   for (let y = 0; y < oh; y++) {
     acc.fill(0);
     const end = yStart[y + 1]!;
     for (let k = yStart[y]!; k < end; k++) {
-      const w = yWeight[k]!, ro = (yIndex[k]! - r0) * ow;
+      const w = yWeight[k]!,
+        ro = (yIndex[k]! - r0) * ow;
       for (let x = 0; x < ow; x++) acc[x]! += w * rows[ro + x]!;
     }
     out.set(acc, y * ow);

@@ -45,14 +45,21 @@ const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
  * its centre sees it: x and y divided by the distance to the eye, z kept for the depth order
  * (lines stay lines, so the orthographic rasterizer draws the exact perspective image).
  */
-export function inPerspective(mesh: Mesh, rotation: readonly number[], sphere: { center: readonly number[]; radius: number }, distance: number): Mesh {
+export function inPerspective(
+  mesh: Mesh,
+  rotation: readonly number[],
+  sphere: { center: readonly number[]; radius: number },
+  distance: number,
+): Mesh {
   const R = rotation;
   const D = distance * (sphere.radius || 1);
   const [cx, cy, cz] = sphere.center as [number, number, number];
   const p = mesh.positions;
   const out = new Float32Array(p.length);
   for (let i = 0; i < p.length; i += 3) {
-    const x = p[i]! - cx, y = p[i + 1]! - cy, z = p[i + 2]! - cz;
+    const x = p[i]! - cx,
+      y = p[i + 1]! - cy,
+      z = p[i + 2]! - cz;
     const vx = R[0]! * x + R[4]! * y + R[8]! * z;
     const vy = R[1]! * x + R[5]! * y + R[9]! * z;
     const vz = R[2]! * x + R[6]! * y + R[10]! * z;

@@ -32,29 +32,36 @@ export function polarSignature(view: ViewImage, out = new Uint8Array(POLAR_LENGT
     for (let x = 0; x < width; x++, i++) {
       const m = mask[i]!;
       if (m <= 0) continue;
-      const dx = x + 0.5 - cx, dy = y + 0.5 - cy;
+      const dx = x + 0.5 - cx,
+        dy = y + 0.5 - cy;
       r2 += m * (dx * dx + dy * dy);
     }
   }
   const reach = REACH * Math.sqrt(r2 / area);
   const sums = new Float64Array(POLAR_LENGTH);
-  const ringsPerUnit = RINGS / reach, sectorsPerTurn = SECTORS / (2 * Math.PI);
+  const ringsPerUnit = RINGS / reach,
+    sectorsPerTurn = SECTORS / (2 * Math.PI);
   // Sub-samples lie within HALF_DIAGONAL of their pixel's centre. Most pixels are well inside one
   // cell: then one angle settles all their sub-samples (atan2 per sub-sample was most of the cost
   // of a signature). Pixels that may straddle a ring or sector border are split as the definition says.
   for (let y = 0, i = 0; y < height; y++) {
     for (let x = 0; x < width; x++, i++) {
-      const m = mask[i]!, e = edges ? edges[i]! : 0;
+      const m = mask[i]!,
+        e = edges ? edges[i]! : 0;
       if (m <= 0 && e <= 0) continue;
-      const px = x + 0.5 - cx, py = y + 0.5 - cy;
+      const px = x + 0.5 - cx,
+        py = y + 0.5 - cy;
       const r = Math.sqrt(px * px + py * py);
-      const inner = Math.floor((r - HALF_DIAGONAL) * ringsPerUnit), outer = Math.floor((r + HALF_DIAGONAL) * ringsPerUnit);
+      const inner = Math.floor((r - HALF_DIAGONAL) * ringsPerUnit),
+        outer = Math.floor((r + HALF_DIAGONAL) * ringsPerUnit);
       if (inner >= RINGS) continue;
       if (inner === outer && r > 2 * HALF_DIAGONAL) {
         // Angular half-width of the sub-samples seen from the centre: asin(u) ≤ u / √(1 − u²).
-        const u = HALF_DIAGONAL / r, spread = u / Math.sqrt(1 - u * u) + 1e-9;
+        const u = HALF_DIAGONAL / r,
+          spread = u / Math.sqrt(1 - u * u) + 1e-9;
         const angle = turn(py, px);
-        const s0 = Math.floor((angle - spread) * sectorsPerTurn), s1 = Math.floor((angle + spread) * sectorsPerTurn);
+        const s0 = Math.floor((angle - spread) * sectorsPerTurn),
+          s1 = Math.floor((angle + spread) * sectorsPerTurn);
         if (s0 === s1 && s0 >= 0 && s1 < SECTORS) {
           const cell = inner * SECTORS + s0;
           sums[cell]! += SUB * SUB * m;

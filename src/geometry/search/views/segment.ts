@@ -68,7 +68,8 @@ function finish(mask: Uint8Array, width: number, height: number, method: Segment
 type Field = Float64Array[];
 
 function terms(x: number, y: number, width: number, height: number): number[] {
-  const u = x / width - 0.5, v = y / height - 0.5;
+  const u = x / width - 0.5,
+    v = y / height - 0.5;
   return [1, u, v, u * u, v * v, u * v];
 }
 
@@ -85,7 +86,12 @@ function fitField(pixels: Uint8Array | Uint8ClampedArray, channels: number, widt
   }
   // A little ridge keeps the quadratic terms tame when the border says little about them.
   for (let r = 1; r < k; r++) ata[r]![r]! += sample.length * 1e-4;
-  return atb.map((b) => solve(ata.map((row) => Float64Array.from(row)), Float64Array.from(b)));
+  return atb.map((b) =>
+    solve(
+      ata.map((row) => Float64Array.from(row)),
+      Float64Array.from(b),
+    ),
+  );
 }
 
 function solve(a: Float64Array[], b: Float64Array): Float64Array {
@@ -135,7 +141,14 @@ function erode(mask: Uint8Array, width: number, height: number): Uint8Array {
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
-      out[i] = mask[i]! && (x === 0 || mask[i - 1]!) && (x === width - 1 || mask[i + 1]!) && (y === 0 || mask[i - width]!) && (y === height - 1 || mask[i + width]!) ? 1 : 0;
+      out[i] =
+        mask[i]! &&
+        (x === 0 || mask[i - 1]!) &&
+        (x === width - 1 || mask[i + 1]!) &&
+        (y === 0 || mask[i - width]!) &&
+        (y === height - 1 || mask[i + width]!)
+          ? 1
+          : 0;
     }
   }
   return out;
@@ -146,14 +159,26 @@ function dilate(mask: Uint8Array, width: number, height: number): Uint8Array {
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
-      out[i] = mask[i]! || (x > 0 && mask[i - 1]!) || (x < width - 1 && mask[i + 1]!) || (y > 0 && mask[i - width]!) || (y < height - 1 && mask[i + width]!) ? 1 : 0;
+      out[i] =
+        mask[i]! ||
+        (x > 0 && mask[i - 1]!) ||
+        (x < width - 1 && mask[i + 1]!) ||
+        (y > 0 && mask[i - width]!) ||
+        (y < height - 1 && mask[i + width]!)
+          ? 1
+          : 0;
     }
   }
   return out;
 }
 
 /** Labels 4-connected regions of value `value`; returns labels (−1 elsewhere) and region sizes. */
-function components(mask: Uint8Array, width: number, height: number, value: number): { labels: Int32Array; sizes: number[]; touchesBorder: boolean[] } {
+function components(
+  mask: Uint8Array,
+  width: number,
+  height: number,
+  value: number,
+): { labels: Int32Array; sizes: number[]; touchesBorder: boolean[] } {
   const labels = new Int32Array(mask.length).fill(-1);
   const sizes: number[] = [];
   const touchesBorder: boolean[] = [];
@@ -161,13 +186,16 @@ function components(mask: Uint8Array, width: number, height: number, value: numb
   for (let s = 0; s < mask.length; s++) {
     if (mask[s] !== value || labels[s] !== -1) continue;
     const label = sizes.length;
-    let size = 0, border = false, top = 0;
+    let size = 0,
+      border = false,
+      top = 0;
     stack[top++] = s;
     labels[s] = label;
     while (top > 0) {
       const i = stack[--top]!;
       size++;
-      const x = i % width, y = (i - x) / width;
+      const x = i % width,
+        y = (i - x) / width;
       if (x === 0 || y === 0 || x === width - 1 || y === height - 1) border = true;
       const push = (j: number) => {
         if (mask[j] === value && labels[j] === -1) {

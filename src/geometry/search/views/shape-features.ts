@@ -40,7 +40,8 @@ function zernikeBasis(order: number): Basis {
   const values: number[] = [];
   for (let y = 0; y < GRID; y++) {
     for (let x = 0; x < GRID; x++) {
-      const u = ((x + 0.5) / GRID) * 2 - 1, v = ((y + 0.5) / GRID) * 2 - 1;
+      const u = ((x + 0.5) / GRID) * 2 - 1,
+        v = ((y + 0.5) / GRID) * 2 - 1;
       const rho = Math.hypot(u, v);
       if (rho > 1) continue;
       const theta = Math.atan2(v, u);
@@ -94,7 +95,9 @@ export const DESCRIPTOR_PARTS = {
 
 /** Coverage-weighted area and centroid of a view's silhouette (pixel centres), or null when it shows nothing. */
 export function silhouetteCentroid({ width, height, mask }: ViewImage): { area: number; cx: number; cy: number } | null {
-  let area = 0, sx = 0, sy = 0;
+  let area = 0,
+    sx = 0,
+    sy = 0;
   for (let y = 0, i = 0; y < height; y++) {
     for (let x = 0; x < width; x++, i++) {
       const m = mask[i]!;
@@ -105,7 +108,8 @@ export function silhouetteCentroid({ width, height, mask }: ViewImage): { area: 
     }
   }
   if (area < 4) return null;
-  const cx = sx / area, cy = sy / area;
+  const cx = sx / area,
+    cy = sy / area;
   return { area, cx, cy };
 }
 
@@ -118,12 +122,16 @@ export function describeView(view: ViewImage, out = new Float32Array(VIEW_DESCRI
   const centre = silhouetteCentroid(view);
   if (!centre) return null;
   const { area, cx, cy } = centre;
-  let r2 = 0, cxx = 0, cyy = 0, cxy = 0;
+  let r2 = 0,
+    cxx = 0,
+    cyy = 0,
+    cxy = 0;
   for (let y = 0, i = 0; y < height; y++) {
     for (let x = 0; x < width; x++, i++) {
       const m = mask[i]!;
       if (m < 0.5) continue;
-      const dx = x + 0.5 - cx, dy = y + 0.5 - cy;
+      const dx = x + 0.5 - cx,
+        dy = y + 0.5 - cy;
       const d = dx * dx + dy * dy;
       if (d > r2) r2 = d;
       cxx += m * dx * dx;
@@ -150,9 +158,11 @@ export function describeView(view: ViewImage, out = new Float32Array(VIEW_DESCRI
   }
 
   // Elongation (ratio of the principal second moments) and how much of the disc the silhouette fills.
-  const tr = cxx + cyy, det = cxx * cyy - cxy * cxy;
+  const tr = cxx + cyy,
+    det = cxx * cyy - cxy * cxy;
   const disc = Math.sqrt(Math.max(0, (tr * tr) / 4 - det));
-  const l1 = tr / 2 + disc, l2 = tr / 2 - disc;
+  const l1 = tr / 2 + disc,
+    l2 = tr / 2 - disc;
   out[o++] = l1 > 0 ? Math.sqrt(Math.max(0, l2) / l1) : 1;
   out[o] = area / (Math.PI * R * R);
   return out;
@@ -167,7 +177,10 @@ function resample(img: Float32Array | Uint8Array, width: number, height: number,
   const g = new Float32Array(GRID * GRID);
   const step = (2 * R) / GRID;
   const n = 2 * GRID;
-  const ix = new Int32Array(n), fxs = new Float64Array(n), iy = new Int32Array(n), fys = new Float64Array(n);
+  const ix = new Int32Array(n),
+    fxs = new Float64Array(n),
+    iy = new Int32Array(n),
+    fys = new Float64Array(n);
   for (let j = 0; j < n; j++) {
     const px = cx - R + ((j >> 1) + 0.25 + (j & 1) * 0.5) * step - 0.5;
     const py = cy - R + ((j >> 1) + 0.25 + (j & 1) * 0.5) * step - 0.5;
@@ -180,14 +193,21 @@ function resample(img: Float32Array | Uint8Array, width: number, height: number,
     for (let x = 0; x < GRID; x++) {
       let s = 0;
       for (let sy = 0; sy < 2; sy++) {
-        const y0 = iy[2 * y + sy]!, fy = fys[2 * y + sy]!;
-        const inY0 = y0 >= 0 && y0 < height, inY1 = y0 + 1 >= 0 && y0 + 1 < height;
-        const r0 = y0 * width, r1 = r0 + width;
+        const y0 = iy[2 * y + sy]!,
+          fy = fys[2 * y + sy]!;
+        const inY0 = y0 >= 0 && y0 < height,
+          inY1 = y0 + 1 >= 0 && y0 + 1 < height;
+        const r0 = y0 * width,
+          r1 = r0 + width;
         for (let sx = 0; sx < 2; sx++) {
-          const x0 = ix[2 * x + sx]!, fx = fxs[2 * x + sx]!;
-          const inX0 = x0 >= 0 && x0 < width, inX1 = x0 + 1 >= 0 && x0 + 1 < width;
-          const a = inX0 && inY0 ? img[r0 + x0]! : 0, b = inX1 && inY0 ? img[r0 + x0 + 1]! : 0;
-          const c = inX0 && inY1 ? img[r1 + x0]! : 0, d = inX1 && inY1 ? img[r1 + x0 + 1]! : 0;
+          const x0 = ix[2 * x + sx]!,
+            fx = fxs[2 * x + sx]!;
+          const inX0 = x0 >= 0 && x0 < width,
+            inX1 = x0 + 1 >= 0 && x0 + 1 < width;
+          const a = inX0 && inY0 ? img[r0 + x0]! : 0,
+            b = inX1 && inY0 ? img[r0 + x0 + 1]! : 0;
+          const c = inX0 && inY1 ? img[r1 + x0]! : 0,
+            d = inX1 && inY1 ? img[r1 + x0 + 1]! : 0;
           s += (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy;
         }
       }
@@ -200,13 +220,20 @@ function resample(img: Float32Array | Uint8Array, width: number, height: number,
 // No closures in here: it runs thousands of times per view, and tsx/esbuild wraps every named
 // closure it creates in a costly __name call.
 function bilinear(img: Float32Array | Uint8Array, width: number, height: number, x: number, y: number): number {
-  const x0 = Math.floor(x), y0 = Math.floor(y);
-  const fx = x - x0, fy = y - y0;
-  const inX0 = x0 >= 0 && x0 < width, inX1 = x0 + 1 >= 0 && x0 + 1 < width;
-  const inY0 = y0 >= 0 && y0 < height, inY1 = y0 + 1 >= 0 && y0 + 1 < height;
-  const r0 = y0 * width, r1 = r0 + width;
-  const a = inX0 && inY0 ? img[r0 + x0]! : 0, b = inX1 && inY0 ? img[r0 + x0 + 1]! : 0;
-  const c = inX0 && inY1 ? img[r1 + x0]! : 0, d = inX1 && inY1 ? img[r1 + x0 + 1]! : 0;
+  const x0 = Math.floor(x),
+    y0 = Math.floor(y);
+  const fx = x - x0,
+    fy = y - y0;
+  const inX0 = x0 >= 0 && x0 < width,
+    inX1 = x0 + 1 >= 0 && x0 + 1 < width;
+  const inY0 = y0 >= 0 && y0 < height,
+    inY1 = y0 + 1 >= 0 && y0 + 1 < height;
+  const r0 = y0 * width,
+    r1 = r0 + width;
+  const a = inX0 && inY0 ? img[r0 + x0]! : 0,
+    b = inX1 && inY0 ? img[r0 + x0 + 1]! : 0;
+  const c = inX0 && inY1 ? img[r1 + x0]! : 0,
+    d = inX1 && inY1 ? img[r1 + x0 + 1]! : 0;
   return (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy;
 }
 
@@ -232,13 +259,23 @@ function zernikeMagnitudes(grid: Float32Array, basis: Basis, out: Float32Array, 
  * centroid, divided by its mean; the DFT magnitudes of harmonics 1.. are rotation and mirror
  * invariant.
  */
-function contourHarmonics(mask: Float32Array | Uint8Array, width: number, height: number, cx: number, cy: number, R: number, out: Float32Array, o: number): number {
+function contourHarmonics(
+  mask: Float32Array | Uint8Array,
+  width: number,
+  height: number,
+  cx: number,
+  cy: number,
+  R: number,
+  out: Float32Array,
+  o: number,
+): number {
   const radii = new Float32Array(RAYS);
   const steps = Math.max(16, Math.ceil(R * 2));
   let mean = 0;
   for (let k = 0; k < RAYS; k++) {
     const a = (2 * Math.PI * k) / RAYS;
-    const dx = Math.cos(a), dy = Math.sin(a);
+    const dx = Math.cos(a),
+      dy = Math.sin(a);
     // The farthest covered step: marching in from the rim, the first one found.
     let far = 0;
     for (let s = steps; s >= 1; s--) {
@@ -254,7 +291,8 @@ function contourHarmonics(mask: Float32Array | Uint8Array, width: number, height
   mean /= RAYS;
   const inv = mean > 0 ? 1 / (mean * RAYS) : 0;
   for (let h = 1; h < CONTOUR_HARMONICS; h++) {
-    let a = 0, b = 0;
+    let a = 0,
+      b = 0;
     for (let k = 0; k < RAYS; k++) {
       const t = (2 * Math.PI * h * k) / RAYS;
       a += radii[k]! * Math.cos(t);

@@ -10,7 +10,8 @@ import { FITTED_VIEW_WEIGHTS } from './view-weights';
 
 /** Per-dimension weights of the L1 distance, fitted on a training split of photos (view-weights.ts). */
 export const VIEW_WEIGHTS: Float32Array = (() => {
-  if (FITTED_VIEW_WEIGHTS.length !== VIEW_DESCRIPTOR_LENGTH) throw new Error('view-weights.ts does not fit the view descriptor: refit it (FIT_WEIGHTS=1 npm run bench:image)');
+  if (FITTED_VIEW_WEIGHTS.length !== VIEW_DESCRIPTOR_LENGTH)
+    throw new Error('view-weights.ts does not fit the view descriptor: refit it (FIT_WEIGHTS=1 npm run bench:image)');
   return Float32Array.from(FITTED_VIEW_WEIGHTS);
 })();
 
@@ -46,12 +47,19 @@ export function weighted(descriptor: Float32Array): Float32Array {
  * scan over every view of every model is the cost of a search.
  */
 export function l1Abandoning(q: Float32Array, data: Float32Array, o: number, dim: number, best: number): number {
-  let d = 0, i = 0;
+  let d = 0,
+    i = 0;
   for (; i + 8 <= dim; i += 8) {
     const p = o + i;
     d +=
-      Math.abs(q[i]! - data[p]!) + Math.abs(q[i + 1]! - data[p + 1]!) + Math.abs(q[i + 2]! - data[p + 2]!) + Math.abs(q[i + 3]! - data[p + 3]!) +
-      Math.abs(q[i + 4]! - data[p + 4]!) + Math.abs(q[i + 5]! - data[p + 5]!) + Math.abs(q[i + 6]! - data[p + 6]!) + Math.abs(q[i + 7]! - data[p + 7]!);
+      Math.abs(q[i]! - data[p]!) +
+      Math.abs(q[i + 1]! - data[p + 1]!) +
+      Math.abs(q[i + 2]! - data[p + 2]!) +
+      Math.abs(q[i + 3]! - data[p + 3]!) +
+      Math.abs(q[i + 4]! - data[p + 4]!) +
+      Math.abs(q[i + 5]! - data[p + 5]!) +
+      Math.abs(q[i + 6]! - data[p + 6]!) +
+      Math.abs(q[i + 7]! - data[p + 7]!);
     if (d >= best) return d;
   }
   for (; i < dim; i++) d += Math.abs(q[i]! - data[o + i]!);
@@ -71,7 +79,16 @@ export const COARSE_STEP = 2;
  * ≥ 0, so a partial total at or above it already loses). With `bests`, a finite result also
  * leaves each image's closest distance there.
  */
-export function summedClosestBelow(wq: Float32Array[], data: Float32Array, from: number, to: number, dim: number, bound: number, step = 1, bests?: Float64Array): number {
+export function summedClosestBelow(
+  wq: Float32Array[],
+  data: Float32Array,
+  from: number,
+  to: number,
+  dim: number,
+  bound: number,
+  step = 1,
+  bests?: Float64Array,
+): number {
   let total = 0;
   for (let j = 0; j < wq.length; j++) {
     const q = wq[j]!;
@@ -159,8 +176,10 @@ export class SmallestK {
     // Replace the largest and sift down.
     let i = 0;
     for (;;) {
-      const l = 2 * i + 1, r = l + 1;
-      let big = i, bigValue = value;
+      const l = 2 * i + 1,
+        r = l + 1;
+      let big = i,
+        bigValue = value;
       if (l < this.size && h[l]! > bigValue) [big, bigValue] = [l, h[l]!];
       if (r < this.size && h[r]! > bigValue) big = r;
       if (big === i) break;

@@ -24,7 +24,14 @@ import { requireRole, type RequestAuth } from '../../http/auth';
 import { Conflict, InvalidInput, NotFound } from '../../http/errors';
 import { storedPairs } from '../../search/pairs';
 import type { DecidedPair } from '../../search/review-groups';
-import { decidedModel, decisionsTouching, deleteDecision, listDecisions, saveDecision, type DecisionRow } from '../../store/duplicate-decisions';
+import {
+  decidedModel,
+  decisionsTouching,
+  deleteDecision,
+  listDecisions,
+  saveDecision,
+  type DecisionRow,
+} from '../../store/duplicate-decisions';
 import { findMetadataKey, setMetadataValue } from '../../store/metadata-keys';
 import type { ModelLifecycle } from '../../store/model-lifecycle';
 import { assembliesUsing, findModel, modelsByIds, moveModelsTo } from '../../store/models';
@@ -56,7 +63,14 @@ export function decisionDto(d: DecisionRow, names?: ReadonlyMap<string, string>)
 }
 
 export const decidedPairs = (rows: readonly DecisionRow[]): DecidedPair[] =>
-  rows.map((d) => ({ lowId: d.low_id, highId: d.high_id, masterId: d.master_id, verdict: d.verdict as DuplicateVerdict, threshold: d.threshold, decidedAt: d.decided_at.getTime() }));
+  rows.map((d) => ({
+    lowId: d.low_id,
+    highId: d.high_id,
+    masterId: d.master_id,
+    verdict: d.verdict as DuplicateVerdict,
+    threshold: d.threshold,
+    decidedAt: d.decided_at.getTime(),
+  }));
 
 const exportQuery = z.object({ format: z.enum(['json', 'csv']).default('json') });
 const decisionParams = z.object({ id: z.string() });
@@ -73,7 +87,11 @@ interface Options {
  * Records a decision on a pair of the tenant's models (both routes below write through here):
  * their paths and the pair's stored part-to-part score are kept with it.
  */
-async function recordDecision(db: Kysely<Database>, auth: RequestAuth, input: { masterId: string; modelId: string; verdict: DuplicateVerdict; threshold: number; note?: string | undefined }) {
+async function recordDecision(
+  db: Kysely<Database>,
+  auth: RequestAuth,
+  input: { masterId: string; modelId: string; verdict: DuplicateVerdict; threshold: number; note?: string | undefined },
+) {
   const [master, model] = await Promise.all([findModel(db, auth.tenantId, input.masterId), findModel(db, auth.tenantId, input.modelId)]);
   if (!master) throw new NotFound(`No model ${input.masterId}.`);
   if (!model) throw new NotFound(`No model ${input.modelId}.`);
@@ -100,7 +118,14 @@ export async function duplicateDecisionRoutes(parent: FastifyInstance, { db, blo
 
   app.get(
     '/',
-    { schema: { tags: ['Duplicate review'], summary: 'Decisions on pairs of models, newest first', querystring: pageQuerySchema, response: { 200: duplicateDecisionListResponseSchema } } },
+    {
+      schema: {
+        tags: ['Duplicate review'],
+        summary: 'Decisions on pairs of models, newest first',
+        querystring: pageQuerySchema,
+        response: { 200: duplicateDecisionListResponseSchema },
+      },
+    },
     async (request) => {
       const auth = requireRole(request, 'viewer');
       const page = request.query;
@@ -135,8 +160,30 @@ export async function duplicateDecisionRoutes(parent: FastifyInstance, { db, blo
       const stamp = new Date().toISOString().slice(0, 10);
       reply.header('content-disposition', `attachment; filename="duplicate-decisions-${stamp}.${format}"`);
       if (format === 'json') return reply.type('application/json; charset=utf-8').send({ decisions });
-      const header = ['masterId', 'masterPath', 'modelId', 'modelPath', 'verdict', 'matchPercentage', 'threshold', 'note', 'decidedBy', 'decidedAt'];
-      const rows = decisions.map((d) => [d.masterId, d.masterPath, d.modelId, d.modelPath, d.verdict, d.matchPercentage ?? '', d.threshold, d.note ?? '', d.decidedBy.name, d.decidedAt]);
+      const header = [
+        'masterId',
+        'masterPath',
+        'modelId',
+        'modelPath',
+        'verdict',
+        'matchPercentage',
+        'threshold',
+        'note',
+        'decidedBy',
+        'decidedAt',
+      ];
+      const rows = decisions.map((d) => [
+        d.masterId,
+        d.masterPath,
+        d.modelId,
+        d.modelPath,
+        d.verdict,
+        d.matchPercentage ?? '',
+        d.threshold,
+        d.note ?? '',
+        d.decidedBy.name,
+        d.decidedAt,
+      ]);
       // escape_formulas: a path or note starting with = + - @ is not run by a spreadsheet.
       return reply.type('text/csv; charset=utf-8').send(stringify([header, ...rows], { escape_formulas: true }));
     },
@@ -148,7 +195,8 @@ export async function duplicateDecisionRoutes(parent: FastifyInstance, { db, blo
       schema: {
         tags: ['Duplicate review'],
         summary: 'Decide a pair: duplicate of the master, or not a duplicate',
-        description: 'One decision per pair: deciding again replaces it. "not-duplicate" keeps the pair out of reports at its threshold and above.',
+        description:
+          'One decision per pair: deciding again replaces it. "not-duplicate" keeps the pair out of reports at its threshold and above.',
         body: duplicateDecisionRequestSchema,
         response: { 200: duplicateDecisionResponseSchema },
       },
@@ -179,7 +227,7 @@ export async function duplicateDecisionRoutes(parent: FastifyInstance, { db, blo
         tags: ['Duplicate review'],
         summary: 'Move, tag or delete up to 100 decided duplicates, all or nothing',
         description:
-          'Every model must be decided a duplicate of a master, and none may be a master. Deleting a duplicate that an assembly uses needs that assembly in confirmedAssemblyIds (409 names them). set-metadata without a value writes each duplicate\'s master path.',
+          "Every model must be decided a duplicate of a master, and none may be a master. Deleting a duplicate that an assembly uses needs that assembly in confirmedAssemblyIds (409 names them). set-metadata without a value writes each duplicate's master path.",
         body: duplicateActionRequestSchema,
         response: { 200: duplicateActionResponseSchema },
       },
@@ -194,20 +242,28 @@ export async function duplicateDecisionRoutes(parent: FastifyInstance, { db, blo
       const decisions = await decisionsTouching(db, auth.tenantId, ids);
       const nameOf = new Map(rows.map((r) => [r.id, r.file_path]));
       const masters = ids.filter((id) => decisions.some((d) => d.verdict === 'duplicate' && d.master_id === id));
-      if (masters.length) throw new Conflict(`${masters.map((id) => nameOf.get(id)).join(', ')}: a master is never changed by a duplicate action; nothing was changed.`);
+      if (masters.length)
+        throw new Conflict(
+          `${masters.map((id) => nameOf.get(id)).join(', ')}: a master is never changed by a duplicate action; nothing was changed.`,
+        );
       const masterOf = new Map<string, DecisionRow>();
       for (const id of ids) {
         const d = decisions.find((x) => x.verdict === 'duplicate' && decidedModel(x) === id);
         if (d) masterOf.set(id, d);
       }
       const undecided = ids.filter((id) => !masterOf.has(id));
-      if (undecided.length) throw new Conflict(`${undecided.map((id) => nameOf.get(id)).join(', ')}: not decided a duplicate of a master; nothing was changed.`);
+      if (undecided.length)
+        throw new Conflict(
+          `${undecided.map((id) => nameOf.get(id)).join(', ')}: not decided a duplicate of a master; nothing was changed.`,
+        );
 
       switch (body.action) {
         case 'move': {
           const moved = await moveModelsTo(db, auth.tenantId, ids, body.folderId);
-          if (!moved.ok && moved.reason === 'no-folder') throw new InvalidInput(`folderId: there is no folder ${body.folderId}.`, { parameter: 'folderId' });
-          if (!moved.ok && moved.reason === 'taken') throw new Conflict(`A model with the path “${moved.path}” already exists; nothing was moved.`);
+          if (!moved.ok && moved.reason === 'no-folder')
+            throw new InvalidInput(`folderId: there is no folder ${body.folderId}.`, { parameter: 'folderId' });
+          if (!moved.ok && moved.reason === 'taken')
+            throw new Conflict(`A model with the path “${moved.path}” already exists; nothing was moved.`);
           if (!moved.ok) throw new NotFound('A model was deleted meanwhile; nothing was moved.');
           break;
         }
@@ -229,7 +285,9 @@ export async function duplicateDecisionRoutes(parent: FastifyInstance, { db, blo
           const unconfirmed = [...using.values()].flat().filter((a) => !confirmed.has(a.id) && !ids.includes(a.id));
           if (unconfirmed.length) {
             const names = [...new Map(unconfirmed.map((a) => [a.id, a.filePath])).values()];
-            throw new Conflict(`Used in ${names.join(', ')}: confirm each assembly by name to delete the duplicates it uses; nothing was deleted.`);
+            throw new Conflict(
+              `Used in ${names.join(', ')}: confirm each assembly by name to delete the duplicates it uses; nothing was deleted.`,
+            );
           }
           const result = await deleteModels(request.log, auth.tenantId, ids);
           if ('missing' in result) throw new NotFound(`No model ${result.missing.join(', ')}; nothing was deleted.`);
@@ -274,14 +332,27 @@ export async function matchFeedbackRoutes(parent: FastifyInstance, { db }: { db:
       const body = request.body;
       if (id === matchedModelId) throw new InvalidInput('matchedModelId: a model is not its own match.', { parameter: 'matchedModelId' });
       const verdict: DuplicateVerdict = body.feedbackType === 'ExactMatch' ? 'duplicate' : 'not-duplicate';
-      const row = await recordDecision(db, auth, { masterId: id, modelId: matchedModelId, verdict, threshold: defaultReportThreshold, note: body.feedback });
+      const row = await recordDecision(db, auth, {
+        masterId: id,
+        modelId: matchedModelId,
+        verdict,
+        threshold: defaultReportThreshold,
+        note: body.feedback,
+      });
       return asFeedback(id, row);
     },
   );
 
   app.get(
     '/:id/match-feedback',
-    { schema: { tags: ['Duplicate review'], summary: "Feedback on a model's matches (its decisions)", params: modelParams, response: { 200: matchFeedbackListResponseSchema } } },
+    {
+      schema: {
+        tags: ['Duplicate review'],
+        summary: "Feedback on a model's matches (its decisions)",
+        params: modelParams,
+        response: { 200: matchFeedbackListResponseSchema },
+      },
+    },
     async (request) => {
       const auth = requireRole(request, 'viewer');
       const { id } = request.params;

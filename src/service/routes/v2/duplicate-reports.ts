@@ -35,17 +35,34 @@ const idParams = z.object({ id: z.string() });
 type ReportRow = NonNullable<Awaited<ReturnType<typeof findReport>>>;
 type ListedRow = Awaited<ReturnType<typeof listReports>>['rows'][number] | ReportRow;
 
-export async function duplicateReportRoutes(parent: FastifyInstance, { db, files, queue }: { db: Kysely<Database>; files: ModelFiles; queue: IngestQueue | undefined }) {
+export async function duplicateReportRoutes(
+  parent: FastifyInstance,
+  { db, files, queue }: { db: Kysely<Database>; files: ModelFiles; queue: IngestQueue | undefined },
+) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   /** The answer for report rows: scope paths, who made them, and whether the scope changed since. */
-  async function present(tenantId: number, rows: readonly ListedRow[], groupCounts: ReadonlyMap<string, number> = new Map()): Promise<DuplicateReport[]> {
-    const [paths, names] = await Promise.all([folderPaths(db, tenantId), userNames(db, rows.map((r) => r.created_by))]);
+  async function present(
+    tenantId: number,
+    rows: readonly ListedRow[],
+    groupCounts: ReadonlyMap<string, number> = new Map(),
+  ): Promise<DuplicateReport[]> {
+    const [paths, names] = await Promise.all([
+      folderPaths(db, tenantId),
+      userNames(
+        db,
+        rows.map((r) => r.created_by),
+      ),
+    ]);
     // Each scope's fingerprint once: a list is polled while a report runs, and reruns share scopes.
     const fingerprints = new Map<string, Promise<string>>();
     const fingerprintOf = (r: ListedRow) => {
       const key = JSON.stringify([r.folder_ids, r.include_subfolders]);
       let f = fingerprints.get(key);
-      if (!f) fingerprints.set(key, (f = reportFolders(db, tenantId, r.folder_ids, r.include_subfolders).then((folders) => scopeFingerprint(db, tenantId, folders))));
+      if (!f)
+        fingerprints.set(
+          key,
+          (f = reportFolders(db, tenantId, r.folder_ids, r.include_subfolders).then((folders) => scopeFingerprint(db, tenantId, folders))),
+        );
       return f;
     };
     return Promise.all(
@@ -57,7 +74,10 @@ export async function duplicateReportRoutes(parent: FastifyInstance, { db, files
           status: r.status as DuplicateReport['status'],
           progress: { phase: r.phase as DuplicateReport['progress']['phase'], done: r.done, total: r.total },
           threshold: r.threshold,
-          scope: { folders: r.folder_ids ? r.folder_ids.map((id) => ({ id, path: paths.get(id) ?? '(deleted folder)' })) : null, includeSubfolders: r.include_subfolders },
+          scope: {
+            folders: r.folder_ids ? r.folder_ids.map((id) => ({ id, path: paths.get(id) ?? '(deleted folder)' })) : null,
+            includeSubfolders: r.include_subfolders,
+          },
           modelCount: r.status === 'ready' ? modelCount : null,
           groupCount: groupCounts.get(r.id) ?? null,
           stale,
@@ -104,7 +124,13 @@ export async function duplicateReportRoutes(parent: FastifyInstance, { db, files
         if (missing.length) throw new NotFound(`No folder ${missing.join(', ')}.`);
       }
       if (!queue?.sendReport) throw new Conflict('Reports are run by workers, and this deployment has none.');
-      const row = await createReport(db, { tenantId: auth.tenantId, folderIds, includeSubfolders: body.includeSubfolders, threshold: body.threshold, createdBy: auth.userId });
+      const row = await createReport(db, {
+        tenantId: auth.tenantId,
+        folderIds,
+        includeSubfolders: body.includeSubfolders,
+        threshold: body.threshold,
+        createdBy: auth.userId,
+      });
       await queue.sendReport(row.id);
       return reply.status(202).send({ report: await presentOne(auth.tenantId, row) });
     },
@@ -112,7 +138,14 @@ export async function duplicateReportRoutes(parent: FastifyInstance, { db, files
 
   app.get(
     '/',
-    { schema: { tags: ['Duplicate review'], summary: 'Duplicates reports, newest first', querystring: pageQuerySchema, response: { 200: duplicateReportListResponseSchema } } },
+    {
+      schema: {
+        tags: ['Duplicate review'],
+        summary: 'Duplicates reports, newest first',
+        querystring: pageQuerySchema,
+        response: { 200: duplicateReportListResponseSchema },
+      },
+    },
     async (request) => {
       const auth = requireRole(request, 'viewer');
       const page = request.query;
@@ -123,7 +156,14 @@ export async function duplicateReportRoutes(parent: FastifyInstance, { db, files
 
   app.get(
     '/:id',
-    { schema: { tags: ['Duplicate review'], summary: 'A duplicates report: its progress, or its figures once ready', params: idParams, response: { 200: duplicateReportResponseSchema } } },
+    {
+      schema: {
+        tags: ['Duplicate review'],
+        summary: 'A duplicates report: its progress, or its figures once ready',
+        params: idParams,
+        response: { 200: duplicateReportResponseSchema },
+      },
+    },
     async (request) => {
       const auth = requireRole(request, 'viewer');
       const row = await reportOr404(auth.tenantId, request.params);
@@ -139,7 +179,9 @@ export async function duplicateReportRoutes(parent: FastifyInstance, { db, files
     const out = new Map<string, ReviewMember['usedIn']>();
     for (const id of ids) {
       const byReference = (referencing.get(id) ?? []).map((a) => ({ ...a, by: 'reference' as const }));
-      const byShape = (containing.get(id) ?? []).filter((a) => !byReference.some((r) => r.id === a.id)).map((a) => ({ ...a, by: 'shape' as const }));
+      const byShape = (containing.get(id) ?? [])
+        .filter((a) => !byReference.some((r) => r.id === a.id))
+        .map((a) => ({ ...a, by: 'shape' as const }));
       out.set(id, [...byReference, ...byShape]);
     }
     return out;
@@ -154,7 +196,11 @@ export async function duplicateReportRoutes(parent: FastifyInstance, { db, files
   }
 
   /** Members decided duplicates of their group's decided master, in every group: what bulk actions take. */
-  async function decidedDuplicates(tenantId: number, groups: ReturnType<typeof proposedGroups>, decisions: Awaited<ReturnType<typeof decisionsAmong>>) {
+  async function decidedDuplicates(
+    tenantId: number,
+    groups: ReturnType<typeof proposedGroups>,
+    decisions: Awaited<ReturnType<typeof decisionsAmong>>,
+  ) {
     const pairs = decidedPairs(decisions);
     const found: { modelId: string; masterId: string }[] = [];
     for (const g of groups) {
@@ -162,15 +208,23 @@ export async function duplicateReportRoutes(parent: FastifyInstance, { db, files
       if (!master) continue;
       for (const d of decisions) {
         const other = d.low_id === master ? d.high_id : d.high_id === master ? d.low_id : undefined;
-        if (d.verdict === 'duplicate' && d.master_id === master && other && g.modelIds.includes(other)) found.push({ modelId: other, masterId: master });
+        if (d.verdict === 'duplicate' && d.master_id === master && other && g.modelIds.includes(other))
+          found.push({ modelId: other, masterId: master });
       }
     }
     const [models, usedIn] = await Promise.all([
       toModelsByIds(db, tenantId, [...new Set(found.flatMap((f) => [f.modelId, f.masterId]))], files),
-      usedInOf(tenantId, found.map((f) => f.modelId)),
+      usedInOf(
+        tenantId,
+        found.map((f) => f.modelId),
+      ),
     ]);
     const byId = new Map(models.map((m) => [m.id, m]));
-    return found.flatMap((f) => (byId.has(f.modelId) && byId.has(f.masterId) ? [{ model: byId.get(f.modelId)!, master: byId.get(f.masterId)!, usedIn: usedIn.get(f.modelId) ?? [] }] : []));
+    return found.flatMap((f) =>
+      byId.has(f.modelId) && byId.has(f.masterId)
+        ? [{ model: byId.get(f.modelId)!, master: byId.get(f.masterId)!, usedIn: usedIn.get(f.modelId) ?? [] }]
+        : [],
+    );
   }
 
   app.get(
@@ -190,7 +244,8 @@ export async function duplicateReportRoutes(parent: FastifyInstance, { db, files
       const auth = requireRole(request, 'viewer');
       const row = await reportOr404(auth.tenantId, request.params);
       const page = request.query;
-      if (row.status !== 'ready') throw new Conflict(row.status === 'failed' ? `The report failed: ${row.error ?? ''}` : 'The report is not ready yet.');
+      if (row.status !== 'ready')
+        throw new Conflict(row.status === 'failed' ? `The report failed: ${row.error ?? ''}` : 'The report is not ready yet.');
       const { groups: all, decisions: reportDecisions } = await groupsOf(auth.tenantId, row);
       const start = (page.page - 1) * page.perPage;
       const slice = all.slice(start, start + page.perPage);
@@ -205,12 +260,17 @@ export async function duplicateReportRoutes(parent: FastifyInstance, { db, files
       ]);
       const byId = new Map(models.map((m) => [m.id, m]));
       const pairs = decidedPairs(decisions);
-      const names = await userNames(db, decisions.map((d) => d.decided_by));
+      const names = await userNames(
+        db,
+        decisions.map((d) => d.decided_by),
+      );
       const groups = slice.flatMap((g) => {
         // A member deleted since the report ran is left out; a group needs two.
         const alive = g.modelIds.filter((id) => byId.has(id));
         if (alive.length < 2) return [];
-        const suggested = suggestedMaster(alive.map((id) => ({ id, usedIn: usedIn.get(id)?.length ?? 0, createdAt: Date.parse(byId.get(id)!.createdAt) })));
+        const suggested = suggestedMaster(
+          alive.map((id) => ({ id, usedIn: usedIn.get(id)?.length ?? 0, createdAt: Date.parse(byId.get(id)!.createdAt) })),
+        );
         const decided = decidedMaster(alive, pairs);
         const masterId = decided && alive.includes(decided) ? decided : suggested;
         const own = relations.filter((r) => alive.includes(r.a) || alive.includes(r.b)).filter((r) => byId.has(r.a) && byId.has(r.b));
@@ -219,7 +279,11 @@ export async function duplicateReportRoutes(parent: FastifyInstance, { db, files
             key: g.key,
             members: alive.map((id) => {
               const decision = decisions.find((d) => d.master_id === masterId && (d.low_id === id || d.high_id === id) && id !== masterId);
-              return { model: byId.get(id)!, usedIn: usedIn.get(id) ?? [], ...(decision ? { decision: decisionDto(decision, names) } : {}) };
+              return {
+                model: byId.get(id)!,
+                usedIn: usedIn.get(id) ?? [],
+                ...(decision ? { decision: decisionDto(decision, names) } : {}),
+              };
             }),
             links: roundedLinks(g.links.filter((l) => byId.has(l.a) && byId.has(l.b))),
             suggestedMasterId: suggested,
@@ -231,7 +295,12 @@ export async function duplicateReportRoutes(parent: FastifyInstance, { db, files
       });
       const counts = new Map([[row.id, all.length]]);
       const report = await presentOne(auth.tenantId, row, counts);
-      const body: ReportGroupsResponse = { report, groups, pageData: pageDataFor(all.length, page), decidedDuplicates: await decidedDuplicates(auth.tenantId, all, reportDecisions) };
+      const body: ReportGroupsResponse = {
+        report,
+        groups,
+        pageData: pageDataFor(all.length, page),
+        decidedDuplicates: await decidedDuplicates(auth.tenantId, all, reportDecisions),
+      };
       return body;
     },
   );

@@ -33,7 +33,18 @@ describe('duplicate review', () => {
     const path = `${await folderPath(t.db, tenantId, folderId)}/${name}`;
     await t.db
       .insertInto('models')
-      .values({ id, tenant_id: tenantId, folder_id: folderId, name, file_path: path, file_path_lower: path.toLowerCase(), file_name: name, file_name_lower: name.toLowerCase(), file_type: 'stl', state: 'finished' })
+      .values({
+        id,
+        tenant_id: tenantId,
+        folder_id: folderId,
+        name,
+        file_path: path,
+        file_path_lower: path.toLowerCase(),
+        file_name: name,
+        file_name_lower: name.toLowerCase(),
+        file_type: 'stl',
+        state: 'finished',
+      })
       .execute();
     await storeSearchFeatures(t.db, { id, tenant_id: tenantId }, features[shape]!);
     return id;
@@ -67,7 +78,19 @@ describe('duplicate review', () => {
     m.asm = crypto.randomUUID();
     await t.db
       .insertInto('models')
-      .values({ id: m.asm, tenant_id: tenant, folder_id: folder.other, name: 'rig.step', file_path: 'other/rig.step', file_path_lower: 'other/rig.step', file_name: 'rig.step', file_name_lower: 'rig.step', file_type: 'step', is_assembly: true, state: 'finished-incomplete' })
+      .values({
+        id: m.asm,
+        tenant_id: tenant,
+        folder_id: folder.other,
+        name: 'rig.step',
+        file_path: 'other/rig.step',
+        file_path_lower: 'other/rig.step',
+        file_name: 'rig.step',
+        file_name_lower: 'rig.step',
+        file_type: 'step',
+        is_assembly: true,
+        state: 'finished-incomplete',
+      })
       .execute();
     await t.db
       .insertInto('assembly_links')
@@ -85,7 +108,11 @@ describe('duplicate review', () => {
   const call = async (path: string, init: { method?: string; token?: string; json?: unknown } = {}) => {
     const res = await t.api(path, { token: editorToken, ...init });
     const text = await res.text();
-    return { status: res.status, text, body: text && res.headers.get('content-type')?.includes('json') ? (JSON.parse(text) as unknown) : undefined };
+    return {
+      status: res.status,
+      text,
+      body: text && res.headers.get('content-type')?.includes('json') ? (JSON.parse(text) as unknown) : undefined,
+    };
   };
 
   async function runReport(json: unknown, token = viewerToken): Promise<DuplicateReport> {
@@ -94,7 +121,7 @@ describe('duplicate review', () => {
     const { report } = duplicateReportResponseSchema.parse(started.body);
     expect(['queued', 'running']).toContain(report.status);
     const phases = new Set<string>();
-    for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
       const res = await call(`/v2/duplicate-reports/${report.id}`, { token });
       expect(res.status, res.text).toBe(200);
       const now = duplicateReportResponseSchema.parse(res.body).report;
@@ -110,8 +137,20 @@ describe('duplicate review', () => {
     expect(res.status, res.text).toBe(200);
     return reportGroupsResponseSchema.parse(res.body);
   };
-  const memberSets = (g: Awaited<ReturnType<typeof groupsOf>>) => g.groups.map((x) => x.members.map((y) => y.model.id).sort().join(',')).sort();
-  const set = (...keys: string[]) => keys.map((k) => m[k]!).sort().join(',');
+  const memberSets = (g: Awaited<ReturnType<typeof groupsOf>>) =>
+    g.groups
+      .map((x) =>
+        x.members
+          .map((y) => y.model.id)
+          .sort()
+          .join(','),
+      )
+      .sort();
+  const set = (...keys: string[]) =>
+    keys
+      .map((k) => m[k]!)
+      .sort()
+      .join(',');
 
   it('reports a scope: folders with or without subfolders, or the whole tenant, never another tenant', async () => {
     const withSub = await runReport({ folderIds: [folder.parts] });
@@ -136,7 +175,9 @@ describe('duplicate review', () => {
     const brackets = all.groups[0]!;
     expect(brackets.suggestedMasterId).toBe(m.b2);
     expect(brackets.masterId).toBe(m.b2);
-    expect(brackets.members.find((x) => x.model.id === m.b2)!.usedIn).toEqual([{ id: m.asm, name: 'rig.step', filePath: 'other/rig.step', by: 'reference' }]);
+    expect(brackets.members.find((x) => x.model.id === m.b2)!.usedIn).toEqual([
+      { id: m.asm, name: 'rig.step', filePath: 'other/rig.step', by: 'reference' },
+    ]);
     expect(brackets.members.find((x) => x.model.id === m.b1)!.usedIn).toEqual([]);
     expect(brackets.links.every((l) => l.matchPercentage >= 98)).toBe(true);
 
@@ -148,7 +189,9 @@ describe('duplicate review', () => {
   }, 120_000);
 
   it('is documented on /docs with its request and answer schemas', async () => {
-    const doc = (await (await fetch(`${t.baseUrl}/docs/openapi.json`)).json()) as { paths: Record<string, Record<string, { tags: string[]; responses: Record<string, unknown> }>> };
+    const doc = (await (await fetch(`${t.baseUrl}/docs/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { tags: string[]; responses: Record<string, unknown> }>>;
+    };
     for (const [path, method] of [
       ['/v2/duplicate-reports', 'post'],
       ['/v2/duplicate-reports/{id}', 'get'],
@@ -191,7 +234,14 @@ describe('duplicate review', () => {
     const dup = await decide({ masterId: m.b2, modelId: m.b1, verdict: 'duplicate', note: '=HYPERLINK("x")' });
     expect(dup.status, dup.text).toBe(200);
     const { decision } = duplicateDecisionResponseSchema.parse(dup.body);
-    expect(decision).toMatchObject({ masterId: m.b2, modelId: m.b1, verdict: 'duplicate', masterPath: 'parts/sub/bracket-b.stl', modelPath: 'parts/bracket-a.stl', decidedBy: { id: editor.id, name: 'Ada Editor' } });
+    expect(decision).toMatchObject({
+      masterId: m.b2,
+      modelId: m.b1,
+      verdict: 'duplicate',
+      masterPath: 'parts/sub/bracket-b.stl',
+      modelPath: 'parts/bracket-a.stl',
+      decidedBy: { id: editor.id, name: 'Ada Editor' },
+    });
     expect(decision.matchPercentage).toBeGreaterThanOrEqual(98);
     // b3 is not a duplicate of either: that pair is not linked again at 98.
     expect((await decide({ masterId: m.b2, modelId: m.b3, verdict: 'not-duplicate' })).status).toBe(200);
@@ -212,13 +262,32 @@ describe('duplicate review', () => {
     const fb = await call(`/v2/models/${m.b1}/match-feedback`, { token: viewerToken });
     expect(fb.status).toBe(200);
     const list = matchFeedbackListResponseSchema.parse(fb.body).feedback;
-    expect(list.map((f) => [f.matchedModelId, f.feedbackType]).sort()).toEqual([[m.b2, 'ExactMatch'], [m.b3, 'FamilyMatch']].sort());
-    const put = await call(`/v2/models/${m.f1}/part-to-part-matches/${m.f2}/feedback`, { method: 'PUT', json: { feedback: 'thicker hub', feedbackType: 'FamilyMatch' } });
+    expect(list.map((f) => [f.matchedModelId, f.feedbackType]).sort()).toEqual(
+      [
+        [m.b2, 'ExactMatch'],
+        [m.b3, 'FamilyMatch'],
+      ].sort(),
+    );
+    const put = await call(`/v2/models/${m.f1}/part-to-part-matches/${m.f2}/feedback`, {
+      method: 'PUT',
+      json: { feedback: 'thicker hub', feedbackType: 'FamilyMatch' },
+    });
     expect(put.status, put.text).toBe(200);
-    expect(put.body).toMatchObject({ modelId: m.f1, matchedModelId: m.f2, feedbackType: 'FamilyMatch', feedback: 'thicker hub', decision: { verdict: 'not-duplicate', masterId: m.f1 } });
-    expect((await call(`/v2/models/${m.f1}/part-to-part-matches/${m.f2}/feedback`, { method: 'PUT', json: { feedback: 1 } })).status).toBe(400);
+    expect(put.body).toMatchObject({
+      modelId: m.f1,
+      matchedModelId: m.f2,
+      feedbackType: 'FamilyMatch',
+      feedback: 'thicker hub',
+      decision: { verdict: 'not-duplicate', masterId: m.f1 },
+    });
+    expect((await call(`/v2/models/${m.f1}/part-to-part-matches/${m.f2}/feedback`, { method: 'PUT', json: { feedback: 1 } })).status).toBe(
+      400,
+    );
     // Deciding again replaces the pair's decision.
-    const again = await call(`/v2/models/${m.f1}/part-to-part-matches/${m.f2}/feedback`, { method: 'PUT', json: { feedback: 'same part', feedbackType: 'ExactMatch' } });
+    const again = await call(`/v2/models/${m.f1}/part-to-part-matches/${m.f2}/feedback`, {
+      method: 'PUT',
+      json: { feedback: 'same part', feedbackType: 'ExactMatch' },
+    });
     expect(again.body).toMatchObject({ decision: { verdict: 'duplicate', masterId: m.f1, modelId: m.f2 } });
     const all = duplicateDecisionListResponseSchema.parse((await call('/v2/duplicate-decisions?perPage=100', { token: viewerToken })).body);
     expect(all.decisions).toHaveLength(4);
@@ -246,11 +315,15 @@ describe('duplicate review', () => {
     expect((await act({ action: 'move', modelIds: [m.b1], folderId: folder.archive }, viewerToken)).status).toBe(403);
     expect((await act({ action: 'move', modelIds: [m.b1, m.b2], folderId: folder.archive })).status).toBe(409); // b2 is a master
     expect((await act({ action: 'move', modelIds: [m.p1], folderId: folder.archive })).status).toBe(409); // undecided
-    expect((await act({ action: 'move', modelIds: Array.from({ length: 101 }, () => crypto.randomUUID()), folderId: folder.archive })).status).toBe(400);
+    expect(
+      (await act({ action: 'move', modelIds: Array.from({ length: 101 }, () => crypto.randomUUID()), folderId: folder.archive })).status,
+    ).toBe(400);
     expect((await act({ action: 'move', modelIds: [m.b1], folderId: folder.archive }, strangerToken)).status).toBe(404);
     expect((await act({ action: 'explode', modelIds: [m.b1] })).status).toBe(400);
     // A refused request changed nothing.
-    expect((await t.db.selectFrom('models').select('folder_id').where('id', '=', m.b1!).executeTakeFirstOrThrow()).folder_id).toBe(folder.parts);
+    expect((await t.db.selectFrom('models').select('folder_id').where('id', '=', m.b1!).executeTakeFirstOrThrow()).folder_id).toBe(
+      folder.parts,
+    );
 
     // Tag: without a value, the master's path.
     const key = await call('/v2/metadata-keys', { method: 'POST', json: { name: 'duplicateOf' } });

@@ -34,7 +34,8 @@ export async function folderDuplicateRoutes(parent: FastifyInstance, { db, files
       const { id } = request.params;
       const { threshold } = request.query;
       const folderId = /^\d{1,10}$/.test(id) ? Number(id) : NaN;
-      const folder = Number.isSafeInteger(folderId) && folderId <= 2_147_483_647 ? await findFolder(db, auth.tenantId, folderId) : undefined;
+      const folder =
+        Number.isSafeInteger(folderId) && folderId <= 2_147_483_647 ? await findFolder(db, auth.tenantId, folderId) : undefined;
       if (!folder) throw new NotFound(`No folder ${id}.`);
       const found = await folderDuplicates(db, auth.tenantId, folder.id, threshold).catch((error: unknown) => {
         if (error instanceof TooManyPairs) {

@@ -43,7 +43,16 @@ describe('folders', () => {
     expect(folderResponseSchema.parse(await viaQuery.json()).folder.path).toBe('Fixtures/Clamps/Vises');
 
     // modelCount is real: models created in the folder count
-    const models = await t.api('/v2/models', { method: 'POST', token: editor, json: { models: [{ filePath: 'Fixtures/Clamps/a.stl', name: 'a' }, { filePath: 'Fixtures/Clamps/b.stl', name: 'b' }] } });
+    const models = await t.api('/v2/models', {
+      method: 'POST',
+      token: editor,
+      json: {
+        models: [
+          { filePath: 'Fixtures/Clamps/a.stl', name: 'a' },
+          { filePath: 'Fixtures/Clamps/b.stl', name: 'b' },
+        ],
+      },
+    });
     expect(models.status).toBe(201);
     createModelsResponseSchema.parse(await models.json());
     const got = await t.api(`/v2/folders/${child.id}`, { token: viewer });
@@ -51,7 +60,23 @@ describe('folders', () => {
   });
 
   it('enforces the name rules and case-insensitive sibling uniqueness', async () => {
-    for (const bad of ['', 'a/b', 'x:y', 'q?', 'star*', 'pipe|', 'quote"', 'hash#', 'lt<', '[x]', 'back\\slash', 'line\nbreak', '.', '..', 'n'.repeat(101)]) {
+    for (const bad of [
+      '',
+      'a/b',
+      'x:y',
+      'q?',
+      'star*',
+      'pipe|',
+      'quote"',
+      'hash#',
+      'lt<',
+      '[x]',
+      'back\\slash',
+      'line\nbreak',
+      '.',
+      '..',
+      'n'.repeat(101),
+    ]) {
       const e = await error(await create({ name: bad }), 400);
       expect(e.message, JSON.stringify(bad)).toMatch(/^name: /);
     }
@@ -69,19 +94,31 @@ describe('folders', () => {
     const a = await created('A', top.id);
     const sub = await created('Sub', a.id);
     await created('B', top.id);
-    const made = await t.api('/v2/models', { method: 'POST', token: editor, json: { models: [{ filePath: 'Renames/A/Sub/p.step', name: 'p' }] } });
+    const made = await t.api('/v2/models', {
+      method: 'POST',
+      token: editor,
+      json: { models: [{ filePath: 'Renames/A/Sub/p.step', name: 'p' }] },
+    });
     const [entry] = createModelsResponseSchema.parse(await made.json()).models;
 
-    expect((await error(await t.api(`/v2/folders/${a.id}`, { method: 'PATCH', token: editor, json: { name: 'b' } }), 409)).message).toMatch(/already exists/);
+    expect((await error(await t.api(`/v2/folders/${a.id}`, { method: 'PATCH', token: editor, json: { name: 'b' } }), 409)).message).toMatch(
+      /already exists/,
+    );
     expect((await t.api(`/v2/folders/${a.id}`, { method: 'PATCH', token: editor, json: { name: 'bad/name' } })).status).toBe(400);
     const renamed = await t.api(`/v2/folders/${a.id}`, { method: 'PATCH', token: editor, json: { name: 'Alpha' } });
     expect(renamed.status).toBe(200);
     expect(folderResponseSchema.parse(await renamed.json()).folder).toMatchObject({ name: 'Alpha', path: 'Renames/Alpha' });
-    expect(folderResponseSchema.parse(await (await t.api(`/v2/folders/${sub.id}`, { token: editor })).json()).folder.path).toBe('Renames/Alpha/Sub');
+    expect(folderResponseSchema.parse(await (await t.api(`/v2/folders/${sub.id}`, { token: editor })).json()).folder.path).toBe(
+      'Renames/Alpha/Sub',
+    );
     const model = (await (await t.api(`/v2/models/${entry?.model.id}`, { token: editor })).json()) as { model: { filePath: string } };
     expect(model.model.filePath).toBe('Renames/Alpha/Sub/p.step');
     // the new path is the model's: created again while it waits for its file, it is the same record
-    const again = await t.api('/v2/models?createMissingFolders=true', { method: 'POST', token: editor, json: { models: [{ filePath: 'Renames/alpha/sub/P.STEP', name: 'p' }] } });
+    const again = await t.api('/v2/models?createMissingFolders=true', {
+      method: 'POST',
+      token: editor,
+      json: { models: [{ filePath: 'Renames/alpha/sub/P.STEP', name: 'p' }] },
+    });
     expect(again.status).toBe(201);
     expect(createModelsResponseSchema.parse(await again.json()).models[0]?.model.id).toBe(entry?.model.id);
   });

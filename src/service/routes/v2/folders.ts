@@ -75,7 +75,11 @@ export async function folderRoutes(parent: FastifyInstance, { db, files }: { db:
     { schema: { tags: ['Folders'], summary: 'List folders', querystring: listQuerySchema, response: { 200: folderListResponseSchema } } },
     async (request) => {
       const auth = requireRole(request, 'viewer');
-      const query = parseListQuery(request.query, { filterFields: folderFilterFields, allowMetadata: false, orderFields: folderOrderFields });
+      const query = parseListQuery(request.query, {
+        filterFields: folderFilterFields,
+        allowMetadata: false,
+        orderFields: folderOrderFields,
+      });
       const { rows, total } = await listFolders(db, auth.tenantId, query);
       const [paths, counts] = await Promise.all([
         rows.length > 0 ? folderPaths(db, auth.tenantId) : Promise.resolve(new Map<number, string>()),
@@ -107,7 +111,10 @@ export async function folderRoutes(parent: FastifyInstance, { db, files }: { db:
     },
     async (request, reply) => {
       const auth = requireRole(request, 'editor');
-      const input = { name: request.body.name ?? request.query.name, parentFolderId: request.body.parentFolderId ?? request.query.parentFolderId };
+      const input = {
+        name: request.body.name ?? request.query.name,
+        parentFolderId: request.body.parentFolderId ?? request.query.parentFolderId,
+      };
       if (input.name === undefined) throw new InvalidInput('name: give the folder a name, in the body or as a query parameter.');
       checkName(input.name);
       const result = await tryCreateFolder(db, { tenantId: auth.tenantId, name: input.name, parentFolderId: input.parentFolderId ?? null });

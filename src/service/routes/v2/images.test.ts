@@ -20,8 +20,16 @@ async function createImage(token: string, filename = 'photo.png'): Promise<Creat
   return createImageResponseSchema.parse(await res.json()).image;
 }
 
-function put(image: { uploadUrl: string; headers: Record<string, string> }, bytes: Uint8Array, extra: { url?: string; headers?: Record<string, string> } = {}) {
-  return fetch(extra.url ?? image.uploadUrl, { method: 'PUT', headers: { ...image.headers, ...extra.headers }, body: new Uint8Array(bytes) });
+function put(
+  image: { uploadUrl: string; headers: Record<string, string> },
+  bytes: Uint8Array,
+  extra: { url?: string; headers?: Record<string, string> } = {},
+) {
+  return fetch(extra.url ?? image.uploadUrl, {
+    method: 'PUT',
+    headers: { ...image.headers, ...extra.headers },
+    body: new Uint8Array(bytes),
+  });
 }
 
 async function errorOf(res: Response) {
@@ -83,7 +91,11 @@ describe('POST /v2/images and the signed PUT', () => {
     const text = await put(image, new TextEncoder().encode('this is not an image\n'.repeat(50)));
     expect(text.status).toBe(415);
     expect((await errorOf(text)).message).toMatch(/PNG, JPEG or WebP/);
-    const stored = await imageDb(t.db).selectFrom('images').select(['descriptor', 'uploaded_at']).where('id', '=', image.id).executeTakeFirstOrThrow();
+    const stored = await imageDb(t.db)
+      .selectFrom('images')
+      .select(['descriptor', 'uploaded_at'])
+      .where('id', '=', image.id)
+      .executeTakeFirstOrThrow();
     expect(stored).toEqual({ descriptor: null, uploaded_at: null });
     // Not uploaded: searching with it is a 400.
     expect((await t.api(`/v2/images/model-matches?id=${image.id}`, { token: t.token })).status).toBe(400);
@@ -96,7 +108,11 @@ describe('POST /v2/images and the signed PUT', () => {
 
   it('refuses an image that shows no object (a plain colour)', async () => {
     const image = await createImage(t.token);
-    const plain = new Uint8Array(await sharp({ create: { width: 200, height: 150, channels: 3, background: { r: 230, g: 230, b: 235 } } }).png().toBuffer());
+    const plain = new Uint8Array(
+      await sharp({ create: { width: 200, height: 150, channels: 3, background: { r: 230, g: 230, b: 235 } } })
+        .png()
+        .toBuffer(),
+    );
     const res = await put(image, plain);
     expect(res.status).toBe(400);
     expect((await errorOf(res)).message).toMatch(/object/i);
@@ -124,23 +140,31 @@ describe('GET /v2/images/model-matches', () => {
     const mesh = await buildPart('bracket', 1);
     const ids = [];
     for (const seed of [21, 22, 23]) ids.push(await uploadPhoto(t.token, (await benchPhoto(mesh, seed)).bytes, 'b.jpg'));
-    const several = imageMatchesResponseSchema.parse(await (await t.api(`/v2/images/model-matches?${ids.map((i) => `id=${i}`).join('&')}`, { token: t.token })).json());
+    const several = imageMatchesResponseSchema.parse(
+      await (await t.api(`/v2/images/model-matches?${ids.map((i) => `id=${i}`).join('&')}`, { token: t.token })).json(),
+    );
     expect(several.matches[0]?.matchedModel.id).toBe(parts.bracket);
   });
 
   it('pages and filters like the model list', async () => {
     const photo = await uploadPhoto(t.token, pngBytes);
     const all = imageMatchesResponseSchema.parse(await (await t.api(`/v2/images/model-matches?id=${photo}`, { token: t.token })).json());
-    const page2 = imageMatchesResponseSchema.parse(await (await t.api(`/v2/images/model-matches?id=${photo}&perPage=1&page=2`, { token: t.token })).json());
+    const page2 = imageMatchesResponseSchema.parse(
+      await (await t.api(`/v2/images/model-matches?id=${photo}&perPage=1&page=2`, { token: t.token })).json(),
+    );
     expect(page2.matches.map((m) => m.matchedModel.id)).toEqual([all.matches[1]?.matchedModel.id]);
     expect(page2.pageData).toMatchObject({ total: 3, perPage: 1, currentPage: 2, lastPage: 3 });
 
     const folderId = all.matches.find((m) => m.matchedModel.id === parts.pipe)?.matchedModel.folderId;
     const filtered = imageMatchesResponseSchema.parse(
-      await (await t.api(`/v2/images/model-matches?id=${photo}&filter=${encodeURIComponent(`folderId(eq(${folderId}))`)}`, { token: t.token })).json(),
+      await (
+        await t.api(`/v2/images/model-matches?id=${photo}&filter=${encodeURIComponent(`folderId(eq(${folderId}))`)}`, { token: t.token })
+      ).json(),
     );
     expect(filtered.matches.map((m) => m.matchedModel.id)).toEqual([parts.pipe]);
-    expect((await t.api(`/v2/images/model-matches?id=${photo}&filter=${encodeURIComponent('nope(eq(1))')}`, { token: t.token })).status).toBe(400);
+    expect(
+      (await t.api(`/v2/images/model-matches?id=${photo}&filter=${encodeURIComponent('nope(eq(1))')}`, { token: t.token })).status,
+    ).toBe(400);
   });
 
   it('lists and counts only the models at or above a threshold', async () => {
@@ -148,13 +172,17 @@ describe('GET /v2/images/model-matches', () => {
     const all = imageMatchesResponseSchema.parse(await (await t.api(`/v2/images/model-matches?id=${photo}`, { token: t.token })).json());
     const scores = all.matches.map((m) => m.matchPercentage ?? NaN);
     // Between the best and the second best: exactly one model passes.
-    const cut = Math.floor((scores[0]! + scores[1]!) / 2 * 1000) / 1000;
+    const cut = Math.floor(((scores[0]! + scores[1]!) / 2) * 1000) / 1000;
     expect(scores[0]!).toBeGreaterThan(cut);
-    const passed = imageMatchesResponseSchema.parse(await (await t.api(`/v2/images/model-matches?id=${photo}&threshold=${cut}`, { token: t.token })).json());
+    const passed = imageMatchesResponseSchema.parse(
+      await (await t.api(`/v2/images/model-matches?id=${photo}&threshold=${cut}`, { token: t.token })).json(),
+    );
     expect(passed.matches.map((m) => m.matchedModel.id)).toEqual([all.matches[0]?.matchedModel.id]);
     expect(passed.matchCount).toBe(1);
     expect(passed.pageData.total).toBe(1);
-    const none = imageMatchesResponseSchema.parse(await (await t.api(`/v2/images/model-matches?id=${photo}&threshold=100`, { token: t.token })).json());
+    const none = imageMatchesResponseSchema.parse(
+      await (await t.api(`/v2/images/model-matches?id=${photo}&threshold=100`, { token: t.token })).json(),
+    );
     expect(none.matches.every((m) => (m.matchPercentage ?? 0) >= 100)).toBe(true);
     expect(none.matchCount).toBe(none.matches.length);
     expect((await t.api(`/v2/images/model-matches?id=${photo}&threshold=101`, { token: t.token })).status).toBe(400);

@@ -76,7 +76,9 @@ export async function imageRoutes(parent: FastifyInstance, { db, files, signer, 
       const auth = requireRole(request, 'editor');
       const { filename } = request.body;
       if (!imageTypeOf(filename))
-        throw new UnsupportedMediaType(`“${filename.slice(0, 200)}” is not a PNG, JPEG or WebP file name; image search takes those three types.`);
+        throw new UnsupportedMediaType(
+          `“${filename.slice(0, 200)}” is not a PNG, JPEG or WebP file name; image search takes those three types.`,
+        );
       await deleteExpiredImages(idb);
       const id = randomUUID();
       const nonce = newUploadNonce();
@@ -106,7 +108,9 @@ export async function imageRoutes(parent: FastifyInstance, { db, files, signer, 
       const { threshold } = request.query;
       const ids = [...new Set(id === undefined ? [] : Array.isArray(id) ? id : [id])];
       if (ids.length === 0)
-        throw new InvalidInput('id: give the id of at least one uploaded image (repeat id for several images of one object).', { parameter: 'id' });
+        throw new InvalidInput('id: give the id of at least one uploaded image (repeat id for several images of one object).', {
+          parameter: 'id',
+        });
       if (ids.length > IMAGES_PER_SEARCH)
         throw new InvalidInput(`id: at most ${IMAGES_PER_SEARCH} images per search (got ${ids.length}).`, { parameter: 'id' });
       const query = parseListQuery(request.query, { filterFields: modelFilterFields, allowMetadata: true, orderFields: [] });
@@ -119,8 +123,11 @@ export async function imageRoutes(parent: FastifyInstance, { db, files, signer, 
         // Another tenant's image is as unknown as a made-up id.
         if (!row) throw new NotFound(`No image ${imageId} (images are kept for a day after they are created).`);
         if (!row.descriptor || !row.uploaded_at)
-          throw new InvalidInput(`The image ${imageId} has not been uploaded yet; PUT the file to its upload address first.`, { parameter: 'id' });
-        if (row.method !== VIEW_METHOD) throw new InvalidInput(`The image ${imageId} was described by an older method; upload it again.`, { parameter: 'id' });
+          throw new InvalidInput(`The image ${imageId} has not been uploaded yet; PUT the file to its upload address first.`, {
+            parameter: 'id',
+          });
+        if (row.method !== VIEW_METHOD)
+          throw new InvalidInput(`The image ${imageId} was described by an older method; upload it again.`, { parameter: 'id' });
         const { descriptors, signatures } = decodeViews(row.descriptor, VIEW_DESCRIPTOR_LENGTH);
         queries.push({ descriptor: descriptors, signature: signatures });
       }
@@ -150,7 +157,9 @@ export async function imageRoutes(parent: FastifyInstance, { db, files, signer, 
       // The images searched with, as the published API echoes them: small previews as data addresses.
       const images = ids.flatMap((imageId) => {
         const row = byId.get(imageId);
-        return row ? [{ filename: row.file_name, url: row.preview ? `data:image/jpeg;base64,${Buffer.from(row.preview).toString('base64')}` : '' }] : [];
+        return row
+          ? [{ filename: row.file_name, url: row.preview ? `data:image/jpeg;base64,${Buffer.from(row.preview).toString('base64')}` : '' }]
+          : [];
       });
       const filterData = await matchFilterData(
         db,

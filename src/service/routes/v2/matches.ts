@@ -79,7 +79,8 @@ export async function matchRoutes(parent: FastifyInstance, { db, files }: MatchR
           formatFilter(query.filter),
         );
       } catch (error) {
-        if (error instanceof NotIndexed) throw new Conflict('The model was processed before geometric search was available; reprocess it to match it.');
+        if (error instanceof NotIndexed)
+          throw new Conflict('The model was processed before geometric search was available; reprocess it to match it.');
         throw error;
       }
       const passing = all.filter((m) => headline(m) >= threshold);
@@ -118,8 +119,16 @@ export async function matchRoutes(parent: FastifyInstance, { db, files }: MatchR
             ...transform,
           } satisfies ContainmentMatch);
         } else {
-          const related = kind === 'part-to-part' && m.relation ? { relation: m.relation, ...(m.relation === 'scaled' && m.scale ? { scale: Number(m.scale.toFixed(4)) } : {}) } : {};
-          matches.push({ matchedModel, matchPercentage: pct(m.matchPercentage), ...(kind === 'part-to-part' ? transform : {}), ...related } satisfies SimilarityMatch);
+          const related =
+            kind === 'part-to-part' && m.relation
+              ? { relation: m.relation, ...(m.relation === 'scaled' && m.scale ? { scale: Number(m.scale.toFixed(4)) } : {}) }
+              : {};
+          matches.push({
+            matchedModel,
+            matchPercentage: pct(m.matchPercentage),
+            ...(kind === 'part-to-part' ? transform : {}),
+            ...related,
+          } satisfies SimilarityMatch);
         }
       }
       return { matches, pageData: pageDataFor(sorted.length, query), matchCount: sorted.length, filterData };
@@ -136,7 +145,9 @@ function headline(m: ScoredMatch): number {
 function checkOrder(kind: MatchKind, order: OrderTerm<MatchOrderField>[]) {
   const containmentOnly = order.find((t) => t.field === 'forwardMatchPercentage' || t.field === 'reverseMatchPercentage');
   if (containmentOnly && kind !== 'part-in-part') {
-    throw new InvalidInput(`order: ${containmentOnly.field} exists for part-in-part matches only; use matchPercentage.`, { parameter: 'order' });
+    throw new InvalidInput(`order: ${containmentOnly.field} exists for part-in-part matches only; use matchPercentage.`, {
+      parameter: 'order',
+    });
   }
 }
 

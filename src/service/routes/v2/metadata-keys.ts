@@ -17,7 +17,14 @@ export async function metadataKeyRoutes(parent: FastifyInstance, { db }: { db: K
   const app = parent.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/',
-    { schema: { tags: ['Metadata'], summary: 'Metadata keys', querystring: pageQuerySchema, response: { 200: metadataKeyListResponseSchema } } },
+    {
+      schema: {
+        tags: ['Metadata'],
+        summary: 'Metadata keys',
+        querystring: pageQuerySchema,
+        response: { 200: metadataKeyListResponseSchema },
+      },
+    },
     async (request) => {
       const auth = requireRole(request, 'viewer');
       const page = request.query;

@@ -15,11 +15,17 @@ const modelIdsQuery = z.object({ modelIds: listParam.transform((v) => v ?? null)
 export async function metadataRoutes(parent: FastifyInstance, { db }: { db: Kysely<Database> }) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   const querystring = pageQuerySchema.extend(modelIdsQuery.shape);
-  app.get('/', { schema: { tags: ['Metadata'], summary: 'Metadata values of models', querystring, response: { 200: metadataValueListResponseSchema } } }, async (request) => {
-    const auth = requireRole(request, 'viewer');
-    const page = request.query;
-    const { modelIds } = request.query;
-    const { values, total } = await listMetadataValues(db, auth.tenantId, modelIds, page);
-    return { metadata: values, pageData: pageDataFor(total, page) };
-  });
+  app.get(
+    '/',
+    {
+      schema: { tags: ['Metadata'], summary: 'Metadata values of models', querystring, response: { 200: metadataValueListResponseSchema } },
+    },
+    async (request) => {
+      const auth = requireRole(request, 'viewer');
+      const page = request.query;
+      const { modelIds } = request.query;
+      const { values, total } = await listMetadataValues(db, auth.tenantId, modelIds, page);
+      return { metadata: values, pageData: pageDataFor(total, page) };
+    },
+  );
 }

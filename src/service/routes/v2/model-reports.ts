@@ -35,10 +35,13 @@ export async function modelReportRoutes(parent: FastifyInstance, { db, files }: 
     const scope = await folderScope(db, tenantId, query);
     const found = await scopeDuplicates(db, tenantId, scope, threshold).catch((error: unknown) => {
       if (error instanceof TooManyPairs) {
-        throw new InvalidInput(`At ${threshold}% more than ${error.maxPairs.toLocaleString('en')} pairs of these models match: raise the threshold.`, {
-          threshold,
-          maxLinks: error.maxPairs,
-        });
+        throw new InvalidInput(
+          `At ${threshold}% more than ${error.maxPairs.toLocaleString('en')} pairs of these models match: raise the threshold.`,
+          {
+            threshold,
+            maxLinks: error.maxPairs,
+          },
+        );
       }
       throw error;
     });

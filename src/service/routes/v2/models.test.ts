@@ -40,7 +40,12 @@ async function createModels(items: Item[], token = editor) {
   const response = await post(items, { token, createMissingFolders: true });
   expect(response.status).toBe(201);
   const raw = (await response.json()) as { models: { uploadUrl: string; headers: Record<string, string>; uploadInfo: unknown }[] };
-  for (const entry of raw.models) expect(entry.uploadInfo).toEqual({ uploadUrl: entry.uploadUrl, headers: entry.headers, fileSizeRequirements: { minSizeInBytes: 1, maxSizeInBytes: 512 * 1024 * 1024 } });
+  for (const entry of raw.models)
+    expect(entry.uploadInfo).toEqual({
+      uploadUrl: entry.uploadUrl,
+      headers: entry.headers,
+      fileSizeRequirements: { minSizeInBytes: 1, maxSizeInBytes: 512 * 1024 * 1024 },
+    });
   return createModelsResponseSchema.parse(raw).models;
 }
 
@@ -57,8 +62,14 @@ async function upload(entry: { uploadUrl: string; headers: Record<string, string
 
 async function countRows() {
   const [models, folders] = await Promise.all([
-    t.db.selectFrom('models').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-    t.db.selectFrom('folders').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+    t.db
+      .selectFrom('models')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow(),
+    t.db
+      .selectFrom('folders')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { models: Number(models.n), folders: Number(folders.n) };
 }
@@ -106,13 +117,24 @@ describe('creating models', () => {
       `${'f'.repeat(101)}/a.stl`, // folder name too long
     ];
     for (const filePath of bad) {
-      const e = await error(await post([{ filePath: 'Deep/fine.stl', name: 'ok' }, { filePath, name: 'x' }], { createMissingFolders: true }), 400);
+      const e = await error(
+        await post(
+          [
+            { filePath: 'Deep/fine.stl', name: 'ok' },
+            { filePath, name: 'x' },
+          ],
+          { createMissingFolders: true },
+        ),
+        400,
+      );
       expect(e.message, JSON.stringify(filePath)).toMatch(/^models\[1\]\.filePath: /);
     }
     expect((await post([{ filePath: `Deep/${'x'.repeat(1019)}`, name: 'max' }], { createMissingFolders: true })).status).toBe(201); // exactly 1024 bytes
     expect((await error(await post([{ filePath: 7, name: 'x' }]), 400)).message).toMatch(/^models\[0\]\.filePath/);
     expect((await error(await post([{ filePath: 'Deep/y.stl' }]), 400)).message).toMatch(/^models\[0\]\.name/);
-    expect((await error(await t.api('/v2/models', { method: 'POST', token: editor, json: { items: [] } }), 400)).message).toMatch(/^models/);
+    expect((await error(await t.api('/v2/models', { method: 'POST', token: editor, json: { items: [] } }), 400)).message).toMatch(
+      /^models/,
+    );
   });
 
   it('takes 1..100 models: 0 is a 400, 101 a 413', async () => {
@@ -127,30 +149,64 @@ describe('creating models', () => {
     const [a] = await createModels([{ filePath: 'Dup/a.stl', name: 'a' }]);
     // With its file: a record still waiting for one would be taken over (next test).
     expect((await fetch(a!.uploadUrl, { method: 'PUT', headers: a!.headers, body: 'solid a\nendsolid a\n' })).status).toBe(200);
-    const inBatch = await error(await post([{ filePath: 'Dup/b.stl', name: 'b' }, { filePath: 'DUP/B.stl', name: 'b' }], { createMissingFolders: true }), 409);
+    const inBatch = await error(
+      await post(
+        [
+          { filePath: 'Dup/b.stl', name: 'b' },
+          { filePath: 'DUP/B.stl', name: 'b' },
+        ],
+        { createMissingFolders: true },
+      ),
+      409,
+    );
     expect(inBatch.message).toContain('DUP/B.stl');
-    const existing = await error(await post([{ filePath: 'Dup/c.stl', name: 'c' }, { filePath: 'dup/A.STL', name: 'a' }]), 409);
+    const existing = await error(
+      await post([
+        { filePath: 'Dup/c.stl', name: 'c' },
+        { filePath: 'dup/A.STL', name: 'a' },
+      ]),
+      409,
+    );
     expect(existing.message).toContain('Dup/a.stl');
     expect((await list('?search=Dup/')).pageData.total).toBe(1); // neither batch left anything
   });
 
   it('needs existing folders unless createMissingFolders=true, and rejects whole batches', async () => {
     const before = await countRows();
-    const missing = await error(await post([{ filePath: 'Dup/ok.stl', name: 'ok' }, { filePath: 'Nowhere/Deeper/x.stl', name: 'x' }]), 400);
+    const missing = await error(
+      await post([
+        { filePath: 'Dup/ok.stl', name: 'ok' },
+        { filePath: 'Nowhere/Deeper/x.stl', name: 'x' },
+      ]),
+      400,
+    );
     expect(missing.message).toMatch(/models\[1\]\.filePath: the folder “Nowhere” does not exist/);
-    expect(await error(await post([{ filePath: 'a/x.stl', name: 'x' }], { createMissingFolders: 'yes' as unknown as boolean }), 400)).toMatchObject({ message: expect.stringMatching(/^createMissingFolders/) });
+    expect(
+      await error(await post([{ filePath: 'a/x.stl', name: 'x' }], { createMissingFolders: 'yes' as unknown as boolean }), 400),
+    ).toMatchObject({ message: expect.stringMatching(/^createMissingFolders/) });
     expect(await countRows()).toEqual(before);
 
     // an unknown metadata key rejects everything, folders that would have been created included
     const unknownKey = await error(
-      await post([{ filePath: 'Fresh/New/x.stl', name: 'x' }, { filePath: 'Fresh/y.stl', name: 'y', metadata: [{ metadataKeyId: 999999, value: 'v' }] }], { createMissingFolders: true }),
+      await post(
+        [
+          { filePath: 'Fresh/New/x.stl', name: 'x' },
+          { filePath: 'Fresh/y.stl', name: 'y', metadata: [{ metadataKeyId: 999999, value: 'v' }] },
+        ],
+        { createMissingFolders: true },
+      ),
       400,
     );
     expect(unknownKey.message).toMatch(/metadata key 999999/);
     expect(await countRows()).toEqual(before);
 
-    const made = await createModels([{ filePath: 'Fresh/New/x.stl', name: 'x' }, { filePath: 'fresh/new/Deeper/y.stl', name: 'y' }]);
-    const folders = folderListResponseSchema.parse(await (await t.api('/v2/folders?search=e&perPage=100', { token: editor })).json()).folders;
+    const made = await createModels([
+      { filePath: 'Fresh/New/x.stl', name: 'x' },
+      { filePath: 'fresh/new/Deeper/y.stl', name: 'y' },
+    ]);
+    const folders = folderListResponseSchema.parse(
+      await (await t.api('/v2/folders?search=e&perPage=100', { token: editor })).json(),
+    ).folders;
     const deeper = folders.find((f) => f.path === 'Fresh/New/Deeper');
     expect(deeper?.id).toBe(made[1]?.model.folderId);
     expect(await countRows()).toEqual({ models: before.models + 2, folders: before.folders + 3 });
@@ -185,19 +241,40 @@ describe('metadata', () => {
 
     const [brass, steel] = await createModels([
       { filePath: 'Meta/brass.stl', name: 'brass', metadata: [{ metadataKeyId: material.id, value: 'Brass' }] },
-      { filePath: 'Meta/steel.stl', name: 'steel', metadata: [{ metadataKeyId: material.id, value: 'Steel' }, { metadataKeyId: supplier.id, value: 'ACME' }] },
+      {
+        filePath: 'Meta/steel.stl',
+        name: 'steel',
+        metadata: [
+          { metadataKeyId: material.id, value: 'Steel' },
+          { metadataKeyId: supplier.id, value: 'ACME' },
+        ],
+      },
     ]);
-    const entry = (modelId: string | undefined, key: { id: number; name: string }, value: string) => ({ modelId, metadataKeyId: key.id, name: key.name, value });
+    const entry = (modelId: string | undefined, key: { id: number; name: string }, value: string) => ({
+      modelId,
+      metadataKeyId: key.id,
+      name: key.name,
+      value,
+    });
     expect(steel?.model.metadata).toEqual([entry(steel?.model.id, material, 'Steel'), entry(steel?.model.id, supplier, 'ACME')]);
     const brassId = brass?.model.id ?? '';
 
     const put = await t.api(`/v2/models/${brassId}/metadata/${supplier.id}`, { method: 'PUT', token: editor, json: { value: 'Globex' } });
     expect(put.status).toBe(200);
     const putBody = (await put.json()) as { metadata: unknown };
-    expect(modelResponseSchema.parse(putBody).model.metadata).toEqual([entry(brassId, material, 'Brass'), entry(brassId, supplier, 'Globex')]);
+    expect(modelResponseSchema.parse(putBody).model.metadata).toEqual([
+      entry(brassId, material, 'Brass'),
+      entry(brassId, supplier, 'Globex'),
+    ]);
     expect(putBody.metadata).toEqual(entry(brassId, supplier, 'Globex'));
-    const listed = (await (await t.api(`/v2/models/${brassId}/metadata`, { token: viewer })).json()) as { metadata: unknown[]; pageData: { total: number } };
-    expect(listed).toMatchObject({ metadata: [entry(brassId, material, 'Brass'), entry(brassId, supplier, 'Globex')], pageData: { total: 2 } });
+    const listed = (await (await t.api(`/v2/models/${brassId}/metadata`, { token: viewer })).json()) as {
+      metadata: unknown[];
+      pageData: { total: number };
+    };
+    expect(listed).toMatchObject({
+      metadata: [entry(brassId, material, 'Brass'), entry(brassId, supplier, 'Globex')],
+      pageData: { total: 2 },
+    });
     const byMeta = await list(`?filter=metadata.${material.id}(eq('Brass'))`);
     expect(byMeta.models.map((m) => m.name)).toEqual(['brass']);
     const removed = await t.api(`/v2/models/${brassId}/metadata/${supplier.id}`, { method: 'DELETE', token: editor });
@@ -210,7 +287,13 @@ describe('metadata', () => {
     await error(await t.api(`/v2/models/${brassId}/metadata/${supplier.id}`, { method: 'PUT', token: other, json: { value: 'x' } }), 404);
     const theirKeys = metadataKeyListResponseSchema.parse(await (await t.api('/v2/metadata-keys', { token: other })).json());
     expect(theirKeys.pageData.total).toBe(0);
-    await error(await post([{ filePath: 'X/x.stl', name: 'x', metadata: [{ metadataKeyId: material.id, value: 'v' }] }], { token: other, createMissingFolders: true }), 400);
+    await error(
+      await post([{ filePath: 'X/x.stl', name: 'x', metadata: [{ metadataKeyId: material.id, value: 'v' }] }], {
+        token: other,
+        createMissingFolders: true,
+      }),
+      400,
+    );
     // a tenant may have a key of the same name
     expect((await t.api('/v2/metadata-keys', { method: 'POST', token: other, json: { name: 'Material' } })).status).toBe(201);
   });
@@ -232,7 +315,12 @@ describe('listing models', () => {
     ]);
     models = entries.map((e) => e.model);
     // give them distinct states and one assembly, as ingestion would
-    await new ModelLifecycle(t.db, undefined).complete(models[4]?.id ?? '', 0, { state: 'finished-incomplete', isAssembly: true, missingParts: ['bolt.step'], partCount: 3 });
+    await new ModelLifecycle(t.db, undefined).complete(models[4]?.id ?? '', 0, {
+      state: 'finished-incomplete',
+      isAssembly: true,
+      missingParts: ['bolt.step'],
+      partCount: 3,
+    });
     await new ModelLifecycle(t.db, undefined).complete(models[2]?.id ?? '', 0, { state: 'failed', stateReason: 'The file is empty.' });
   });
 
@@ -258,7 +346,13 @@ describe('listing models', () => {
     expect((await list('?search=Ke_')).models).toEqual([]); // _ is no wildcard
     const ids = models.map((m) => m.id).join(',');
     const byState = await list(`?filter=id(in(${ids}))&order=-state,name`);
-    expect(byState.models.map((m) => m.state)).toEqual(['incomplete-upload', 'incomplete-upload', 'incomplete-upload', 'finished-incomplete', 'failed']);
+    expect(byState.models.map((m) => m.state)).toEqual([
+      'incomplete-upload',
+      'incomplete-upload',
+      'incomplete-upload',
+      'finished-incomplete',
+      'failed',
+    ]);
     expect(byState.models.slice(0, 3).map((m) => m.name)).toEqual(['Helical gear', 'Key 50%', 'Spur gear']);
     const page2 = await list(`?filter=id(in(${ids}))&order=createdAt&perPage=2&page=2`);
     expect(page2.pageData).toEqual({ total: 5, perPage: 2, currentPage: 2, lastPage: 3, startIndex: 2, endIndex: 4 });
@@ -268,7 +362,9 @@ describe('listing models', () => {
   });
 
   it('answers the polling request for many ids in one go', async () => {
-    const polled = await list(`?filter=id(in(${models.map((m) => m.id).join(',')},00000000-0000-4000-8000-000000000000,nonsense))&perPage=100`);
+    const polled = await list(
+      `?filter=id(in(${models.map((m) => m.id).join(',')},00000000-0000-4000-8000-000000000000,nonsense))&perPage=100`,
+    );
     expect(polled.models.map((m) => m.id).sort()).toEqual(models.map((m) => m.id).sort());
     const foreign = await list(`?filter=id(in(${models.map((m) => m.id).join(',')}))&perPage=100`, other);
     expect(foreign).toMatchObject({ models: [], pageData: { total: 0 } });
@@ -314,7 +410,10 @@ describe('listing models', () => {
     ];
     for (const filter of filters) {
       const clauses = parseFilter(filter, { fields: modelFilterFields, allowMetadata: true });
-      const expected = all.filter((m) => evaluateFilter(clauses, m)).map((m) => m.id).sort();
+      const expected = all
+        .filter((m) => evaluateFilter(clauses, m))
+        .map((m) => m.id)
+        .sort();
       const got = await list(`?filter=${encodeURIComponent(`${filter},id(in(${models.map((m) => m.id).join(',')}))`)}&perPage=100`);
       expect(got.models.map((m) => m.id).sort(), filter).toEqual(expected);
     }
@@ -325,7 +424,10 @@ describe('listing models', () => {
     expect(bad).toMatchObject({ parameter: 'filter', position: 8 });
     expect(bad.message).toMatch(/unterminated string at character 8/);
     expect(await error(await t.api('/v2/models?filter=state(eq(a)', { token: viewer }), 400)).toMatchObject({ position: 11 });
-    expect(await error(await t.api('/v2/models?order=name,-size', { token: viewer }), 400)).toMatchObject({ parameter: 'order', position: 6 });
+    expect(await error(await t.api('/v2/models?order=name,-size', { token: viewer }), 400)).toMatchObject({
+      parameter: 'order',
+      position: 6,
+    });
     expect(await error(await t.api('/v2/models?perPage=0', { token: viewer }), 400)).toMatchObject({ code: 'invalid_input' });
   });
 });
@@ -360,10 +462,16 @@ describe('model lifecycle', () => {
     await t.service.blobStore.put(`${prefix}derived-v1/viewer.glb`, new TextEncoder().encode('glTF-bytes'));
     await t.service.blobStore.put(`${prefix}derived-v1/thumbnail.png`, new TextEncoder().encode('png-bytes'));
     expect(
-      await new ModelLifecycle(t.db, undefined).complete(id, row.version, { state: 'finished', viewerKey: `${prefix}derived-v1/viewer.glb`, thumbnailKey: `${prefix}derived-v1/thumbnail.png` }),
+      await new ModelLifecycle(t.db, undefined).complete(id, row.version, {
+        state: 'finished',
+        viewerKey: `${prefix}derived-v1/viewer.glb`,
+        thumbnailKey: `${prefix}derived-v1/thumbnail.png`,
+      }),
     ).toBe(true);
 
-    const viewerFile = viewerFileResponseSchema.parse(await (await t.api(`/v2/models/${id}/viewer-file`, { token: viewer })).json()).viewerFile;
+    const viewerFile = viewerFileResponseSchema.parse(
+      await (await t.api(`/v2/models/${id}/viewer-file`, { token: viewer })).json(),
+    ).viewerFile;
     expect(viewerFile).toMatch(new RegExp(`^${t.baseUrl}/files/models/${id}/viewer\\.glb\\?v=\\d+&expires=\\d+&sig=`));
     const glb = await fetch(viewerFile);
     expect(glb.status).toBe(200);
@@ -371,7 +479,9 @@ describe('model lifecycle', () => {
     expect(glb.headers.get('cache-control')).toMatch(/^private, max-age=\d+$/);
     expect(await glb.text()).toBe('glTF-bytes');
     // the same address again (cacheable), and no bearer token needed
-    expect(viewerFileResponseSchema.parse(await (await t.api(`/v2/models/${id}/viewer-file`, { token: viewer })).json()).viewerFile).toBe(viewerFile);
+    expect(viewerFileResponseSchema.parse(await (await t.api(`/v2/models/${id}/viewer-file`, { token: viewer })).json()).viewerFile).toBe(
+      viewerFile,
+    );
 
     const model = modelResponseSchema.parse(await (await t.api(`/v2/models/${id}`, { token: viewer })).json()).model;
     expect(model.thumbnail).toMatch(/\/thumbnail\.png\?/);
@@ -405,7 +515,13 @@ describe('model lifecycle', () => {
         modelId: asmId,
         children: [
           { type: 'part', modelId: null, name: 'BOLT.step', transform: identity },
-          { type: 'subAssembly', modelId: null, name: 'sub', transform: identity, children: [{ type: 'part', modelId: null, name: 'nut.step', transform: identity, missing: true }] },
+          {
+            type: 'subAssembly',
+            modelId: null,
+            name: 'sub',
+            transform: identity,
+            children: [{ type: 'part', modelId: null, name: 'nut.step', transform: identity, missing: true }],
+          },
         ],
       },
     });
@@ -447,11 +563,16 @@ describe('model lifecycle', () => {
     const folders = folderListResponseSchema.parse(await (await t.api('/v2/folders?perPage=100', { token: editor })).json()).folders;
     const to = folders.find((f) => f.path === 'Moves/To')!;
     const taken = folders.find((f) => f.path === 'Moves/Taken')!;
-    const move = (folderId: unknown, token = editor, id = mover!.model.id) => t.api(`/v2/models/${id}`, { method: 'PATCH', token, json: { folderId } });
+    const move = (folderId: unknown, token = editor, id = mover!.model.id) =>
+      t.api(`/v2/models/${id}`, { method: 'PATCH', token, json: { folderId } });
 
     const moved = await move(to.id);
     expect(moved.status, await moved.clone().text()).toBe(200);
-    expect(((await moved.json()) as { model: unknown }).model).toMatchObject({ id: mover!.model.id, folderId: to.id, filePath: 'Moves/To/bracket.stl' });
+    expect(((await moved.json()) as { model: unknown }).model).toMatchObject({
+      id: mover!.model.id,
+      folderId: to.id,
+      filePath: 'Moves/To/bracket.stl',
+    });
     expect((await error(await move(taken.id), 409)).message).toContain('Moves/Taken/bracket.stl');
     await error(await move(999999), 400);
     await error(await move('x'), 400);

@@ -35,17 +35,10 @@ import { listQuerySchema, parseListQuery } from '../../http/list-query';
 import { listParam } from '../../http/list-param';
 import { foldNameCase } from '../../store/folders';
 import { deleteMetadataValue, findMetadataKey, metadataOf, setMetadataValue } from '../../store/metadata-keys';
-import {
-  assemblyLinksOf,
-  createModels,
-  findModel,
-  listModels,
-  moveModel,
-} from '../../store/models';
+import { assemblyLinksOf, createModels, findModel, listModels, moveModel } from '../../store/models';
 import type { ModelLifecycle } from '../../store/model-lifecycle';
 import type { Database, ModelRow } from '../../store/schema';
 import { toModel, toModels } from '../../store/model-dto';
-
 
 const idParams = z.object({ id: z.string() });
 const bulkIdsQuery = z.object({ ids: listParam.transform((v) => v ?? []) });
@@ -82,7 +75,8 @@ export async function modelRoutes(parent: FastifyInstance, { db, blobStore, file
       schema: {
         tags: ['Models'],
         summary: 'Create model records (up to 100) and get their upload addresses',
-        description: 'Then PUT each file to its uploadUrl with every header of headers. createMissingFolders=true creates the folders of the paths.',
+        description:
+          'Then PUT each file to its uploadUrl with every header of headers. createMissingFolders=true creates the folders of the paths.',
         querystring: createQuery,
         body: createModelsRequestSchema,
         response: { 201: createModelsWireResponseSchema },
@@ -151,12 +145,16 @@ export async function modelRoutes(parent: FastifyInstance, { db, blobStore, file
     },
   );
 
-  app.get('/:id', { schema: { tags: ['Models'], summary: 'One model', params: idParams, response: { 200: modelResponseSchema } } }, async (request) => {
-    const auth = requireRole(request, 'viewer');
-    const row = await modelOr404(auth.tenantId, request.params);
-    const [settled] = await files.settleDirectUploads([row]);
-    return present(settled ?? row);
-  });
+  app.get(
+    '/:id',
+    { schema: { tags: ['Models'], summary: 'One model', params: idParams, response: { 200: modelResponseSchema } } },
+    async (request) => {
+      const auth = requireRole(request, 'viewer');
+      const row = await modelOr404(auth.tenantId, request.params);
+      const [settled] = await files.settleDirectUploads([row]);
+      return present(settled ?? row);
+    },
+  );
 
   app.delete(
     '/:id',
@@ -175,8 +173,8 @@ export async function modelRoutes(parent: FastifyInstance, { db, blobStore, file
     {
       schema: {
         tags: ['Models'],
-        summary: 'Move a model to another folder (this service\'s addition)',
-        description: 'Its file name stays; its filePath becomes the folder\'s path and the file name. 409 when that path is taken.',
+        summary: "Move a model to another folder (this service's addition)",
+        description: "Its file name stays; its filePath becomes the folder's path and the file name. 409 when that path is taken.",
         params: idParams,
         body: moveModelRequestSchema,
         response: { 200: modelResponseSchema },
@@ -331,7 +329,11 @@ export async function modelRoutes(parent: FastifyInstance, { db, blobStore, file
         modelId: node.modelId ?? (node.type === 'part' ? (partByName.get(foldNameCase(node.name)) ?? null) : null),
         ...(node.children ? { children: node.children.map(resolve) } : {}),
       });
-      const body: AssemblyTree = { type: 'assemblyTree', modelId: row.id, children: publishedTree(storedTree(row.assembly_tree).map(resolve)) };
+      const body: AssemblyTree = {
+        type: 'assemblyTree',
+        modelId: row.id,
+        children: publishedTree(storedTree(row.assembly_tree).map(resolve)),
+      };
       return body;
     },
   );
@@ -360,7 +362,14 @@ export async function modelRoutes(parent: FastifyInstance, { db, blobStore, file
 
   app.delete(
     '/:id/metadata/:metadataKeyId',
-    { schema: { tags: ['Metadata'], summary: 'Remove a metadata value of a model', params: metadataParams, response: { 200: deletedResponseSchema } } },
+    {
+      schema: {
+        tags: ['Metadata'],
+        summary: 'Remove a metadata value of a model',
+        params: metadataParams,
+        response: { 200: deletedResponseSchema },
+      },
+    },
     async (request, reply) => {
       const auth = requireRole(request, 'editor');
       const { row, keyId } = await metadataTarget(auth.tenantId, request.params);

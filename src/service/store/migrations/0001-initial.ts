@@ -23,7 +23,12 @@ export const initial: Migration = {
       .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
       .execute();
     // Sign-in asks for an email only, so it must name one user across all tenants.
-    await db.schema.createIndex('users_email_unique').on('users').expression(sql`lower(email)`).unique().execute();
+    await db.schema
+      .createIndex('users_email_unique')
+      .on('users')
+      .expression(sql`lower(email)`)
+      .unique()
+      .execute();
     await db.schema.createIndex('users_tenant_id').on('users').column('tenant_id').execute();
 
     await db.schema

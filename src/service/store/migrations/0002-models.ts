@@ -11,7 +11,10 @@ export const models: Migration = {
     // (String#toLowerCase) so that every comparison, in SQL or in code, uses the same folding.
     await db.schema.alterTable('folders').addColumn('name_lower', 'text').execute();
     await sql`update folders set name_lower = lower(name)`.execute(db);
-    await db.schema.alterTable('folders').alterColumn('name_lower', (c) => c.setNotNull()).execute();
+    await db.schema
+      .alterTable('folders')
+      .alterColumn('name_lower', (c) => c.setNotNull())
+      .execute();
     await db.schema.dropIndex('folders_sibling_name_unique').ifExists().execute();
     await db.schema
       .createIndex('folders_sibling_name_lower_unique')
@@ -73,7 +76,12 @@ export const models: Migration = {
       .addColumn('name_lower', 'text', (c) => c.notNull())
       .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
       .execute();
-    await db.schema.createIndex('metadata_keys_tenant_name_unique').on('metadata_keys').columns(['tenant_id', 'name_lower']).unique().execute();
+    await db.schema
+      .createIndex('metadata_keys_tenant_name_unique')
+      .on('metadata_keys')
+      .columns(['tenant_id', 'name_lower'])
+      .unique()
+      .execute();
 
     await db.schema
       .createTable('model_metadata')

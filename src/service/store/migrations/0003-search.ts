@@ -64,7 +64,11 @@ export const search: Migration = {
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_available_extensions where name = 'vector'`.execute(db);
     if ((rows[0]?.n ?? 0) === 0) return;
     await sql`create extension if not exists vector`.execute(db);
-    await sql.raw(`alter table search_features add column global_vec vector(${GLOBAL_DESCRIPTOR_LENGTH}), add column geo_vec vector(${GEO_DESCRIPTOR_LENGTH})`).execute(db);
+    await sql
+      .raw(
+        `alter table search_features add column global_vec vector(${GLOBAL_DESCRIPTOR_LENGTH}), add column geo_vec vector(${GEO_DESCRIPTOR_LENGTH})`,
+      )
+      .execute(db);
     await sql.raw(`alter table search_components add column vec vector(${GLOBAL_DESCRIPTOR_LENGTH})`).execute(db);
     await sql`
       create function search_features_vectors() returns trigger language plpgsql as $$
@@ -90,7 +94,8 @@ export const search: Migration = {
 
   async down(db: Kysely<unknown>) {
     await sql`drop trigger if exists models_search_generation on models`.execute(db);
-    for (const table of ['search_components', 'search_features', 'search_generations']) await db.schema.dropTable(table).ifExists().execute();
+    for (const table of ['search_components', 'search_features', 'search_generations'])
+      await db.schema.dropTable(table).ifExists().execute();
     await sql`drop function if exists search_bump_generation(), search_features_vectors(), search_components_vector()`.execute(db);
   },
 };

@@ -11,7 +11,10 @@ import { type Migration } from 'kysely/migration';
 export const modelsUpdated: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema.createIndex('models_tenant_updated').on('models').columns(['tenant_id', 'updated_at']).execute();
-    await db.schema.alterTable('search_generations').addColumn('deletions', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('search_generations')
+      .addColumn('deletions', 'bigint', (c) => c.notNull().defaultTo(0))
+      .execute();
     await sql`
       create or replace function search_bump_generation() returns trigger language plpgsql as $$
       declare t integer;
