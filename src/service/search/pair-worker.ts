@@ -7,6 +7,7 @@ import { descriptorDistance, scoreFromDistance } from '../../geometry/search/des
 import { partToPartExact } from '../../geometry/search/duplicate-rule';
 import type { Pose } from '../../geometry/search/descriptors/pose';
 import { containmentModelFrom, placeByShells, preparedPartFrom } from '../../geometry/search/search-features';
+import { LRUCache } from 'lru-cache';
 
 export interface PairSide {
   /** `${modelId}:${version}`: what the decoded blob is cached under. */
@@ -46,15 +47,11 @@ const SEED_COVERAGE = 0.7;
  * about as much as a query, and a cluster of duplicates compares the same models over and over.
  * The key carries the model version, which changes whenever its features can have changed.
  */
-const decoded = new Map<string, ContainmentModel>();
-const DECODED_MAX = 64;
+const decoded = new LRUCache<string, ContainmentModel>({ max: 64 });
 
 function cached(key: string, make: () => ContainmentModel): ContainmentModel {
   let m = decoded.get(key);
-  if (m) decoded.delete(key);
-  else m = make();
-  decoded.set(key, m);
-  while (decoded.size > DECODED_MAX) decoded.delete(decoded.keys().next().value!);
+  if (!m) decoded.set(key, (m = make()));
   return m;
 }
 

@@ -6,6 +6,7 @@ import type { Database } from '../store/schema';
 import { log } from '../log';
 import { decodeFloat4Array } from './binary-vectors';
 import { deletionsOf, searchabilityChangedSince, searchableIds, searchableIdsSql, updatedIdsSql } from '../store/searchable-models';
+import { LRUCache } from 'lru-cache';
 
 export type VectorSpace = 'global' | 'geo' | 'component';
 
@@ -118,7 +119,8 @@ const MATRIX_BUDGET_BYTES = 512 * 1024 * 1024;
 /** Rows of a transaction still open at the last read may carry an older updated_at: read back this far. */
 const READ_MARGIN_MS = 10_000;
 
-const matrices = new Map<string, Promise<Matrix>>();
+/** Sized by each matrix's bytes once it is read (a matrix larger than the budget is still kept, alone). */
+const matrices = new LRUCache<string, Promise<Matrix>>({ maxSize: MATRIX_BUDGET_BYTES, sizeCalculation: () => 1 });
 /**
  * Searchable ids per tenant (no filter), kept like the matrices: a change reads the models updated
  * since the last read; when models were deleted since (the tenant's deletion counter moved), it
@@ -130,8 +132,8 @@ interface Eligible {
   deletions: string;
   readAt: Date;
 }
-const eligibleSets = new Map<number, Promise<Eligible>>();
-const ELIGIBLE_TENANTS = 64;
+/** The least recently searched tenants' sets go first. */
+const eligibleSets = new LRUCache<number, Promise<Eligible>>({ max: 64 });
 
 /** The database's clock: read times are compared with `updated_at`, which it wrote. */
 async function databaseNow(db: Kysely<Database>): Promise<Date> {
@@ -216,24 +218,14 @@ function tenantMatrix(db: Kysely<Database>, space: VectorSpace, tenantId: number
     matrices.delete(key);
     throw error;
   });
-  // Most recently used last: eviction takes from the front.
-  matrices.delete(key);
   matrices.set(key, guarded);
   void guarded.then(
-    () => evict(),
+    (m) => {
+      if (matrices.peek(key) === guarded) matrices.set(key, guarded, { size: Math.max(1, Math.min(m.bytes, MATRIX_BUDGET_BYTES)) });
+    },
     () => {},
   );
   return guarded;
-}
-
-async function evict() {
-  const sizes = await Promise.all([...matrices].map(async ([key, m]) => [key, (await m.catch(() => undefined))?.bytes ?? 0] as const));
-  let total = sizes.reduce((n, [, b]) => n + b, 0);
-  for (const [key, bytes] of sizes) {
-    if (total <= MATRIX_BUDGET_BYTES || matrices.size <= 1) break;
-    matrices.delete(key);
-    total -= bytes;
-  }
 }
 
 async function allEligible(db: Kysely<Database>, tenantId: number, generation: string): Promise<Eligible> {
@@ -266,10 +258,7 @@ async function eligibleIds(db: Kysely<Database>, q: NearestQuery): Promise<Set<s
     eligibleSets.delete(q.tenantId);
     throw error;
   });
-  eligibleSets.delete(q.tenantId);
   eligibleSets.set(q.tenantId, next);
-  // The least recently searched tenants' sets go first.
-  while (eligibleSets.size > ELIGIBLE_TENANTS) eligibleSets.delete(eligibleSets.keys().next().value!);
   return (await next).ids;
 }
 
