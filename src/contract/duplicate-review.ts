@@ -110,8 +110,10 @@ export const reviewGroupSchema = z.object({
   key: z.string(),
   members: z.array(reviewMemberSchema).min(2),
   links: duplicateClusterSchema.shape.links,
-  /** The member used in most assemblies, then the oldest. */
+  /** The CAD original over an exchange file over a mesh export, then the member used in most assemblies, then the oldest. */
   suggestedMasterId: z.string(),
+  /** Why that one, in words the review shows ("used in the most assemblies (3)"). */
+  suggestedMasterReason: z.string(),
   /** The master decisions name, else the suggested one. */
   masterId: z.string(),
   /** Mirror images and scaled copies of members: shown beside the group, never in it. */

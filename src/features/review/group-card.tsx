@@ -205,9 +205,7 @@ function MemberCard({
         <input type="radio" name={`master-${group.key}`} checked={isMaster} onChange={onChooseMaster} />
         {isMaster ? <span className="review-badge review-badge--master">Master: the one to keep</span> : 'Keep this one instead'}
       </label>
-      {group.suggestedMasterId === member.model.id && (
-        <span className="muted">Suggested master (used in most assemblies, then the oldest)</span>
-      )}
+      {group.suggestedMasterId === member.model.id && <span className="muted">Suggested master: {group.suggestedMasterReason}</span>}
       <MemberFacts member={member} />
       <CompareWithAny
         member={member.model}

@@ -41,25 +41,30 @@ describe('proposed groups', () => {
 });
 
 describe('masters', () => {
-  it('suggests the member used in most assemblies, then the oldest, then the smaller id', () => {
+  it('among files of one kind, suggests the member used in most assemblies, then the oldest, then the smaller id', () => {
+    const step = (id: string, usedIn: number, createdAt: number) => ({ id, fileName: `${id}.step`, usedIn, createdAt });
+    expect(suggestedMaster([step('a', 0, 1), step('b', 2, 5)])).toEqual({ id: 'b', reason: 'used in the most assemblies (2)' });
+    expect(suggestedMaster([step('b', 1, 5), step('a', 1, 9)])).toEqual({ id: 'b', reason: 'the oldest' });
+    expect(suggestedMaster([step('b', 0, 5), step('a', 0, 5)]).id).toBe('a');
+  });
+
+  it('keeps the CAD original over its mesh exports, however old or used the exports are', () => {
+    const members = [
+      { id: 'a', fileName: 'bracket.wrl.stl', usedIn: 3, createdAt: 1 },
+      { id: 'b', fileName: 'bracket.obj', usedIn: 1, createdAt: 2 },
+      { id: 'c', fileName: 'bracket.STEP', usedIn: 0, createdAt: 9 },
+    ];
+    const master = suggestedMaster(members);
+    expect(master.id).toBe('c');
+    expect(master.reason).toMatch(/^the CAD exchange file \(STEP, IGES or BREP\); 2 others are exports of it$/);
+    // A native CAD file comes before its STEP export, and an IGES before a GLB.
+    expect(suggestedMaster([...members, { id: 'd', fileName: 'bracket.sldprt', usedIn: 0, createdAt: 10 }]).id).toBe('d');
     expect(
       suggestedMaster([
-        { id: 'a', usedIn: 0, createdAt: 1 },
-        { id: 'b', usedIn: 2, createdAt: 5 },
-      ]),
-    ).toBe('b');
-    expect(
-      suggestedMaster([
-        { id: 'b', usedIn: 1, createdAt: 5 },
-        { id: 'a', usedIn: 1, createdAt: 9 },
-      ]),
-    ).toBe('b');
-    expect(
-      suggestedMaster([
-        { id: 'b', usedIn: 0, createdAt: 5 },
-        { id: 'a', usedIn: 0, createdAt: 5 },
-      ]),
-    ).toBe('a');
+        { id: 'e', fileName: 'x.glb', usedIn: 5, createdAt: 0 },
+        { id: 'f', fileName: 'x.igs', usedIn: 0, createdAt: 1 },
+      ]).id,
+    ).toBe('f');
   });
 
   it("takes the master of the group's latest duplicate decision, not of pairs outside it or of other verdicts", () => {

@@ -1,7 +1,8 @@
 // The groups a duplicates report proposes once decisions are applied (pure). A pair decided "not a
 // duplicate" at the report's threshold or below is not linked again, so a group may split or
-// shrink; a group's master is the one its decisions name, else the suggested one: the member used
-// in most assemblies, then the oldest.
+// shrink; a group's master is the one its decisions name, else the suggested one: the CAD original
+// over an exchange file over a mesh export of it, then the member used in most assemblies, then the oldest.
+import { fileKindOf, type FileKind } from '../../contract/file-types';
 import type { StoredReport } from './duplicate-report-job';
 
 export interface DecidedPair {
@@ -59,9 +60,42 @@ export function proposedGroups(
   return out.sort((a, b) => b.modelIds.length - a.modelIds.length || (a.key < b.key ? -1 : 1));
 }
 
-/** The suggested master: used in most assemblies, then created first, then the smaller id. */
-export function suggestedMaster(members: readonly { id: string; usedIn: number; createdAt: number }[]): string {
-  return [...members].sort((a, b) => b.usedIn - a.usedIn || a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1))[0]!.id;
+export interface MasterCandidate {
+  id: string;
+  fileName: string;
+  usedIn: number;
+  createdAt: number;
+}
+
+/**
+ * Which file to keep: a native CAD file over a STEP/IGES/BREP exchange file over a mesh (STL, OBJ,
+ * glTF… — an export that has lost the exact B-rep), since accepting the suggestion deletes the
+ * others; then the member used in most assemblies, then created first, then the smaller id.
+ */
+const KIND_RANK: Record<FileKind, number> = { native: 0, cad: 1, mesh: 2 };
+const KIND_WORDS: Record<FileKind, string> = {
+  native: 'the native CAD file',
+  cad: 'the CAD exchange file (STEP, IGES or BREP)',
+  mesh: 'a mesh',
+};
+const rankOf = (m: MasterCandidate) => KIND_RANK[fileKindOf(m.fileName) ?? 'mesh'];
+
+/** The suggested master and why, in the words the review shows. */
+export function suggestedMaster(members: readonly MasterCandidate[]): { id: string; reason: string } {
+  const sorted = [...members].sort(
+    (a, b) => rankOf(a) - rankOf(b) || b.usedIn - a.usedIn || a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1),
+  );
+  const best = sorted[0]!;
+  const runnerUp = sorted[1]!;
+  if (rankOf(best) < rankOf(runnerUp)) {
+    const others = members.filter((m) => m.id !== best.id && rankOf(m) > rankOf(best)).length;
+    return {
+      id: best.id,
+      reason: `${KIND_WORDS[fileKindOf(best.fileName) ?? 'mesh']}; ${others === 1 ? 'the other is an export' : `${others} others are exports`} of it`,
+    };
+  }
+  if (best.usedIn > runnerUp.usedIn) return { id: best.id, reason: `used in the most assemblies (${best.usedIn})` };
+  return { id: best.id, reason: best.createdAt < runnerUp.createdAt ? 'the oldest' : 'the first by id (same kind, use and age)' };
 }
 
 /** The master a group's own "duplicate" decisions name (the latest), if any member was decided. */

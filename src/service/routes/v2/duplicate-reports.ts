@@ -234,7 +234,7 @@ export async function duplicateReportRoutes(
         tags: ['Duplicate review'],
         summary: "A page of a ready report's groups, largest first",
         description:
-          'Each member with the assemblies that use it and its decision; the master its decisions name, else the suggested one (used in most assemblies, then the oldest). Pairs decided "not a duplicate" at this threshold or below are not linked. 409 while the report runs.',
+          'Each member with the assemblies that use it and its decision; the master its decisions name, else the suggested one (the CAD original over an exchange file over a mesh export, then used in most assemblies, then the oldest). Pairs decided "not a duplicate" at this threshold or below are not linked. 409 while the report runs.',
         params: idParams,
         querystring: pageQuerySchema,
         response: { 200: reportGroupsResponseSchema },
@@ -268,8 +268,13 @@ export async function duplicateReportRoutes(
         // A member deleted since the report ran is left out; a group needs two.
         const alive = g.modelIds.filter((id) => byId.has(id));
         if (alive.length < 2) return [];
-        const suggested = suggestedMaster(
-          alive.map((id) => ({ id, usedIn: usedIn.get(id)?.length ?? 0, createdAt: Date.parse(byId.get(id)!.createdAt) })),
+        const { id: suggested, reason: suggestedMasterReason } = suggestedMaster(
+          alive.map((id) => ({
+            id,
+            fileName: byId.get(id)!.fileName,
+            usedIn: usedIn.get(id)?.length ?? 0,
+            createdAt: Date.parse(byId.get(id)!.createdAt),
+          })),
         );
         const decided = decidedMaster(alive, pairs);
         const masterId = decided && alive.includes(decided) ? decided : suggested;
@@ -287,6 +292,7 @@ export async function duplicateReportRoutes(
             }),
             links: roundedLinks(g.links.filter((l) => byId.has(l.a) && byId.has(l.b))),
             suggestedMasterId: suggested,
+            suggestedMasterReason,
             masterId,
             relations: roundedLinks(own),
             relatedModels: [...new Set(own.flatMap((r) => [r.a, r.b]))].filter((id) => !alive.includes(id)).map((id) => byId.get(id)!),
