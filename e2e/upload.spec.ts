@@ -103,7 +103,7 @@ test('a dropped folder: parts before the assembly, every file ends in its state,
   const native = row(page, `Plane/housing.sldprt`);
   await expect(native).toHaveAttribute('data-status', 'unsupported');
   if (servesOurFields()) await expect(native).toContainText(/SolidWorks/);
-  await expect(page.getByTestId('upload-summary')).toHaveText(/14 finished, 1 failed, 1 unsupported/);
+  await expect(page.getByTestId('upload-summary')).toHaveText(/14 ready, 1 failed, 1 unsupported/);
   // Finished rows link to their model page.
   await expect(row(page, `Plane/${TOP}`).getByRole('link')).toHaveAttribute('href', /^\/models\//);
 
@@ -280,7 +280,7 @@ test('reload mid-upload: the page asks first, the batch comes back, and the same
   await waitAllSettled(page, count, 180_000);
   await expect(page.locator('[data-testid=upload-row][data-status=finished]')).toHaveCount(count);
   expect(putsAfter).toHaveLength(count - 4);
-  await expect(page.getByTestId('upload-summary')).toHaveText(`${count} finished`);
+  await expect(page.getByTestId('upload-summary')).toHaveText(`${count} ready`);
 });
 
 test('uploads on a slow link leave the app connections: the Folders page opens while they run', async ({ page }) => {
