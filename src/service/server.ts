@@ -110,6 +110,7 @@ export async function startService({
     ingestionStarting?.catch(() => {}); // awaited (and reported) below
     const queue: IngestQueue | undefined = ingestionStarting
       ? {
+          started: async () => void (await ingestionStarting),
           send: async (trx, job) => (await ingestionStarting).queue.send(trx, job),
           committed: () => void ingestionStarting.then((started) => started.queue.committed?.()).catch(() => {}),
           ready: async () => (await ingestionStarting).queue.ready?.(),

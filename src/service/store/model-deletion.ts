@@ -11,6 +11,7 @@ export function modelDeletion({ db, blobStore, lifecycle }: { db: Kysely<Databas
   // Assemblies that used a deleted part are processed again and end -incomplete, naming it missing.
   const requeue = (trx: Transaction<Database>, id: string) => lifecycle.reprocess(id, { reason: 'reprocess' }, trx);
   return async function deleteModels(log: FastifyBaseLogger, tenantId: number, ids: readonly string[]) {
+    await lifecycle.started(); // requeue sends inside the delete's transaction
     const result = await deleteModelsAndRequeueAssemblies(db, tenantId, ids, requeue);
     if ('missing' in result) return result;
     await Promise.all(

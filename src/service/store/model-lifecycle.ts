@@ -24,6 +24,12 @@ export interface IngestJobSender {
   send(trx: Transaction<Database>, job: IngestJob): Promise<void>;
   /** After that transaction committed: a worker in this process may look at once. */
   committed?(): void;
+  /**
+   * Resolves once `send` can run without waiting (a queue still starting beside the API). Awaited
+   * before the transaction that sends, never inside it: on the embedded database that transaction
+   * holds the only connection, and the queue's start needs that connection too.
+   */
+  started?(): Promise<void>;
 }
 
 /** What ingestion learned about a model. Fields left out keep their value. */
@@ -153,7 +159,13 @@ export class ModelLifecycle {
     return Number(result.numUpdatedRows) === 1;
   }
 
+  /** Awaited before a transaction that calls `reprocess` with it (see IngestJobSender.started). */
+  async started(): Promise<void> {
+    await this.queue?.started?.();
+  }
+
   private async transition<T>(db: Db, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    if (!db.isTransaction) await this.started();
     const result = await inTransaction(db, work);
     if (!db.isTransaction) this.queue?.committed?.();
     return result;
