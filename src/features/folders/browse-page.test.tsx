@@ -99,7 +99,7 @@ describe('folder browsing', () => {
     expect(screen.getByRole('link', { name: 'Upload models' }).getAttribute('href')).toBe('/upload');
   });
 
-  it('lists subfolders before models, and their models on request', async () => {
+  it('lists subfolders first; a folder with no models of its own shows those of its subfolders until told not to', async () => {
     const folders = [
       makeFolder(1, 'Pumps', null, 0),
       { ...makeFolder(2, 'Housings', 1, 2), path: 'Pumps/Housings' },
@@ -107,14 +107,17 @@ describe('folder browsing', () => {
     ];
     const fetchMock = stubService(service({ folders, models: [] }));
     const user = userEvent.setup();
-    renderRoutes(routes, '/folders/1');
+    const { router } = renderRoutes(routes, '/folders/1');
     const subfolders = await screen.findByRole('navigation', { name: 'Subfolders' });
     expect(within(subfolders).getByRole('link').textContent).toBe('Housings 2 models, 3 with subfolders');
-    expect(await screen.findByText('No models directly in Pumps')).toBeTruthy();
-
-    await user.click(screen.getByRole('checkbox', { name: 'Include subfolders' }));
     await waitFor(() => expect(modelRequests(fetchMock).at(-1)?.searchParams.get('filter')).toBe('folderId(in(1,2,3))'));
     expect(screen.getByRole('heading', { name: 'Models in Pumps and its subfolders' })).toBeTruthy();
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: 'Include subfolders' }).checked).toBe(true);
+
+    await user.click(screen.getByRole('checkbox', { name: 'Include subfolders' }));
+    await waitFor(() => expect(modelRequests(fetchMock).at(-1)?.searchParams.get('filter')).toBe('folderId(eq(1))'));
+    expect(router.state.location.search).toBe('?subfolders=0');
+    expect(await screen.findByText('No models directly in Pumps')).toBeTruthy();
   });
 
   it('offers to clear filters when nothing matches', async () => {

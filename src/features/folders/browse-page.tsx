@@ -5,7 +5,14 @@ import { useFolder, useFolderTree } from '../../api/folders';
 import { useModels } from '../../api/models';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { modelCountsWithSubfolders, type Folder } from '../../contract/folders';
-import { browseListParams, formatBrowseState, parseBrowseState, updateBrowseState, type BrowseState } from './browse-state';
+import {
+  browseListParams,
+  formatBrowseState,
+  parseBrowseState,
+  updateBrowseState,
+  withSubfolderDefault,
+  type BrowseState,
+} from './browse-state';
 import { BrowseToolbar, Pager } from './browse-toolbar';
 import { DeleteFolderDialog, FolderNameDialog } from './folder-dialogs';
 import { ancestorIds } from './folder-tree-model';
@@ -104,7 +111,7 @@ const noneSelected: ReadonlySet<string> = new Set();
 
 export function BrowsePage({ folderId }: { folderId: number | null }) {
   const [searchParams, setSearchParams] = useSearchParams();
-  const view = useMemo(() => parseBrowseState(searchParams), [searchParams]);
+  const chosen = useMemo(() => parseBrowseState(searchParams), [searchParams]);
   const navigate = useNavigate();
   const editable = useCanEdit();
   const [dialog, setDialog] = useState<DialogState>(null);
@@ -115,8 +122,9 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
   const folderMissing = folderId !== null && detail.error instanceof ApiError && detail.error.status === 404;
   const hasFolders = (tree.data?.length ?? 0) > 0;
 
+  const view = useMemo(() => withSubfolderDefault(chosen, folderId, tree.data), [chosen, folderId, tree.data]);
   const listParams = useMemo(() => browseListParams(folderId, view, tree.data), [folderId, view, tree.data]);
-  const waitsForTree = view.subfolders && folderId !== null && !tree.isSuccess;
+  const waitsForTree = view.subfolders !== false && folderId !== null && !tree.isSuccess;
   const models = useModels(listParams, { enabled: (folderId !== null ? !folderMissing : hasFolders) && !waitsForTree });
 
   // Models picked for a bulk action: per list, forgotten when the list changes.
@@ -138,14 +146,15 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
   const update = useCallback(
     (change: Partial<BrowseState>, replace = false) => {
       // A new page of models starts at the top; a changed filter keeps the reader where they are.
-      setSearchParams(formatBrowseState(updateBrowseState(view, change)), { replace, preventScrollReset: change.page === undefined });
+      // From what the URL says, so that an undecided subfolder choice stays undecided.
+      setSearchParams(formatBrowseState(updateBrowseState(chosen, change)), { replace, preventScrollReset: change.page === undefined });
     },
-    [setSearchParams, view],
+    [setSearchParams, chosen],
   );
   const onSearch = useCallback((search: string) => update({ search }, true), [update]);
 
   const openFolder = (target: Folder) => {
-    const next = formatBrowseState({ ...view, page: 1 }).toString();
+    const next = formatBrowseState({ ...chosen, page: 1 }).toString();
     void navigate(paths.folder.href(target.id, next));
   };
 

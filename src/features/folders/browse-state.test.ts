@@ -7,8 +7,10 @@ import {
   formatBrowseState,
   parseBrowseState,
   updateBrowseState,
+  withSubfolderDefault,
   type BrowseState,
 } from './browse-state';
+import type { Folder } from '../../contract/folders';
 
 const parse = (query: string) => parseBrowseState(new URLSearchParams(query));
 
@@ -103,5 +105,23 @@ describe('browse filter', () => {
       filter: undefined,
       order: 'name',
     });
+  });
+
+  it('includes subfolders by default only for a folder whose models are all below it; a choice in the URL wins', () => {
+    const folders = [
+      { id: 1, name: 'Project', path: 'Project', parentFolderId: null, modelCount: 0 },
+      { id: 2, name: 'Parts', path: 'Project/Parts', parentFolderId: 1, modelCount: 4 },
+      { id: 3, name: 'Empty', path: 'Empty', parentFolderId: null, modelCount: 0 },
+    ] as Folder[];
+    const undecided = parseBrowseState(new URLSearchParams(''));
+    expect(undecided.subfolders).toBeNull();
+    expect(withSubfolderDefault(undecided, 1, folders).subfolders).toBe(true);
+    expect(withSubfolderDefault(undecided, 2, folders).subfolders).toBe(false);
+    expect(withSubfolderDefault(undecided, 3, folders).subfolders).toBe(false);
+    expect(withSubfolderDefault(undecided, 1, undefined).subfolders).toBeNull();
+    const off = parseBrowseState(new URLSearchParams('subfolders=0'));
+    expect(withSubfolderDefault(off, 1, folders).subfolders).toBe(false);
+    expect(formatBrowseState(off).toString()).toBe('subfolders=0');
+    expect(formatBrowseState(undecided).toString()).toBe('');
   });
 });

@@ -3,7 +3,7 @@
 import type { ModelListParams } from '../../api/models';
 import { NATIVE_CAD_EXTENSIONS, READABLE_FORMATS } from '../../contract/file-types';
 import { filterBuilder, formatFilter, type FilterClause, type ModelFilterField } from '../../contract/filter';
-import { folderAndBelowClause, type Folder } from '../../contract/folders';
+import { folderAndBelowClause, modelCountsWithSubfolders, type Folder } from '../../contract/folders';
 import { modelStates } from '../../contract/models';
 import { formatOrder, type ListOrderField } from '../../contract/order';
 
@@ -58,8 +58,11 @@ export interface BrowseState {
   page: number;
   perPage: number;
   view: ViewMode;
-  /** A folder's view lists the models of its subfolders too. */
-  subfolders: boolean;
+  /**
+   * A folder's view lists the models of its subfolders too; null until the designer chooses, when
+   * a folder with no models of its own shows those below it (withSubfolderDefault).
+   */
+  subfolders: boolean | null;
 }
 
 export const defaultBrowseState: BrowseState = {
@@ -70,7 +73,7 @@ export const defaultBrowseState: BrowseState = {
   page: 1,
   perPage: perPageChoices[0],
   view: 'grid',
-  subfolders: false,
+  subfolders: null,
 };
 
 const knownStates = new Set<string>(modelStates);
@@ -111,7 +114,7 @@ export function parseBrowseState(params: URLSearchParams): BrowseState {
     page: readPositiveInt(params.get('page')) ?? 1,
     perPage: perPage && (perPageChoices as readonly number[]).includes(perPage) ? perPage : defaultBrowseState.perPage,
     view: params.get('view') === 'table' ? 'table' : 'grid',
-    subfolders: params.get('subfolders') === '1',
+    subfolders: params.get('subfolders') === '1' ? true : params.get('subfolders') === '0' ? false : null,
   };
 }
 
@@ -125,9 +128,23 @@ export function formatBrowseState(state: BrowseState): URLSearchParams {
   if (state.order !== defaultBrowseState.order) params.set('order', state.order);
   if (state.page > 1) params.set('page', String(state.page));
   if (state.perPage !== defaultBrowseState.perPage) params.set('perPage', String(state.perPage));
-  if (state.subfolders) params.set('subfolders', '1');
+  if (state.subfolders !== null) params.set('subfolders', state.subfolders ? '1' : '0');
   if (state.view !== defaultBrowseState.view) params.set('view', state.view);
   return params;
+}
+
+/**
+ * The view with the subfolder choice made: the designer's, or else "include them" exactly when the
+ * folder has no models of its own but its subfolders have some (a top-level project folder).
+ * Undecided (null) while the folder tree that says so is still loading.
+ */
+export function withSubfolderDefault(state: BrowseState, folderId: number | null, folders: readonly Folder[] | undefined): BrowseState {
+  if (state.subfolders !== null) return state;
+  if (folderId === null) return { ...state, subfolders: false };
+  if (!folders) return state;
+  const own = folders.find((f) => f.id === folderId)?.modelCount ?? 0;
+  const total = modelCountsWithSubfolders(folders).get(folderId) ?? 0;
+  return { ...state, subfolders: own === 0 && total > 0 };
 }
 
 /**

@@ -121,7 +121,7 @@ export function BrowseToolbar({
       </div>
       {offerSubfolders && (
         <label className="check">
-          <input type="checkbox" checked={state.subfolders} onChange={(event) => onChange({ subfolders: event.target.checked })} />
+          <input type="checkbox" checked={state.subfolders === true} onChange={(event) => onChange({ subfolders: event.target.checked })} />
           Include subfolders
         </label>
       )}

@@ -5,7 +5,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { folderQueries } from '../../api/folders';
 import { modelQueries } from '../../api/models';
 import { parseFolderId } from '../../contract/folders';
-import { browseListParams, parseBrowseState } from './browse-state';
+import { browseListParams, parseBrowseState, withSubfolderDefault } from './browse-state';
 
 const ignore = () => undefined;
 
@@ -16,10 +16,15 @@ export function prefetchBrowse(queryClient: QueryClient, url: URL, folderParam?:
   const folderId = parseFolderId(folderParam);
   if (folderId === null) return;
   queryClient.ensureQueryData(folderQueries.detail(folderId)).catch(ignore);
-  const view = parseBrowseState(url.searchParams);
-  // With subfolders, the list's filter names the folders below: it waits for the folder list.
-  const folders = view.subfolders ? queryClient.ensureQueryData(folderQueries.tree()) : Promise.resolve([]);
-  folders.then((list) => queryClient.ensureQueryData(modelQueries.list(browseListParams(folderId, view, list)))).catch(ignore);
+  const chosen = parseBrowseState(url.searchParams);
+  // With subfolders (or until the folder list says whether to include them), the list's filter
+  // names the folders below: it waits for the folder list.
+  const folders = chosen.subfolders !== false ? queryClient.ensureQueryData(folderQueries.tree()) : Promise.resolve([]);
+  folders
+    .then((list) =>
+      queryClient.ensureQueryData(modelQueries.list(browseListParams(folderId, withSubfolderDefault(chosen, folderId, list), list))),
+    )
+    .catch(ignore);
 }
 
 /** /models/:modelId: the model record (the page asks for its viewer file once it is processed). */
