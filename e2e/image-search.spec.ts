@@ -107,7 +107,7 @@ test('drop a picture of a known part, search, and find that part among the first
   // every model of the folder is listed and counted.
   await page.getByLabel('Folder').selectOption({ label: folder });
   await expect(cards.filter({ hasText: 'Angle bracket' })).toBeVisible();
-  await page.getByRole('slider', { name: 'Threshold' }).focus();
+  await page.getByRole('slider', { name: 'Picture score threshold' }).focus();
   await page.keyboard.press('Home');
   await expect(page.getByRole('status').filter({ hasText: /or more/ })).toContainText('3 models score 0% or more');
   await expect(cards).toHaveCount(3);

@@ -3,6 +3,7 @@
 // tenant; their export; and bulk actions on the duplicates decided.
 import { z } from 'zod';
 import { duplicateClusterSchema, relationLinkSchema } from './matches';
+import { defaultThresholds } from './score-scale';
 import { modelSchema } from './models';
 import { pageDataSchema } from './paging';
 
@@ -13,7 +14,7 @@ export type ReportStatus = (typeof reportStatuses)[number];
 export const reportPhases = ['waiting', 'reading', 'linking', 'comparing', 'grouping', 'done'] as const;
 
 /** Threshold of a report unless one is given: the duplicate rule's ≥ 98. */
-export const defaultReportThreshold = 98;
+export const defaultReportThreshold = defaultThresholds.duplicates;
 /** The lowest threshold a report takes: below it nearly every pair of a large scope links. */
 export const minReportThreshold = 80;
 

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { modelSchema } from './models';
 import { pageDataSchema } from './paging';
+import { defaultThresholds } from './score-scale';
 
 /** The three match kinds; also the path segment `/v2/models/{id}/{kind}-matches` and the app route's `:kind`. */
-export const matchKinds = ['part-in-part', 'part-to-part', 'geo-related'] as const;
+/** In this order on every page: the same part first, then assemblies, then look-alikes. */
+export const matchKinds = ['part-to-part', 'part-in-part', 'geo-related'] as const;
 export type MatchKind = (typeof matchKinds)[number];
 
 export function isMatchKind(value: string): value is MatchKind {
@@ -86,11 +88,8 @@ export function matchesResponseSchemaFor(kind: MatchKind) {
   return kind === 'part-in-part' ? containmentMatchesResponseSchema : similarityMatchesResponseSchema;
 }
 
-/**
- * The threshold a list opens at: 80 is where the calibrated scale's "same design family" band
- * starts (README, How geometric search works), so similar parts are listed, not only duplicates.
- */
-export const defaultMatchThreshold = 80;
+/** The threshold a list opens at (score-scale.ts: the start of "Same family"). */
+export const defaultMatchThreshold = defaultThresholds.matches;
 
 /** The score a threshold applies to: part-in-part uses the larger of its two (the published API's matches). */
 export function headlineScore(match: Match): number {

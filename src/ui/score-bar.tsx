@@ -1,5 +1,21 @@
-/** A score 0–100 as a labelled bar (the number is always written, the bar only helps the eye). */
-export function ScoreBar({ label, value, emphasis = false }: { label: string; value: number; emphasis?: boolean }) {
+import { scoreBand } from '../contract/score-scale';
+
+/**
+ * A score 0–100 as a labelled bar (the number is always written, the bar only helps the eye).
+ * Part-to-part scores also name their band (contract/score-scale.ts). Every bar of a list has the
+ * same length, whatever its label, so bars compare at a glance.
+ */
+export function ScoreBar({
+  label,
+  value,
+  emphasis = false,
+  band = false,
+}: {
+  label: string;
+  value: number;
+  emphasis?: boolean;
+  band?: boolean;
+}) {
   const rounded = Math.round(value * 10) / 10;
   return (
     <div className={`score${emphasis ? ' score--emphasis' : ''}`}>
@@ -8,6 +24,7 @@ export function ScoreBar({ label, value, emphasis = false }: { label: string; va
         <span className="score__fill" style={{ width: `${Math.max(0, Math.min(100, value))}%` }} />
       </span>
       <span className="score__value">{rounded}%</span>
+      {band && <span className="score__band">{scoreBand(value).label}</span>}
     </div>
   );
 }

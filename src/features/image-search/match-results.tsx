@@ -1,3 +1,4 @@
+import { upAxisOf } from '../../contract/models';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/client';
@@ -13,6 +14,7 @@ import { folderFilter } from '../../contract/folders';
 import { folderPathOf } from './result-filter';
 import { safeImageUrl } from '../../ui/safe-url';
 import { ThresholdSlider } from '../../ui/threshold-slider';
+import { imageScoreNote } from '../../contract/score-scale';
 import { ScoreBar } from '../../ui/score-bar';
 import { stateLabel } from '../../ui/model-state';
 import { paths } from '../../ui/paths';
@@ -32,6 +34,7 @@ function MatchCard({ match, rank, folderPath }: { match: ImageMatch; rank: numbe
         cardClassName="image-match"
         url={url}
         label={`3D preview of ${model.name}`}
+        up={upAxisOf(model)}
         thumbnailUrl={safeImageUrl(model.thumbnail)}
         onNearViewport={() => setNear(true)}
         title={
@@ -124,12 +127,7 @@ export function MatchResults({ ids, page, folderId, threshold, onPage, onFolder,
                 : ''}
           </p>
         </div>
-        <ThresholdSlider
-          label="Threshold"
-          value={threshold}
-          onCommit={onThreshold}
-          hint="Only models scoring at least this much are listed."
-        />
+        <ThresholdSlider label="Picture score threshold" value={threshold} onCommit={onThreshold} hint={imageScoreNote} />
         <div className="control">
           <label htmlFor={folderSelectId}>Folder</label>
           <select

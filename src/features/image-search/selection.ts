@@ -1,6 +1,7 @@
 // The image search's selection as plain data and a reducer: which images are picked, what the
 // local checks and the service said about each, and the search last run. No DOM, no fetch.
 import { IMAGES_PER_SEARCH } from '../../contract/images';
+import { defaultThresholds } from '../../contract/score-scale';
 import { checkImage, type ImageFileFacts } from './image-checks';
 
 /** More files than this are not even listed (a dropped folder of photos would swamp the page). */
@@ -51,7 +52,7 @@ export type SelectionAction =
   | { type: 'threshold'; threshold: number };
 
 /** Where an image search's list starts: half the best possible likeness (README, Image search). */
-export const defaultImageThreshold = 50;
+export const defaultImageThreshold = defaultThresholds.imageSearch;
 
 export const initialSelection: SelectionState = {
   images: [],

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useKeptViewerUrl } from '../../api/models';
 import type { Match, MatchKind } from '../../contract/matches';
-import type { Model } from '../../contract/models';
+import { upAxisOf, type Model } from '../../contract/models';
 import { ModelPreviewCard } from '../../viewer/model-preview-card';
 import type { ContainmentDirection } from './match-state';
 import { compareHref } from './match-links';
@@ -19,7 +19,7 @@ export function relationLabel(match: Match): string | undefined {
 }
 
 export function MatchScores({ match, direction }: { match: Match; direction: ContainmentDirection }) {
-  if ('matchPercentage' in match) return <ScoreBar label="Score" value={match.matchPercentage} emphasis />;
+  if ('matchPercentage' in match) return <ScoreBar label="Score" value={match.matchPercentage} emphasis band />;
   return (
     <>
       <ScoreBar label="Contains this model" value={match.forwardMatchPercentage} emphasis={direction === 'contains'} />
@@ -53,6 +53,7 @@ export function MatchCard({
       testId="match-card"
       url={url}
       label={`3D preview of ${model.name}`}
+      up={upAxisOf(model)}
       thumbnailUrl={safeImageUrl(model.thumbnail)}
       onNearViewport={() => setNear(true)}
       title={<Link to={paths.model.href(model.id)}>{model.name}</Link>}
@@ -83,6 +84,7 @@ export function QueryModelCard({ model, folderPath }: { model: Model; folderPath
       cardClassName="query-card"
       url={url}
       label={`3D preview of ${model.name}`}
+      up={upAxisOf(model)}
       thumbnailUrl={safeImageUrl(model.thumbnail)}
       title={<Link to={paths.model.href(model.id)}>{model.name}</Link>}
       subtitle={<span title={model.filePath}>{folderPath}</span>}

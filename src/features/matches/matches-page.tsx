@@ -22,12 +22,13 @@ import './matches.css';
 import { PageHeader } from '../../ui/page-header';
 import { FolderOptions } from '../../ui/folder-options';
 import { paths } from '../../ui/paths';
+import { ScoreLegend } from '../../ui/score-legend';
 
 const kindHints: Record<MatchKind, string> = {
   'part-in-part':
     'Models that contain this one, or that it contains (assemblies and their parts). The threshold applies to the larger score.',
   'part-to-part':
-    'Models with the same shape, whatever their position, rotation, units or file format. 98 or more: the same part (its surfaces agree within 0.4 % of its size after turning and moving it). 90–98: the same part with small changes. 80–90: the same design family. Below 60: unrelated. Mirror images and scaled copies are marked and score below 98.',
+    'Models with the same shape, whatever their position, rotation, units or file format. Mirror images and scaled copies are marked and score below 98.',
   'geo-related': 'Models of similar overall dimensions, proportions and topology, regardless of detail.',
 };
 
@@ -150,7 +151,10 @@ function MatchResults({ model, kind }: { model: Model; kind: MatchKind }) {
   return (
     <>
       <KindTabs modelId={model.id} kind={kind} state={state} counts={counts} />
-      <p className="muted match-hint">{kindHints[kind]}</p>
+      <div className="match-hint">
+        <p className="muted">{kindHints[kind]}</p>
+        <ScoreLegend />
+      </div>
 
       <div className="match-toolbar">
         <ThresholdSliderFor

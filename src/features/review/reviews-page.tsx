@@ -12,6 +12,7 @@ import { ReportProgress, scopeWords } from './report-status';
 import { toggled } from './toggled';
 import './review.css';
 import { paths } from '../../ui/paths';
+import { ScoreLegend } from '../../ui/score-legend';
 
 /** Starts a report: folders (with or without subfolders) or everything, and a threshold. */
 function NewReportForm({ initialFolderIds }: { initialFolderIds: number[] }) {
@@ -20,7 +21,7 @@ function NewReportForm({ initialFolderIds }: { initialFolderIds: number[] }) {
   const navigate = useNavigate();
   const [chosen, setChosen] = useState<Set<number>>(new Set(initialFolderIds));
   const [subfolders, setSubfolders] = useState(true);
-  const [threshold, setThreshold] = useState(defaultReportThreshold);
+  const [threshold, setThreshold] = useState<number>(defaultReportThreshold);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     start.mutate(
@@ -76,8 +77,8 @@ function NewReportForm({ initialFolderIds }: { initialFolderIds: number[] }) {
             setThreshold(Math.min(100, Math.max(minReportThreshold, Number(event.target.value) || defaultReportThreshold)))
           }
         />
-        <span className="field__hint">98 and above: the same part. 90–98: the same part with small changes.</span>
       </label>
+      <ScoreLegend />
       {start.isError && (
         <p className="form-error" role="alert">
           {errorMessage(start.error)}
