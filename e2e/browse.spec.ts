@@ -1,6 +1,6 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator } from '@playwright/test';
 import sharp from 'sharp';
-import { bracket, plateWithHoles, toObj, toStlBinary } from '../src/geometry/testing/fixtures';
+import { box, bracket, plateWithHoles, toObj, toStlBinary } from '../src/geometry/testing/fixtures';
 import { accessTokenOf, uploadModels, waitSettled } from './api';
 import { signIn } from './support';
 
@@ -88,4 +88,57 @@ test('a model left waiting for its file (a closed tab) gets it from its page', a
     .setInputFiles({ name: 'plate.stl', mimeType: 'application/octet-stream', buffer: Buffer.from(toStlBinary(plate.mesh)) });
   await expect(page.getByText('Ready', { exact: true }).first()).toBeVisible({ timeout: 60_000 });
   await waitSettled(request, token, [id]);
+});
+
+/** The canvas's own pixels (its drawing buffer is kept), without the view buttons laid over it. */
+async function canvasPixels(canvas: Locator): Promise<Buffer> {
+  const url = await canvas.evaluate((c: HTMLCanvasElement) => c.toDataURL('image/png'), undefined, { timeout: 2_000 });
+  return Buffer.from(url.slice(url.indexOf(',') + 1), 'base64');
+}
+
+/** Width and height, in pixels, of what differs from the background (the top-left pixel). */
+async function drawnExtent(png: Buffer): Promise<{ width: number; height: number }> {
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const [r0, g0, b0] = [data[0]!, data[1]!, data[2]!];
+  let [minX, minY, maxX, maxY] = [info.width, info.height, -1, -1];
+  for (let y = 0; y < info.height; y++)
+    for (let x = 0; x < info.width; x++) {
+      const i = 3 * (y * info.width + x);
+      if (Math.abs(data[i]! - r0) + Math.abs(data[i + 1]! - g0) + Math.abs(data[i + 2]! - b0) <= 30) continue;
+      [minX, minY, maxX, maxY] = [Math.min(minX, x), Math.min(minY, y), Math.max(maxX, x), Math.max(maxY, y)];
+    }
+  return { width: maxX - minX + 1, height: maxY - minY + 1 };
+}
+
+test('a Z-up part stands upright in its 3D view and Front shows its front; an editor can stand it on Y', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  await signIn(page, '/folders');
+  const token = await accessTokenOf(page);
+  // A post 10 × 10 wide and 40 tall along Z, as CAD and STL files stand parts.
+  const post = (await box([10, 10, 40])).mesh;
+  const [model] = await uploadModels(request, token, [
+    { filePath: `E2E Up ${Date.now()}/post.stl`, name: 'Post', bytes: toStlBinary(post) },
+  ]);
+  expect((await waitSettled(request, token, [model!.id])).map((m) => m.state)).toEqual(['finished']);
+
+  await page.goto(`/models/${model!.id}`);
+  const canvas = page.locator('[data-viewer-ready="true"] canvas');
+  await expect(canvas).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('group', { name: 'View' }).getByRole('button', { name: 'Front' }).click();
+  await expect(async () => {
+    const { width, height } = await drawnExtent(await canvasPixels(canvas));
+    expect(height / width, `front view ${width} × ${height} px`).toBeGreaterThan(3);
+  }).toPass({ timeout: 10_000 });
+  await expect(page.getByLabel('Up axis')).toHaveValue('z');
+  await page.screenshot({ path: 'e2e/screenshots/up-axis-front.png' });
+
+  // Stood on Y, the post lies along the line of sight: from the front it is a square.
+  await page.getByLabel('Up axis').selectOption('y');
+  await expect(page.getByLabel('Up axis')).toHaveValue('y');
+  // Processed again (its thumbnail is drawn standing on Y), then shown again.
+  await expect(async () => {
+    await page.getByRole('group', { name: 'View' }).getByRole('button', { name: 'Front' }).click({ timeout: 2_000 });
+    const { width, height } = await drawnExtent(await canvasPixels(page.locator('[data-viewer-ready="true"] canvas')));
+    expect(height / width, `front view ${width} × ${height} px`).toBeLessThan(1.5);
+  }).toPass({ timeout: 60_000 });
 });

@@ -314,3 +314,84 @@ test('a model that is not finished shows its state and its matches once it is', 
   expect(put.status()).toBeLessThan(300);
   await expect(page.getByTestId('match-count')).toBeVisible({ timeout: 90_000 });
 });
+
+/** The view's pixels: background (as its top-left pixel), red (the section cap), anything else drawn. */
+async function pixelClasses(locator: Locator): Promise<('background' | 'red' | 'model')[]> {
+  const { data } = await sharp(await locator.screenshot())
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const [r0, g0, b0] = [data[0]!, data[1]!, data[2]!];
+  const out: ('background' | 'red' | 'model')[] = [];
+  for (let i = 0; i < data.length; i += 3) {
+    const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
+    if (r > g + 60 && r > b + 60) out.push('red');
+    else out.push(Math.abs(r - r0) + Math.abs(g - g0) + Math.abs(b - b0) > 30 ? 'model' : 'background');
+  }
+  return out;
+}
+
+/** A box without its top face: an open surface, as sheet bodies and many exports are. */
+function withoutTop(mesh: Mesh): Mesh {
+  const top = Math.max(...Array.from({ length: mesh.positions.length / 3 }, (_, v) => mesh.positions[3 * v + 2]!));
+  const kept: number[] = [];
+  for (let t = 0; t < mesh.indices.length; t += 3) {
+    const corners = [mesh.indices[t]!, mesh.indices[t + 1]!, mesh.indices[t + 2]!];
+    if (!corners.every((v) => mesh.positions[3 * v + 2] === top)) kept.push(...corners);
+  }
+  return { ...mesh, indices: new Uint32Array(kept) };
+}
+
+test('a section cut fills the cut of a closed part inside its outline only, and leaves an open surface unfilled', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  await signIn(page, '/folders');
+  const token = await accessTokenOf(page);
+  const folder = `E2E Sections ${Date.now()}`;
+  const block = (await box([40, 30, 20])).mesh;
+  const tray = withoutTop(block);
+  const models = await uploadModels(request, token, [
+    { filePath: `${folder}/block.stl`, name: 'Block', bytes: toStlBinary(block) },
+    { filePath: `${folder}/block-copy.obj`, name: 'Block copy', bytes: toObj(block) },
+    { filePath: `${folder}/tray.stl`, name: 'Tray', bytes: toStlBinary(tray) },
+    { filePath: `${folder}/tray-copy.obj`, name: 'Tray copy', bytes: toObj(tray) },
+  ]);
+  const settled = await waitSettled(
+    request,
+    token,
+    models.map((m) => m.id),
+    120_000,
+  );
+  expect(settled.map((m) => m.state)).toEqual(['finished', 'finished', 'finished', 'finished']);
+  const [blockId, blockCopyId, trayId, trayCopyId] = models.map((m) => m.id);
+  const view = page.getByTestId('compare-view-query');
+  const open = async (a: string, b: string, section: string) => {
+    await page.goto(`/models/${a}/compare/${b}?kind=part-to-part${section}`);
+    await expect(page.locator('.compare[data-viewer-ready="true"]')).toBeVisible({ timeout: 30_000 });
+  };
+
+  // The closed block: the cap covers part of the picture, and only where the block itself was drawn.
+  await open(blockId!, blockCopyId!, '');
+  const whole = await pixelClasses(view);
+  await open(blockId!, blockCopyId!, '&section=x&at=50');
+  await expect(async () => {
+    const cut = await pixelClasses(view);
+    const red = cut.filter((c) => c === 'red').length;
+    expect(red / cut.length, 'the cut face is filled').toBeGreaterThan(0.01);
+    const outside = cut.filter((c, i) => c === 'red' && whole[i] === 'background').length;
+    expect(outside, 'cap pixels where the uncut block showed background').toBeLessThan(red * 0.01);
+  }).toPass({ timeout: 10_000 });
+
+  // The open tray: nothing to fill, so no cap; the background stays where it was.
+  await open(trayId!, trayCopyId!, '');
+  const trayWhole = await pixelClasses(view);
+  await open(trayId!, trayCopyId!, '&section=x&at=50');
+  await page.waitForTimeout(500);
+  const trayCut = await pixelClasses(view);
+  expect(trayCut.filter((c) => c === 'red').length, 'cap pixels on an open surface').toBe(0);
+  const background = (classes: string[]) => classes.filter((c) => c === 'background').length / classes.length;
+  expect(background(trayCut)).toBeGreaterThanOrEqual(background(trayWhole) - 0.01);
+  await page.screenshot({ path: 'e2e/screenshots/section-open-surface.png' });
+});

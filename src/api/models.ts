@@ -13,12 +13,13 @@ import {
   viewerFileResponseSchema,
   type Model,
   type ModelListResponse,
-  type MoveModelRequest,
+  type UpdateModelRequest,
 } from '../contract/models';
 import { ApiError, apiClient } from './client';
 import { completingModels, folderQueries } from './folders';
 import { completeAssemblyTree, unnamedTreeIds } from './published-answers';
 import { filterBuilder, formatFilter } from '../contract/filter';
+import type { UpAxis } from '../contract/file-types';
 
 export interface ModelListParams {
   page?: number;
@@ -277,11 +278,31 @@ export function useDeleteModel() {
 export async function moveModel(id: string, folderId: number): Promise<Model> {
   const data = await apiClient().request(modelPath(id), {
     method: 'PATCH',
-    body: { folderId } satisfies MoveModelRequest,
+    body: { folderId } satisfies UpdateModelRequest,
     schema: modelResponseSchema,
     prepare: completingModels(),
   });
   return data.model;
+}
+
+/** Stands a model on another axis; it is processed again (its thumbnail is drawn standing), so it polls like an upload. */
+export function useSetUpAxis() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ id, upAxis }: { id: string; upAxis: UpAxis }) =>
+      (
+        await apiClient().request(modelPath(id), {
+          method: 'PATCH',
+          body: { upAxis } satisfies UpdateModelRequest,
+          schema: modelResponseSchema,
+          prepare: completingModels(),
+        })
+      ).model,
+    onSuccess: (model) => {
+      queryClient.setQueryData(modelQueries.detail(model.id).queryKey, model);
+      return queryClient.invalidateQueries({ queryKey: modelQueries.lists() });
+    },
+  });
 }
 
 /** Moves a model to another folder; its record, the lists and the folder counts are read again. */

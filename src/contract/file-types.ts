@@ -134,3 +134,22 @@ export function needsDeclaredUnit(fileName: string): boolean {
   const format = formatOf(fileName);
   return format !== undefined && UNITLESS.has(format);
 }
+
+/** The axis a model's geometry calls "up": thumbnails and every 3D view stand the model on it. */
+export const upAxes = ['z', 'y'] as const;
+export type UpAxis = (typeof upAxes)[number];
+
+// glTF is Y-up by its specification, and OBJ comes mostly from Y-up tools (Blender, Maya, game
+// engines). CAD exchange files (STEP, IGES, BREP) and print formats (STL, 3MF, PLY, OFF) are Z-up
+// by convention. A designer overrides it per model where a file breaks the rule.
+const Y_UP_FORMATS: ReadonlySet<FormatId | undefined> = new Set<FormatId>(['gltf', 'glb', 'obj']);
+
+/** The up axis a file of this name has unless its model says otherwise. */
+export function defaultUpAxis(fileName: string): UpAxis {
+  return Y_UP_FORMATS.has(formatOf(fileName)) ? 'y' : 'z';
+}
+
+/** A stored or requested up axis, if it is one (anything else: null, the format decides). */
+export function parseUpAxis(value: string | null | undefined): UpAxis | null {
+  return (upAxes as readonly string[]).includes(value ?? '') ? (value as UpAxis) : null;
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageDataSchema } from './paging';
+import { defaultUpAxis, upAxes, type UpAxis } from './file-types';
 
 /** Model states of the published API plus our `processing`. */
 export const modelStates = [
@@ -71,6 +72,8 @@ export const modelSchema = z.object({
   missingParts: z.array(z.string()).nullish(),
   partCount: z.number().int().nullish(),
   facts: meshFactsSchema.nullish(),
+  /** The axis the model stands on in thumbnails and 3D views (file-types.ts); absent: the file format's. */
+  upAxis: z.enum(upAxes).optional(),
   /** Size of the uploaded source file in bytes; null while the upload is incomplete. */
   fileSize: z.number().int().nonnegative().nullish(),
 });
@@ -184,5 +187,13 @@ export type AssemblyTree = z.infer<typeof assemblyTreeResponseSchema>;
 export const MAX_MODELS_PER_REQUEST = 100;
 
 /** `PATCH /v2/models/{id}` (this service's addition): the folder to move the model into. */
-export const moveModelRequestSchema = z.object({ folderId: z.number().int().positive() });
-export type MoveModelRequest = z.infer<typeof moveModelRequestSchema>;
+/** `PATCH /v2/models/{id}`: move it to another folder, or stand it on another axis (or both). */
+export const updateModelRequestSchema = z
+  .object({ folderId: z.number().int().positive().optional(), upAxis: z.enum(upAxes).optional() })
+  .refine((body) => body.folderId !== undefined || body.upAxis !== undefined, { message: 'Give folderId, upAxis or both.' });
+export type UpdateModelRequest = z.infer<typeof updateModelRequestSchema>;
+
+/** The axis a model stands on: as the service says, or (a deployment that does not say) its format's. */
+export function upAxisOf(model: Pick<Model, 'upAxis' | 'fileName'>): UpAxis {
+  return model.upAxis ?? defaultUpAxis(model.fileName);
+}

@@ -28,9 +28,11 @@ import {
   Vector3,
 } from 'three';
 import { MeshBVH } from 'three-mesh-bvh';
+import { closedBodies } from './closed-bodies';
 import { colorsFor, geometryInModelUnits, scaleMaxFor, summarize, vertexDistances } from './deviation';
 import { useViewerGltf, viewerUnits } from './gltf';
-import { fitCamera, FrameProbe, StudioLights } from './scene-parts';
+import { fitCamera, FrameProbe, StudioLights, uprightMatrix } from './scene-parts';
+import type { UpAxis } from '../contract/file-types';
 import { SharedView, useSharedCanvas } from './shared-canvas';
 import { describe, ViewerBoundary } from './viewer-boundary';
 
@@ -41,6 +43,9 @@ export interface CompareViewProps {
   /** Viewer GLB addresses of the query model and the matched model. */
   queryUrl: string;
   matchUrl: string;
+  /** The axes the models stand on (the overlay stands on the match's). */
+  queryUp: UpAxis;
+  matchUp: UpAxis;
   queryLabel: string;
   matchLabel: string;
   mode: CompareMode;
@@ -116,11 +121,18 @@ function useMaterial(color: Color, options: { vertexColors: boolean; xray: boole
 }
 
 const capColor = new Color('#c0392b');
+const closedCache = new WeakMap<BufferGeometry, BufferGeometry | null>();
+
+/** The closed bodies of a loaded model, found once: only those get a cap (closed-bodies.ts). */
+function closedOf(geometry: BufferGeometry): BufferGeometry | null {
+  if (!closedCache.has(geometry)) closedCache.set(geometry, closedBodies(geometry));
+  return closedCache.get(geometry) ?? null;
+}
 
 /**
  * Fills a model's cut with a solid face (the stencil method of three.js's clipping example):
  * back faces behind the cut add one, front faces take one away, so the cap is drawn where the
- * count is not zero — inside the solid. Needs a closed mesh and a canvas with a stencil buffer.
+ * count is not zero — inside the solid. Needs a closed mesh (closedOf) and a canvas with a stencil buffer.
  */
 function SectionCap({
   geometry,
@@ -305,6 +317,7 @@ function CompareScene(props: SceneProps) {
     return g;
   }, [match.geometry, matchToQuery, tolerance]);
 
+  const upright = useMemo(() => uprightMatrix(show === 'query' ? props.queryUp : props.matchUp), [show, props.queryUp, props.matchUp]);
   const clipping = useMemo(() => {
     if (!section) return null;
     const axis = { x: 0, y: 1, z: 2 }[section.axis];
@@ -312,9 +325,10 @@ function CompareScene(props: SceneProps) {
     const lo = box.min.getComponent(axis) - centre.getComponent(axis);
     const hi = box.max.getComponent(axis) - centre.getComponent(axis);
     const normal = new Vector3().setComponent(axis, -1);
-    // Keeps what lies below the cut: points with coordinate ≤ lo + at% of the extent.
-    return new Plane(normal, lo + ((hi - lo) * section.at) / 100);
-  }, [section, show, query.geometry, match.geometry, centre]);
+    // Keeps what lies below the cut: points with coordinate ≤ lo + at% of the extent. The axis is
+    // the model's own (a Z cut of a Z-up part is level); the plane is turned with the model.
+    return new Plane(normal, lo + ((hi - lo) * section.at) / 100).applyMatrix4(upright);
+  }, [section, show, query.geometry, match.geometry, centre, upright]);
 
   // Overlaid, the match is always see-through so the query shows inside it; X-ray makes the
   // query see-through as well, to show where it lies inside itself.
@@ -330,10 +344,15 @@ function CompareScene(props: SceneProps) {
     props.onPick(viewId, e.point.clone(), centre);
   };
   const offset = centre.clone().negate();
-  const queryMatrix = show === 'both' ? new Matrix4().makeTranslation(offset).multiply(placed) : new Matrix4().makeTranslation(offset);
-  const matchMatrix = new Matrix4().makeTranslation(offset);
+  const queryMatrix = upright.clone().multiply(new Matrix4().makeTranslation(offset));
+  if (show === 'both') queryMatrix.multiply(placed);
+  const matchMatrix = upright.clone().multiply(new Matrix4().makeTranslation(offset));
   // Caps on what is drawn solid: not in wireframe or X-ray, and not on the see-through match of the overlay.
   const capped = clipping && !wireframe && !xray;
+  const cappedGeometry = useMemo(
+    () => (capped ? (show === 'match' ? closedOf(match.geometry) : closedOf(query.geometry)) : null),
+    [capped, show, query.geometry, match.geometry],
+  );
 
   return (
     <>
@@ -342,13 +361,23 @@ function CompareScene(props: SceneProps) {
         <mesh geometry={queryGeometry} material={queryMaterial} matrix={queryMatrix} matrixAutoUpdate={false} onClick={pick} />
       )}
       {show !== 'query' && (
-        <mesh geometry={matchGeometry} material={matchMaterial} position={offset} onClick={pick} renderOrder={show === 'both' ? 1 : 0} />
+        <mesh
+          geometry={matchGeometry}
+          material={matchMaterial}
+          matrix={matchMatrix}
+          matrixAutoUpdate={false}
+          onClick={pick}
+          renderOrder={show === 'both' ? 1 : 0}
+        />
       )}
-      {capped && show !== 'match' && (
-        <SectionCap geometry={query.geometry} matrix={queryMatrix} plane={clipping} size={radius * 4} order={2} />
-      )}
-      {capped && show === 'match' && (
-        <SectionCap geometry={match.geometry} matrix={matchMatrix} plane={clipping} size={radius * 4} order={4} />
+      {capped && cappedGeometry && (
+        <SectionCap
+          geometry={cappedGeometry}
+          matrix={show === 'match' ? matchMatrix : queryMatrix}
+          plane={clipping}
+          size={radius * 4}
+          order={show === 'match' ? 4 : 2}
+        />
       )}
       <MeasureMarks points={props.marks} radius={radius} />
       <LinkedCamera link={link} id={viewId} radius={radius} />

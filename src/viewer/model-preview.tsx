@@ -5,7 +5,8 @@ import { Matrix4, Mesh, MeshStandardMaterial, type Group, type Object3D } from '
 import { forgetViewerGltf, useViewerGltf, viewerUnits } from './gltf';
 import { LeanCanvas } from './lean-canvas';
 import { describe, ViewerBoundary } from './viewer-boundary';
-import { FitToView, FrameProbe, KeyboardOrbit, standardViews, StudioLights, type StandardView } from './scene-parts';
+import { FitToView, FrameProbe, KeyboardOrbit, standardViews, StudioLights, uprightRotation, type StandardView } from './scene-parts';
+import type { UpAxis } from '../contract/file-types';
 
 const viewNames: Record<StandardView, string> = { front: 'Front', top: 'Top', right: 'Right', iso: 'Iso' };
 import { webglAvailable } from './webgl';
@@ -25,6 +26,8 @@ export interface ModelPreviewProps {
   className?: string;
   /** A part (or sub-assembly) of this assembly drawn highlighted where it is placed; the rest is ghosted. */
   highlight?: PartHighlight | null;
+  /** The axis the model stands on (default y, glTF's own). */
+  up?: UpAxis;
 }
 
 export interface PartHighlight {
@@ -99,7 +102,9 @@ function Scene({
   keysRef,
   onDrawn,
   highlight,
+  up,
 }: {
+  up: UpAxis;
   url: string;
   fitRequest: number;
   view: StandardView;
@@ -117,12 +122,14 @@ function Scene({
       <OrbitControls />
       <Suspense fallback={null}>
         <group ref={group}>
-          <Model url={url} shown={highlight ? (highlight.isolate ? 'hidden' : 'ghost') : 'solid'} />
-          {highlight && (
-            <Suspense fallback={null}>
-              <Highlight assemblyUrl={url} highlight={highlight} />
-            </Suspense>
-          )}
+          <group rotation={uprightRotation(up)}>
+            <Model url={url} shown={highlight ? (highlight.isolate ? 'hidden' : 'ghost') : 'solid'} />
+            {highlight && (
+              <Suspense fallback={null}>
+                <Highlight assemblyUrl={url} highlight={highlight} />
+              </Suspense>
+            )}
+          </group>
         </group>
         <FitToView target={group} request={fitRequest} direction={standardViews[view]} />
         <FrameProbe onDrawn={onDrawn} />
@@ -137,7 +144,7 @@ function Scene({
  * zoom, a "Fit" button. Display only: it takes an address and never asks the API for anything.
  * Its wrapper gets `data-viewer-ready="true"` once the model has been drawn.
  */
-export function ModelPreview({ url, label, fallbackImageUrl, onReady, onError, className, highlight = null }: ModelPreviewProps) {
+export function ModelPreview({ url, label, fallbackImageUrl, onReady, onError, className, highlight = null, up = 'y' }: ModelPreviewProps) {
   const [webgl] = useState(webglAvailable);
   const [ready, setReady] = useState(false);
   const [error, setError] = useState<Error | null>(() => (webgl ? null : new Error('WebGL is not available in this browser.')));
@@ -227,7 +234,7 @@ export function ModelPreview({ url, label, fallbackImageUrl, onReady, onError, c
                   );
                 }}
               >
-                <Scene url={url} fitRequest={fitRequest} view={view} keysRef={keysRef} onDrawn={onDrawn} highlight={highlight} />
+                <Scene url={url} fitRequest={fitRequest} view={view} keysRef={keysRef} onDrawn={onDrawn} highlight={highlight} up={up} />
               </LeanCanvas>
             </ViewerBoundary>
           </div>

@@ -5,6 +5,7 @@ import {
   DirectionalLight,
   DoubleSide,
   HemisphereLight,
+  Matrix4,
   Mesh,
   MeshStandardMaterial,
   PerspectiveCamera,
@@ -18,6 +19,7 @@ import {
   type WebGLRenderer,
 } from 'three';
 import { SharedViewContext } from './view-entry';
+import type { UpAxis } from '../contract/file-types';
 
 /** Seen from the front-right and above: shows three faces of most parts. */
 export const viewDirection = new Vector3(1, 0.75, 1.25).normalize();
@@ -205,4 +207,17 @@ export function FrameProbe({ onDrawn }: { onDrawn: () => void }) {
     requestAnimationFrame(onDrawn);
   });
   return null;
+}
+
+/**
+ * three.js and glTF stand a scene on +Y; a Z-up model (CAD and print formats, file-types.ts) is
+ * turned a quarter about X so that its +Z points up and its front (−Y) faces the Front view.
+ */
+export function uprightMatrix(up: UpAxis): Matrix4 {
+  return up === 'z' ? new Matrix4().makeRotationX(-Math.PI / 2) : new Matrix4();
+}
+
+/** The same turn as an Euler rotation, for a `<group rotation>`. */
+export function uprightRotation(up: UpAxis): [number, number, number] {
+  return up === 'z' ? [-Math.PI / 2, 0, 0] : [0, 0, 0];
 }

@@ -225,7 +225,8 @@ export function SharedCanvasProvider({ children }: { children: ReactNode }) {
             eventSource={wrapper}
             frameloop="demand"
             dpr={1}
-            gl={{ antialias: true, alpha: true }}
+            // A stencil buffer for section caps (compare-view.tsx); three.js asks for none by default.
+            gl={{ antialias: true, alpha: true, stencil: true }}
             onCreated={({ gl, camera }) => {
               warmViewerProgram(gl, camera);
               const canvas = gl.domElement;

@@ -3,7 +3,8 @@ import { OrbitControls } from './orbit-controls';
 import type { Group } from 'three';
 import type { GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { forgetViewerGltf, loadViewerGltf } from './gltf';
-import { FitToView, FrameProbe, StudioLights } from './scene-parts';
+import { FitToView, FrameProbe, StudioLights, uprightRotation } from './scene-parts';
+import type { UpAxis } from '../contract/file-types';
 import { SharedView, useSharedCanvas } from './shared-canvas';
 import { describe, ViewerBoundary } from './viewer-boundary';
 
@@ -28,11 +29,13 @@ export interface SharedModelPreviewProps {
   /** Called once the model has been drawn on screen. */
   onReady?: () => void;
   className?: string;
+  /** The axis the model stands on (default y, glTF's own). */
+  up?: UpAxis;
 }
 
 type Status = 'waiting' | 'loading' | 'ready' | 'error' | 'fallback';
 
-function PreviewModel({ gltf, onDrawn }: { gltf: GLTF; onDrawn: () => void }) {
+function PreviewModel({ gltf, onDrawn, up }: { gltf: GLTF; onDrawn: () => void; up: UpAxis }) {
   const group = useRef<Group>(null);
   // Each preview shows its own copy: one cached file may be on the page twice.
   const [scene] = useState(() => gltf.scene.clone(true));
@@ -40,7 +43,9 @@ function PreviewModel({ gltf, onDrawn }: { gltf: GLTF; onDrawn: () => void }) {
     <>
       <color attach="background" args={['#e9edf3']} />
       <group ref={group}>
-        <primitive object={scene} />
+        <group rotation={uprightRotation(up)}>
+          <primitive object={scene} />
+        </group>
       </group>
       <FitToView target={group} request={0} />
       <FrameProbe onDrawn={onDrawn} />
@@ -63,6 +68,7 @@ export function SharedModelPreview({
   nearMargin = '200px',
   onReady,
   className,
+  up = 'y',
 }: SharedModelPreviewProps) {
   const canvas = useSharedCanvas();
   const element = useRef<HTMLDivElement>(null);
@@ -135,7 +141,7 @@ export function SharedModelPreview({
           <StudioLights />
           <OrbitControls enableZoom={false} enablePan={false} />
           <ViewerBoundary key={`${url}#${attempt}`} onError={(e) => setError((previous) => previous ?? e)}>
-            <PreviewModel gltf={shown} onDrawn={onDrawn} />
+            <PreviewModel gltf={shown} onDrawn={onDrawn} up={up} />
           </ViewerBoundary>
         </SharedView>
       )}

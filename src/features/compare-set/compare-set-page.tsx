@@ -4,7 +4,7 @@ import { errorMessage } from '../../api/client';
 import { useFolderTree } from '../../api/folders';
 import { useKeptViewerUrl, useModels } from '../../api/models';
 import { filterBuilder, formatFilter } from '../../contract/filter';
-import type { Model } from '../../contract/models';
+import { upAxisOf, type Model } from '../../contract/models';
 import { convertLength, difference, formatLength, formatNumber, formatSize, useDisplayUnit, type DisplayUnit } from '../../ui/lengths';
 import { PageHeader } from '../../ui/page-header';
 import { safeImageUrl } from '../../ui/safe-url';
@@ -23,6 +23,7 @@ function SetCard({ model, folderPath, onRemove }: { model: Model; folderPath: st
       testId="compare-set-card"
       url={url}
       label={`3D preview of ${model.name}`}
+      up={upAxisOf(model)}
       thumbnailUrl={safeImageUrl(model.thumbnail)}
       title={<Link to={paths.model.href(model.id)}>{model.name}</Link>}
       subtitle={<span title={model.filePath}>{folderPath}</span>}

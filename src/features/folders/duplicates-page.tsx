@@ -5,7 +5,7 @@ import { useFolder } from '../../api/folders';
 import { useFolderDuplicates } from '../../api/matches';
 import { useKeptViewerFile } from '../../api/models';
 import type { DuplicateCluster, RelationLink } from '../../contract/matches';
-import type { Model } from '../../contract/models';
+import { upAxisOf, type Model } from '../../contract/models';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { ModelPreviewCard, PreviewGrid } from '../../viewer/model-preview-card';
 import { SharedCanvasProvider } from '../../viewer/shared-canvas';
@@ -15,8 +15,10 @@ import { PageHeader } from '../../ui/page-header';
 import { ThresholdSlider } from '../../ui/threshold-slider';
 import { RelationList } from '../../ui/relation-list';
 import { paths } from '../../ui/paths';
+import { defaultThresholds } from '../../contract/score-scale';
+import { ScoreLegend } from '../../ui/score-legend';
 
-export const defaultDuplicateThreshold = 98;
+export const defaultDuplicateThreshold = defaultThresholds.duplicates;
 
 export function readThreshold(raw: string | null): number {
   const n = Number(raw);
@@ -32,6 +34,7 @@ function DuplicateCard({ model, anchor, score }: { model: Model; anchor: Model; 
       testId="duplicate-card"
       url={url}
       label={`3D preview of ${model.name}`}
+      up={upAxisOf(model)}
       thumbnailUrl={safeImageUrl(model.thumbnail)}
       onNearViewport={() => setNear(true)}
       title={<Link to={paths.model.href(model.id)}>{model.name}</Link>}
@@ -97,15 +100,16 @@ export function DuplicatesPage() {
   const folderId = Number(useParams().folderId);
   const [search, setSearch] = useSearchParams();
   const threshold = readThreshold(search.get('threshold'));
-  const withSubfolders = search.get('subfolders') === '1';
+  // Duplicates usually sit in different subfolders of a project: included unless turned off.
+  const withSubfolders = search.get('subfolders') !== '0';
   const folder = useFolder(Number.isInteger(folderId) ? folderId : null);
   const duplicates = useFolderDuplicates(folderId, threshold, withSubfolders);
   const setView = (change: { threshold?: number; subfolders?: boolean }) => {
     const next = new URLSearchParams(search);
     if (change.threshold !== undefined) next.set('threshold', String(change.threshold));
     if (change.subfolders !== undefined) {
-      if (change.subfolders) next.set('subfolders', '1');
-      else next.delete('subfolders');
+      if (change.subfolders) next.delete('subfolders');
+      else next.set('subfolders', '0');
     }
     setSearch(next, { replace: true, preventScrollReset: true });
   };
@@ -154,6 +158,7 @@ export function DuplicatesPage() {
             <input type="checkbox" checked={withSubfolders} onChange={(event) => setView({ subfolders: event.target.checked })} />
             Include subfolders
           </label>
+          <ScoreLegend />
         </div>
         {data && (
           <p data-testid="duplicate-summary" aria-live="polite">

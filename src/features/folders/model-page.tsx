@@ -1,18 +1,18 @@
 import { lazy, Suspense, useId, useMemo, useState, type ReactNode } from 'react';
 import { fileNameOf } from '../../contract/file-paths';
-import { extensionOf } from '../../contract/file-types';
+import { defaultUpAxis, extensionOf, type UpAxis } from '../../contract/file-types';
 import { Link, useNavigate, useParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useFolder } from '../../api/folders';
 import { useAttachFile } from '../../api/attach-file';
 import { useMatchCounts } from '../../api/matches';
-import { useAssemblyTree, useDeleteModel, useModel, useReprocessModel, useSourceFile, useViewerFile } from '../../api/models';
+import { useAssemblyTree, useDeleteModel, useModel, useReprocessModel, useSetUpAxis, useSourceFile, useViewerFile } from '../../api/models';
 import { ConfirmDeleteDialog } from '../../ui/confirm-delete-dialog';
 import { formatDateTime } from '../../ui/format';
 import { RelativeTime } from '../../ui/relative-time';
 import { ErrorState, LoadingState, MissingPage, RecordPageState } from '../../ui/states';
 import { defaultMatchThreshold } from '../../contract/matches';
-import { isSettled, searchableStates, type AssemblyTreeNode, type Model } from '../../contract/models';
+import { isSettled, searchableStates, upAxisOf, type AssemblyTreeNode, type Model } from '../../contract/models';
 import { factRows } from './model-facts';
 import { formatBytes } from '../../ui/format-bytes';
 import { fileTypeLabel, StateBadge, stateInfo } from '../../ui/model-state';
@@ -124,6 +124,35 @@ interface ShownPart {
   placements: number[][];
 }
 
+/** Which axis the model stands on; a designer fixes a file that breaks its format's rule. */
+function UpAxisChoice({ model }: { model: Model }) {
+  const editable = useCanEdit();
+  const setUp = useSetUpAxis();
+  const id = useId();
+  const usual = defaultUpAxis(model.fileName);
+  const note = (axis: UpAxis) => (axis === usual ? ' (usual for this file type)' : '');
+  return (
+    <div className="model__up-axis">
+      <label htmlFor={id}>Up axis</label>
+      <select
+        id={id}
+        value={upAxisOf(model)}
+        disabled={!editable || setUp.isPending}
+        onChange={(event) => setUp.mutate({ id: model.id, upAxis: event.target.value as UpAxis })}
+      >
+        <option value="z">Z is up{note('z')}</option>
+        <option value="y">Y is up{note('y')}</option>
+      </select>
+      {setUp.isPending && <span className="muted">Saving…</span>}
+      {setUp.isError && (
+        <span className="form-error" role="alert">
+          {errorMessage(setUp.error)}
+        </span>
+      )}
+    </div>
+  );
+}
+
 function PreviewSection({ model, shownPart, isolate }: { model: Model; shownPart: ShownPart | null; isolate: boolean }) {
   const ready = hasGeometry(model.state);
   const viewerFile = useViewerFile(model, ready);
@@ -169,6 +198,7 @@ function PreviewSection({ model, shownPart, isolate }: { model: Model; shownPart
           label={shownPart ? `${label}, ${shownPart.name} highlighted` : label}
           fallbackImageUrl={thumbnail}
           highlight={highlight}
+          up={upAxisOf(model)}
         />
       </Suspense>
     );
@@ -189,6 +219,7 @@ function PreviewSection({ model, shownPart, isolate }: { model: Model; shownPart
         Preview
       </h2>
       {body}
+      <UpAxisChoice model={model} />
       {shownPart && (
         <p className="muted" role="status">
           {partFile.isError

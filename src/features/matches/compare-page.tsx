@@ -7,7 +7,7 @@ import { relationLabel } from './match-card';
 import { compareHref } from './match-links';
 import { errorMessage } from '../../api/client';
 import { useModel, useViewerFile } from '../../api/models';
-import { searchableStates, type Model } from '../../contract/models';
+import { searchableStates, upAxisOf, type Model } from '../../contract/models';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { CompareView } from '../../viewer/compare-view';
 import { deviationLegend, scaleMaxFor } from '../../viewer/deviation';
@@ -339,6 +339,8 @@ function Comparison({ query, match }: { query: Model; match: Model }) {
           matchUrl={urls.match}
           queryLabel={query.name}
           matchLabel={match.name}
+          queryUp={upAxisOf(query)}
+          matchUp={upAxisOf(match)}
           mode={state.mode}
           transform={state.transform}
           tolerance={tolerance}

@@ -4,7 +4,7 @@ import { errorMessage } from '../../api/client';
 import { useDecide, useUndoDecision } from '../../api/duplicate-review';
 import { useKeptViewerFile } from '../../api/models';
 import type { DuplicateVerdict, ReviewGroup, ReviewMember } from '../../contract/duplicate-review';
-import type { Model } from '../../contract/models';
+import { upAxisOf, type Model } from '../../contract/models';
 import { formatDateTime } from '../../ui/format';
 import { formatBytes } from '../../ui/format-bytes';
 import { formatLength, formatSize, useDisplayUnit } from '../../ui/lengths';
@@ -192,6 +192,7 @@ function MemberCard({
       cardClassName={`review-member${isMaster ? ' review-member--master' : ''}`}
       url={url}
       label={`3D preview of ${member.model.name}`}
+      up={upAxisOf(member.model)}
       thumbnailUrl={safeImageUrl(member.model.thumbnail)}
       onNearViewport={() => setNear(true)}
       // Groups are read by scrolling, and a preview off screen is drawn too (it keeps its copy):

@@ -11,7 +11,7 @@ import { assembliesWaitingFor, findModelById, lockModel, storedFilesNamed } from
 import { folderAncestry, folderSubtree, resolveAssembly, type AssemblyTreeNode, type ResolvedAssembly } from './assembly-parts';
 import type { ProductNode } from '../../geometry/import/importer';
 import type { ProcessOutput, ScanResult } from './process-model';
-import { isStepFile } from '../../contract/file-types';
+import { isStepFile, parseUpAxis } from '../../contract/file-types';
 import { WorkerLimitError, type WorkerPool } from './worker-pool';
 
 export type FinalState = 'unsupported' | 'failed-incomplete' | 'failed' | 'finished-incomplete' | 'finished';
@@ -78,6 +78,7 @@ export async function ingestModel(deps: IngestDeps, job: Pick<IngestJob, 'modelI
         maxTriangles: deps.maxTriangles,
         unpackedMaxBytes: deps.unpackedMaxBytes,
         declaredUnits: declaredUnitOf(row.declared_units),
+        upAxis: parseUpAxis(row.up_axis),
       },
       { timeoutMs: deps.timeoutMs },
     );

@@ -2,7 +2,7 @@
 // service's main thread. Bytes in, derived files and facts out; no database, no blob store.
 import sharp from 'sharp';
 import { isImportError, plural, type ImportedModel, type ProductNode } from '../../geometry/import/importer';
-import { formatOf, isStepFile, type FormatId } from '../../contract/file-types';
+import { defaultUpAxis, isStepFile, type UpAxis } from '../../contract/file-types';
 import { importFile } from '../../geometry/import/registry';
 import { applyToMesh, convertUnits, mergeMeshes, type LengthUnit, type Mesh } from '../../geometry/mesh/mesh';
 import type { Mat4 } from '../../geometry/mesh/transform';
@@ -63,6 +63,8 @@ export interface ProcessInput {
   thumbnailSize?: number;
   /** The unit chosen at upload, for a mesh that does not say its own. */
   declaredUnits?: LengthUnit | null;
+  /** The model's up axis where a designer chose one (else the format's, file-types.ts). */
+  upAxis?: UpAxis | null;
 }
 
 export type ProcessOutput =
@@ -189,7 +191,7 @@ export async function processModel(input: ProcessInput): Promise<ProcessOutput> 
   // The normals come from creaseNormals: the vertices are welded per smoothing group already.
   const viewerGlb = await toViewerGlb(shaded, { creaseSplit: true });
   lap('viewer');
-  const image = renderThumbnail(shaded, input.thumbnailSize ?? 256, { up: yUpFormats.has(formatOf(input.fileName)) ? 'y' : 'z' });
+  const image = renderThumbnail(shaded, input.thumbnailSize ?? 256, { up: input.upAxis ?? defaultUpAxis(input.fileName) });
   lap('thumbnail-render');
   const thumbnailPng = new Uint8Array(
     await sharp(Buffer.from(image.rgba.buffer, image.rgba.byteOffset, image.rgba.byteLength), {
@@ -225,7 +227,6 @@ function withDeclaredUnits<M extends Mesh>(mesh: M, declared: LengthUnit | null 
 }
 
 /** Formats whose files are conventionally y-up (glTF by definition, OBJ by habit). */
-const yUpFormats: ReadonlySet<FormatId | undefined> = new Set<FormatId>(['gltf', 'glb', 'obj']);
 
 function combine(meshes: Mesh[]): Mesh {
   if (meshes.length === 1) return meshes[0]!;

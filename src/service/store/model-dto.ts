@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { meshFactsSchema, type Model } from '../../contract/models';
+import { defaultUpAxis, parseUpAxis } from '../../contract/file-types';
 import type { ModelFiles } from '../files/model-files';
 import { metadataOf } from './metadata-keys';
 import { modelsByIds } from './models';
@@ -36,6 +37,7 @@ export function toModel(row: ModelRow, metadata: Model['metadata'], files: Model
     facts: facts.success ? facts.data : null,
     // bigint column: pg hands it over as a string
     fileSize: row.size_bytes === null ? null : Number(row.size_bytes),
+    upAxis: parseUpAxis(row.up_axis) ?? defaultUpAxis(row.file_name),
   };
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import { fileNameOf, folderOf } from '../../contract/file-paths';
-import { extensionOf } from '../../contract/file-types';
+import { extensionOf, type UpAxis } from '../../contract/file-types';
 import type { FilterClause, ModelFilterField } from '../../contract/filter';
 import type { DeclaredUnit, MetadataPair } from '../../contract/models';
 import type { ListOrderField, OrderTerm } from '../../contract/order';
@@ -129,6 +129,16 @@ export async function moveModel(db: Kysely<Database>, tenantId: number, id: stri
 }
 
 /** A tenant's model; undefined for unknown ids, malformed ids and other tenants' models alike. */
+/** The axis a designer chose to stand the model on (contract/file-types.ts). */
+export async function setUpAxis(db: Db, tenantId: number, id: string, upAxis: UpAxis): Promise<void> {
+  await db
+    .updateTable('models')
+    .set({ up_axis: upAxis, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('tenant_id', '=', tenantId)
+    .execute();
+}
+
 export async function findModel(db: Db, tenantId: number, id: string): Promise<ModelRow | undefined> {
   if (!isUuid(id)) return undefined;
   return db.selectFrom('models').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();

@@ -189,6 +189,8 @@ export interface ModelsTable {
   owner_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** The unit chosen at upload for a mesh that does not say its own (migration 0013). */
   declared_units: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The up axis a designer chose (file-types.ts); null: the format's. */
+  up_axis: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AssemblyLinksTable {

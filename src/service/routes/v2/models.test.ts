@@ -554,6 +554,33 @@ describe('model lifecycle', () => {
     await error(await fetch(entry!.uploadUrl, { method: 'PUT', headers: entry!.headers, body: 'again' }), 404);
   });
 
+  it('stands a model on its format’s axis (z for STEP and STL, y for glTF and OBJ) unless an editor chooses another, which draws it again', async () => {
+    const [step, obj, stl] = await createModels([
+      { filePath: 'Axes/bracket.step', name: 'bracket' },
+      { filePath: 'Axes/figure.obj', name: 'figure' },
+      { filePath: 'Axes/part.stl', name: 'part' },
+    ]);
+    expect([step!.model.upAxis, obj!.model.upAxis, stl!.model.upAxis]).toEqual(['z', 'y', 'z']);
+    await upload(stl!, 'solid p\nendsolid p\n');
+    const stand = (upAxis: unknown, token = editor, id = stl!.model.id) =>
+      t.api(`/v2/models/${id}`, { method: 'PATCH', token, json: { upAxis } });
+    const before = enqueued.filter((e) => e.modelId === stl!.model.id).length;
+    const turned = await stand('y');
+    expect(turned.status, await turned.clone().text()).toBe(200);
+    expect(((await turned.json()) as { model: unknown }).model).toMatchObject({ id: stl!.model.id, upAxis: 'y', state: 'processing' });
+    // Processed again, for its thumbnail; choosing the same axis again changes nothing.
+    expect(enqueued.filter((e) => e.modelId === stl!.model.id).length).toBe(before + 1);
+    expect((await stand('y')).status).toBe(200);
+    expect(enqueued.filter((e) => e.modelId === stl!.model.id).length).toBe(before + 1);
+    expect(
+      ((await (await t.api(`/v2/models/${stl!.model.id}`, { token: editor })).json()) as { model: { upAxis: string } }).model.upAxis,
+    ).toBe('y');
+    await error(await stand('x'), 400);
+    await error(await t.api(`/v2/models/${stl!.model.id}`, { method: 'PATCH', token: editor, json: {} }), 400);
+    await error(await stand('z', viewer), 403);
+    await error(await stand('z', other), 404);
+  });
+
   it('moves a model to another folder, keeping its file name; refuses taken paths, unknown folders, viewers and other tenants', async () => {
     const [mover, blocker] = await createModels([
       { filePath: 'Moves/From/bracket.stl', name: 'bracket' },

@@ -13,7 +13,7 @@ import {
   deletedResponseSchema,
   MAX_MODELS_PER_REQUEST,
   metadataValueListResponseSchema,
-  moveModelRequestSchema,
+  updateModelRequestSchema,
   modelListResponseSchema,
   modelResponseSchema,
   setMetadataValueResponseSchema,
@@ -35,7 +35,7 @@ import { listQuerySchema, parseListQuery } from '../../http/list-query';
 import { listParam } from '../../http/list-param';
 import { foldNameCase } from '../../store/folders';
 import { deleteMetadataValue, findMetadataKey, metadataOf, setMetadataValue } from '../../store/metadata-keys';
-import { assemblyLinksOf, createModels, findModel, listModels, moveModel } from '../../store/models';
+import { assemblyLinksOf, createModels, findModel, listModels, moveModel, setUpAxis } from '../../store/models';
 import type { ModelLifecycle } from '../../store/model-lifecycle';
 import type { Database, ModelRow } from '../../store/schema';
 import { toModel, toModels } from '../../store/model-dto';
@@ -173,17 +173,27 @@ export async function modelRoutes(parent: FastifyInstance, { db, blobStore, file
     {
       schema: {
         tags: ['Models'],
-        summary: "Move a model to another folder (this service's addition)",
-        description: "Its file name stays; its filePath becomes the folder's path and the file name. 409 when that path is taken.",
+        summary: "Move a model to another folder, or choose its up axis (this service's addition)",
+        description:
+          "folderId: its file name stays; its filePath becomes the folder's path and the file name (409 when that path is taken). " +
+          'upAxis: the axis thumbnails and 3D views stand it on (z for CAD and print formats, y for glTF and OBJ unless chosen); its thumbnail is drawn again.',
         params: idParams,
-        body: moveModelRequestSchema,
+        body: updateModelRequestSchema,
         response: { 200: modelResponseSchema },
       },
     },
     async (request) => {
       const auth = requireRole(request, 'editor');
       const { id } = request.params;
-      const { folderId } = request.body;
+      const { folderId, upAxis } = request.body;
+      let row = await modelOr404(auth.tenantId, { id });
+      if (upAxis !== undefined && row.up_axis !== upAxis) {
+        await setUpAxis(db, auth.tenantId, id, upAxis);
+        // The thumbnail is drawn at ingestion: the model is processed again to draw it standing.
+        const again = await lifecycle.reprocess(id, { tenantId: auth.tenantId });
+        row = again && !('noFile' in again) ? again : await modelOr404(auth.tenantId, { id });
+      }
+      if (folderId === undefined) return present(row);
       const moved = await moveModel(db, auth.tenantId, id, folderId);
       if (moved.ok) return present(moved.row);
       switch (moved.reason) {

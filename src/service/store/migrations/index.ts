@@ -13,6 +13,7 @@ import { externalIdentities } from './0011-external-identities';
 import { modelsUpdated } from './0012-models-updated';
 import { declaredUnits } from './0013-declared-units';
 import { duplicateReview } from './0014-duplicate-review';
+import { upAxis } from './0015-up-axis';
 
 /** All migrations, in order. Names sort lexically, which is the order Kysely applies them in. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0012-models-updated': modelsUpdated,
   '0013-declared-units': declaredUnits,
   '0014-duplicate-review': duplicateReview,
+  '0015-up-axis': upAxis,
 };
 
 export const migrationProvider: MigrationProvider = {
