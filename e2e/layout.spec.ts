@@ -222,3 +222,26 @@ test('a page opens at the top, and Back returns to where the grid was', async ({
   await expect(last).toBeInViewport();
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(gridScroll - 50);
 });
+
+test('on a phone the main links are a menu: every page one tap away, closed again once it opens', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, '/folders');
+  const menu = page.getByRole('button', { name: 'Menu' });
+  await expect(menu).toBeVisible();
+  await expect(menu).toHaveAttribute('aria-expanded', 'false');
+  const main = page.getByRole('navigation', { name: 'Main' });
+  await expect(main.getByRole('link', { name: 'Credentials' })).toBeHidden();
+  await menu.click();
+  await expect(menu).toHaveAttribute('aria-expanded', 'true');
+  for (const name of ['Folders', 'Upload', 'Duplicates', 'Image search', 'Credentials'])
+    await expect(main.getByRole('link', { name })).toBeVisible();
+  await page.screenshot({ path: 'e2e/screenshots/phone-menu.png' });
+  await main.getByRole('link', { name: 'Credentials' }).click();
+  await expect(page).toHaveURL(/\/credentials/);
+  await expect(menu).toHaveAttribute('aria-expanded', 'false');
+  await expect(main.getByRole('link', { name: 'Credentials' })).toBeHidden();
+  // Wide windows show the links themselves.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await expect(menu).toBeHidden();
+  await expect(main.getByRole('link', { name: 'Credentials' })).toBeVisible();
+});

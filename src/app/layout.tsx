@@ -1,5 +1,5 @@
-import { lazy, Suspense } from 'react';
-import { NavLink, Outlet, ScrollRestoration, useMatch, useNavigation } from 'react-router';
+import { lazy, Suspense, useId, useState } from 'react';
+import { NavLink, Outlet, ScrollRestoration, useLocation, useMatch, useNavigation } from 'react-router';
 import { UserMenu } from './user-menu';
 import { Toaster } from '../ui/toast';
 import { CompareSetPill } from '../ui/compare-set-pill';
@@ -21,6 +21,15 @@ export function AppShell() {
   // Upload from a folder's page: files go into that folder unless another target is chosen.
   const browsed = useMatch(paths.folder.pattern)?.params.folderId;
   const hrefOf = (to: string) => (to === paths.upload.href() && browsed && /^\d+$/.test(browsed) ? paths.upload.href(Number(browsed)) : to);
+  // On a phone the links fold into a menu; it closes when a page opens.
+  const [menuOpen, setMenuOpen] = useState(false);
+  const location = useLocation();
+  const [menuPage, setMenuPage] = useState(location.key);
+  if (menuPage !== location.key) {
+    setMenuPage(location.key);
+    setMenuOpen(false);
+  }
+  const navId = useId();
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -32,7 +41,23 @@ export function AppShell() {
             <span className="brand__mark" aria-hidden="true" />
             Geometric Search Workbench
           </NavLink>
-          <nav aria-label="Main" className="nav">
+          <button
+            type="button"
+            className="nav-toggle button button--small"
+            aria-expanded={menuOpen}
+            aria-controls={navId}
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            Menu
+          </button>
+          <nav
+            id={navId}
+            aria-label="Main"
+            className={`nav${menuOpen ? ' nav--open' : ''}`}
+            onKeyDown={(event) => {
+              if (event.key === 'Escape') setMenuOpen(false);
+            }}
+          >
             {links.map((link) => (
               <NavLink key={link.to} to={hrefOf(link.to)} className="nav__link">
                 {link.label}

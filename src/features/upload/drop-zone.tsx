@@ -2,6 +2,15 @@ import { useRef, type ChangeEvent } from 'react';
 import { useDropzone } from 'react-dropzone';
 import type { SourceFile } from './engine/planner';
 import { toSourceFile } from './source-files';
+import { READABLE_FORMATS, type FileKind } from '../../contract/file-types';
+
+/** "STEP, IGES, BREP": the readable formats of one kind, by name, before anything is dropped. */
+function formatList(formats: typeof READABLE_FORMATS, kind: FileKind): string {
+  return Object.entries(formats)
+    .filter(([, f]) => f.kind === kind)
+    .map(([id]) => (id === 'gltf' ? 'glTF' : id.toUpperCase()))
+    .join(', ');
+}
 
 // React does not know these attributes; they pass through to the DOM as written.
 const folderInputAttributes = { webkitdirectory: '', directory: '' } as Record<string, string>;
@@ -55,6 +64,10 @@ export function DropZone({
       />
       <p className="dropzone__title">{isDragActive ? 'Drop to add these files' : 'Drag files or folders here'}</p>
       <p className="muted dropzone__hint">{hint ?? 'Folders keep their nesting. Several folders at once are fine.'}</p>
+      <p className="muted dropzone__formats">
+        Read: {formatList(READABLE_FORMATS, 'cad')} (exact CAD) and {formatList(READABLE_FORMATS, 'mesh')} (meshes). Native CAD files
+        (SolidWorks, Creo, CATIA, Inventor…) are kept but not read: export them as STEP.
+      </p>
       <div className="actions dropzone__actions">
         <button type="button" className="button" onClick={open} disabled={disabled}>
           Choose folder…

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useMemo, useState, useSyncExternalStore } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
+import { paths } from '../../ui/paths';
 import { errorMessage } from '../../api/client';
 import { useFolder, useFolderTree } from '../../api/folders';
 import { parseFolderId } from '../../contract/folders';
@@ -88,7 +89,10 @@ function SessionView({ session, behind, before }: { session: UploadSession; behi
     before?.getState ?? noSnapshot,
     before?.getState ?? noSnapshot,
   );
-  const beforeNeedsFiles = (useEngineSnapshot(beforeState?.engine ?? null)?.summary['needs-file'] ?? 0) > 0;
+  const beforeSnap = useEngineSnapshot(beforeState?.engine ?? null);
+  const beforeNeedsFiles = (beforeSnap?.summary['needs-file'] ?? 0) > 0;
+  // Queued behind only while the batch before is still to be sent; once it is done, this is a new upload.
+  const waitsBehind = behind && beforeSnap?.stage !== 'done';
   const onFiles = useCallback((files: SourceFile[]) => void session.addFiles(files), [session]);
   const running = state.phase === 'running';
   const chooseId = useId();
@@ -104,9 +108,9 @@ function SessionView({ session, behind, before }: { session: UploadSession; behi
       {!running && !state.queued && !beforeNeedsFiles && (
         <section className="card" aria-labelledby={chooseId}>
           <h2 id={chooseId} className="card__title">
-            {behind ? 'Queue another batch' : 'Choose files'}
+            {waitsBehind ? 'Queue another batch' : 'Choose files'}
           </h2>
-          {behind && <p className="muted">It is sent once the batches above have been sent.</p>}
+          {waitsBehind && <p className="muted">It is sent once the batches above have been sent.</p>}
           <TargetFolderField session={session} value={state.targetFolder} problem={state.engine ? state.folderProblem : null} />
           <DropZone onFiles={onFiles} disabled={state.phase === 'planning'} />
         </section>
@@ -131,6 +135,18 @@ function SessionView({ session, behind, before }: { session: UploadSession; behi
         <BatchSection session={session} snap={snap} onFiles={onFiles} attach={state.attach} saveFailed={state.saveFailed} />
       )}
     </>
+  );
+}
+
+/** Where the finished batch went: its folder (the folder list when it went to the top level). */
+function TargetFolderLink({ path }: { path: string }) {
+  const folders = useFolderTree();
+  const folder = path ? folders.data?.find((f) => f.path === path) : undefined;
+  if (path && !folder) return null;
+  return (
+    <Link className="button button--primary" to={folder ? paths.folder.href(folder.id) : paths.folders.href()}>
+      {folder ? `Open ${folder.name}` : 'Open the folders'}
+    </Link>
   );
 }
 
@@ -419,7 +435,8 @@ function BatchSection({
     <section className="card" aria-labelledby={headingId}>
       <div className="upload-batch__header">
         <h2 id={headingId} className="card__title">
-          {stageWords[snap.stage]} — {snap.targetFolder}
+          {stageWords[snap.stage]}
+          {snap.targetFolder ? ` — ${snap.targetFolder}` : ''}
         </h2>
         <div className="actions upload-batch__actions">
           {cancellable && (
@@ -427,6 +444,7 @@ function BatchSection({
               Cancel all
             </button>
           )}
+          {snap.stage === 'done' && <TargetFolderLink path={snap.targetFolder} />}
           {(snap.stage === 'done' || snap.stage === 'needs-files') && (
             <button type="button" className="button" onClick={() => void session.clear()}>
               {snap.stage === 'done' ? 'Upload more files' : 'Forget this upload'}
