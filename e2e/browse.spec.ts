@@ -142,3 +142,54 @@ test('a Z-up part stands upright in its 3D view and Front shows its front; an ed
     expect(height / width, `front view ${width} × ${height} px`).toBeLessThan(1.5);
   }).toPass({ timeout: 60_000 });
 });
+
+test('several models move at once into a folder found by search or made on the spot, and the move can be undone', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  await signIn(page, '/folders');
+  const token = await accessTokenOf(page);
+  const root = `E2E Move ${Date.now()}`;
+  const part = (await bracket()).mesh;
+  const models = await uploadModels(request, token, [
+    { filePath: `${root}/Parts/left.stl`, name: 'Left bracket', bytes: toStlBinary(part) },
+    { filePath: `${root}/Parts/right.stl`, name: 'Right bracket', bytes: toStlBinary(part) },
+    { filePath: `${root}/Archive/old.stl`, name: 'Old bracket', bytes: toStlBinary(part) },
+  ]);
+  await waitSettled(
+    request,
+    token,
+    models.map((m) => m.id),
+  );
+  await page.goto(`/folders/${models[0]!.folderId}`);
+  await page.getByLabel('Select Left bracket').check();
+  await page.getByLabel('Select Right bracket').check();
+  await page.getByRole('button', { name: 'Move selected…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Move 2 models' });
+  // Search narrows the list to the project's folders; a new folder is made inside the one chosen.
+  await dialog.getByRole('searchbox', { name: 'Search folders' }).fill(`${root} archive`);
+  await expect(dialog.getByRole('radio')).toHaveCount(1);
+  await dialog.getByRole('radio', { name: `${root}/Archive` }).check();
+  await dialog.getByLabel(`New folder in ${root}/Archive`).fill('obsolete');
+  await dialog.getByRole('button', { name: 'Create and choose' }).click();
+  await expect(dialog.getByRole('radio', { name: `${root}/Archive/obsolete` })).toBeChecked();
+  await page.screenshot({ path: 'e2e/screenshots/bulk-move.png' });
+  await dialog.getByRole('button', { name: 'Move to obsolete' }).click();
+  await expect(dialog).toBeHidden();
+  const notice = page.getByRole('status', { name: 'Moved models' });
+  await expect(notice).toContainText(`Moved 2 models to ${root}/Archive/obsolete`);
+  await expect(page.getByTestId('model-card')).toHaveCount(0);
+  const pathOf = async (id: string) =>
+    (
+      (await (await request.get(`/v2/models/${id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+        model: { filePath: string };
+      }
+    ).model.filePath;
+  expect(await pathOf(models[0]!.id)).toBe(`${root}/Archive/obsolete/left.stl`);
+
+  await notice.getByRole('button', { name: 'Undo' }).click();
+  await expect(notice).toBeHidden();
+  await expect(page.getByTestId('model-card')).toHaveCount(2);
+  expect(await pathOf(models[0]!.id)).toBe(`${root}/Parts/left.stl`);
+});

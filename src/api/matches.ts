@@ -4,6 +4,7 @@ import {
   groupedMatchReportSchema,
   matchesResponseSchemaFor,
   matchKinds,
+  type ContainmentDirection,
   type ContainmentMatchesResponse,
   type FolderDuplicatesResponse,
   type MatchKind,
@@ -21,6 +22,8 @@ export interface MatchListParams {
   filter?: string;
   /** e.g. `-forwardMatchPercentage` (contract/order.ts `formatOrder`); unset = best score first. */
   order?: string;
+  /** Part-in-part: its assemblies (`contains`) or its parts (`contained`); unset = either. */
+  direction?: ContainmentDirection;
 }
 
 export type MatchesResponse = SimilarityMatchesResponse | ContainmentMatchesResponse;
@@ -38,7 +41,14 @@ export async function fetchMatches(
   client?: QueryClient,
 ): Promise<MatchesResponse> {
   return apiClient().request(matchesPath(modelId, kind), {
-    query: { threshold: params.threshold, page: params.page, perPage: params.perPage, filter: params.filter, order: params.order },
+    query: {
+      threshold: params.threshold,
+      page: params.page,
+      perPage: params.perPage,
+      filter: params.filter,
+      order: params.order,
+      direction: params.direction,
+    },
     schema: matchesResponseSchemaFor(kind),
     prepare: completingModels(client),
     signal,

@@ -88,7 +88,7 @@ export function UserMenu() {
             <dd>{me.data?.name ?? user.name}</dd>
             <dt>Email</dt>
             <dd>{me.data?.email ?? user.email ?? '—'}</dd>
-            <dt>Tenant</dt>
+            <dt>Organisation</dt>
             <dd>
               {tenantName ?? tenantKey ?? '—'}
               {tenantName && tenantKey && <span className="muted"> ({tenantKey})</span>}

@@ -65,8 +65,11 @@ export const NATIVE_CAD: Readonly<Record<string, string>> = {
 /** Native kinds that are assemblies by definition (SolidWorks, Creo, CATIA, Inventor). */
 const NATIVE_ASSEMBLIES: ReadonlySet<string> = new Set(['sldasm', 'asm', 'catproduct', 'iam']);
 
-/** Mesh formats whose files do not say what unit their numbers are in: the uploader says it. */
-const UNITLESS: ReadonlySet<FormatId> = new Set<FormatId>(['stl', 'obj', 'ply', 'off']);
+/**
+ * Formats whose files do not say what unit their numbers are in: the uploader says it. BREP is
+ * OpenCascade's own format and carries no unit either (a part read as millimetres can be 38 m long).
+ */
+const UNITLESS: ReadonlySet<FormatId> = new Set<FormatId>(['stl', 'obj', 'ply', 'off', 'brep']);
 
 /** Extensions whose geometry the service reads. */
 export const READABLE_EXTENSIONS: readonly string[] = Object.values(READABLE_FORMATS).flatMap((f) => f.extensions);

@@ -96,8 +96,17 @@ export function headlineScore(match: Match): number {
   return 'matchPercentage' in match ? match.matchPercentage : Math.max(match.forwardMatchPercentage, match.reverseMatchPercentage);
 }
 
+/**
+ * Part-in-part has two lists (this service's addition): `contains`, the models this one is found
+ * in (its assemblies: forwardMatchPercentage at the threshold), and `contained`, the models found
+ * in this one (its parts: reverseMatchPercentage). Without it the threshold applies to the larger.
+ */
+export const containmentDirections = ['contains', 'contained'] as const;
+export type ContainmentDirection = (typeof containmentDirections)[number];
+
 export const matchQuerySchema = z.object({
   threshold: z.coerce.number().min(0).max(100).default(0),
+  direction: z.enum(containmentDirections).optional(),
 });
 
 /** Fields a match list may be ordered by, beyond the model list's own (the published API's ordering). */

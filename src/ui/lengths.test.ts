@@ -11,6 +11,17 @@ describe('lengths', () => {
     expect(formatSize([100, 60, 8], 'mm', 'mm')).toBe('100 × 60 × 8 mm');
   });
 
+  it('writes large values in a larger unit, so they stay readable', () => {
+    expect(formatLength(204_750_723_768, 'mm', 'mm', 3)).toBe('204.8 m³');
+    expect(formatLength(2_500_000, 'mm', 'mm', 3)).toBe('2,500 cm³');
+    expect(formatLength(99_999, 'mm', 'mm', 3)).toBe('99,999 mm³');
+    expect(formatLength(38_000, 'mm', 'mm')).toBe('38 m');
+    expect(formatLength(1_800, 'mm', 'mm', 2)).toBe('1,800 mm²');
+    expect(formatLength(25_000, 'mm', 'mm', 2)).toBe('250 cm²');
+    expect(formatLength(3_000_000, 'mm', 'mm', 2)).toBe('3 m²');
+    expect(formatLength(1728 * 100, 'in', 'in', 3)).toBe('100 ft³');
+  });
+
   it('reads a model without a stated unit as millimetres', () => {
     expect(unitIsKnown('unknown')).toBe(false);
     expect(unitIsKnown('in')).toBe(true);

@@ -37,9 +37,35 @@ export function convertLength(value: number, from: string | null | undefined, to
 
 const powers = { 1: '', 2: '²', 3: '³' } as const;
 
-/** "12.5 mm", "0.49 in²"; a model without a stated unit says its numbers were read as millimetres. */
+/**
+ * Larger units for large values, so a number stays readable ("204.8 m³", not
+ * "204,750,723,768 mm³"): past the threshold (in the display unit to that power) the value is
+ * written in the larger unit.
+ */
+const larger: Record<DisplayUnit, Record<1 | 2 | 3, { from: number; unit: string; per: number }[]>> = {
+  mm: {
+    1: [{ from: 1e4, unit: 'm', per: 1e3 }],
+    2: [
+      { from: 1e6, unit: 'm', per: 1e6 },
+      { from: 1e4, unit: 'cm', per: 1e2 },
+    ],
+    3: [
+      { from: 1e9, unit: 'm', per: 1e9 },
+      { from: 1e5, unit: 'cm', per: 1e3 },
+    ],
+  },
+  in: {
+    1: [{ from: 1200, unit: 'ft', per: 12 }],
+    2: [{ from: 1e4, unit: 'ft', per: 144 }],
+    3: [{ from: 1e5, unit: 'ft', per: 1728 }],
+  },
+};
+
+/** "12.5 mm", "0.49 in²", "3.2 m³"; a model without a stated unit says its numbers were read as millimetres. */
 export function formatLength(value: number, from: string | null | undefined, to: DisplayUnit, power: 1 | 2 | 3 = 1): string {
-  return `${formatNumber(convertLength(value, from, to, power))} ${to}${powers[power]}`;
+  const converted = convertLength(value, from, to, power);
+  const step = larger[to][power].find((s) => Math.abs(converted) >= s.from);
+  return step ? `${formatNumber(converted / step.per)} ${step.unit}${powers[power]}` : `${formatNumber(converted)} ${to}${powers[power]}`;
 }
 
 /** "100 × 60 × 8 mm". */

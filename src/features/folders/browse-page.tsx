@@ -19,7 +19,8 @@ import { ancestorIds } from './folder-tree-model';
 import { FolderTree } from './folder-tree';
 import { ModelGrid, ModelGridSkeleton, ModelTable, ModelTableSkeleton } from './model-views';
 import { useCanEdit } from '../auth/permissions';
-import { SelectionBar } from './selection-bar';
+import { MovedNotice, SelectionBar } from './selection-bar';
+import type { MoveResult } from './move-model-dialog';
 import { StateSummary } from '../../ui/state-summary';
 import './folders.css';
 import { Breadcrumbs } from '../../ui/breadcrumbs';
@@ -115,6 +116,7 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
   const navigate = useNavigate();
   const editable = useCanEdit();
   const [dialog, setDialog] = useState<DialogState>(null);
+  const [moved, setMoved] = useState<MoveResult | null>(null);
 
   const tree = useFolderTree();
   const detail = useFolder(folderId);
@@ -232,7 +234,7 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
   } else {
     results = (
       <div aria-busy={models.isPlaceholderData || undefined} className={models.isPlaceholderData ? 'is-refreshing' : undefined}>
-        {editable && <SelectionBar models={models.data.models} selected={selected} onSelect={select} />}
+        {editable && <SelectionBar models={models.data.models} selected={selected} onSelect={select} onMoved={setMoved} />}
         {view.view === 'grid' ? (
           <ModelGrid models={models.data.models} selection={modelSelection} />
         ) : (
@@ -249,7 +251,7 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
           {folder && tree.data && <FolderTrail folder={folder} folders={tree.data} />}
           <h1>{title}</h1>
           {folderId === null ? (
-            <p className="lead">Your tenant's models, organised in folders.</p>
+            <p className="lead">Your organisation’s models, in folders.</p>
           ) : (
             folder && <p className="muted browse__path">{folder.path}</p>
           )}
@@ -321,6 +323,7 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
             <>
               {hasSubfolders && <SubfolderList folders={subfolders} totals={totals} onOpen={openFolder} />}
               <BrowseToolbar state={view} onChange={(change) => update(change)} onSearch={onSearch} offerSubfolders={hasSubfolders} />
+              {moved && <MovedNotice result={moved} onDone={() => setMoved(null)} />}
               {results}
               {models.data && models.data.pageData.total > 0 && (
                 <Pager

@@ -127,12 +127,12 @@ export function FolderTree({ folders, selectedId, onActivate, label = 'Folders' 
   );
 }
 
-/** "3" for a folder's own models; "3 / 12" when its subfolders hold more. */
+/** How many models a folder holds, its subfolders' included (a project folder is not "0"); the title says how many are its own. */
 function TreeCount({ own, total }: { own: number; total: number }) {
   const title = total === own ? `${own} models` : `${own} models here, ${total} with subfolders`;
   return (
     <span className="tree__count" aria-hidden="true" title={title}>
-      {total === own ? own : `${own} / ${total}`}
+      {total.toLocaleString('en-US')}
     </span>
   );
 }

@@ -328,7 +328,7 @@ function AssemblySection({
   const tree = useAssemblyTree(model.id, isSettled(model.state));
   const missing = model.missingParts ?? [];
   return (
-    <section className="card" aria-labelledby="assembly-heading">
+    <section className="card model__tree" aria-labelledby="assembly-heading">
       <h2 id="assembly-heading" className="card__title">
         Assembly
       </h2>
@@ -530,9 +530,11 @@ function ModelView({ model }: { model: Model }) {
 
       <MatchSummary model={model} working={working} />
 
+      {/* An assembly's tree sits beside its 3D view, so "Show" highlights a part in a view on screen. */}
       <div className="model__grid">
         <PreviewSection model={model} shownPart={shownPart} isolate={isolate} />
-        <section className="card" aria-labelledby="details-heading">
+        {model.isAssembly && <AssemblySection model={model} showing={showing} isolate={isolate} onIsolate={setIsolate} />}
+        <section className="card model__details" aria-labelledby="details-heading">
           <h2 id="details-heading" className="card__title">
             Details
           </h2>
@@ -551,9 +553,8 @@ function ModelView({ model }: { model: Model }) {
       </div>
 
       <MetadataSection model={model} editable={editable} />
-      {model.isAssembly && <AssemblySection model={model} showing={showing} isolate={isolate} onIsolate={setIsolate} />}
 
-      {moving && <MoveModelDialog model={model} onClose={() => setMoving(false)} />}
+      {moving && <MoveModelDialog models={[model]} onClose={() => setMoving(false)} />}
       {confirmDelete && (
         <DeleteModelDialog
           model={model}

@@ -1,70 +1,114 @@
-import { useId, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { fileNameOf } from '../../contract/file-paths';
 import { errorMessage } from '../../api/client';
-import { useFolderTree } from '../../api/folders';
+import { useCreateFolder, useFolderTree } from '../../api/folders';
 import { useMoveModel } from '../../api/models';
 import { Dialog } from '../../ui/dialog';
+import { FolderPicker } from '../../ui/folder-picker';
+import type { Folder } from '../../contract/folders';
 import type { Model } from '../../contract/models';
 
-/** "Move to folder": any folder of the tenant but the model's own; the service's refusal in place. */
-export function MoveModelDialog({ model, onClose }: { model: Model; onClose: () => void }) {
-  const tree = useFolderTree();
+/** What a move did: each model and the folder it came from (for Undo), and where they went. */
+export interface MoveResult {
+  to: Folder;
+  moved: { id: string; name: string; fromFolderId: number }[];
+  failed: { name: string; reason: string }[];
+}
+
+/**
+ * "Move to folder" for one model or several: a folder found by searching its path, or a new one
+ * made on the spot; each model keeps its file name. Models are moved one by one: a refusal (a path
+ * already taken) is reported by name and the others still move.
+ */
+export function MoveModelDialog({
+  models,
+  onClose,
+  onMoved,
+}: {
+  models: readonly Model[];
+  onClose: () => void;
+  onMoved?: (result: MoveResult) => void;
+}) {
+  const tree = useFolderTree({ fresh: true });
+  const createFolder = useCreateFolder();
   const move = useMoveModel();
-  const selectId = useId();
-  const selectRef = useRef<HTMLSelectElement>(null);
-  const options = useMemo(
-    () => (tree.data ?? []).filter((f) => f.id !== model.folderId).sort((a, b) => a.path.localeCompare(b.path)),
-    [tree.data, model.folderId],
-  );
   const [folderId, setFolderId] = useState<number | null>(null);
-  const fileName = fileNameOf(model.filePath);
-  const target = options.find((f) => f.id === folderId);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  // The models' own folder is no destination when they all share it.
+  const own = useMemo(
+    () => new Set(models.every((m) => m.folderId === models[0]?.folderId) && models[0] ? [models[0].folderId] : []),
+    [models],
+  );
+  const target = tree.data?.find((f) => f.id === folderId);
+  const title = models.length === 1 ? `Move ${models[0]!.name}` : `Move ${models.length} models`;
+
+  const run = async () => {
+    if (!target) return;
+    const result: MoveResult = { to: target, moved: [], failed: [] };
+    setError(null);
+    for (const [i, model] of models.entries()) {
+      setProgress(i);
+      if (model.folderId === target.id) continue;
+      try {
+        await move.mutateAsync({ id: model.id, folderId: target.id });
+        result.moved.push({ id: model.id, name: model.name, fromFolderId: model.folderId });
+      } catch (e) {
+        result.failed.push({ name: model.name, reason: errorMessage(e) });
+      }
+    }
+    setProgress(null);
+    if (result.failed.length && models.length === 1) {
+      setError(result.failed[0]!.reason);
+      return;
+    }
+    onMoved?.(result);
+    onClose();
+  };
+
+  const busy = progress !== null;
   return (
-    <Dialog title={`Move ${model.name}`} onClose={onClose} initialFocusRef={selectRef} busy={move.isPending}>
+    <Dialog title={title} onClose={onClose} busy={busy}>
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          if (folderId !== null) move.mutate({ id: model.id, folderId }, { onSuccess: onClose });
+          void run();
         }}
       >
-        <div className="field">
-          <label htmlFor={selectId}>Folder</label>
-          <select
-            id={selectId}
-            ref={selectRef}
-            value={folderId ?? ''}
-            onChange={(event) => setFolderId(event.target.value ? Number(event.target.value) : null)}
-            disabled={tree.isPending}
-          >
-            <option value="">{tree.isPending ? 'Loading folders…' : 'Choose a folder…'}</option>
-            {options.map((f) => (
-              <option key={f.id} value={f.id}>
-                {f.path}
-              </option>
-            ))}
-          </select>
+        <div>
+          {tree.isPending ? (
+            <p role="status">Loading folders…</p>
+          ) : (
+            <FolderPicker
+              folders={tree.data ?? []}
+              value={folderId}
+              onChange={setFolderId}
+              exclude={own}
+              onCreate={(name, parentFolderId) => createFolder.mutateAsync({ name, parentFolderId })}
+            />
+          )}
         </div>
-        {target && (
+        {target && models.length === 1 && (
           <p className="muted">
-            New path: <code>{`${target.path}/${fileName}`}</code>
+            New path: <code>{`${target.path}/${fileNameOf(models[0]!.filePath)}`}</code>
           </p>
         )}
-        {(tree.isError || move.isError) && (
+        {busy && models.length > 1 && (
+          <p role="status">
+            Moving {progress! + 1} of {models.length}…
+          </p>
+        )}
+        {(tree.isError || error) && (
           <p className="form-error" role="alert">
-            {errorMessage(move.error ?? tree.error)}
+            {error ?? errorMessage(tree.error)}
           </p>
         )}
         <div className="dialog__actions">
-          <button type="button" className="button" onClick={onClose} disabled={move.isPending}>
+          <button type="button" className="button" onClick={onClose} disabled={busy}>
             Cancel
           </button>
-          <button
-            type="submit"
-            className="button button--primary"
-            disabled={folderId === null || move.isPending}
-            aria-busy={move.isPending}
-          >
-            {move.isPending ? 'Moving…' : 'Move'}
+          <button type="submit" className="button button--primary" disabled={!target || busy} aria-busy={busy}>
+            {busy ? 'Moving…' : target ? `Move to ${target.name}` : 'Move'}
           </button>
         </div>
       </form>

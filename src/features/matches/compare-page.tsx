@@ -2,7 +2,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useMatches } from '../../api/matches';
 import { filterBuilder, formatFilter } from '../../contract/filter';
-import { defaultMatchThreshold } from '../../contract/matches';
+import { defaultMatchThreshold, type MatchKind } from '../../contract/matches';
 import { relationLabel } from './match-card';
 import { compareHref } from './match-links';
 import { errorMessage } from '../../api/client';
@@ -14,7 +14,7 @@ import { deviationLegend, scaleMaxFor } from '../../viewer/deviation';
 import { convertLength, difference, formatLength, formatNumber, formatSize, useDisplayUnit } from '../../ui/lengths';
 import { SharedCanvasProvider } from '../../viewer/shared-canvas';
 import { defaultTolerance, distance, formatCompareState, parseCompareState, toleranceMax, type CompareState } from './compare-state';
-import { kindTitles } from './kind-titles';
+import { kindTitles, shareLabels } from './kind-titles';
 import { stateLabel } from '../../ui/model-state';
 import './matches.css';
 import { PageHeader } from '../../ui/page-header';
@@ -24,6 +24,11 @@ function diagonalOf(model: Model): number {
   const box = model.facts?.boundingBox;
   if (!box) return 0;
   return Math.hypot(...box.max.map((m, i) => m - (box.min[i] ?? 0)));
+}
+
+/** One pair's match record (threshold 0, filtered to the match): its score and any placement. */
+function usePairMatch(query: Model, match: Model, kind: MatchKind) {
+  return useMatches(query.id, kind, { threshold: 0, perPage: 1, filter: formatFilter([filterBuilder.eq('id', match.id)]) });
 }
 
 /**
@@ -43,7 +48,7 @@ function PairBar({
   onAlign: (transform: number[]) => void;
 }) {
   const kind = state.kind ?? 'part-to-part';
-  const pair = useMatches(query.id, kind, { threshold: 0, perPage: 1, filter: formatFilter([filterBuilder.eq('id', match.id)]) });
+  const pair = usePairMatch(query, match, kind);
   const list = useMatches(query.id, kind, { threshold: defaultMatchThreshold, perPage: 100 });
   const found = pair.data?.matches[0];
   const others = list.data?.matches ?? [];
@@ -64,7 +69,7 @@ function PairBar({
           </>
         ) : (
           <>
-            Contains this model <strong>{formatNumber(found.forwardMatchPercentage)}%</strong> · is contained in it{' '}
+            {shareLabels.forward} <strong>{formatNumber(found.forwardMatchPercentage)}%</strong> · {shareLabels.reverse.toLowerCase()}{' '}
             <strong>{formatNumber(found.reverseMatchPercentage)}%</strong>
           </>
         )}
@@ -235,6 +240,8 @@ function Comparison({ query, match }: { query: Model; match: Model }) {
   if (queryFile.data && !urls.query) setUrls((u) => ({ ...u, query: queryFile.data }));
   if (matchFile.data && !urls.match) setUrls((u) => ({ ...u, match: matchFile.data }));
 
+  // The pair as the list scores it (the same query as the bar above): whether Align is offered.
+  const pairPlacement = usePairMatch(query, match, state.kind ?? 'part-to-part').data?.matches[0]?.transform;
   const max = toleranceMax(diagonal);
   const step = Number((max / 200).toPrecision(1));
   const display = useDisplayUnit();
@@ -315,7 +322,10 @@ function Comparison({ query, match }: { query: Model; match: Model }) {
           </div>
           {!state.transform && (
             <p className="warning">
-              The models are overlaid as they lie in their files. Align (above) places this model where the search matched it.
+              The models are overlaid as they lie in their files.{' '}
+              {pairPlacement
+                ? 'Align (above) places this model where the search matched it.'
+                : 'The search kept no placement for this pair, so there is nothing to align them by.'}
             </p>
           )}
         </div>

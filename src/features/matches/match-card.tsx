@@ -1,3 +1,4 @@
+import { shareLabels } from './kind-titles';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useKeptViewerUrl } from '../../api/models';
@@ -18,12 +19,12 @@ export function relationLabel(match: Match): string | undefined {
   return f === undefined ? 'Scaled copy' : `Scaled ×${f >= 1 ? Number(f.toFixed(2)) : `1/${Number((1 / f).toFixed(2))}`}`;
 }
 
-export function MatchScores({ match, direction }: { match: Match; direction: ContainmentDirection }) {
+export function MatchScores({ match, direction }: { match: Match; direction: ContainmentDirection | null }) {
   if ('matchPercentage' in match) return <ScoreBar label="Score" value={match.matchPercentage} emphasis band />;
   return (
     <>
-      <ScoreBar label="Contains this model" value={match.forwardMatchPercentage} emphasis={direction === 'contains'} />
-      <ScoreBar label="Is contained in this model" value={match.reverseMatchPercentage} emphasis={direction === 'contained'} />
+      <ScoreBar label={shareLabels.forward} value={match.forwardMatchPercentage} emphasis={direction === 'contains'} />
+      <ScoreBar label={shareLabels.reverse} value={match.reverseMatchPercentage} emphasis={direction === 'contained'} />
     </>
   );
 }
@@ -41,7 +42,7 @@ export function MatchCard({
   kind: MatchKind;
   match: Match;
   folderPath: string;
-  direction: ContainmentDirection;
+  direction: ContainmentDirection | null;
   stateLabel: string;
 }) {
   const model = match.matchedModel;

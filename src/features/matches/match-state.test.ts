@@ -15,7 +15,7 @@ describe('match page state in the URL', () => {
   it('defaults every kind to 80, grid, page 1, best score first', () => {
     const s = parse('part-to-part', '');
     expect(s.thresholds).toEqual({ 'part-in-part': defaultThreshold, 'part-to-part': 80, 'geo-related': 80 });
-    expect(s).toMatchObject({ page: 1, view: 'grid', sort: null, direction: 'contains', folderId: null });
+    expect(s).toMatchObject({ page: 1, view: 'grid', sort: null, direction: null, folderId: null });
     expect(matchOrder('part-to-part', s)).toBeUndefined();
   });
 

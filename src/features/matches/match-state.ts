@@ -7,7 +7,8 @@ import { formatOrder, type MatchOrderField } from '../../contract/order';
 
 export type MatchView = 'grid' | 'table';
 /** Part-in-part: "contains this model" ranks by the forward score, "is contained in this model" by the reverse one. */
-export type ContainmentDirection = 'contains' | 'contained';
+export type { ContainmentDirection } from '../../contract/matches';
+import type { ContainmentDirection } from '../../contract/matches';
 export type SortDirection = 'asc' | 'desc';
 
 export const defaultThreshold = defaultMatchThreshold;
@@ -16,7 +17,8 @@ export const matchesPerPage = 24;
 export interface MatchPageState {
   /** Threshold of every kind; the current kind's is `threshold` in the URL, others `threshold-<kind>`. */
   thresholds: Record<MatchKind, number>;
-  direction: ContainmentDirection;
+  /** Part-in-part: its assemblies or its parts only; null lists both. */
+  direction: ContainmentDirection | null;
   /** Sort field; null = the service's default (best score first). */
   sort: MatchOrderField | null;
   sortDirection: SortDirection;
@@ -60,7 +62,7 @@ export function parseMatchState(kind: MatchKind, search: URLSearchParams): Match
   const sort = sortRaw && (sortFields as readonly string[]).includes(sortRaw) ? (sortRaw as MatchOrderField) : null;
   return {
     thresholds,
-    direction: search.get('direction') === 'contained' ? 'contained' : 'contains',
+    direction: search.get('direction') === 'contained' ? 'contained' : search.get('direction') === 'contains' ? 'contains' : null,
     sort,
     sortDirection: search.get('dir') === 'asc' ? 'asc' : 'desc',
     folderId: readPositiveInt(search.get('folder')),
@@ -78,7 +80,7 @@ export function formatMatchState(kind: MatchKind, state: MatchPageState): URLSea
   for (const k of matchKinds) {
     if (k !== kind && state.thresholds[k] !== defaultThreshold) out.set(`threshold-${k}`, String(state.thresholds[k]));
   }
-  if (kind === 'part-in-part' && state.direction === 'contained') out.set('direction', 'contained');
+  if (kind === 'part-in-part' && state.direction) out.set('direction', state.direction);
   if (state.sort) {
     out.set('sort', state.sort);
     out.set('dir', state.sortDirection);
@@ -125,7 +127,7 @@ export function matchOrder(kind: MatchKind, state: Pick<MatchPageState, 'sort' |
   }
   if (kind === 'part-in-part') {
     return formatOrder([
-      { field: state.direction === 'contains' ? 'forwardMatchPercentage' : 'reverseMatchPercentage', direction: 'desc' },
+      { field: state.direction === 'contained' ? 'reverseMatchPercentage' : 'forwardMatchPercentage', direction: 'desc' },
     ]);
   }
   return undefined;
@@ -138,5 +140,6 @@ export function matchListParams(kind: MatchKind, state: MatchPageState, threshol
     perPage: matchesPerPage,
     filter: matchFilter(state),
     order: matchOrder(kind, state),
+    ...(kind === 'part-in-part' && state.direction ? { direction: state.direction } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import { shareLabels } from './kind-titles';
 import { relationLabel } from './match-card';
 import { Link } from 'react-router';
 import type { Match, MatchKind } from '../../contract/matches';
@@ -57,7 +58,7 @@ export function MatchTable({
   folderPaths: ReadonlyMap<number, string>;
   metadataColumns: readonly { id: number; name: string }[];
   stateLabel: (state: string) => string;
-  direction: ContainmentDirection;
+  direction: ContainmentDirection | null;
   sort: MatchOrderField | null;
   sortDirection: SortDirection;
   onSort: (field: MatchOrderField) => void;
@@ -65,8 +66,8 @@ export function MatchTable({
   const scoreColumns: Column[] =
     kind === 'part-in-part'
       ? [
-          { id: 'forward', label: 'Contains this model', sort: 'forwardMatchPercentage' },
-          { id: 'reverse', label: 'Is contained in this model', sort: 'reverseMatchPercentage' },
+          { id: 'forward', label: shareLabels.forward, sort: 'forwardMatchPercentage' },
+          { id: 'reverse', label: shareLabels.reverse, sort: 'reverseMatchPercentage' },
         ]
       : [{ id: 'score', label: 'Score', sort: 'matchPercentage' }];
   const columns: Column[] = [

@@ -1,9 +1,11 @@
 // CSV of match results, one column per metadata key, written by the library the service's exports
 // use: text cells that a spreadsheet would run as a formula are defused (a leading apostrophe), so an
 // export is safe to open.
+import { shareLabels } from './kind-titles';
 import { stringify, type Options } from 'csv-stringify/browser/esm/sync';
 import type { Match, MatchKind } from '../../contract/matches';
 import { paths } from '../../ui/paths';
+import { stateLabel } from '../../ui/model-state';
 
 export interface CsvContext {
   kind: MatchKind;
@@ -35,7 +37,7 @@ export function toCsv(rows: readonly (readonly Cell[])[]): string {
 const round = (n: number) => Math.round(n * 100) / 100;
 
 export function matchesCsv(matches: readonly Match[], ctx: CsvContext): string {
-  const scoreHeaders = ctx.kind === 'part-in-part' ? ['Contains this model (%)', 'Is contained in this model (%)'] : ['Score (%)'];
+  const scoreHeaders = ctx.kind === 'part-in-part' ? [`${shareLabels.forward} (%)`, `${shareLabels.reverse} (%)`] : ['Score (%)'];
   const header = ['Name', 'File path', 'Folder', 'State', ...scoreHeaders, ...ctx.metadataKeys.map((k) => k.name), 'Model id', 'Link'];
   const rows: Cell[][] = [header];
   for (const match of matches) {
@@ -49,7 +51,7 @@ export function matchesCsv(matches: readonly Match[], ctx: CsvContext): string {
       m.name,
       m.filePath,
       ctx.folderPaths.get(m.folderId) ?? String(m.folderId),
-      m.state,
+      stateLabel(m.state),
       ...scores,
       ...metadata,
       m.id,

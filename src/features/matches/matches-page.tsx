@@ -15,7 +15,7 @@ import { MatchCard, QueryModelCard } from './match-card';
 import { MatchTable } from './match-table';
 import { csvFileName, matchesCsv, metadataColumns } from './matches-csv';
 import { formatMatchState, matchListParams, parseMatchState, searchForKind, type MatchPageState } from './match-state';
-import { kindTitles } from './kind-titles';
+import { directionTitles, kindTitles } from './kind-titles';
 import { stateLabel } from '../../ui/model-state';
 import { ThresholdSlider } from '../../ui/threshold-slider';
 import './matches.css';
@@ -26,7 +26,7 @@ import { ScoreLegend } from '../../ui/score-legend';
 
 const kindHints: Record<MatchKind, string> = {
   'part-in-part':
-    'Models that contain this one, or that it contains (assemblies and their parts). The threshold applies to the larger score.',
+    'Assemblies that use this model and parts in it. With both listed, the threshold applies to the larger share; each list applies it to its own.',
   'part-to-part':
     'Models with the same shape, whatever their position, rotation, units or file format. Mirror images and scaled copies are marked and score below 98.',
   'geo-related': 'Models of similar overall dimensions, proportions and topology, regardless of detail.',
@@ -164,17 +164,17 @@ function MatchResults({ model, kind }: { model: Model; kind: MatchKind }) {
         />
         {kind === 'part-in-part' && (
           <fieldset className="segmented">
-            <legend className="visually-hidden">Direction</legend>
-            {(['contains', 'contained'] as const).map((d) => (
-              <label key={d} className={`segmented__option${state.direction === d ? ' segmented__option--active' : ''}`}>
+            <legend className="visually-hidden">Which models</legend>
+            {([null, 'contains', 'contained'] as const).map((d) => (
+              <label key={d ?? 'both'} className={`segmented__option${state.direction === d ? ' segmented__option--active' : ''}`}>
                 <input
                   type="radio"
                   name="direction"
-                  value={d}
+                  value={d ?? ''}
                   checked={state.direction === d}
                   onChange={() => update({ direction: d, sort: null }, { resetPage: true })}
                 />
-                {d === 'contains' ? 'Contains this model' : 'Is contained in this model'}
+                {d ? directionTitles[d] : 'Both'}
               </label>
             ))}
           </fieldset>

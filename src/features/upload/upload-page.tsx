@@ -231,7 +231,7 @@ function MeshUnitsField({ session }: { session: UploadSession }) {
   const units = useSyncExternalStore(session.subscribe, () => session.getState().meshUnits);
   return (
     <div className="control upload-units">
-      <label htmlFor={id}>Units of STL, OBJ, PLY and OFF files</label>
+      <label htmlFor={id}>Units of STL, OBJ, PLY, OFF and BREP files (they do not say)</label>
       <select id={id} value={units} onChange={(event) => void session.setMeshUnits(event.target.value as DeclaredUnit)}>
         {declaredUnitChoices.map((u) => (
           <option key={u} value={u}>

@@ -226,8 +226,6 @@ function withDeclaredUnits<M extends Mesh>(mesh: M, declared: LengthUnit | null 
   return { ...mesh, units: declared };
 }
 
-/** Formats whose files are conventionally y-up (glTF by definition, OBJ by habit). */
-
 function combine(meshes: Mesh[]): Mesh {
   if (meshes.length === 1) return meshes[0]!;
   const units = new Set(meshes.map((m) => m.units ?? 'unknown'));

@@ -197,6 +197,16 @@ describe('geometric search endpoints', () => {
     const strict = await containmentOf(id.assembly!, '?threshold=90');
     expect(strict.matches.every((m) => Math.max(m.forwardMatchPercentage, m.reverseMatchPercentage) >= 90)).toBe(true);
     expect(strict.matches.map((m) => m.matchedModel.id)).toContain(id.original);
+    // Two lists: the assembly's parts (its reverse share at the threshold), the part's assemblies (forward).
+    const parts = await containmentOf(id.assembly!, '?threshold=90&direction=contained&perPage=100');
+    expect(parts.matches.every((m) => m.reverseMatchPercentage >= 90)).toBe(true);
+    expect(parts.matches.map((m) => m.matchedModel.id)).toContain(id.original);
+    expect(
+      (await containmentOf(id.assembly!, '?threshold=90&direction=contains&perPage=100')).matches.map((m) => m.matchedModel.id),
+    ).not.toContain(id.original);
+    const assemblies = await containmentOf(id.original!, '?threshold=90&direction=contains&perPage=100');
+    expect(assemblies.matches.every((m) => m.forwardMatchPercentage >= 90)).toBe(true);
+    expect(assemblies.matches.map((m) => m.matchedModel.id)).toContain(id.assembly);
   });
 
   it('part-in-part: linked parts of a STEP external-reference assembly are known containment', async () => {

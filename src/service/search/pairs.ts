@@ -298,6 +298,9 @@ export async function assembliesContaining(
     from search_pairs p join models m on m.id = p.other_id
     where p.tenant_id = ${tenantId} and p.kind = 'part-in-part' and p.version = ${PAIR_VERSION}
       and p.model_id = any(${[...partIds]}::uuid[]) and p.forward >= ${minForward}
+      -- An assembly holds more than the part: a model found as much in the part as the part in
+      -- it is the same shape again (a duplicate), not an assembly that uses it.
+      and coalesce(p.reverse, 0) < ${minForward}
       and m.is_assembly and m.id in (${searchableIdsSql(tenantId)})
     order by m.name, m.id`.execute(db);
   for (const r of rows) {

@@ -8,6 +8,7 @@ import {
   type SimilarityMatchesResponse,
   matchKinds,
   matchQuerySchema,
+  type ContainmentDirection,
   type ContainmentMatch,
   type Match,
   type MatchKind,
@@ -52,7 +53,9 @@ export async function matchRoutes(parent: FastifyInstance, { db, files }: MatchR
     const schema = {
       tags: ['Matches'],
       summary: `${kind === 'part-to-part' ? 'Models of the same shape' : kind === 'part-in-part' ? 'Models it contains or that contain it' : 'Models of similar size and proportions'}${published}`,
-      description: 'threshold is 0–100 (the interface; the published document says 0–1). Part-in-part answers forward and reverse shares.',
+      description:
+        'threshold is 0–100 (the interface; the published document says 0–1). Part-in-part answers forward and reverse shares; ' +
+        'direction=contains keeps the models this one is found in (forward at the threshold), direction=contained the models found in it (reverse).',
       params: idParams,
       querystring: listQuerySchema.extend(matchQuerySchema.shape),
       // One route per kind, one answer schema per kind: typed as either, which `matches` is.
@@ -61,7 +64,7 @@ export async function matchRoutes(parent: FastifyInstance, { db, files }: MatchR
     app.get(path, { schema }, async (request) => {
       const auth = requireRole(request, 'viewer');
       const { id } = request.params;
-      const { threshold } = request.query;
+      const { threshold, direction } = request.query;
       const query = parseListQuery(request.query, { filterFields: modelFilterFields, allowMetadata: true, orderFields: matchOrderFields });
       checkOrder(kind, query.order);
       const [row, generation] = await Promise.all([findModel(db, auth.tenantId, id), tenantGeneration(db, auth.tenantId)]);
@@ -83,7 +86,7 @@ export async function matchRoutes(parent: FastifyInstance, { db, files }: MatchR
           throw new Conflict('The model was processed before geometric search was available; reprocess it to match it.');
         throw error;
       }
-      const passing = all.filter((m) => headline(m) >= threshold);
+      const passing = all.filter((m) => headline(m, direction) >= threshold);
       const sorted = await sortMatches(db, passing, query.order);
       const start = (query.page - 1) * query.perPage;
       const page = sorted.slice(start, start + query.perPage);
@@ -138,8 +141,12 @@ export async function matchRoutes(parent: FastifyInstance, { db, files }: MatchR
 
 const pct = (v: number | undefined) => Math.max(0, Math.min(100, Number((v ?? 0).toFixed(3))));
 
-function headline(m: ScoredMatch): number {
-  return m.matchPercentage ?? Math.max(m.forward ?? 0, m.reverse ?? 0);
+/** The score a threshold applies to: part-in-part's larger share, or the one its direction names. */
+function headline(m: ScoredMatch, direction?: ContainmentDirection): number {
+  if (m.matchPercentage !== undefined) return m.matchPercentage;
+  if (direction === 'contains') return m.forward ?? 0;
+  if (direction === 'contained') return m.reverse ?? 0;
+  return Math.max(m.forward ?? 0, m.reverse ?? 0);
 }
 
 function checkOrder(kind: MatchKind, order: OrderTerm<MatchOrderField>[]) {
