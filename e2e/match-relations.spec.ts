@@ -39,8 +39,11 @@ test('matches: a mirror image and a scaled copy are shown as relations, below th
   await expect(card('Bracket, left hand').getByText('Mirror image')).toBeVisible();
   await expect(card('Bracket, twice the size').getByText('Scaled ×2')).toBeVisible();
   await expect(card('Bracket copy').locator('.badge--relation')).toHaveCount(0);
-  // The help text states the scale's bands.
-  await expect(page.getByText(/98 or more: the same part/)).toBeVisible();
+  // The legend states the scale's bands (contract/score-scale.ts), and each score names its band.
+  await page.getByText('What the scores mean').click();
+  await expect(page.getByText('98–100 Same part')).toBeVisible();
+  await expect(page.getByText('60–80 Similar shape')).toBeVisible();
+  await expect(card('Bracket copy').getByText('Same part')).toBeVisible();
   await page.screenshot({ path: 'test-results/match-relations.png', fullPage: true });
 
   // At the duplicate line only the copy is left.

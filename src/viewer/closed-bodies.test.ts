@@ -27,4 +27,12 @@ describe('closedBodies', () => {
     expect(closed).not.toBeNull();
     expect(triangles(closed!)).toBe(12);
   });
+
+  it('welds corners that quantized primitives put a hair apart (a viewer file)', () => {
+    const box = new BoxGeometry(100, 60, 8).toNonIndexed();
+    const position = box.getAttribute('position');
+    // Every other face (two triangles, six corners) moved by 1.5e-5 of the size, as 16-bit quantization may.
+    for (let v = 0; v < position.count; v++) if (Math.floor(v / 6) % 2 === 1) position.setX(v, position.getX(v) + 0.0015);
+    expect(closedBodies(box)).toBe(box);
+  });
 });

@@ -9,7 +9,8 @@ import { BufferAttribute, BufferGeometry } from 'three';
 /**
  * The triangles of `geometry` that belong to closed bodies, as a geometry sharing its positions;
  * null when no body is closed. Vertices are welded by position first (exporters split them at
- * creases and colour changes), with a tolerance of a millionth of the model's size.
+ * creases and colour changes, and a viewer file's quantized primitives may put one corner a
+ * few 1/65535ths of the size apart).
  */
 export function closedBodies(geometry: BufferGeometry): BufferGeometry | null {
   const position = geometry.getAttribute('position');
@@ -22,24 +23,17 @@ export function closedBodies(geometry: BufferGeometry): BufferGeometry | null {
   geometry.computeBoundingBox();
   const box = geometry.boundingBox!;
   const size = Math.max(box.max.x - box.min.x, box.max.y - box.min.y, box.max.z - box.min.z) || 1;
-  const step = size * 1e-6;
-  const welded = new Int32Array(position.count);
-  const ids = new Map<string, number>();
-  for (let v = 0; v < position.count; v++) {
-    const key = `${Math.round(position.getX(v) / step)},${Math.round(position.getY(v) / step)},${Math.round(position.getZ(v) / step)}`;
-    let id = ids.get(key);
-    if (id === undefined) ids.set(key, (id = ids.size));
-    welded[v] = id;
-  }
+  const welded = weld(position, size * WELD_TOLERANCE);
+  const count = welded.reduce((n, id) => Math.max(n, id + 1), 0);
 
   // Bodies: vertices joined by triangles (union–find over welded vertices).
-  const parent = new Int32Array(ids.size).map((_, i) => i);
+  const parent = new Int32Array(count).map((_, i) => i);
   const find = (x: number): number => {
     while (parent[x] !== x) x = parent[x] = parent[parent[x]!]!;
     return x;
   };
   const edges = new Map<number, number>();
-  const edgeKey = (a: number, b: number) => (a < b ? a * ids.size + b : b * ids.size + a);
+  const edgeKey = (a: number, b: number) => (a < b ? a * count + b : b * count + a);
   for (let t = 0; t < triangles; t++) {
     const a = welded[corner(3 * t)]!;
     const b = welded[corner(3 * t + 1)]!;
@@ -50,7 +44,7 @@ export function closedBodies(geometry: BufferGeometry): BufferGeometry | null {
     for (const k of [edgeKey(a, b), edgeKey(b, c), edgeKey(c, a)]) edges.set(k, (edges.get(k) ?? 0) + 1);
   }
   const open = new Set<number>();
-  for (const [k, n] of edges) if (n % 2 === 1) open.add(find(Math.floor(k / ids.size)));
+  for (const [k, n] of edges) if (n % 2 === 1) open.add(find(Math.floor(k / count)));
 
   const kept: number[] = [];
   for (let t = 0; t < triangles; t++) {
@@ -66,4 +60,47 @@ export function closedBodies(geometry: BufferGeometry): BufferGeometry | null {
   closed.setAttribute('position', position);
   closed.setIndex(new BufferAttribute(position.count > 65535 ? new Uint32Array(kept) : new Uint16Array(kept), 1));
   return closed;
+}
+
+/** Corners this close (a share of the model's size) are one: 16-bit quantization errs by 1.5e-5. */
+const WELD_TOLERANCE = 1e-4;
+
+/**
+ * Each vertex's welded id: the first earlier vertex within `tolerance` on every axis, looked for in
+ * the neighbouring grid cells too (two corners a hair apart can sit on either side of a cell wall).
+ */
+function weld(
+  position: { count: number; getX(i: number): number; getY(i: number): number; getZ(i: number): number },
+  tolerance: number,
+): Int32Array {
+  const out = new Int32Array(position.count);
+  const cells = new Map<string, number[]>();
+  const reps: number[] = []; // x, y, z of each welded vertex
+  for (let v = 0; v < position.count; v++) {
+    const [x, y, z] = [position.getX(v), position.getY(v), position.getZ(v)];
+    const [cx, cy, cz] = [Math.floor(x / tolerance), Math.floor(y / tolerance), Math.floor(z / tolerance)];
+    let found = -1;
+    for (let dx = -1; dx <= 1 && found < 0; dx++)
+      for (let dy = -1; dy <= 1 && found < 0; dy++)
+        for (let dz = -1; dz <= 1 && found < 0; dz++)
+          for (const r of cells.get(`${cx + dx},${cy + dy},${cz + dz}`) ?? [])
+            if (
+              Math.abs(reps[3 * r]! - x) <= tolerance &&
+              Math.abs(reps[3 * r + 1]! - y) <= tolerance &&
+              Math.abs(reps[3 * r + 2]! - z) <= tolerance
+            ) {
+              found = r;
+              break;
+            }
+    if (found < 0) {
+      found = reps.length / 3;
+      reps.push(x, y, z);
+      const key = `${cx},${cy},${cz}`;
+      const list = cells.get(key);
+      if (list) list.push(found);
+      else cells.set(key, [found]);
+    }
+    out[v] = found;
+  }
+  return out;
 }

@@ -137,7 +137,8 @@ function UpAxisChoice({ model }: { model: Model }) {
       <select
         id={id}
         value={upAxisOf(model)}
-        disabled={!editable || setUp.isPending}
+        // A deployment that does not report the axis cannot keep a choice either.
+        disabled={!editable || setUp.isPending || model.upAxis === undefined}
         onChange={(event) => setUp.mutate({ id: model.id, upAxis: event.target.value as UpAxis })}
       >
         <option value="z">Z is up{note('z')}</option>
