@@ -108,9 +108,12 @@ describe('ModelPage', () => {
     renderRoutes(routes, '/models/m1', ['viewer', 'editor']);
     await user.click(await screen.findByRole('button', { name: 'Move to folder' }));
     const dialog = screen.getByRole('dialog', { name: 'Move Bracket' });
-    await user.selectOptions(within(dialog).getByLabelText('Folder'), 'Gears');
+    // The folder picker: the model's own folder is not offered; a search narrows the rest.
+    expect(within(dialog).queryByRole('radio', { name: 'Brackets' })).toBeNull();
+    await user.type(within(dialog).getByRole('searchbox', { name: 'Search folders' }), 'gea');
+    await user.click(await within(dialog).findByRole('radio', { name: 'Gears' }));
     expect(within(dialog).getByText('Gears/bracket.stl')).toBeTruthy();
-    await user.click(within(dialog).getByRole('button', { name: 'Move' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Move to Gears' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     const patch = fetchMock.mock.calls.find(([, init]) => init?.method === 'PATCH');
     expect(JSON.parse(String(patch?.[1]?.body))).toEqual({ folderId: 2 });
