@@ -156,11 +156,12 @@ test('several models move at once into a folder found by search or made on the s
   await signIn(page, '/folders');
   const token = await accessTokenOf(page);
   const root = `E2E Move ${Date.now()}`;
-  const part = (await bracket()).mesh;
+  // Plain blocks: parts other tests search for (the image search's bracket) must not gain look-alikes.
+  const [left, right, old] = await Promise.all([box([31, 17, 5]), box([29, 19, 6]), box([33, 15, 4])]);
   const models = await uploadModels(request, token, [
-    { filePath: `${root}/Parts/left.stl`, name: 'Left bracket', bytes: toStlBinary(part) },
-    { filePath: `${root}/Parts/right.stl`, name: 'Right bracket', bytes: toStlBinary(part) },
-    { filePath: `${root}/Archive/old.stl`, name: 'Old bracket', bytes: toStlBinary(part) },
+    { filePath: `${root}/Parts/left.stl`, name: 'Left spacer', bytes: toStlBinary(left.mesh) },
+    { filePath: `${root}/Parts/right.stl`, name: 'Right spacer', bytes: toStlBinary(right.mesh) },
+    { filePath: `${root}/Archive/old.stl`, name: 'Old spacer', bytes: toStlBinary(old.mesh) },
   ]);
   await waitSettled(
     request,
@@ -168,8 +169,8 @@ test('several models move at once into a folder found by search or made on the s
     models.map((m) => m.id),
   );
   await page.goto(`/folders/${models[0]!.folderId}`);
-  await page.getByLabel('Select Left bracket').check();
-  await page.getByLabel('Select Right bracket').check();
+  await page.getByLabel('Select Left spacer').check();
+  await page.getByLabel('Select Right spacer').check();
   await page.getByRole('button', { name: 'Move selected…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Move 2 models' });
   // Search narrows the list to the project's folders; a new folder is made inside the one chosen.
