@@ -94,16 +94,23 @@ test('duplicate clean-up: review a group across folders, decide one member, expo
   // Move the decided duplicate: the confirmation lists exactly what happens.
   await page.getByRole('button', { name: 'Act on 1 decided duplicate…' }).click();
   const dialog = page.getByRole('dialog');
-  await dialog.getByRole('combobox', { name: 'Folder' }).selectOption({ label: `${root} archive` });
+  await dialog.getByRole('searchbox', { name: 'Search folders' }).fill(`${root} archive`);
+  await dialog.getByRole('radiogroup', { name: /^Folder/ }).getByRole('radio', { name: `${root} archive` }).check();
   await expect(dialog.getByTestId('bulk-plan').getByRole('listitem')).toHaveText([
     `${root}/copies/flange-copy.obj → ${root} archive/flange-copy.obj`,
   ]);
   await page.screenshot({ path: 'e2e/screenshots/review-move.png' });
   await dialog.getByRole('button', { name: 'Move 1' }).click();
   await expect(dialog.getByText('Done: 1 of 1.')).toBeVisible();
+  // What was done stays readable: the old path and the new one.
+  await expect(dialog.getByTestId('bulk-plan').getByRole('listitem')).toHaveText([
+    `${root}/copies/flange-copy.obj → ${root} archive/flange-copy.obj`,
+  ]);
   await dialog.getByRole('button', { name: 'Close' }).click();
-  // The report now says its scope changed.
-  await expect(page.getByText('Out of date')).toBeVisible();
+  // The report's own action neither marks it out of date nor leaves the duplicate to act on again.
+  await expect(page.getByTestId('acted-count')).toHaveText('1 already acted on from this report');
+  await expect(page.getByRole('button', { name: 'Act on 0 decided duplicates…' })).toBeDisabled();
+  await expect(page.getByText('Out of date')).toHaveCount(0);
 
   // The folders page shows the duplicate in the archive folder.
   await page.goto(`/folders/${archiveId}`);

@@ -133,7 +133,7 @@ export function useDuplicateAction() {
       modelIds: readonly string[];
       onProgress: (done: number) => void;
     }) => runDuplicateAction(action, modelIds, onProgress),
-    // Models moved, tagged or deleted: every list that shows them, and the reports (now stale).
+    // Models moved, tagged or deleted: every list that shows them, and the report's list of what is left.
     onSettled: () => queryClient.invalidateQueries(),
   });
 }

@@ -135,8 +135,10 @@ export const reportGroupsResponseSchema = z.object({
   report: duplicateReportSchema,
   groups: z.array(reviewGroupSchema),
   pageData: pageDataSchema,
-  /** Across every group of the report, not only this page. */
+  /** Across every group of the report, not only this page; those acted on from it left out. */
   decidedDuplicates: z.array(decidedDuplicateSchema),
+  /** Decided duplicates already moved, tagged or deleted from this report. */
+  actedCount: z.number().int().nonnegative(),
 });
 export type ReportGroupsResponse = z.infer<typeof reportGroupsResponseSchema>;
 
@@ -144,12 +146,25 @@ export type ReportGroupsResponse = z.infer<typeof reportGroupsResponseSchema>;
 export const maxModelsPerAction = 100;
 
 const actionModels = z.array(z.string().uuid()).min(1).max(maxModelsPerAction);
+/**
+ * The report the action is taken from, if any: the duplicates acted on leave its list of decided
+ * duplicates, and its own action does not mark it out of date.
+ */
+const fromReport = z.string().uuid().optional();
 export const duplicateActionRequestSchema = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('move'), modelIds: actionModels, folderId: z.number().int().positive().max(2_147_483_647) }).strict(),
+  z
+    .object({
+      action: z.literal('move'),
+      modelIds: actionModels,
+      folderId: z.number().int().positive().max(2_147_483_647),
+      reportId: fromReport,
+    })
+    .strict(),
   z
     .object({
       action: z.literal('set-metadata'),
       modelIds: actionModels,
+      reportId: fromReport,
       metadataKeyId: z.number().int().positive().max(2_147_483_647),
       /** The value to set; absent: each duplicate's master's path. */
       value: z.string().max(10_000).optional(),
@@ -159,6 +174,7 @@ export const duplicateActionRequestSchema = z.discriminatedUnion('action', [
     .object({
       action: z.literal('delete'),
       modelIds: actionModels,
+      reportId: fromReport,
       /** Assemblies that use a duplicate, confirmed by the user by name: without every one, nothing is deleted (409). */
       confirmedAssemblyIds: z.array(z.string().uuid()).max(1000).default([]),
     })

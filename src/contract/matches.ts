@@ -45,6 +45,11 @@ export const containmentMatchSchema = z.object({
   forwardMatchPercentage: z.number().min(0).max(100),
   /** Share of the matched model's surface found in the query model. */
   reverseMatchPercentage: z.number().min(0).max(100),
+  /**
+   * This service's addition: times the contained model (the side found at the higher share) occurs
+   * in the other — from an assembly's tree where it places the part, else from its identical bodies.
+   */
+  copies: z.number().int().positive().optional(),
   transform: transformSchema.optional(),
 });
 export type ContainmentMatch = z.infer<typeof containmentMatchSchema>;

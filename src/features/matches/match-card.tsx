@@ -19,6 +19,12 @@ export function relationLabel(match: Match): string | undefined {
   return f === undefined ? 'Scaled copy' : `Scaled ×${f >= 1 ? Number(f.toFixed(2)) : `1/${Number((1 / f).toFixed(2))}`}`;
 }
 
+/** Part-in-part: how often the contained side occurs in the other, when more than once. */
+export function quantityLabel(match: Match): string | undefined {
+  if (!('copies' in match) || !match.copies || match.copies < 2) return undefined;
+  return match.reverseMatchPercentage > match.forwardMatchPercentage ? `×${match.copies} in this model` : `This model ×${match.copies} in it`;
+}
+
 export function MatchScores({ match, direction }: { match: Match; direction: ContainmentDirection | null }) {
   if ('matchPercentage' in match) return <ScoreBar label="Score" value={match.matchPercentage} emphasis band />;
   return (
@@ -67,6 +73,7 @@ export function MatchCard({
             {relationLabel(match)}
           </span>
         )}
+        {quantityLabel(match) && <span className="badge">{quantityLabel(match)}</span>}
         <Link className="button button--small" to={compareHref(queryId, kind, match)} aria-label={`Compare with ${model.name}`}>
           Compare
         </Link>

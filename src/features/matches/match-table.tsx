@@ -1,5 +1,5 @@
 import { shareLabels } from './kind-titles';
-import { relationLabel } from './match-card';
+import { relationLabel, quantityLabel } from './match-card';
 import { Link } from 'react-router';
 import type { Match, MatchKind } from '../../contract/matches';
 import type { MatchOrderField } from '../../contract/order';
@@ -100,6 +100,7 @@ export function MatchTable({
                 <td className="table__name">
                   <Link to={paths.model.href(m.id)}>{m.name}</Link>
                   {relationLabel(match) && <span className="badge badge--relation">{relationLabel(match)}</span>}
+                  {quantityLabel(match) && <span className="badge">{quantityLabel(match)}</span>}
                 </td>
                 <td>{folderPaths.get(m.folderId) ?? `Folder ${m.folderId}`}</td>
                 <td>{stateLabel(m.state)}</td>

@@ -49,6 +49,7 @@ describe('matches CSV', () => {
         matchedModel: model('m2', 'Plate', { folderId: 5, metadata: [{ metadataKeyId: 3, value: 'Brass' }] }),
         forwardMatchPercentage: 80,
         reverseMatchPercentage: 81,
+        copies: 4,
       },
     ];
     const columns = metadataColumns(matches, names);
@@ -63,9 +64,9 @@ describe('matches CSV', () => {
       origin: 'https://wb.example/',
     });
     expect(csv.split('\r\n')).toEqual([
-      'Name,File path,Folder,State,This model found in it (%),It found in this model (%),Material,Supplier,Model id,Link',
-      '"Bracket, left","Parts/Bracket, left.stl",Parts,Ready,99.88,12.3,,ACME,m1,https://wb.example/models/m1',
-      'Plate,Parts/Plate.stl,5,Ready,80,81,Brass,,m2,https://wb.example/models/m2',
+      'Name,File path,Folder,State,This model found in it (%),It found in this model (%),Quantity,Material,Supplier,Model id,Link',
+      '"Bracket, left","Parts/Bracket, left.stl",Parts,Ready,99.88,12.3,,,ACME,m1,https://wb.example/models/m1',
+      'Plate,Parts/Plate.stl,5,Ready,80,81,4,Brass,,m2,https://wb.example/models/m2',
       '',
     ]);
     const similar = matchesCsv([{ matchedModel: model('m3', 'Disc'), matchPercentage: 97.5 }], {

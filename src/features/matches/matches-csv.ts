@@ -37,7 +37,8 @@ export function toCsv(rows: readonly (readonly Cell[])[]): string {
 const round = (n: number) => Math.round(n * 100) / 100;
 
 export function matchesCsv(matches: readonly Match[], ctx: CsvContext): string {
-  const scoreHeaders = ctx.kind === 'part-in-part' ? [`${shareLabels.forward} (%)`, `${shareLabels.reverse} (%)`] : ['Score (%)'];
+  const scoreHeaders =
+    ctx.kind === 'part-in-part' ? [`${shareLabels.forward} (%)`, `${shareLabels.reverse} (%)`, 'Quantity'] : ['Score (%)'];
   const header = ['Name', 'File path', 'Folder', 'State', ...scoreHeaders, ...ctx.metadataKeys.map((k) => k.name), 'Model id', 'Link'];
   const rows: Cell[][] = [header];
   for (const match of matches) {
@@ -45,7 +46,7 @@ export function matchesCsv(matches: readonly Match[], ctx: CsvContext): string {
     const scores =
       'matchPercentage' in match
         ? [round(match.matchPercentage)]
-        : [round(match.forwardMatchPercentage), round(match.reverseMatchPercentage)];
+        : [round(match.forwardMatchPercentage), round(match.reverseMatchPercentage), match.copies ?? ''];
     const metadata = ctx.metadataKeys.map((k) => m.metadata.find((p) => p.metadataKeyId === k.id)?.value ?? '');
     rows.push([
       m.name,

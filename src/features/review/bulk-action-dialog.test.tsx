@@ -12,6 +12,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+const reportId = '6f1c1a52-54a4-4a43-9b4e-0c51b1f7a9d1';
 const master = makeModel({ id: 'master', name: 'Flange', filePath: 'parts/flange.stl', fileName: 'flange.stl' });
 const duplicate = (i: number, usedIn: DecidedDuplicate['usedIn'] = []): DecidedDuplicate => ({
   model: makeModel({ id: `d${i}`, name: `Copy ${i}`, filePath: `copies/copy-${i}.stl`, fileName: `copy-${i}.stl` }),
@@ -20,7 +21,7 @@ const duplicate = (i: number, usedIn: DecidedDuplicate['usedIn'] = []): DecidedD
 });
 
 function setup(duplicates: DecidedDuplicate[], refuseAt?: number) {
-  const sent: { action: string; modelIds: string[]; confirmedAssemblyIds?: string[] }[] = [];
+  const sent: { action: string; modelIds: string[]; confirmedAssemblyIds?: string[]; reportId?: string }[] = [];
   stubFetch(async (url, init) => {
     if (url.pathname === '/v2/folders')
       return json({
@@ -40,12 +41,13 @@ function setup(duplicates: DecidedDuplicate[], refuseAt?: number) {
     return json({ error: { message: 'Not found.', code: 'not_found' } }, 404);
   });
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
+  const dialog = (list: DecidedDuplicate[]) => (
     <QueryClientProvider client={client}>
-      <BulkActionDialog duplicates={duplicates} onClose={() => {}} />
-    </QueryClientProvider>,
+      <BulkActionDialog reportId={reportId} duplicates={list} onClose={() => {}} />
+    </QueryClientProvider>
   );
-  return { sent };
+  const { rerender } = render(dialog(duplicates));
+  return { sent, rerender: (list: DecidedDuplicate[]) => rerender(dialog(list)) };
 }
 
 describe('bulk action dialog', () => {
@@ -53,7 +55,7 @@ describe('bulk action dialog', () => {
     const user = userEvent.setup();
     const rig = { id: 'rig', name: 'rig.step', filePath: 'assemblies/rig.step', by: 'reference' as const };
     const found = { id: 'cart', name: 'cart.step', filePath: 'assemblies/cart.step', by: 'shape' as const };
-    const { sent } = setup([duplicate(1, [rig, found]), duplicate(2)]);
+    const { sent, rerender } = setup([duplicate(1, [rig, found]), duplicate(2)]);
     const dialog = screen.getByRole('dialog');
     await user.click(within(dialog).getByRole('radio', { name: 'Delete them' }));
     expect(within(dialog).getByTestId('bulk-plan').textContent).toContain('copies/copy-1.stl is deleted (parts/flange.stl is kept)');
@@ -63,7 +65,11 @@ describe('bulk action dialog', () => {
     await user.click(within(dialog).getByRole('checkbox', { name: 'Delete parts used by assemblies/rig.step' }));
     await user.click(remove);
     await within(dialog).findByText('Done: 2 of 2.');
-    expect(sent).toEqual([{ action: 'delete', confirmedAssemblyIds: ['rig'], modelIds: ['d1', 'd2'] }]);
+    expect(sent).toEqual([{ action: 'delete', confirmedAssemblyIds: ['rig'], modelIds: ['d1', 'd2'], reportId }]);
+    // The report's list empties as it is acted on; the dialog still says what was done.
+    rerender([]);
+    expect(within(dialog).getByText('Done (2):')).toBeTruthy();
+    expect(within(dialog).getByTestId('bulk-plan').textContent).toContain('copies/copy-2.stl is deleted');
   });
 
   it('sends 100 models a request and stops at a refusal, saying how far it got', async () => {
@@ -71,9 +77,7 @@ describe('bulk action dialog', () => {
     const many = Array.from({ length: 230 }, (_, i) => duplicate(i));
     const { sent } = setup(many, 2);
     const dialog = screen.getByRole('dialog');
-    const folder = within(dialog).getByRole('combobox', { name: 'Folder' });
-    await waitFor(() => expect(within(folder).getByRole('option', { name: 'archive' })).toBeTruthy());
-    await user.selectOptions(folder, 'archive');
+    await user.click(await within(dialog).findByRole('radio', { name: 'archive' }));
     expect(within(dialog).getByTestId('bulk-plan').textContent).toContain('copies/copy-0.stl → archive/copy-0.stl');
     await user.click(within(dialog).getByRole('button', { name: 'Move 230' }));
     expect((await within(dialog).findByRole('alert')).textContent).toContain('already exists; nothing was moved');

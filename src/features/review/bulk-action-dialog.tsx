@@ -1,11 +1,11 @@
 import { useRef, useState } from 'react';
 import { errorMessage } from '../../api/client';
 import { useDuplicateAction, type DuplicateAction } from '../../api/duplicate-review';
-import { useFolderTree } from '../../api/folders';
+import { useCreateFolder, useFolderTree } from '../../api/folders';
 import { useMetadataKeys } from '../../api/metadata-keys';
 import type { DecidedDuplicate } from '../../contract/duplicate-review';
 import { Dialog } from '../../ui/dialog';
-import { FolderOptions } from '../../ui/folder-options';
+import { FolderPicker } from '../../ui/folder-picker';
 import { toggled } from './toggled';
 
 type Kind = DuplicateAction['action'];
@@ -21,7 +21,19 @@ const kindWords: Record<Kind, string> = {
  * happens to each; a duplicate an assembly uses is deleted only once that assembly is confirmed by
  * name. Sent in requests of at most 100 (each all or nothing), with progress.
  */
-export function BulkActionDialog({ duplicates, onClose }: { duplicates: readonly DecidedDuplicate[]; onClose: () => void }) {
+export function BulkActionDialog({
+  reportId,
+  duplicates: current,
+  onClose,
+}: {
+  /** The report acted from: its list of decided duplicates drops these, and it stays current. */
+  reportId: string;
+  duplicates: readonly DecidedDuplicate[];
+  onClose: () => void;
+}) {
+  // What was confirmed stays on screen as it was: the report's list empties as it is acted on.
+  const [sent, setSent] = useState<readonly DecidedDuplicate[] | null>(null);
+  const duplicates = sent ?? current;
   const [kind, setKind] = useState<Kind>('move');
   const [folderId, setFolderId] = useState<number | null>(null);
   const [keyId, setKeyId] = useState<number | null>(null);
@@ -29,6 +41,7 @@ export function BulkActionDialog({ duplicates, onClose }: { duplicates: readonly
   const [confirmed, setConfirmed] = useState<Set<string>>(new Set());
   const [done, setDone] = useState(0);
   const folders = useFolderTree({ fresh: true });
+  const createFolder = useCreateFolder();
   const keys = useMetadataKeys(kind === 'set-metadata');
   const run = useDuplicateAction();
   const cancelRef = useRef<HTMLButtonElement>(null);
@@ -50,10 +63,10 @@ export function BulkActionDialog({ duplicates, onClose }: { duplicates: readonly
   };
   const action = (): DuplicateAction =>
     kind === 'move'
-      ? { action: 'move', folderId: folderId! }
+      ? { action: 'move', folderId: folderId!, reportId }
       : kind === 'set-metadata'
-        ? { action: 'set-metadata', metadataKeyId: keyId!, ...(value ? { value } : {}) }
-        : { action: 'delete', confirmedAssemblyIds: [...confirmed] };
+        ? { action: 'set-metadata', metadataKeyId: keyId!, reportId, ...(value ? { value } : {}) }
+        : { action: 'delete', confirmedAssemblyIds: [...confirmed], reportId };
 
   return (
     <Dialog
@@ -72,13 +85,12 @@ export function BulkActionDialog({ duplicates, onClose }: { duplicates: readonly
           </label>
         ))}
         {kind === 'move' && (
-          <label className="field">
-            <span>Folder</span>
-            <select value={folderId ?? ''} onChange={(event) => setFolderId(event.target.value ? Number(event.target.value) : null)}>
-              <option value="">Choose a folder…</option>
-              <FolderOptions folders={folders.data} />
-            </select>
-          </label>
+          <FolderPicker
+            folders={folders.data ?? []}
+            value={folderId}
+            onChange={setFolderId}
+            onCreate={(name, parentFolderId) => createFolder.mutateAsync({ name, parentFolderId })}
+          />
         )}
         {kind === 'set-metadata' && (
           <>
@@ -126,7 +138,7 @@ export function BulkActionDialog({ duplicates, onClose }: { duplicates: readonly
           </div>
         )}
       </fieldset>
-      <p>Exactly this happens ({duplicates.length}):</p>
+      <p>{finished ? `Done (${duplicates.length}):` : `Exactly this happens (${duplicates.length}):`}</p>
       <ol className="review-plan" data-testid="bulk-plan">
         {duplicates.map((d) => (
           <li key={d.model.id}>{effect(d)}</li>
@@ -159,7 +171,12 @@ export function BulkActionDialog({ duplicates, onClose }: { duplicates: readonly
             aria-busy={run.isPending}
             onClick={() => {
               setDone(0);
-              run.mutate({ action: action(), modelIds: duplicates.map((d) => d.model.id), onProgress: setDone });
+              setSent(duplicates);
+              run.mutate(
+                { action: action(), modelIds: duplicates.map((d) => d.model.id), onProgress: setDone },
+                // Stopped part way: what is left to do is the report's list again.
+                { onError: () => setSent(null) },
+              );
             }}
           >
             {run.isPending

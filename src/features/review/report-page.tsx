@@ -86,7 +86,7 @@ function Groups({ report }: { report: DuplicateReport }) {
   if (groups.isPending) return <LoadingState label="Loading the groups…" />;
   if (groups.isError)
     return <ErrorState title="The groups could not be loaded" message={errorMessage(groups.error)} onRetry={() => void groups.refetch()} />;
-  const { pageData, decidedDuplicates } = groups.data;
+  const { pageData, decidedDuplicates, actedCount } = groups.data;
   const goTo = (p: number) => {
     const next = new URLSearchParams(search);
     next.set('page', String(p));
@@ -106,6 +106,11 @@ function Groups({ report }: { report: DuplicateReport }) {
           >
             Act on {decidedDuplicates.length} decided {decidedDuplicates.length === 1 ? 'duplicate' : 'duplicates'}…
           </button>
+        )}
+        {actedCount > 0 && (
+          <span className="muted" data-testid="acted-count">
+            {actedCount} already acted on from this report
+          </span>
         )}
       </div>
       {pageData.total === 0 ? (
@@ -133,7 +138,7 @@ function Groups({ report }: { report: DuplicateReport }) {
           </button>
         </nav>
       )}
-      {acting && <BulkActionDialog duplicates={decidedDuplicates} onClose={() => setActing(false)} />}
+      {acting && <BulkActionDialog reportId={report.id} duplicates={decidedDuplicates} onClose={() => setActing(false)} />}
     </>
   );
 }

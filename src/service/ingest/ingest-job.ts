@@ -226,10 +226,11 @@ async function finish(deps: IngestDeps, row: ModelRow, version: number, o: Outco
 
   // Models ingested at the same moment cannot settle their pair while each sees the other still
   // processing; once searchable, a second pass stores what the first could not (the later of the
-  // two finds the other searchable). Part-to-part only: containment pairs cost 0.1–0.5 s each on
-  // the one pair thread, and a batch of similar parts would queue minutes of them.
+  // two finds the other searchable). Part-in-part too: an assembly and its parts usually arrive in
+  // one batch, and "used in" reads only stored pairs. Pairs stored by the first pass are read, not
+  // computed again, so the second pass costs only the pairs the first could not see.
   if (storedEarly && (o.state === 'finished' || o.state === 'finished-incomplete')) {
-    await settleExactPairs(db, row.id, undefined, { partInPart: false }).catch((error: unknown) =>
+    await settleExactPairs(db, row.id).catch((error: unknown) =>
       log.warn({ err: error, modelId: row.id }, 'search pairs of a model could not be settled'),
     );
   }

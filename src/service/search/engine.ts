@@ -40,6 +40,8 @@ export interface ScoredMatch {
   scale?: number;
   forward?: number;
   reverse?: number;
+  /** Part-in-part: times the contained model (the side found at the higher share) occurs in the other. */
+  copies?: number;
   transform?: number[];
 }
 
@@ -155,12 +157,13 @@ async function partInPart(ctx: SearchContext, query: ModelRow, filter: Expressio
   );
   const out: ScoredMatch[] = known
     .filter((k) => knownAllowed.has(k.modelId))
-    .map((k) => ({ modelId: k.modelId, forward: k.forward, reverse: k.reverse, transform: k.transform }));
+    .map((k) => ({ modelId: k.modelId, forward: k.forward, reverse: k.reverse, copies: k.copies, transform: k.transform }));
   const knownIds = new Set(known.map((k) => k.modelId));
 
   // Geometry: each of the query's larger shells probes the shell index (a part finds the
   // assemblies holding a shell like it; an assembly finds the parts like its shells).
-  const probes = (await loadComponents(ctx.db, query.id)).slice(0, PROBE_SHELLS);
+  const queryShells = await loadComponents(ctx.db, query.id);
+  const probes = queryShells.slice(0, PROBE_SHELLS);
   const best = new Map<string, number>();
   for (const probe of probes) {
     const found = await nearest(ctx.db, {
@@ -192,10 +195,32 @@ async function partInPart(ctx: SearchContext, query: ModelRow, filter: Expressio
   const extraAllowed = await allowedIds(ctx, query.id, extra, filter);
   for (const id of [...chosen, ...extra.filter((x) => extraAllowed.has(x))]) {
     const r = exact.get(id) ?? others.get(id);
-    if (r?.forward !== undefined && r.reverse !== undefined)
-      out.push({ modelId: id, forward: r.forward, reverse: r.reverse, transform: r.transform });
+    if (r?.forward === undefined || r.reverse === undefined) continue;
+    const otherShells = await loadComponents(ctx.db, id);
+    // The query found in the other (forward) or the other found in the query (reverse).
+    const copies = r.forward >= r.reverse ? copiesOf(queryShells, otherShells) : copiesOf(otherShells, queryShells);
+    out.push({ modelId: id, forward: r.forward, reverse: r.reverse, copies, transform: r.transform });
   }
   return out;
+}
+
+type Shells = Awaited<ReturnType<typeof loadComponents>>;
+
+/**
+ * Times a part occurs in a whole found by shape: the copies of the whole's identical bodies most
+ * like the part's largest body (the same count ingestion grouped them by), 1 when none is near.
+ */
+export function copiesOf(part: Shells, whole: Shells): number {
+  const probe = part[0];
+  if (!probe) return 1;
+  let best: { distance: number; copies: number } | undefined;
+  for (const s of whole) {
+    let d = 0;
+    for (let i = 0; i < probe.descriptor.length; i++) d += (probe.descriptor[i]! - (s.descriptor[i] ?? 0)) ** 2;
+    d = Math.sqrt(d);
+    if (d <= PROBE_DISTANCE && (!best || d < best.distance)) best = { distance: d, copies: s.copies };
+  }
+  return best?.copies ?? 1;
 }
 
 /**
@@ -210,7 +235,6 @@ export async function settleExactPairs(
   db: Kysely<Database>,
   modelId: string,
   settlingVersion?: number,
-  kinds: { partInPart: boolean } = { partInPart: true },
 ): Promise<{ partToPart: number; partInPart: number } | undefined> {
   const query = await findModelById(db, modelId);
   if (!query) return undefined;
@@ -229,7 +253,7 @@ export async function settleExactPairs(
   try {
     const before = pairCounters.computed;
     const p2p = await partToPart(ctx, query, undefined);
-    const pip = kinds.partInPart ? await partInPart(ctx, query, undefined) : [];
+    const pip = await partInPart(ctx, query, undefined);
     // New pairs show in the partners' lists too (relations, part-in-part both ways).
     if (pairCounters.computed !== before) await bumpGeneration(db, query.tenant_id);
     return { partToPart: p2p.filter((m) => m.transform).length, partInPart: pip.length };

@@ -41,6 +41,8 @@ export interface KnownContainment {
   modelId: string;
   forward: number;
   reverse: number;
+  /** Times the part is placed in the assembly. */
+  copies: number;
   transform: number[];
 }
 
@@ -72,11 +74,18 @@ export async function knownContainment(
       modelId: p.partId,
       forward: share(areas.get(p.partId), p.copies, qArea),
       reverse: 100,
+      copies: p.copies,
       transform: invertRigidMat4(p.transform),
     });
   }
   for (const p of asPart) {
-    out.push({ modelId: p.assemblyId, forward: 100, reverse: share(qArea, p.copies, areas.get(p.assemblyId)), transform: p.transform });
+    out.push({
+      modelId: p.assemblyId,
+      forward: 100,
+      reverse: share(qArea, p.copies, areas.get(p.assemblyId)),
+      copies: p.copies,
+      transform: p.transform,
+    });
   }
   return out;
 }

@@ -284,6 +284,7 @@ class PairInputs {
 /**
  * For each of `partIds`, the searchable assemblies its stored part-in-part results place it in:
  * at least `minForward` % of the part found in the assembly (what a part-in-part list shows as contained).
+ * Complete because ingestion settles every model's part-in-part pairs (ingest-job.ts).
  */
 export async function assembliesContaining(
   db: Kysely<Database>,
@@ -301,7 +302,10 @@ export async function assembliesContaining(
       -- An assembly holds more than the part: a model found as much in the part as the part in
       -- it is the same shape again (a duplicate), not an assembly that uses it.
       and coalesce(p.reverse, 0) < ${minForward}
-      and m.is_assembly and m.id in (${searchableIdsSql(tenantId)})
+      -- An assembly: a tree of parts, or a mesh of several bodies (an assembly exported as one file).
+      and (m.is_assembly or exists (
+        select 1 from search_features f where f.model_id = m.id and f.shells > 1))
+      and m.id in (${searchableIdsSql(tenantId)})
     order by m.name, m.id`.execute(db);
   for (const r of rows) {
     let list = out.get(r.part_id);

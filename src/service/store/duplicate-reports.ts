@@ -104,3 +104,28 @@ export async function scopeFingerprint(db: Kysely<Database>, tenantId: number, f
   const r = rows[0];
   return `${r?.n ?? 0}:${r?.latest ? new Date(r.latest).toISOString() : '-'}:${r?.ids ?? '-'}`;
 }
+
+/**
+ * Records a bulk action taken from a report on some of its decided duplicates. A report that was
+ * current before it (`wasCurrent`) takes the scope's fingerprint after it: its own action does not
+ * make it out of date; any other change since it ran still does.
+ */
+export async function recordReportAction(
+  db: Kysely<Database>,
+  tenantId: number,
+  reportId: string,
+  action: string,
+  modelIds: readonly string[],
+  fingerprintAfter: string | undefined,
+) {
+  const acted = JSON.stringify(Object.fromEntries(modelIds.map((id) => [id, action])));
+  await db
+    .updateTable('duplicate_reports')
+    .set({
+      acted: sql`acted || ${acted}::jsonb`,
+      ...(fingerprintAfter !== undefined ? { fingerprint: fingerprintAfter } : {}),
+    })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', reportId)
+    .execute();
+}

@@ -38,6 +38,8 @@ export interface DuplicateReportsTable {
   /** What the scope's searchable models were when the report read them (stale when it differs). */
   fingerprint: string | null;
   result: NullableJson<unknown>;
+  /** Migration 0016: decided duplicates acted on from this report, model id → the action. */
+  acted: ColumnType<Record<string, string>, string | undefined, string>;
   created_by: string;
   created_at: CreatedAt;
   finished_at: Date | null;

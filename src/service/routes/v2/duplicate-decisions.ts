@@ -37,6 +37,8 @@ import type { ModelLifecycle } from '../../store/model-lifecycle';
 import { assembliesUsing, findModel, modelsByIds, moveModelsTo } from '../../store/models';
 import type { Database } from '../../store/schema';
 import { modelDeletion } from '../../store/model-deletion';
+import { findReport, recordReportAction, scopeFingerprint } from '../../store/duplicate-reports';
+import { reportFolders } from '../../search/duplicate-report-job';
 
 /** Display names of users by id (a user deleted since shows as its id). */
 export async function userNames(db: Kysely<Database>, ids: readonly string[]): Promise<Map<string, string>> {
@@ -257,6 +259,13 @@ export async function duplicateDecisionRoutes(parent: FastifyInstance, { db, blo
           `${undecided.map((id) => nameOf.get(id)).join(', ')}: not decided a duplicate of a master; nothing was changed.`,
         );
 
+      // Taken from a report: it stays current if it was (its own action is no change to review).
+      const report = body.reportId ? await findReport(db, auth.tenantId, body.reportId) : undefined;
+      if (body.reportId && !report) throw new NotFound(`No duplicates report ${body.reportId}; nothing was changed.`);
+      const scopeNow = async () =>
+        report && scopeFingerprint(db, auth.tenantId, await reportFolders(db, auth.tenantId, report.folder_ids, report.include_subfolders));
+      const wasCurrent = report?.status === 'ready' && report.fingerprint === (await scopeNow());
+
       switch (body.action) {
         case 'move': {
           const moved = await moveModelsTo(db, auth.tenantId, ids, body.folderId);
@@ -294,6 +303,7 @@ export async function duplicateDecisionRoutes(parent: FastifyInstance, { db, blo
           break;
         }
       }
+      if (report) await recordReportAction(db, auth.tenantId, report.id, body.action, ids, wasCurrent ? await scopeNow() : undefined);
       return { action: body.action, modelIds: ids };
     },
   );

@@ -195,14 +195,15 @@ export async function duplicateReportRoutes(
     return { groups: proposedGroups(stored, decidedPairs(decisions), row.threshold), decisions };
   }
 
-  /** Members decided duplicates of their group's decided master, in every group: what bulk actions take. */
+  /** Members decided duplicates of their group's decided master, in every group, not yet acted on from this report: what bulk actions take. */
   async function decidedDuplicates(
     tenantId: number,
     groups: ReturnType<typeof proposedGroups>,
     decisions: Awaited<ReturnType<typeof decisionsAmong>>,
+    acted: Readonly<Record<string, string>>,
   ) {
     const pairs = decidedPairs(decisions);
-    const found: { modelId: string; masterId: string }[] = [];
+    let found: { modelId: string; masterId: string }[] = [];
     for (const g of groups) {
       const master = decidedMaster(g.modelIds, pairs);
       if (!master) continue;
@@ -212,6 +213,8 @@ export async function duplicateReportRoutes(
           found.push({ modelId: other, masterId: master });
       }
     }
+    const actedCount = found.filter((f) => f.modelId in acted).length;
+    found = found.filter((f) => !(f.modelId in acted));
     const [models, usedIn] = await Promise.all([
       toModelsByIds(db, tenantId, [...new Set(found.flatMap((f) => [f.modelId, f.masterId]))], files),
       usedInOf(
@@ -220,11 +223,12 @@ export async function duplicateReportRoutes(
       ),
     ]);
     const byId = new Map(models.map((m) => [m.id, m]));
-    return found.flatMap((f) =>
+    const decided = found.flatMap((f) =>
       byId.has(f.modelId) && byId.has(f.masterId)
         ? [{ model: byId.get(f.modelId)!, master: byId.get(f.masterId)!, usedIn: usedIn.get(f.modelId) ?? [] }]
         : [],
     );
+    return { decidedDuplicates: decided, actedCount };
   }
 
   app.get(
@@ -305,7 +309,7 @@ export async function duplicateReportRoutes(
         report,
         groups,
         pageData: pageDataFor(all.length, page),
-        decidedDuplicates: await decidedDuplicates(auth.tenantId, all, reportDecisions),
+        ...(await decidedDuplicates(auth.tenantId, all, reportDecisions, row.acted)),
       };
       return body;
     },

@@ -333,9 +333,24 @@ describe('duplicate review', () => {
     const meta = await call(`/v2/models/${m.b1}/metadata`, { token: viewerToken });
     expect(meta.body).toMatchObject({ metadata: [{ metadataKeyId: keyId, value: 'parts/sub/bracket-b.stl' }] });
 
-    // Move, then see it in the archive folder's contents.
-    const moved = await act({ action: 'move', modelIds: [m.b1], folderId: folder.archive });
+    // Move from a report, then see it in the archive folder's contents. The report's own action
+    // keeps it current, and it lists only the duplicates left to act on.
+    const from = await runReport({});
+    expect((await groupsOf(from.id)).decidedDuplicates.map((d) => d.model.id).sort()).toEqual([m.b1, m.f2].sort());
+    const unknown = crypto.randomUUID();
+    expect((await act({ action: 'move', modelIds: [m.b1], folderId: folder.archive, reportId: unknown })).status).toBe(404);
+    const moved = await act({ action: 'move', modelIds: [m.b1], folderId: folder.archive, reportId: from.id });
     expect(moved.status, moved.text).toBe(200);
+    const after = await groupsOf(from.id);
+    expect(after.report.stale).toBe(false);
+    expect(after.decidedDuplicates.map((d) => d.model.id)).toEqual([m.f2]);
+    expect(after.actedCount).toBe(1);
+    // The same change made elsewhere marks a report out of date.
+    const other = await runReport({});
+    expect((await act({ action: 'move', modelIds: [m.b1], folderId: folder.parts })).status).toBe(200);
+    expect((await groupsOf(other.id)).report.stale).toBe(true);
+    expect((await groupsOf(other.id)).actedCount).toBe(0);
+    expect((await act({ action: 'move', modelIds: [m.b1], folderId: folder.archive })).status).toBe(200);
     const contents = await call(`/v2/folders/${folder.archive}/contents`, { token: viewerToken });
     expect(JSON.stringify(contents.body)).toContain('archive/bracket-a.stl');
 

@@ -119,6 +119,7 @@ export async function matchRoutes(parent: FastifyInstance, { db, files }: MatchR
             matchedModelFacetCount: matchedFacets.get(m.modelId) ?? 0,
             forwardMatchPercentage: pct(m.forward),
             reverseMatchPercentage: pct(m.reverse),
+            ...(m.copies ? { copies: m.copies } : {}),
             ...transform,
           } satisfies ContainmentMatch);
         } else {

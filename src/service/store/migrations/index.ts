@@ -14,6 +14,7 @@ import { modelsUpdated } from './0012-models-updated';
 import { declaredUnits } from './0013-declared-units';
 import { duplicateReview } from './0014-duplicate-review';
 import { upAxis } from './0015-up-axis';
+import { reportActions } from './0016-report-actions';
 
 /** All migrations, in order. Names sort lexically, which is the order Kysely applies them in. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0013-declared-units': declaredUnits,
   '0014-duplicate-review': duplicateReview,
   '0015-up-axis': upAxis,
+  '0016-report-actions': reportActions,
 };
 
 export const migrationProvider: MigrationProvider = {
