@@ -140,6 +140,18 @@ test('a dropped folder: parts before the assembly, every file ends in its state,
   const before = traffic.polls.length;
   await page.waitForTimeout(4000);
   expect(traffic.polls.length).toBe(before);
+
+  // The file that was cut off is replaced by a whole one: the same record takes it and is
+  // processed again (this service's replaceFailed; the published API answers such a path 409).
+  if (servesOurFields()) {
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      broken.getByRole('button', { name: 'Replace the file of', exact: false }).click(),
+    ]);
+    await chooser.setFiles(path.join(dir, 'plate.stl'));
+    await expect(broken).toHaveAttribute('data-status', 'finished', { timeout: 120_000 });
+    await expect(page.getByTestId('upload-summary')).toHaveText(/15 ready, 1 unsupported/);
+  }
 });
 
 test('assembly first, parts later: it ends with parts missing, then finished once they land', async ({ page, request }) => {

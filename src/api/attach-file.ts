@@ -1,6 +1,7 @@
-// The file of a model that is still waiting for it (a batch left by a closed tab): the record is
-// created again at its path, which takes it over with a fresh upload address, then the file is
-// sent there. Its own module: only the model page loads it.
+// The file of a model that is still waiting for it (a batch left by a closed tab), or a new file
+// for one that could not be read (replaceFailed, this service's addition): the record is created
+// again at its path, which takes it over with a fresh upload address, then the file is sent there.
+// Its own module: only the model and upload pages load it.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { errorCodes } from '../contract/errors';
 import { createModelsResponseSchema, type Model } from '../contract/models';
@@ -8,10 +9,15 @@ import { ApiError, apiClient, clientErrorCodes, errorFromResponse } from './clie
 import { modelQueries } from './models';
 import { withAskedPaths } from './published-answers';
 
-export async function attachFile(model: Pick<Model, 'id' | 'filePath' | 'name'>, file: Blob): Promise<void> {
+export async function attachFile(
+  model: Pick<Model, 'id' | 'filePath' | 'name'>,
+  file: Blob,
+  { replaceFailed = false }: { replaceFailed?: boolean } = {},
+): Promise<void> {
   const asked = [{ filePath: model.filePath, name: model.name }];
   const created = await apiClient().request('/v2/models', {
     method: 'POST',
+    query: { replaceFailed: replaceFailed ? 'true' : undefined },
     body: { models: asked },
     schema: createModelsResponseSchema,
     // A deployment of the published API does not answer paths: they are the ones asked for.

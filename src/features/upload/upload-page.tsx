@@ -4,8 +4,9 @@ import { paths } from '../../ui/paths';
 import { errorMessage } from '../../api/client';
 import { useFolder, useFolderTree } from '../../api/folders';
 import { parseFolderId } from '../../contract/folders';
+import { fileNameOf } from '../../contract/file-paths';
 import { declaredUnitChoices, type DeclaredUnit } from '../../contract/models';
-import { needsDeclaredUnit } from '../../contract/file-types';
+import { extensionOf, needsDeclaredUnit } from '../../contract/file-types';
 import { useAppConfig } from '../../ui/config-context';
 import { showToast } from '../../ui/toast';
 import type { EngineSnapshot, UploadEngine } from './engine/engine';
@@ -416,6 +417,24 @@ function BatchSection({
         session
           .reprocess(modelId)
           .catch((error: unknown) => showToast(`Could not reprocess: ${errorMessage(error)}`, 'error'))
+          .finally(() =>
+            setReprocessing((s) => {
+              const next = new Set(s);
+              next.delete(modelId);
+              return next;
+            }),
+          );
+      },
+      onReplace: (modelId, filePath, file) => {
+        const wanted = extensionOf(filePath);
+        if (extensionOf(file.name) !== wanted) {
+          showToast(`Choose a .${wanted} file: ${fileNameOf(filePath)} keeps its name and format.`, 'error');
+          return;
+        }
+        setReprocessing((s) => new Set(s).add(modelId));
+        session
+          .replaceFile(modelId, filePath, file)
+          .catch((error: unknown) => showToast(`Could not replace the file: ${errorMessage(error)}`, 'error'))
           .finally(() =>
             setReprocessing((s) => {
               const next = new Set(s);

@@ -1,6 +1,8 @@
 // The upload in progress, kept outside React so it goes on while the user browses elsewhere
 // in the app. One per page load (module singleton); the header indicator reads its status.
 import { reprocessModel } from '../../api/models';
+import { attachFile } from '../../api/attach-file';
+import { fileNameOf } from '../../contract/file-paths';
 import { DEFAULT_UPLOAD_MAX_BYTES } from '../../contract/app-config';
 import { UploadEngine, type AttachResult, type EngineSnapshot } from './engine/engine';
 import { targetFolderProblem, type SourceFile } from './engine/planner';
@@ -58,6 +60,8 @@ export interface UploadSessionDeps {
   notifyIntervalMs?: number;
   /** Asks the service to reprocess a model. */
   reprocess?: (id: string) => Promise<unknown>;
+  /** Sends a new file to a model that could not be read (the same record takes it). */
+  replaceFile?: (model: { id: string; filePath: string; name: string }, file: Blob) => Promise<unknown>;
   /** The window to hook beforeunload/visibilitychange on; null in tests that do not want it. */
   window?: Window | null;
   /** Whether a batch before this one is still being sent or waiting (then this one is queued). */
@@ -358,6 +362,14 @@ export class UploadSession {
   }
 
   /** Asks the service to process a failed model again and follows it. */
+  /** A new file for a model that could not be read (a truncated STEP): sent to the same record, which is processed again. */
+  async replaceFile(modelId: string, filePath: string, file: Blob): Promise<void> {
+    const model = { id: modelId, filePath, name: fileNameOf(filePath) };
+    await (this.deps.replaceFile ?? ((m, f) => attachFile(m, f, { replaceFailed: true })))(model, file);
+    this.state.engine?.followAgain(modelId);
+    this.saver?.request();
+  }
+
   async reprocess(modelId: string): Promise<void> {
     await (this.deps.reprocess ?? reprocessModel)(modelId);
     this.state.engine?.followAgain(modelId);

@@ -1,4 +1,5 @@
-import { memo, useMemo } from 'react';
+import { memo, useMemo, useRef } from 'react';
+import { extensionOf } from '../../contract/file-types';
 import { Link } from 'react-router';
 import type { EngineFileView } from './engine/engine';
 import { inPathOrder, pathInFolder, roleWords, statusWords, toneOf } from './status-words';
@@ -12,6 +13,8 @@ const REPROCESSABLE = new Set(['failed', 'failed-incomplete']);
 export interface RowActions {
   onCancel: (filePath: string) => void;
   onReprocess: (modelId: string) => void;
+  /** A new file for a model that could not be read, sent to the same record. */
+  onReplace: (modelId: string, filePath: string, file: File) => void;
   reprocessing: ReadonlySet<string>;
 }
 
@@ -30,6 +33,8 @@ const UploadRow = memo(function UploadRow({
   const percent = file.size > 0 ? Math.min(100, Math.round((file.loaded / file.size) * 100)) : 0;
   const finished = file.modelId && (file.status === 'finished' || file.status === 'finished-incomplete');
   const message = file.error?.message ?? (file.status !== 'finished' ? file.stateReason : null);
+  const chooser = useRef<HTMLInputElement>(null);
+  const extension = extensionOf(file.filePath);
   return (
     <tr data-testid="upload-row" data-status={file.status}>
       <td data-label="File" className="upload-table__path" title={file.filePath}>
@@ -76,6 +81,31 @@ const UploadRow = memo(function UploadRow({
           >
             {reprocessing ? 'Reprocessing…' : 'Reprocess'}
           </button>
+        )}
+        {REPROCESSABLE.has(file.status) && file.modelId && (
+          <>
+            <button
+              type="button"
+              className="button button--small"
+              aria-label={`Replace the file of ${file.filePath}`}
+              title="Send another copy of this file (a whole one) to the same record"
+              disabled={reprocessing}
+              onClick={() => chooser.current?.click()}
+            >
+              Replace file…
+            </button>
+            <input
+              ref={chooser}
+              type="file"
+              hidden
+              accept={extension ? `.${extension}` : undefined}
+              onChange={(event) => {
+                const chosen = event.target.files?.[0];
+                event.target.value = '';
+                if (chosen) actions.onReplace(file.modelId!, file.filePath, chosen);
+              }}
+            />
+          </>
         )}
       </td>
     </tr>

@@ -125,5 +125,23 @@ describe('ingestion through the API: formats and bad files', () => {
       expect(m.stateReason, p).toMatch(reason);
       expect(m.thumbnail ?? null, p).toBeNull();
     }
+
+    // A truncated STEP is replaced by its whole file: the same record (id, path) takes the new file
+    // when asked with replaceFailed=true, and is processed again. Without it the path is taken.
+    const cut = ids[cases.findIndex(([p]) => p === 'bad/cut.stp')]!;
+    const ask = (query: string) =>
+      svc.api(`/v2/models${query}`, { method: 'POST', token: svc.token, json: { models: [{ filePath: 'bad/cut.stp', name: 'cut.stp' }] } });
+    expect((await ask('')).status).toBe(409);
+    const again = await ask('?replaceFailed=true');
+    expect(again.status, await again.clone().text()).toBe(201);
+    const entry = ((await again.json()) as { models: { model: { id: string }; uploadUrl: string; headers: Record<string, string> }[] })
+      .models[0]!;
+    expect(entry.model.id).toBe(cut);
+    await svc.put(entry, readTestFile('cube-10x10mm', 'Cube 10x10.stp'));
+    const replaced = await svc.settled(cut);
+    expect(replaced.state, replaced.stateReason ?? '').toBe('finished');
+    expect(replaced.filePath).toBe('bad/cut.stp');
+    // A model that was read is never replaced this way.
+    expect((await ask('?replaceFailed=true')).status).toBe(409);
   });
 });

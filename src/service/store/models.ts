@@ -40,9 +40,20 @@ class Rejected extends Error {
  * (missing folder, duplicate path, unknown metadata key) leaves nothing behind, folders included.
  * filePath rules and duplicates inside the batch are the caller's to check first.
  */
+/** States whose file can be replaced by `replaceFailed` (a file that could not be read). */
+const replaceableStates = ['failed', 'failed-incomplete', 'unsupported'] as const;
+
 export async function createModels(
   db: Kysely<Database>,
-  input: { tenantId: number; ownerId: string; items: readonly NewModelItem[]; createMissingFolders: boolean; uploadExpiresAt: Date },
+  input: {
+    tenantId: number;
+    ownerId: string;
+    items: readonly NewModelItem[];
+    createMissingFolders: boolean;
+    /** A path whose model failed (or is unsupported) is taken over for a new file, like one still waiting for its file. */
+    replaceFailed?: boolean;
+    uploadExpiresAt: Date;
+  },
 ): Promise<CreateModelsResult> {
   const { tenantId, items } = input;
   try {
@@ -61,7 +72,8 @@ export async function createModels(
         .execute();
       // A record still waiting for its file is taken over with a fresh address (a batch left by a
       // closed tab, dropped again); a path with a file is a conflict.
-      const blocking = taken.filter((t) => t.state !== 'incomplete-upload');
+      const replaced = taken.filter((t) => input.replaceFailed && (replaceableStates as readonly string[]).includes(t.state));
+      const blocking = taken.filter((t) => t.state !== 'incomplete-upload' && !replaced.includes(t));
       if (blocking.length > 0) throw new Rejected({ ok: false, reason: 'duplicate', paths: blocking.map((t) => t.file_path) });
       const waiting = new Map(taken.map((t) => [t.file_path_lower, t]));
       const fresh = items.filter((i) => !waiting.has(foldNameCase(i.filePath)));
@@ -109,6 +121,17 @@ export async function createModels(
 
       const uploads = ordered.map((row) => ({ modelId: row.id, nonce: newUploadNonce(), expiresAt: input.uploadExpiresAt }));
       await createUploads(trx, uploads);
+      // A replaced model's address was used for the file that failed: the new one is unused.
+      if (replaced.length)
+        await trx
+          .updateTable('uploads')
+          .set({ used_at: null })
+          .where(
+            'model_id',
+            'in',
+            replaced.map((r) => r.id),
+          )
+          .execute();
       return { ok: true, models: ordered.map((row, i) => ({ row, nonce: uploads[i]?.nonce ?? '' })), foldersCreated } as const;
     });
   } catch (error) {

@@ -45,6 +45,7 @@ const bulkIdsQuery = z.object({ ids: listParam.transform((v) => v ?? []) });
 const metadataParams = z.object({ id: z.string(), metadataKeyId: z.string() });
 const createQuery = z.object({
   createMissingFolders: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
+  replaceFailed: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
 });
 
 export interface ModelRouteOptions {
@@ -76,7 +77,8 @@ export async function modelRoutes(parent: FastifyInstance, { db, blobStore, file
         tags: ['Models'],
         summary: 'Create model records (up to 100) and get their upload addresses',
         description:
-          'Then PUT each file to its uploadUrl with every header of headers. createMissingFolders=true creates the folders of the paths.',
+          'Then PUT each file to its uploadUrl with every header of headers. createMissingFolders=true creates the folders of the paths. ' +
+          'replaceFailed=true (this service\'s addition) takes over a path whose model failed or is unsupported, as a path still waiting for its file is: same model, a fresh upload address, processed again once the new file arrives.',
         querystring: createQuery,
         body: createModelsRequestSchema,
         response: { 201: createModelsWireResponseSchema },
@@ -84,7 +86,7 @@ export async function modelRoutes(parent: FastifyInstance, { db, blobStore, file
     },
     async (request, reply) => {
       const auth = requireRole(request, 'editor');
-      const { createMissingFolders } = request.query;
+      const { createMissingFolders, replaceFailed } = request.query;
       const { models: items } = request.body;
       if (items.length === 0) throw new InvalidInput('models: send at least one model.');
       if (items.length > MAX_MODELS_PER_REQUEST) {
@@ -106,6 +108,7 @@ export async function modelRoutes(parent: FastifyInstance, { db, blobStore, file
         ownerId: auth.userId,
         items,
         createMissingFolders: createMissingFolders === 'true',
+        replaceFailed: replaceFailed === 'true',
         uploadExpiresAt: expiresAt,
       });
       if (!result.ok) {
