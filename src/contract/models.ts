@@ -44,6 +44,9 @@ export const meshFactsSchema = z.object({
   surfaceArea: z.number().nonnegative(),
   volume: z.number().nullable(),
   shells: z.number().int().nonnegative(),
+  /** Shells closed on their own; with some open, the volume those closed ones enclose (absent on models read before these existed). */
+  closedShells: z.number().int().nonnegative().optional(),
+  closedVolume: z.number().nullable().optional(),
   units: z.string(),
 });
 export type MeshFactsDto = z.infer<typeof meshFactsSchema>;

@@ -15,15 +15,21 @@ export function factRows(facts: MeshFactsDto, display: DisplayUnit): FactRow[] {
     { label: 'Triangles', value: whole.format(facts.triangles) },
     { label: 'Size (bounding box)', value: formatSize(size, facts.units, display) },
     { label: 'Surface area', value: formatLength(facts.surfaceArea, facts.units, display, 2) },
-    {
-      label: 'Volume',
-      value: facts.volume === null ? 'Not known (the surface is not closed)' : formatLength(facts.volume, facts.units, display, 3),
-    },
+    { label: 'Volume', value: volumeWords(facts, display) },
     { label: 'Shells', value: whole.format(facts.shells) },
   ];
   if (!unitIsKnown(facts.units)) rows.push({ label: 'File units', value: 'Not stated in the file; read as millimetres' });
   else rows.push({ label: 'File units', value: unitNames[facts.units] ?? facts.units });
   return rows;
+}
+
+/** The enclosed volume; with open shells beside closed ones, the closed ones' sum, saying what was left out. */
+function volumeWords(facts: MeshFactsDto, display: DisplayUnit): string {
+  if (facts.volume !== null) return formatLength(facts.volume, facts.units, display, 3);
+  const closed = facts.closedShells ?? 0;
+  if (facts.closedVolume == null || closed === 0) return 'Not known (the surface is not closed)';
+  const open = facts.shells - closed;
+  return `${formatLength(facts.closedVolume, facts.units, display, 3)} (the ${whole.format(closed)} closed ${closed === 1 ? 'body' : 'bodies'}; ${whole.format(open)} open ${open === 1 ? 'surface' : 'surfaces'} left out)`;
 }
 
 const unitNames: Record<string, string> = { mm: 'Millimetres', cm: 'Centimetres', m: 'Metres', in: 'Inches' };

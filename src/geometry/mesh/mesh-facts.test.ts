@@ -46,6 +46,22 @@ describe('meshFacts', () => {
     expect(f.closed).toBe(false);
     expect(f.volume).toBeUndefined();
     expect(f.boundaryEdgeCount).toBe(3);
+    expect(f.closedShellCount).toBe(0);
+    expect(f.closedVolume).toBeUndefined();
+  });
+
+  it('sums the closed bodies of an assembly beside an open sheet, leaving the sheet out', async () => {
+    const { mesh } = await box([1, 2, 3]);
+    const sheet: Mesh = { ...mesh, indices: mesh.indices.slice(3) };
+    const asm = mergeMeshes([mesh, applyToMesh(mesh, translation(5, 0, 0)), applyToMesh(sheet, translation(0, 9, 0))]);
+    const f = meshFacts(asm);
+    expect(f.closed).toBe(false);
+    expect(f.volume).toBeUndefined();
+    expect(f.shellCount).toBe(3);
+    expect(f.closedShellCount).toBe(2);
+    expect(f.closedVolume).toBeCloseTo(12, 6);
+    // All closed: the volume itself, no partial sum.
+    expect(meshFacts(mergeMeshes([mesh, applyToMesh(mesh, translation(5, 0, 0))])).closedVolume).toBeUndefined();
   });
 
   it('reports inward-facing meshes with a negative volume', async () => {

@@ -32,6 +32,13 @@ export interface MeshFacts {
   nonManifoldEdgeCount: number;
   /** Topological genus (through-holes) summed over shells; only when `closed`. */
   genus?: number;
+  /** Shells that are closed on their own (every edge of theirs shared by exactly two of their triangles). */
+  closedShellCount: number;
+  /**
+   * When some shells are open: the signed volume the closed ones enclose (an assembly's solid
+   * parts beside an open sheet); absent when none is closed or when `volume` is known.
+   */
+  closedVolume?: number;
 }
 
 export interface WeldResult {
@@ -271,6 +278,9 @@ export function meshFacts(mesh: Mesh, options: { weldTolerance?: number; welded?
       prev[at] = idx[t + ((k + 2) % 3)]!;
     }
   }
+  const root = shellRoots(idx, nv);
+  // Shells with a boundary or non-manifold edge (by the root of the edge's start vertex).
+  const openShells = new Set<number>();
   const stamp = new Int32Array(nv).fill(-1);
   const fwd = new Int32Array(nv);
   const rev = new Int32Array(nv);
@@ -307,11 +317,11 @@ export function meshFacts(mesh: Mesh, options: { weldTolerance?: number; welded?
       if (f === 1 && r === 1) continue;
       if (f + r === 1) boundary++;
       else nonManifold++;
+      openShells.add(root[a]!);
     }
   }
   const closed = nt > 0 && boundary === 0 && nonManifold === 0;
 
-  const root = shellRoots(idx, nv);
   const used = new Uint8Array(nv);
   for (const i of idx) used[i] = 1;
   const roots = new Set<number>();
@@ -334,13 +344,33 @@ export function meshFacts(mesh: Mesh, options: { weldTolerance?: number; welded?
     shellCount,
     boundaryEdgeCount: boundary,
     nonManifoldEdgeCount: nonManifold,
+    closedShellCount: shellCount - openShells.size,
   };
+  if (!closed && openShells.size < shellCount) facts.closedVolume = closedShellsVolume(m, root, openShells);
   if (closed) {
     facts.volume = measures.volume;
     // Euler: V − E + F = 2·shells − 2·genus
     facts.genus = Math.round((2 * shellCount - (usedVertices - undirectedEdges + nt)) / 2);
   }
   return facts;
+}
+
+/** Signed volume enclosed by the shells not in `open` (by the divergence theorem, shell by shell). */
+function closedShellsVolume(mesh: Mesh, root: Int32Array, open: ReadonlySet<number>): number {
+  const p = mesh.positions;
+  const idx = mesh.indices;
+  let v6 = 0;
+  for (let t = 0; t + 2 < idx.length; t += 3) {
+    if (open.has(root[idx[t]!]!)) continue;
+    const a = idx[t]! * 3,
+      b = idx[t + 1]! * 3,
+      c = idx[t + 2]! * 3;
+    v6 +=
+      p[a]! * (p[b + 1]! * p[c + 2]! - p[b + 2]! * p[c + 1]!) -
+      p[a + 1]! * (p[b]! * p[c + 2]! - p[b + 2]! * p[c]!) +
+      p[a + 2]! * (p[b]! * p[c + 1]! - p[b + 1]! * p[c]!);
+  }
+  return v6 / 6;
 }
 
 /** Each vertex's shell (connected through triangles) as the id of one vertex of it: union-find. */

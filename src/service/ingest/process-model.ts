@@ -22,6 +22,9 @@ export interface ModelFacts {
   /** Enclosed volume; null when the surface is not closed. */
   volume: number | null;
   shells: number;
+  /** Shells closed on their own, and the volume they enclose when others are open (an assembly with a sheet). */
+  closedShells: number;
+  closedVolume: number | null;
   units: LengthUnit;
 }
 
@@ -181,6 +184,8 @@ export async function processModel(input: ProcessInput): Promise<ProcessOutput> 
     surfaceArea: f.surfaceArea,
     volume: f.volume === undefined ? null : Math.abs(f.volume),
     shells: f.shellCount,
+    closedShells: f.closedShellCount,
+    closedVolume: f.closedVolume === undefined ? null : Math.abs(f.closedVolume),
     units: f.units,
   };
   lap('facts');
