@@ -53,6 +53,12 @@ describe('ModelPage', () => {
     expect(screen.getByText('10 × 20 × 5 mm')).toBeTruthy();
     expect(screen.getByText('1,000 mm³')).toBeTruthy();
     expect(screen.getByText('File size').nextElementSibling?.textContent).toBe('4.5 MiB');
+    // The length unit is chosen beside the details, not only in the user menu.
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('radio', { name: 'Inches' }));
+    expect(screen.getByText('0.3937 × 0.7874 × 0.1969 in')).toBeTruthy();
+    await user.click(screen.getByRole('radio', { name: 'Millimetres' }));
+    expect(screen.getByText('10 × 20 × 5 mm')).toBeTruthy();
     const summary = screen.getByRole('navigation', { name: 'Matches at 80% or more' });
     await waitFor(() =>
       expect(

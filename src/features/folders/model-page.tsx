@@ -25,6 +25,7 @@ import { useCanEdit } from '../auth/permissions';
 import './folders.css';
 import { Breadcrumbs } from '../../ui/breadcrumbs';
 import { useDisplayUnit } from '../../ui/lengths';
+import { UnitSwitch } from '../../ui/unit-switch';
 import { paths } from '../../ui/paths';
 
 // three.js and the viewer load only when a model page shows a preview: they are most of the
@@ -536,9 +537,12 @@ function ModelView({ model }: { model: Model }) {
         <PreviewSection model={model} shownPart={shownPart} isolate={isolate} />
         {model.isAssembly && <AssemblySection model={model} showing={showing} isolate={isolate} onIsolate={setIsolate} />}
         <section className="card model__details" aria-labelledby="details-heading">
-          <h2 id="details-heading" className="card__title">
-            Details
-          </h2>
+          <div className="card__heading-row">
+            <h2 id="details-heading" className="card__title">
+              Details
+            </h2>
+            {facts && <UnitSwitch />}
+          </div>
           <dl className="facts">
             {details.map((row) => (
               <div key={row.label} className="facts__row">

@@ -11,6 +11,7 @@ import { searchableStates, upAxisOf, type Model } from '../../contract/models';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { CompareView } from '../../viewer/compare-view';
 import { deviationLegend, scaleMaxFor } from '../../viewer/deviation';
+import { UnitSwitch } from '../../ui/unit-switch';
 import { convertLength, difference, formatLength, formatNumber, formatSize, useDisplayUnit } from '../../ui/lengths';
 import { SharedCanvasProvider } from '../../viewer/shared-canvas';
 import { defaultTolerance, distance, formatCompareState, parseCompareState, toleranceMax, type CompareState } from './compare-state';
@@ -374,6 +375,9 @@ function Comparison({ query, match }: { query: Model; match: Model }) {
           within the tolerance (the contained region).
         </p>
       )}
+      <div className="unit-switch-row">
+        <UnitSwitch />
+      </div>
       <FactsTable query={query} match={match} />
     </>
   );
