@@ -95,7 +95,10 @@ test('duplicate clean-up: review a group across folders, decide one member, expo
   await page.getByRole('button', { name: 'Act on 1 decided duplicate…' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('searchbox', { name: 'Search folders' }).fill(`${root} archive`);
-  await dialog.getByRole('radiogroup', { name: /^Folder/ }).getByRole('radio', { name: `${root} archive` }).check();
+  await dialog
+    .getByRole('radiogroup', { name: /^Folder/ })
+    .getByRole('radio', { name: `${root} archive` })
+    .check();
   await expect(dialog.getByTestId('bulk-plan').getByRole('listitem')).toHaveText([
     `${root}/copies/flange-copy.obj → ${root} archive/flange-copy.obj`,
   ]);

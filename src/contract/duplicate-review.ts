@@ -137,7 +137,7 @@ export const reportGroupsResponseSchema = z.object({
   pageData: pageDataSchema,
   /** Across every group of the report, not only this page; those acted on from it left out. */
   decidedDuplicates: z.array(decidedDuplicateSchema),
-  /** Decided duplicates already moved, tagged or deleted from this report. */
+  /** Decided duplicates already moved (and still there), tagged or deleted from this report. */
   actedCount: z.number().int().nonnegative(),
 });
 export type ReportGroupsResponse = z.infer<typeof reportGroupsResponseSchema>;

@@ -16,8 +16,12 @@ describe('relationLabel', () => {
 
 describe('quantityLabel', () => {
   it('counts the contained side in the other, only when it occurs more than once', () => {
-    expect(quantityLabel({ matchedModel: model, forwardMatchPercentage: 20, reverseMatchPercentage: 99, copies: 2 })).toBe('×2 in this model');
-    expect(quantityLabel({ matchedModel: model, forwardMatchPercentage: 99, reverseMatchPercentage: 20, copies: 6 })).toBe('This model ×6 in it');
+    expect(quantityLabel({ matchedModel: model, forwardMatchPercentage: 20, reverseMatchPercentage: 99, copies: 2 })).toBe(
+      '×2 in this model',
+    );
+    expect(quantityLabel({ matchedModel: model, forwardMatchPercentage: 99, reverseMatchPercentage: 20, copies: 6 })).toBe(
+      'This model ×6 in it',
+    );
     expect(quantityLabel({ matchedModel: model, forwardMatchPercentage: 99, reverseMatchPercentage: 20, copies: 1 })).toBeUndefined();
     expect(quantityLabel({ matchedModel: model, forwardMatchPercentage: 99, reverseMatchPercentage: 20 })).toBeUndefined();
     expect(quantityLabel({ matchedModel: model, matchPercentage: 99 })).toBeUndefined();

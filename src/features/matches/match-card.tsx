@@ -22,7 +22,9 @@ export function relationLabel(match: Match): string | undefined {
 /** Part-in-part: how often the contained side occurs in the other, when more than once. */
 export function quantityLabel(match: Match): string | undefined {
   if (!('copies' in match) || !match.copies || match.copies < 2) return undefined;
-  return match.reverseMatchPercentage > match.forwardMatchPercentage ? `×${match.copies} in this model` : `This model ×${match.copies} in it`;
+  return match.reverseMatchPercentage > match.forwardMatchPercentage
+    ? `×${match.copies} in this model`
+    : `This model ×${match.copies} in it`;
 }
 
 export function MatchScores({ match, direction }: { match: Match; direction: ContainmentDirection | null }) {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { json, stubFetch } from '../../api/testing/test-fetch';
@@ -84,5 +84,24 @@ describe('bulk action dialog', () => {
     expect(within(dialog).getByText('Stopped after 100 of 230.')).toBeTruthy();
     expect(sent.map((s) => s.modelIds.length)).toEqual([100, 100]);
     expect(sent.every((s) => s.action === 'move' && (s as unknown as { folderId: number }).folderId === 7)).toBe(true);
+  });
+});
+
+describe('bulk move undo', () => {
+  it('moves each duplicate back to the folder it came from, from the report', async () => {
+    const user = userEvent.setup();
+    const a = duplicate(1);
+    const b = { ...duplicate(2), model: { ...duplicate(2).model, folderId: 9 } };
+    const { sent } = setup([a, b]);
+    const dialog = screen.getByRole('dialog');
+    await user.click(await within(dialog).findByRole('radio', { name: 'archive' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Move 2' }));
+    await within(dialog).findByText('Done: 2 of 2.');
+    await user.click(within(dialog).getByRole('button', { name: 'Undo the move' }));
+    await within(dialog).findByTestId('bulk-undone');
+    expect(sent.slice(1).sort((x, y) => String(x.modelIds).localeCompare(String(y.modelIds)))).toEqual([
+      { action: 'move', folderId: a.model.folderId, modelIds: ['d1'], reportId },
+      { action: 'move', folderId: 9, modelIds: ['d2'], reportId },
+    ]);
   });
 });

@@ -44,6 +44,7 @@ export function BulkActionDialog({
   const createFolder = useCreateFolder();
   const keys = useMetadataKeys(kind === 'set-metadata');
   const run = useDuplicateAction();
+  const undo = useDuplicateAction();
   const cancelRef = useRef<HTMLButtonElement>(null);
 
   const folder = folders.data?.find((f) => f.id === folderId);
@@ -60,6 +61,17 @@ export function BulkActionDialog({
     if (kind === 'move') return folder ? `${d.model.filePath} → ${folder.path}/${d.model.fileName}` : d.model.filePath;
     if (kind === 'set-metadata') return `${d.model.filePath}: ${key?.name ?? 'the key'} = ${value || d.master.filePath}`;
     return `${d.model.filePath} is deleted (${d.master.filePath} is kept)`;
+  };
+  // Each moved duplicate back to the folder it came from (as the confirmed plan had it).
+  const undoMove = async () => {
+    const byFolder = new Map<number, string[]>();
+    for (const d of duplicates) byFolder.set(d.model.folderId, [...(byFolder.get(d.model.folderId) ?? []), d.model.id]);
+    try {
+      for (const [from, modelIds] of byFolder)
+        await undo.mutateAsync({ action: { action: 'move', folderId: from, reportId }, modelIds, onProgress: () => {} });
+    } catch {
+      // Shown from undo.error; what moved back stays moved back.
+    }
   };
   const action = (): DuplicateAction =>
     kind === 'move'
@@ -159,10 +171,25 @@ export function BulkActionDialog({
           {errorMessage(run.error)}
         </p>
       )}
+      {undo.isSuccess && (
+        <p role="status" data-testid="bulk-undone">
+          Moved back: each duplicate is in its folder again and is listed to act on.
+        </p>
+      )}
+      {undo.isError && (
+        <p className="form-error" role="alert">
+          Moving back stopped: {errorMessage(undo.error)}
+        </p>
+      )}
       <div className="dialog__actions">
         <button type="button" className="button" ref={cancelRef} onClick={onClose} disabled={run.isPending}>
           {finished ? 'Close' : 'Cancel'}
         </button>
+        {finished && kind === 'move' && !undo.isSuccess && (
+          <button type="button" className="button" disabled={undo.isPending} aria-busy={undo.isPending} onClick={() => void undoMove()}>
+            {undo.isPending ? 'Moving back…' : 'Undo the move'}
+          </button>
+        )}
         {!finished && (
           <button
             type="button"

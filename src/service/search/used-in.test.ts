@@ -61,7 +61,7 @@ describe('used in, from pairs settled at ingestion', () => {
     const started = await get('/v2/duplicate-reports', { method: 'POST', json: {} });
     expect(started.status).toBe(202);
     let report = duplicateReportResponseSchema.parse(started.body).report;
-    for (const deadline = Date.now() + 60_000; report.status !== 'ready' && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 60_000; report.status !== 'ready' && Date.now() < deadline;) {
       await new Promise((r) => setTimeout(r, 100));
       report = duplicateReportResponseSchema.parse((await get(`/v2/duplicate-reports/${report.id}`)).body).report;
     }

@@ -106,23 +106,24 @@ export async function scopeFingerprint(db: Kysely<Database>, tenantId: number, f
 }
 
 /**
- * Records a bulk action taken from a report on some of its decided duplicates. A report that was
- * current before it (`wasCurrent`) takes the scope's fingerprint after it: its own action does not
- * make it out of date; any other change since it ran still does.
+ * Records bulk actions taken from a report on some of its decided duplicates, model id → what was
+ * done ("delete", "set-metadata", "move:<from folder>:<to folder>"; null: undone, the model moved
+ * back). A report that was current before (`fingerprintAfter` given) takes the scope's fingerprint
+ * after: its own actions do not make it out of date; any other change since it ran still does.
  */
 export async function recordReportAction(
   db: Kysely<Database>,
   tenantId: number,
   reportId: string,
-  action: string,
-  modelIds: readonly string[],
+  changes: ReadonlyMap<string, string | null>,
   fingerprintAfter: string | undefined,
 ) {
-  const acted = JSON.stringify(Object.fromEntries(modelIds.map((id) => [id, action])));
+  const done = JSON.stringify(Object.fromEntries([...changes].filter(([, v]) => v !== null)));
+  const undone = [...changes].filter(([, v]) => v === null).map(([id]) => id);
   await db
     .updateTable('duplicate_reports')
     .set({
-      acted: sql`acted || ${acted}::jsonb`,
+      acted: sql`(acted - ${undone}::text[]) || ${done}::jsonb`,
       ...(fingerprintAfter !== undefined ? { fingerprint: fingerprintAfter } : {}),
     })
     .where('tenant_id', '=', tenantId)

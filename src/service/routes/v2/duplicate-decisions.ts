@@ -303,7 +303,16 @@ export async function duplicateDecisionRoutes(parent: FastifyInstance, { db, blo
           break;
         }
       }
-      if (report) await recordReportAction(db, auth.tenantId, report.id, body.action, ids, wasCurrent ? await scopeNow() : undefined);
+      if (report) {
+        // A move is kept with the folder it started from: moved back there, it is undone.
+        const changes = ids.map((id): [string, string | null] => {
+          if (body.action !== 'move') return [id, body.action];
+          const earlier = /^move:(\d+):\d+$/.exec(report.acted[id] ?? '');
+          const from = earlier ? Number(earlier[1]) : rows.find((r) => r.id === id)!.folder_id;
+          return [id, from === body.folderId ? null : `move:${from}:${body.folderId}`];
+        });
+        await recordReportAction(db, auth.tenantId, report.id, new Map(changes), wasCurrent ? await scopeNow() : undefined);
+      }
       return { action: body.action, modelIds: ids };
     },
   );

@@ -213,8 +213,6 @@ export async function duplicateReportRoutes(
           found.push({ modelId: other, masterId: master });
       }
     }
-    const actedCount = found.filter((f) => f.modelId in acted).length;
-    found = found.filter((f) => !(f.modelId in acted));
     const [models, usedIn] = await Promise.all([
       toModelsByIds(db, tenantId, [...new Set(found.flatMap((f) => [f.modelId, f.masterId]))], files),
       usedInOf(
@@ -223,6 +221,16 @@ export async function duplicateReportRoutes(
       ),
     ]);
     const byId = new Map(models.map((m) => [m.id, m]));
+    // Acted on from this report: tagged, or still in the folder it was moved to (moved back, it is
+    // to act on again; deleted, it is gone).
+    const isActed = (id: string) => {
+      const a = acted[id];
+      if (a === undefined) return false;
+      const movedTo = /^move:\d+:(\d+)$/.exec(a)?.[1];
+      return movedTo === undefined || byId.get(id)?.folderId === Number(movedTo);
+    };
+    const actedCount = found.filter((f) => isActed(f.modelId)).length;
+    found = found.filter((f) => !isActed(f.modelId));
     const decided = found.flatMap((f) =>
       byId.has(f.modelId) && byId.has(f.masterId)
         ? [{ model: byId.get(f.modelId)!, master: byId.get(f.masterId)!, usedIn: usedIn.get(f.modelId) ?? [] }]

@@ -345,12 +345,17 @@ describe('duplicate review', () => {
     expect(after.report.stale).toBe(false);
     expect(after.decidedDuplicates.map((d) => d.model.id)).toEqual([m.f2]);
     expect(after.actedCount).toBe(1);
+    // Undone from the report (moved back): to act on again, and still current.
+    expect((await act({ action: 'move', modelIds: [m.b1], folderId: folder.parts, reportId: from.id })).status).toBe(200);
+    const undone = await groupsOf(from.id);
+    expect(undone.report.stale).toBe(false);
+    expect(undone.decidedDuplicates.map((d) => d.model.id).sort()).toEqual([m.b1, m.f2].sort());
+    expect(undone.actedCount).toBe(0);
     // The same change made elsewhere marks a report out of date.
     const other = await runReport({});
-    expect((await act({ action: 'move', modelIds: [m.b1], folderId: folder.parts })).status).toBe(200);
+    expect((await act({ action: 'move', modelIds: [m.b1], folderId: folder.archive })).status).toBe(200);
     expect((await groupsOf(other.id)).report.stale).toBe(true);
     expect((await groupsOf(other.id)).actedCount).toBe(0);
-    expect((await act({ action: 'move', modelIds: [m.b1], folderId: folder.archive })).status).toBe(200);
     const contents = await call(`/v2/folders/${folder.archive}/contents`, { token: viewerToken });
     expect(JSON.stringify(contents.body)).toContain('archive/bracket-a.stl');
 

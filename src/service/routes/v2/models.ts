@@ -78,7 +78,7 @@ export async function modelRoutes(parent: FastifyInstance, { db, blobStore, file
         summary: 'Create model records (up to 100) and get their upload addresses',
         description:
           'Then PUT each file to its uploadUrl with every header of headers. createMissingFolders=true creates the folders of the paths. ' +
-          'replaceFailed=true (this service\'s addition) takes over a path whose model failed or is unsupported, as a path still waiting for its file is: same model, a fresh upload address, processed again once the new file arrives.',
+          "replaceFailed=true (this service's addition) takes over a path whose model failed or is unsupported, as a path still waiting for its file is: same model, a fresh upload address, processed again once the new file arrives.",
         querystring: createQuery,
         body: createModelsRequestSchema,
         response: { 201: createModelsWireResponseSchema },
