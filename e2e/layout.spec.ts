@@ -143,6 +143,14 @@ test('every page fits from 360 to 2560 px, under a short sticky header, and pass
         await expect(p.locator('[data-viewer-ready="true"]').first()).toBeVisible({ timeout: 30_000 });
       },
     },
+    {
+      // A section adds its slider to the toolbar: it wraps, the page does not widen.
+      name: 'compare-cut',
+      path: `/models/${first.id}/compare/${copy.id}?section=x&at=50`,
+      ready: async (p) => {
+        await expect(p.getByLabel('Section position (percent of the extent)')).toBeVisible({ timeout: 30_000 });
+      },
+    },
     { name: 'reviews', path: '/review', ready: heading(/duplicate clean-up/i) },
     {
       name: 'review',

@@ -7,7 +7,6 @@
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import fs from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { extensionOf } from '../contract/file-types';
@@ -19,6 +18,7 @@ import { startIngestion } from '../service/ingest/start-ingestion';
 import { openStore } from '../service/store/database';
 import { createFolder } from '../service/store/folders';
 import { ensureTenant } from '../service/store/users';
+import { bigStep, caxif } from '../geometry/testing/step-files';
 
 /**
  * CPU (ms) of every thread of this process, from /proc/self/task/<tid>/schedstat (Linux; its
@@ -69,29 +69,6 @@ function splitThreads(before: Map<string, number> | undefined, after: Map<string
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const stepRuns = Number(process.env.BENCH_STEP_RUNS ?? Math.min(runs, 3));
 const throughputParts = Number(process.env.BENCH_PARTS ?? 200);
-const caxif = path.join(path.dirname(createRequire(import.meta.url).resolve('occt-import-js/package.json')), 'test', 'testfiles', 'cax-if');
-
-/**
- * A ~5 MB STEP of real B-rep content: copies of the largest CAx-IF file (as1-oc-214.stp, an
- * OpenCascade-written assembly of B-spline and analytic faces, 0.44 MB) one after another in one
- * file, entity ids renumbered. OpenCascade's cost grows linearly with the copies (≈ 0.55 s of
- * CPU each), so this measures its throughput on real CAD data; no 5 MB single part ships with
- * the package. The copies coincide in space (moving them apart would mean rewriting their
- * assembly placements), so after welding the mesh is non-manifold along every edge — a harder
- * case for our own steps than a real part, which the stage figures show.
- */
-function bigStep(targetBytes = 5_000_000): { bytes: Uint8Array; copies: number } {
-  const text = readFileSync(path.join(caxif, 'as1-oc-214.stp'), 'latin1');
-  const start = text.indexOf('DATA;') + 'DATA;'.length;
-  const end = text.lastIndexOf('ENDSEC;');
-  const data = text.slice(start, end);
-  const maxId = Math.max(...[...data.matchAll(/#(\d+)/g)].map((m) => Number(m[1])));
-  const copies = Math.max(1, Math.round(targetBytes / data.length));
-  const parts: string[] = [];
-  for (let k = 0; k < copies; k++) parts.push(data.replace(/#(\d+)/g, (_, n: string) => `#${Number(n) + k * maxId}`));
-  const out = text.slice(0, start) + parts.join('\n') + text.slice(end);
-  return { bytes: new Uint8Array(Buffer.from(out, 'latin1')), copies };
-}
 
 async function main() {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gsw-bench-ingest-'));

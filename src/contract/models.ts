@@ -48,6 +48,8 @@ export const meshFactsSchema = z.object({
   closedShells: z.number().int().nonnegative().optional(),
   closedVolume: z.number().nullable().optional(),
   units: z.string(),
+  /** The reader of a CAD file: "opencascade-native" (OpenCascade built for the machine) or "occt-import-js" (WebAssembly). */
+  reader: z.string().optional(),
 });
 export type MeshFactsDto = z.infer<typeof meshFactsSchema>;
 

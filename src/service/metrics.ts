@@ -10,7 +10,7 @@ export interface ServiceMetrics {
   registry: Registry;
   httpDuration: Histogram<'method' | 'route' | 'status_code'>;
   ingestJobs: Counter<'outcome'>;
-  ingestSeconds: Histogram<'format'>;
+  ingestSeconds: Histogram<'format' | 'reader'>;
   /** Reads a value when scraped: models per state, jobs waiting. */
   observe(sources: { modelsByState?: () => Promise<Record<string, number>>; queueDepth?: () => Promise<number> }): void;
 }
@@ -33,8 +33,8 @@ export function createMetrics(): ServiceMetrics {
   });
   const ingestSeconds = new Histogram({
     name: 'ingest_duration_seconds',
-    help: 'Wall time of processing one model, by file format',
-    labelNames: ['format'] as const,
+    help: 'Wall time of processing one model, by file format and CAD reader (opencascade-native, occt-import-js; none for meshes)',
+    labelNames: ['format', 'reader'] as const,
     buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
     registers: [registry],
   });

@@ -18,6 +18,7 @@ export function factRows(facts: MeshFactsDto, display: DisplayUnit): FactRow[] {
     { label: 'Volume', value: volumeWords(facts, display) },
     { label: 'Shells', value: whole.format(facts.shells) },
   ];
+  if (facts.reader) rows.push({ label: 'Read by', value: readerNames[facts.reader] ?? facts.reader });
   if (!unitIsKnown(facts.units)) rows.push({ label: 'File units', value: 'Not stated in the file; read as millimetres' });
   else rows.push({ label: 'File units', value: unitNames[facts.units] ?? facts.units });
   return rows;
@@ -31,5 +32,10 @@ function volumeWords(facts: MeshFactsDto, display: DisplayUnit): string {
   const open = facts.shells - closed;
   return `${formatLength(facts.closedVolume, facts.units, display, 3)} (the ${whole.format(closed)} closed ${closed === 1 ? 'body' : 'bodies'}; ${whole.format(open)} open ${open === 1 ? 'surface' : 'surfaces'} left out)`;
 }
+
+const readerNames: Record<string, string> = {
+  'opencascade-native': 'OpenCascade on the server',
+  'occt-import-js': 'OpenCascade (WebAssembly)',
+};
 
 const unitNames: Record<string, string> = { mm: 'Millimetres', cm: 'Centimetres', m: 'Metres', in: 'Inches' };

@@ -1,5 +1,6 @@
 import type { FormatId } from '../../contract/file-types';
 import type { Mesh } from '../mesh/mesh';
+import type { OcctParams, OcctResult } from 'occt-import-js';
 
 /**
  * Why a file gave no geometry, in words a designer understands.
@@ -23,11 +24,15 @@ export interface ProductNode {
 
 /** An imported model: the merged, world-space mesh plus what the format told us on the way. */
 export interface ImportedModel extends Mesh {
+  /** Which reader read a CAD file: OpenCascade built for this machine, or occt-import-js (WebAssembly). */
+  reader?: CadReaderName;
   /** Product structure of a CAD file (STEP/IGES/BREP) or the node tree of a glTF/3MF scene. */
   structure?: ProductNode;
   /** Things worth telling the user that did not stop the import. */
   warnings?: string[];
 }
+
+export type CadReaderName = 'opencascade-native' | 'occt-import-js';
 
 /** Options an importer may use; every field is optional. */
 export interface ImportContext {
@@ -43,11 +48,20 @@ export interface ImportContext {
    */
   occtWasmBinary?: ArrayBuffer | Uint8Array;
   /**
+   * OpenCascade built for this machine (the service's child process): used for STEP, IGES and
+   * BREP before the WebAssembly reader, with the same parameters and the same answer.
+   */
+  nativeCadReader?: NativeCadReader;
+  /**
    * Most bytes a packed file (3MF archive, glTF accessors and meshopt buffers) may declare or
    * unpack to; checked before the memory is spent (default {@link DEFAULT_UNPACKED_MAX_BYTES}).
    */
   unpackedMaxBytes?: number;
 }
+
+/** A native OpenCascade reader's answer: occt-import-js's result, or why there is none (`limit`: it hit its memory or time limit). */
+export type NativeCadRead = { ok: true; result: OcctResult } | { ok: false; limit: boolean; detail: string };
+export type NativeCadReader = (format: 'step' | 'iges' | 'brep', bytes: Uint8Array, params: OcctParams) => Promise<NativeCadRead>;
 
 /** 256 MiB: read as text and parsed, an unpacked model needs about three times its size. */
 export const DEFAULT_UNPACKED_MAX_BYTES = 256 * 1024 * 1024;

@@ -13,6 +13,7 @@ import type { ProductNode } from '../../geometry/import/importer';
 import type { ProcessOutput, ScanResult } from './process-model';
 import { isStepFile, parseUpAxis } from '../../contract/file-types';
 import { WorkerLimitError, type WorkerPool } from './worker-pool';
+import type { NativeReaderConfig } from './occt-native/native-reader';
 
 export type FinalState = 'unsupported' | 'failed-incomplete' | 'failed' | 'finished-incomplete' | 'finished';
 
@@ -24,6 +25,8 @@ export interface IngestDeps {
   timeoutMs: number;
   maxTriangles?: number;
   unpackedMaxBytes?: number;
+  /** OpenCascade built for this machine (occt-native/README.md); absent: occt-import-js reads CAD files. */
+  nativeReader?: NativeReaderConfig;
   /** Writes the outcome; queues assemblies a finished model may complete. */
   lifecycle: ModelLifecycle;
 }
@@ -32,7 +35,16 @@ export type IngestResult =
   | { kind: 'skipped'; why: string }
   /** A newer upload or reprocess request arrived meanwhile; this run's results were dropped. */
   | { kind: 'stale' }
-  | { kind: 'done'; state: FinalState; reason: string | null; cpuMs?: number; timings?: Record<string, number>; fileType?: string };
+  | {
+      kind: 'done';
+      state: FinalState;
+      reason: string | null;
+      cpuMs?: number;
+      timings?: Record<string, number>;
+      fileType?: string;
+      /** The CAD reader that read the file (STEP, IGES, BREP). */
+      reader?: string;
+    };
 
 /**
  * Processes one model: source bytes → (parts of an external-reference assembly) → worker thread
@@ -77,6 +89,7 @@ export async function ingestModel(deps: IngestDeps, job: Pick<IngestJob, 'modelI
         parts: resolved?.parts ?? [],
         maxTriangles: deps.maxTriangles,
         unpackedMaxBytes: deps.unpackedMaxBytes,
+        ...(deps.nativeReader ? { nativeReader: deps.nativeReader } : {}),
         declaredUnits: declaredUnitOf(row.declared_units),
         upAxis: parseUpAxis(row.up_axis),
       },
@@ -242,6 +255,7 @@ async function finish(deps: IngestDeps, row: ModelRow, version: number, o: Outco
     fileType: row.file_type,
     ...(o.cpuMs !== undefined ? { cpuMs: o.cpuMs } : {}),
     ...(o.geometry ? { timings: o.geometry.timings } : {}),
+    ...(o.geometry?.facts.reader ? { reader: o.geometry.facts.reader } : {}),
   };
 }
 

@@ -13,6 +13,8 @@ import {
   type FixturePart,
 } from '../../geometry/testing/fixtures';
 import { derivedFiles, readTestFile, startIngestTestService, type IngestTestService } from './ingest-test-helpers';
+import { nativeReaderPath } from './occt-native/reader-path';
+import { bigStep } from '../../geometry/testing/step-files';
 
 describe('ingestion through the API: formats and bad files', () => {
   let svc: IngestTestService;
@@ -37,6 +39,8 @@ describe('ingestion through the API: formats and bad files', () => {
       'formats/cube.stp': readTestFile('cube-10x10mm', 'Cube 10x10.stp'),
       'formats/cube.igs': readTestFile('cube-10x10mm', 'Cube 10x10.igs'),
       'formats/as1_pe_203.brep': readTestFile('cax-if-brep', 'as1_pe_203.brep'),
+      // Large enough for the native reader (from 2 MB), where it was built.
+      'formats/five-as1.stp': bigStep(2_300_000).bytes,
     };
     const ids = await Promise.all(Object.entries(files).map(async ([p, bytes]) => [p, await svc.upload(p, bytes)] as const));
     for (const [p, id] of ids) {
@@ -64,6 +68,10 @@ describe('ingestion through the API: formats and bad files', () => {
         expect(f.volume, p).toBeCloseTo(1000, 0);
         expect(f.units).toBe('mm');
       }
+      // CAD files name their reader: OpenCascade built for this machine where it was built
+      // (npm run build:native), else occt-import-js; meshes none.
+      const cad = /\.(stp|igs|brep)$/.test(p);
+      expect(f.reader, p).toBe(!cad ? undefined : nativeReaderPath() && p.includes('five-as1') ? 'opencascade-native' : 'occt-import-js');
       const { glb, png } = await derivedFiles(svc, m);
       expect(new TextDecoder().decode(glb.subarray(0, 4)), p).toBe('glTF');
       const meta = await sharp(png).metadata();
@@ -143,5 +151,17 @@ describe('ingestion through the API: formats and bad files', () => {
     expect(replaced.filePath).toBe('bad/cut.stp');
     // A model that was read is never replaced this way.
     expect((await ask('?replaceFailed=true')).status).toBe(409);
+  });
+
+  it('with the WebAssembly reader chosen (OCCT_READER=wasm), a STEP part is read by occt-import-js', async () => {
+    const wasm = await startIngestTestService({ occtReader: 'wasm' });
+    try {
+      const m = await wasm.settled(await wasm.upload('wasm/cube.stp', readTestFile('cube-10x10mm', 'Cube 10x10.stp')));
+      expect(m.state).toBe('finished');
+      expect(m.facts?.reader).toBe('occt-import-js');
+      expect(m.facts?.volume).toBeCloseTo(1000, 0);
+    } finally {
+      await wasm.stop();
+    }
   });
 });

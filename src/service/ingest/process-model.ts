@@ -1,7 +1,8 @@
 // The CPU side of ingestion: runs inside a worker thread (see ingest-worker.ts), never on the
 // service's main thread. Bytes in, derived files and facts out; no database, no blob store.
 import sharp from 'sharp';
-import { isImportError, plural, type ImportedModel, type ProductNode } from '../../geometry/import/importer';
+import { isImportError, plural, type CadReaderName, type ImportedModel, type ProductNode } from '../../geometry/import/importer';
+import { nativeCadReader, type NativeReaderConfig } from './occt-native/native-reader';
 import { defaultUpAxis, isStepFile, type UpAxis } from '../../contract/file-types';
 import { importFile } from '../../geometry/import/registry';
 import { applyToMesh, convertUnits, mergeMeshes, type LengthUnit, type Mesh } from '../../geometry/mesh/mesh';
@@ -25,6 +26,8 @@ export interface ModelFacts {
   /** Shells closed on their own, and the volume they enclose when others are open (an assembly with a sheet). */
   closedShells: number;
   closedVolume: number | null;
+  /** Which reader read a CAD file (STEP, IGES, BREP); absent for meshes. */
+  reader?: CadReaderName;
   units: LengthUnit;
 }
 
@@ -68,6 +71,8 @@ export interface ProcessInput {
   declaredUnits?: LengthUnit | null;
   /** The model's up axis where a designer chose one (else the format's, file-types.ts). */
   upAxis?: UpAxis | null;
+  /** OpenCascade built for this machine, when there is one (occt-native/README.md). */
+  nativeReader?: NativeReaderConfig;
 }
 
 export type ProcessOutput =
@@ -125,7 +130,11 @@ export async function processModel(input: ProcessInput): Promise<ProcessOutput> 
   const brokenParts: { path: string; reason: string }[] = [];
   const warnings: string[] = [];
 
-  const limits = input.unpackedMaxBytes ? { unpackedMaxBytes: input.unpackedMaxBytes } : {};
+  const limits = {
+    ...(input.unpackedMaxBytes ? { unpackedMaxBytes: input.unpackedMaxBytes } : {}),
+    ...(input.nativeReader ? { nativeCadReader: nativeCadReader(input.nativeReader) } : {}),
+  };
+  let reader: CadReaderName | undefined;
   const source = await importFile(input.fileName, input.bytes, { fileName: input.fileName, ...limits });
   lap('import');
   let own: ImportedModel | undefined;
@@ -136,6 +145,7 @@ export async function processModel(input: ProcessInput): Promise<ProcessOutput> 
     }
   } else {
     own = withDeclaredUnits(source, input.declaredUnits);
+    reader = source.reader;
     if (source.warnings) warnings.push(...source.warnings);
   }
 
@@ -149,6 +159,7 @@ export async function processModel(input: ProcessInput): Promise<ProcessOutput> 
       if (!imported.references?.length) brokenParts.push({ path: part.placements[0]?.path ?? part.fileName, reason: imported.reason });
       continue;
     }
+    reader ??= imported.reader;
     for (const placement of part.placements) {
       partsWithGeometry++;
       meshes.push(placement.transform ? applyToMesh(imported, placement.transform as Mat4) : imported);
@@ -187,6 +198,7 @@ export async function processModel(input: ProcessInput): Promise<ProcessOutput> 
     closedShells: f.closedShellCount,
     closedVolume: f.closedVolume === undefined ? null : Math.abs(f.closedVolume),
     units: f.units,
+    ...(reader ? { reader } : {}),
   };
   lap('facts');
   const search = computeSearchFeatures(mesh, { facts: f, welded });

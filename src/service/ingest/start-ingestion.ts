@@ -26,6 +26,7 @@ import { log as serviceLog } from '../log';
 import { pruneExpiredPayloads } from '../identity/adapter';
 import { pruneThrottle } from '../identity/throttle';
 import { releaseAbandonedClaims, UPLOAD_CLAIM_LEASE_MS } from '../store/uploads';
+import { nativeReaderPath } from './occt-native/reader-path';
 
 export interface IngestionConfig {
   /** Worker threads and models processed at once (default: cores, at most 2). */
@@ -39,6 +40,11 @@ export interface IngestionConfig {
   unpackedMaxBytes?: number;
   /** Memory the worker threads may add to the process, native and typed-array memory included (INGEST_MEMORY_MB). */
   memoryLimitMb?: number;
+  /**
+   * The native CAD reader (a path; `OCCT_READER` and the one `npm run build:native` made by
+   * default), or "wasm" for occt-import-js only.
+   */
+  occtReader?: string;
   /** Attempts after the first when processing breaks for reasons outside the file (default 2). */
   retryLimit?: number;
   /** Seconds before such a retry (default 10). */
@@ -101,6 +107,10 @@ export async function startIngestion({
   const log = config.log ?? serviceLog;
   const concurrency = config.concurrency ?? defaultPoolSize();
   const timeoutMs = config.timeoutMs ?? 120_000;
+  const native = nativeReaderPath(config.occtReader === undefined ? process.env : { OCCT_READER: config.occtReader });
+  log.info(
+    native ? `CAD files are read by OpenCascade built for this machine (${native})` : 'CAD files are read by occt-import-js (WebAssembly)',
+  );
   const pollingIntervalSeconds = Math.max(0.5, (config.pollIntervalMs ?? 1000) / 1000);
   const queue =
     given ??
@@ -133,6 +143,7 @@ export async function startIngestion({
     timeoutMs,
     ...(config.maxTriangles ? { maxTriangles: config.maxTriangles } : {}),
     ...(config.unpackedMaxBytes ? { unpackedMaxBytes: config.unpackedMaxBytes } : {}),
+    ...(native ? { nativeReader: { path: native, memoryMb: config.memoryLimitMb ?? 1024, timeoutMs } } : {}),
   };
 
   async function runJob(job: JobWithMetadata<IngestJob>) {
@@ -143,7 +154,10 @@ export async function startIngestion({
       const result = await ingestModel(deps, job.data);
       config.metrics?.ingestJobs.inc({ outcome: result.kind === 'done' ? result.state : result.kind });
       if (result.kind === 'done')
-        config.metrics?.ingestSeconds.observe({ format: result.fileType || 'none' }, (performance.now() - started) / 1000);
+        config.metrics?.ingestSeconds.observe(
+          { format: result.fileType || 'none', reader: result.reader ?? 'none' },
+          (performance.now() - started) / 1000,
+        );
       if (result.kind === 'done' && result.state !== 'finished') log.info(`model ${modelId}: ${result.state} — ${result.reason ?? ''}`);
       config.onResult?.(modelId, result);
     } catch (error) {

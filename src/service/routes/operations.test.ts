@@ -36,7 +36,7 @@ describe('operations endpoints', () => {
     expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/v2\/models\/:id",status_code="404"\} [1-9]/);
     expect(text).toMatch(/^models\{state="finished"\} [1-9]/m);
     expect(text).toMatch(/^ingest_jobs_total\{outcome="finished"\} [1-9]/m);
-    expect(text).toMatch(/^ingest_duration_seconds_count\{format="stl"\} [1-9]/m);
+    expect(text).toMatch(/^ingest_duration_seconds_count\{format="stl",reader="none"\} [1-9]/m);
     expect(text).toMatch(/^ingest_queue_depth \d+/m);
     expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
   });

@@ -7,6 +7,7 @@ import {
   plural,
   type ImportContext,
   type ImportedModel,
+  type CadReaderName,
   type ImportError,
   type ProductNode,
 } from '../importer';
@@ -33,10 +34,19 @@ export function loadOcct(wasmBinary?: ArrayBuffer | Uint8Array): Promise<Occt> {
 
 type Reader = 'ReadStepFile' | 'ReadIgesFile' | 'ReadBrepFile';
 
-function occtImporter(format: FormatId, label: string, reader: Reader, units: LengthUnit) {
+function occtImporter(format: 'step' | 'iges' | 'brep', label: string, reader: Reader, units: LengthUnit) {
   return defineImporter(format, label, async (bytes, ctx) => {
     const header = checkHeader(format, label, bytes);
     if (header) return header;
+    if (ctx.nativeCadReader) {
+      const native = await ctx.nativeCadReader(format, bytes, params(ctx));
+      if (native.ok) return toModel(native.result, bytes, format, label, units, 'opencascade-native');
+      if (native.limit)
+        return failed(
+          `The ${label} file could not be read within the limits one model may use (${native.detail}): it is too large or too complex to read here.`,
+        );
+      // A small file, or the native reader stopped for another reason: the WebAssembly one reads it.
+    }
     let lib: Occt;
     try {
       lib = await loadOcct(ctx.occtWasmBinary);
@@ -56,7 +66,7 @@ function occtImporter(format: FormatId, label: string, reader: Reader, units: Le
           : `The ${label} file could not be read: the CAD reader stopped on its content, which is damaged or uses something we do not support.`,
       );
     }
-    return toModel(result, bytes, format, label, units);
+    return toModel(result, bytes, format, label, units, 'occt-import-js');
   });
 }
 
@@ -104,7 +114,14 @@ function checkHeader(format: FormatId, label: string, bytes: Uint8Array): Import
   return failed(`This is not a ${label} file: ${what} (${expected}).`);
 }
 
-function toModel(result: OcctResult, bytes: Uint8Array, format: FormatId, label: string, units: LengthUnit): ImportedModel | ImportError {
+function toModel(
+  result: OcctResult,
+  bytes: Uint8Array,
+  format: FormatId,
+  label: string,
+  units: LengthUnit,
+  reader: CadReaderName,
+): ImportedModel | ImportError {
   if (!result.success || !result.root) {
     return failed(
       `The ${label} file could not be read: it is damaged, cut off, or uses a variant of ${label} that OpenCascade does not understand.`,
@@ -138,6 +155,6 @@ function toModel(result: OcctResult, bytes: Uint8Array, format: FormatId, label:
     }
     return failed(`The ${label} file contains no solid or surface geometry (it may hold only wireframe curves, points, or drawing data).`);
   }
-  const model: ImportedModel = { ...mergeMeshes(parts), units, structure };
+  const model: ImportedModel = { ...mergeMeshes(parts), units, structure, reader };
   return validateMesh(model, label) ?? model;
 }
