@@ -12,7 +12,7 @@ import path from 'node:path';
 import { loadOcct } from '../geometry/import/formats/occt';
 import { nativeReaderPath } from '../service/ingest/occt-native/reader-path';
 import { processModel } from '../service/ingest/process-model';
-import { bigStep, caxif } from '../geometry/testing/step-files';
+import { bigStep, caxif } from '../service/testing/step-files';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const native = nativeReaderPath();

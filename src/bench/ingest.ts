@@ -18,7 +18,7 @@ import { startIngestion } from '../service/ingest/start-ingestion';
 import { openStore } from '../service/store/database';
 import { createFolder } from '../service/store/folders';
 import { ensureTenant } from '../service/store/users';
-import { bigStep, caxif } from '../geometry/testing/step-files';
+import { bigStep, caxif } from '../service/testing/step-files';
 
 /**
  * CPU (ms) of every thread of this process, from /proc/self/task/<tid>/schedstat (Linux; its

@@ -14,7 +14,7 @@ import {
 } from '../../geometry/testing/fixtures';
 import { derivedFiles, readTestFile, startIngestTestService, type IngestTestService } from './ingest-test-helpers';
 import { nativeReaderPath } from './occt-native/reader-path';
-import { bigStep } from '../../geometry/testing/step-files';
+import { bigStep } from '../testing/step-files';
 
 describe('ingestion through the API: formats and bad files', () => {
   let svc: IngestTestService;
