@@ -88,7 +88,11 @@ export function BulkActionDialog({
       busy={run.isPending}
       className="dialog--wide"
     >
-      <fieldset disabled={run.isPending || finished} style={{ border: 0, padding: 0, margin: 0, display: 'grid', gap: '0.5rem' }}>
+      <fieldset
+        disabled={run.isPending}
+        hidden={finished}
+        style={{ border: 0, padding: 0, margin: 0, display: finished ? 'none' : 'grid', gap: '0.5rem' }}
+      >
         <legend className="visually-hidden">Action</legend>
         {(Object.keys(kindWords) as Kind[]).map((k) => (
           <label key={k} className="check">
