@@ -75,12 +75,12 @@ export function MatchCard({
             {relationLabel(match)}
           </span>
         )}
-        {quantityLabel(match) && <span className="badge">{quantityLabel(match)}</span>}
         <Link className="button button--small" to={compareHref(queryId, kind, match)} aria-label={`Compare with ${model.name}`}>
           Compare
         </Link>
       </div>
       <MatchScores match={match} direction={direction} />
+      {quantityLabel(match) && <p className="preview-card__quantity">{quantityLabel(match)}</p>}
     </ModelPreviewCard>
   );
 }

@@ -68,7 +68,7 @@ describe('bulk action dialog', () => {
     expect(sent).toEqual([{ action: 'delete', confirmedAssemblyIds: ['rig'], modelIds: ['d1', 'd2'], reportId }]);
     // The report's list empties as it is acted on; the dialog still says what was done.
     rerender([]);
-    expect(within(dialog).getByText('Done (2):')).toBeTruthy();
+    expect(within(dialog).getByText('What was done:')).toBeTruthy();
     expect(within(dialog).getByTestId('bulk-plan').textContent).toContain('copies/copy-2.stl is deleted');
   });
 

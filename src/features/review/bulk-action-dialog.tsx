@@ -154,7 +154,7 @@ export function BulkActionDialog({
           </div>
         )}
       </fieldset>
-      <p>{finished ? `Done (${duplicates.length}):` : `Exactly this happens (${duplicates.length}):`}</p>
+      <p>{finished ? 'What was done:' : `Exactly this happens (${duplicates.length}):`}</p>
       <ol className="review-plan" data-testid="bulk-plan">
         {duplicates.map((d) => (
           <li key={d.model.id}>{effect(d)}</li>
