@@ -24,10 +24,12 @@ export interface NativeReaderConfig {
 }
 
 /**
- * From this size the native reader is faster end to end (`npm run bench:cad-readers`, 2026-11-28:
- * a 0.4 MB STEP 0.37 s native against 0.23 s warm WebAssembly, 1.8 MB even, 2.3 MB 1.9 s against 3.6 s).
+ * From about this size the native reader reads faster than the warm WebAssembly one
+ * (`npm run bench:cad-readers`, 2026-11-28, read seconds native / WebAssembly: 0.4 MB STEP 0.40 /
+ * 0.27, 1.0 MB IGES 0.31 / 0.37, 1.3 MB IGES 0.49 / 0.75, 1.8 MB STEP 0.79 / 1.05, 2.3 MB STEP
+ * 1.05 / 2.62): starting its process and libraries costs ~0.15 s.
  */
-export const NATIVE_MIN_BYTES = 2_000_000;
+export const NATIVE_MIN_BYTES = 1_000_000;
 
 /** Address space the reader's libraries take before it reads anything (measured ~90 MB at rest, with headroom). */
 const BASE_MB = 512;
