@@ -39,7 +39,7 @@ describe('ingestion through the API: formats and bad files', () => {
       'formats/cube.stp': readTestFile('cube-10x10mm', 'Cube 10x10.stp'),
       'formats/cube.igs': readTestFile('cube-10x10mm', 'Cube 10x10.igs'),
       'formats/as1_pe_203.brep': readTestFile('cax-if-brep', 'as1_pe_203.brep'),
-      // Large enough for the native reader (from 1 MB), where it was built.
+      // Large enough for the native reader (from 2 MB), where it was built.
       'formats/five-as1.stp': bigStep(2_300_000).bytes,
     };
     const ids = await Promise.all(Object.entries(files).map(async ([p, bytes]) => [p, await svc.upload(p, bytes)] as const));

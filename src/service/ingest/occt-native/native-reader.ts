@@ -25,11 +25,12 @@ export interface NativeReaderConfig {
 
 /**
  * From about this size the native reader reads faster than the warm WebAssembly one
- * (`npm run bench:cad-readers`, 2026-11-28, read seconds native / WebAssembly: 0.4 MB STEP 0.40 /
- * 0.27, 1.0 MB IGES 0.31 / 0.37, 1.3 MB IGES 0.49 / 0.75, 1.8 MB STEP 0.79 / 1.05, 2.3 MB STEP
- * 1.05 / 2.62): starting its process and libraries costs ~0.15 s.
+ * (`npm run bench:cad-readers`, 2026-11-28, read seconds native / WebAssembly: 0.4 MB STEP 0.37 /
+ * 0.21, 1.0 MB IGES 0.33 / 0.23, 1.3 MB IGES 0.48 / 0.41, 1.8 MB STEP 0.77 / 0.73, 2.3 MB STEP
+ * 1.01 / 1.36, 5 MB 2.16 / 2.53, 25 MB 17.3 / 20.8): starting its process and libraries costs
+ * ~0.15 s, and Debian's OpenCascade 7.6 reads little faster than the package's newer one.
  */
-export const NATIVE_MIN_BYTES = 1_000_000;
+export const NATIVE_MIN_BYTES = 2_000_000;
 
 /** Address space the reader's libraries take before it reads anything (measured ~90 MB at rest, with headroom). */
 const BASE_MB = 512;
