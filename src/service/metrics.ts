@@ -11,6 +11,8 @@ export interface ServiceMetrics {
   httpDuration: Histogram<'method' | 'route' | 'status_code'>;
   ingestJobs: Counter<'outcome'>;
   ingestSeconds: Histogram<'format' | 'reader'>;
+  /** Wall time of each processing stage of a model (read, facts, search features, views, viewer file, thumbnail). */
+  ingestStageSeconds: Histogram<'stage'>;
   /** Reads a value when scraped: models per state, jobs waiting. */
   observe(sources: { modelsByState?: () => Promise<Record<string, number>>; queueDepth?: () => Promise<number> }): void;
 }
@@ -38,6 +40,13 @@ export function createMetrics(): ServiceMetrics {
     buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
     registers: [registry],
   });
+  const ingestStageSeconds = new Histogram({
+    name: 'ingest_stage_seconds',
+    help: 'Wall time of one processing stage of a model (import, weld, facts, search, normals, viewer, thumbnail-render, views, …)',
+    labelNames: ['stage'] as const,
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [registry],
+  });
   let sources: Parameters<ServiceMetrics['observe']>[0] = {};
   new Gauge({
     name: 'models',
@@ -63,6 +72,7 @@ export function createMetrics(): ServiceMetrics {
     httpDuration,
     ingestJobs,
     ingestSeconds,
+    ingestStageSeconds,
     observe(s) {
       sources = { ...sources, ...s };
     },

@@ -153,11 +153,15 @@ export async function startIngestion({
     try {
       const result = await ingestModel(deps, job.data);
       config.metrics?.ingestJobs.inc({ outcome: result.kind === 'done' ? result.state : result.kind });
-      if (result.kind === 'done')
+      if (result.kind === 'done') {
         config.metrics?.ingestSeconds.observe(
           { format: result.fileType || 'none', reader: result.reader ?? 'none' },
           (performance.now() - started) / 1000,
         );
+        // The worker's stages, wall time (its `cpu:` entries are the same stages' CPU).
+        for (const [stage, ms] of Object.entries(result.timings ?? {}))
+          if (!stage.startsWith('cpu:')) config.metrics?.ingestStageSeconds.observe({ stage }, ms / 1000);
+      }
       if (result.kind === 'done' && result.state !== 'finished') log.info(`model ${modelId}: ${result.state} — ${result.reason ?? ''}`);
       config.onResult?.(modelId, result);
     } catch (error) {

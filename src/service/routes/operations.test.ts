@@ -37,6 +37,8 @@ describe('operations endpoints', () => {
     expect(text).toMatch(/^models\{state="finished"\} [1-9]/m);
     expect(text).toMatch(/^ingest_jobs_total\{outcome="finished"\} [1-9]/m);
     expect(text).toMatch(/^ingest_duration_seconds_count\{format="stl",reader="none"\} [1-9]/m);
+    for (const stage of ['import', 'facts', 'search', 'viewer', 'views'])
+      expect(text).toMatch(new RegExp(`^ingest_stage_seconds_count\\{stage="${stage}"\\} [1-9]`, 'm'));
     expect(text).toMatch(/^ingest_queue_depth \d+/m);
     expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
   });
