@@ -1,7 +1,7 @@
 // Runs the native CAD reader (occt-reader.cpp) as a child process for the importer: the file goes
 // to a private temporary folder, the reader writes the same result occt-import-js answers, and the
 // folder is removed whatever happens. Its limits are its own (address space, CPU time) and a
-// wall-clock timeout here; what it prints stays in the service log, never in a model's reason.
+// wall-clock timeout here; what it prints is never in a model's reason (only in `log`, when given).
 import type { OcctParams, OcctResult } from 'occt-import-js';
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
