@@ -23,8 +23,11 @@ export const appConfigSchema = z.object({
 });
 export type AppConfig = z.infer<typeof appConfigSchema>;
 
-/** The service's default upload limit (UPLOAD_MAX_BYTES unset): 512 MiB. */
-export const DEFAULT_UPLOAD_MAX_BYTES = 512 * 1024 * 1024;
+/**
+ * The service's default upload limit (UPLOAD_MAX_BYTES unset): 4 GiB. Uploads stream to the
+ * store, and mesh files this large are read a piece at a time (service/ingest/large-mesh.ts).
+ */
+export const DEFAULT_UPLOAD_MAX_BYTES = 4 * 1024 * 1024 * 1024;
 
 /** The embedded default's OIDC public client and scopes; the service registers the same. */
 export const embeddedSpaClient = {

@@ -48,6 +48,11 @@ export const meshFactsSchema = z.object({
   closedShells: z.number().int().nonnegative().optional(),
   closedVolume: z.number().nullable().optional(),
   units: z.string(),
+  /**
+   * Present when the file had more triangles than search and pictures use: they come from a copy
+   * of `triangles`, no corner farther than `tolerance` (in `units`) from the file's surface.
+   */
+  simplified: z.object({ triangles: z.number().int().nonnegative(), tolerance: z.number().nonnegative() }).optional(),
   /** The reader of a CAD file: "opencascade-native" (OpenCascade built for the machine) or "occt-import-js" (WebAssembly). */
   reader: z.string().optional(),
 });

@@ -44,8 +44,7 @@ import { createImageUrlSigner } from './images/image-urls';
 import { ModelViewCache } from './images/model-view-cache';
 import { publicJwk, type ServiceKeys } from './store/keys';
 import type { Store } from './store/database';
-
-export const DEFAULT_UPLOAD_MAX_BYTES = 512 * 1024 * 1024;
+import { DEFAULT_UPLOAD_MAX_BYTES } from '../contract/app-config';
 
 export interface AppOptions {
   store: Store;

@@ -11,7 +11,7 @@ describe('service configuration', () => {
       databaseUrl: undefined,
       publicUrl: 'http://localhost:8080',
       demo: { email: 'demo@example.com', password: 'demo-password' },
-      uploadMaxBytes: 512 * 1024 * 1024,
+      uploadMaxBytes: 4 * 1024 * 1024 * 1024,
       unpackedMaxBytes: 256 * 1024 * 1024,
       ingestMemoryMb: 1024,
       workerThreads: undefined,

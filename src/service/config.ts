@@ -2,6 +2,7 @@ import type { ExternalOidcConfig } from './identity/external-issuer';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_UNPACKED_MAX_BYTES } from '../geometry/import/importer';
+import { DEFAULT_UPLOAD_MAX_BYTES } from '../contract/app-config';
 
 const loopbackHosts = new Set(['127.0.0.1', '::1', 'localhost', '0:0:0:0:0:0:0:1']);
 
@@ -38,14 +39,7 @@ const envSchema = z.object({
   PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).optional()),
   DEMO_USER: z.preprocess(emptyAsUndefined, z.email().default('demo@example.com')),
   DEMO_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(8).optional()),
-  UPLOAD_MAX_BYTES: z.preprocess(
-    emptyAsUndefined,
-    z.coerce
-      .number()
-      .int()
-      .positive()
-      .default(512 * 1024 * 1024),
-  ),
+  UPLOAD_MAX_BYTES: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(DEFAULT_UPLOAD_MAX_BYTES)),
   UNPACKED_MAX_BYTES: z.preprocess(emptyAsUndefined, z.coerce.number().int().positive().default(DEFAULT_UNPACKED_MAX_BYTES)),
   WORKER_THREADS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).optional()),
   INGEST_MEMORY_MB: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(128).default(1024)),
@@ -91,7 +85,7 @@ export interface ServiceConfig {
   publicUrl: string;
   /** `undefined` when no demo user is to be created. */
   demo: { email: string; password: string } | undefined;
-  /** Largest model file a signed upload accepts (UPLOAD_MAX_BYTES, default 512 MiB). */
+  /** Largest model file a signed upload accepts (UPLOAD_MAX_BYTES, default 4 GiB). */
   uploadMaxBytes: number;
   /** Most bytes a packed file (3MF, glTF) may unpack to (UNPACKED_MAX_BYTES, default 256 MiB). */
   unpackedMaxBytes: number;

@@ -1,5 +1,5 @@
 // The one way the app writes a number of bytes. Binary units under their IEC names ("12.3 MiB"):
-// the sizes the app states as limits (10 MiB images, the 512 MiB default upload limit, 8 MiB of a
+// the sizes the app states as limits (10 MiB images, the 4 GiB default upload limit, 8 MiB of a
 // STEP file scanned) are powers of 1024, and only binary units show them as the round numbers
 // they are; the IEC names say which units they are, so no page can mean 1000 where another means 1024.
 const oneDecimal = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });

@@ -18,6 +18,12 @@ export function factRows(facts: MeshFactsDto, display: DisplayUnit): FactRow[] {
     { label: 'Volume', value: volumeWords(facts, display) },
     { label: 'Shells', value: whole.format(facts.shells) },
   ];
+  if (facts.simplified) {
+    rows.push({
+      label: 'Search and views from',
+      value: `A simplified copy: ${whole.format(facts.simplified.triangles)} triangles, within ${formatLength(facts.simplified.tolerance, facts.units, display, 1)} of the file`,
+    });
+  }
   if (facts.reader) rows.push({ label: 'Read by', value: readerNames[facts.reader] ?? facts.reader });
   if (!unitIsKnown(facts.units)) rows.push({ label: 'File units', value: 'Not stated in the file; read as millimetres' });
   else rows.push({ label: 'File units', value: unitNames[facts.units] ?? facts.units });

@@ -1,4 +1,9 @@
+import { createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 /**
  * Where model files, images and derived files (viewer GLB, thumbnails) live. Local directory by
@@ -12,6 +17,10 @@ export interface BlobStore {
   get(key: string): Promise<Uint8Array>;
   stream(key: string): Promise<Readable>;
   exists(key: string): Promise<boolean>;
+  /** Bytes stored at `key`, or null when there is nothing. */
+  size(key: string): Promise<number | null>;
+  /** Where the object is on this machine's disk, when the store keeps it there. */
+  localPath?(key: string): string;
   delete(key: string): Promise<void>;
   /** Removes every key under `prefix` (a model's source and derived files). */
   deletePrefix(prefix: string): Promise<void>;
@@ -71,5 +80,22 @@ export function assertValidKey(key: string, { prefix = false } = {}): void {
   const body = prefix && key.endsWith('/') ? key.slice(0, -1) : key;
   if (body.length === 0 || body.length > 512 || !body.split('/').every((s) => KEY_SEGMENT.test(s))) {
     throw new Error(`Invalid blob key: ${JSON.stringify(key)}`);
+  }
+}
+
+/**
+ * Runs `use` with a path on this machine's disk holding the object at `key`: the store's own file
+ * when it keeps one, otherwise a temporary copy streamed from the store and removed afterwards.
+ * For files too large to hold in memory (a gigabyte mesh).
+ */
+export async function withLocalFile<T>(store: BlobStore, key: string, use: (file: string) => Promise<T>): Promise<T> {
+  if (store.localPath) return use(store.localPath(key));
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'workbench-blob-'));
+  try {
+    const file = path.join(dir, 'source');
+    await pipeline(await store.stream(key), createWriteStream(file, { flags: 'wx' }));
+    return await use(file);
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
   }
 }

@@ -88,6 +88,10 @@ export class LocalBlobStore implements BlobStore {
     }
   }
 
+  localPath(key: string): string {
+    return this.pathOf(key);
+  }
+
   async size(key: string): Promise<number | null> {
     try {
       return (await fs.stat(this.pathOf(key))).size;

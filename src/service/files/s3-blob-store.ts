@@ -115,6 +115,10 @@ export class S3BlobStore implements BlobStore, DirectUploadStore {
     }
   }
 
+  async size(key: string): Promise<number | null> {
+    return (await this.head(key))?.bytes ?? null;
+  }
+
   async exists(key: string): Promise<boolean> {
     return (await this.head(key)) !== null;
   }

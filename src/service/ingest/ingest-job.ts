@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { BlobNotFoundError, modelBlobPrefix, type BlobStore } from '../files/blob-store';
+import { BlobNotFoundError, modelBlobPrefix, withLocalFile, type BlobStore } from '../files/blob-store';
+import { isStreamedMesh } from './large-mesh';
 import { storeSearchFeatures } from '../search/features-store';
 import { settleExactPairs } from '../search/engine';
 import { log } from '../log';
@@ -27,6 +28,10 @@ export interface IngestDeps {
   unpackedMaxBytes?: number;
   /** OpenCascade built for this machine (occt-native/README.md); absent: occt-import-js reads CAD files. */
   nativeReader?: NativeReaderConfig;
+  /** Mesh files from this size are read from disk a piece at a time (LARGE_MESH_MIN_BYTES). */
+  largeMeshBytes?: number;
+  /** Most triangles features and pictures are made from (DETAIL_MAX_TRIANGLES). */
+  detailTriangles?: number;
   /** Writes the outcome; queues assemblies a finished model may complete. */
   lifecycle: ModelLifecycle;
 }
@@ -62,39 +67,47 @@ export async function ingestModel(deps: IngestDeps, job: Pick<IngestJob, 'modelI
   if (job.version !== undefined && job.version !== row.version) return { kind: 'stale' };
   const version = row.version;
 
-  let bytes: Uint8Array | undefined;
-  if (row.blob_key) {
-    try {
-      bytes = await blobs.get(row.blob_key);
-    } catch (error) {
-      if (!(error instanceof BlobNotFoundError)) throw error;
-    }
-  }
-  if (!bytes) {
+  const size = row.blob_key ? await blobs.size(row.blob_key) : null;
+  if (!row.blob_key || size === null) {
     return finish(deps, row, version, { state: 'failed', reason: 'The uploaded file could not be found on the server; upload it again.' });
   }
+  const common = {
+    fileName: row.file_name,
+    maxTriangles: deps.maxTriangles,
+    unpackedMaxBytes: deps.unpackedMaxBytes,
+    ...(deps.detailTriangles ? { detailTriangles: deps.detailTriangles } : {}),
+    ...(deps.nativeReader ? { nativeReader: deps.nativeReader } : {}),
+    declaredUnits: declaredUnitOf(row.declared_units),
+    upAxis: parseUpAxis(row.up_axis),
+  };
+  const blobKey = row.blob_key;
 
   let scan: ScanResult = { isStep: false, references: [], embeddedAssembly: false };
   let resolved: ResolvedAssembly | undefined;
   let out: (ProcessOutput & { cpuMs?: number }) | undefined;
   let limitReason: string | undefined;
   try {
-    if (isStepFile(row.file_name)) scan = await pool.run({ kind: 'scan', fileName: row.file_name, bytes }, { timeoutMs: 30_000 });
-    if (scan.references.length) resolved = await resolveAssembly(deps, row, scan.references, bytes);
-    out = await pool.run(
-      {
-        kind: 'process',
-        fileName: row.file_name,
-        bytes,
-        parts: resolved?.parts ?? [],
-        maxTriangles: deps.maxTriangles,
-        unpackedMaxBytes: deps.unpackedMaxBytes,
-        ...(deps.nativeReader ? { nativeReader: deps.nativeReader } : {}),
-        declaredUnits: declaredUnitOf(row.declared_units),
-        upAxis: parseUpAxis(row.up_axis),
-      },
-      { timeoutMs: deps.timeoutMs },
-    );
+    if (isStreamedMesh(row.file_name, size, deps.largeMeshBytes)) {
+      // Never held whole, here or in the worker: read from disk a piece at a time, with twice the
+      // time (a gigabyte of triangles is read twice; the queue's lease allows it).
+      out = await withLocalFile(blobs, blobKey, (path) =>
+        pool.run({ kind: 'process', ...common, largeFile: { path } }, { timeoutMs: 2 * deps.timeoutMs }),
+      );
+    } else {
+      let bytes: Uint8Array;
+      try {
+        bytes = await blobs.get(blobKey);
+      } catch (error) {
+        if (!(error instanceof BlobNotFoundError)) throw error;
+        return finish(deps, row, version, {
+          state: 'failed',
+          reason: 'The uploaded file could not be found on the server; upload it again.',
+        });
+      }
+      if (isStepFile(row.file_name)) scan = await pool.run({ kind: 'scan', fileName: row.file_name, bytes }, { timeoutMs: 30_000 });
+      if (scan.references.length) resolved = await resolveAssembly(deps, row, scan.references, bytes);
+      out = await pool.run({ kind: 'process', ...common, bytes, parts: resolved?.parts ?? [] }, { timeoutMs: deps.timeoutMs });
+    }
   } catch (error) {
     if (!(error instanceof WorkerLimitError)) throw error;
     // Another model ran beside it: which one took the memory is unknown, so the queue retries

@@ -7,7 +7,9 @@ import { defaultUpAxis, isStepFile, type UpAxis } from '../../contract/file-type
 import { importFile } from '../../geometry/import/registry';
 import { applyToMesh, convertUnits, mergeMeshes, type LengthUnit, type Mesh } from '../../geometry/mesh/mesh';
 import type { Mat4 } from '../../geometry/mesh/transform';
-import { meshFacts, weld } from '../../geometry/mesh/mesh-facts';
+import { areaAndVolume, boundingBox, meshFacts, weld } from '../../geometry/mesh/mesh-facts';
+import { clusterMesh, isClosedChain } from '../../geometry/mesh/cluster';
+import { DETAIL_MAX_TRIANGLES, readLargeMesh, type LargeMesh, type Simplified } from './large-mesh';
 import { creaseNormals } from '../../geometry/mesh/normals';
 import { computeSearchFeatures, type SearchFeatures } from '../../geometry/search/search-features';
 import { scanStep } from '../../geometry/step/step-references';
@@ -26,6 +28,8 @@ export interface ModelFacts {
   /** Shells closed on their own, and the volume they enclose when others are open (an assembly with a sheet). */
   closedShells: number;
   closedVolume: number | null;
+  /** The copy features and pictures come from, when the file was finer than the detail kept (large-mesh.ts). */
+  simplified?: Simplified;
   /** Which reader read a CAD file (STEP, IGES, BREP); absent for meshes. */
   reader?: CadReaderName;
   units: LengthUnit;
@@ -59,7 +63,12 @@ export interface ScanResult {
 
 export interface ProcessInput {
   fileName: string;
-  bytes: Uint8Array;
+  /** The file, whole; or, for a mesh too large to hold, `largeFile`. */
+  bytes?: Uint8Array;
+  /** A mesh file read from disk a piece at a time (large-mesh.ts), never held whole. */
+  largeFile?: { path: string };
+  /** Most triangles the features, picture and viewer file are made from (DETAIL_MAX_TRIANGLES). */
+  detailTriangles?: number;
   /** Part files of an external-reference assembly (already resolved by the caller). */
   parts?: PartInput[];
   /** Refuse meshes above this many triangles (typed arrays live outside the worker's heap limit). */
@@ -135,7 +144,10 @@ export async function processModel(input: ProcessInput): Promise<ProcessOutput> 
     ...(input.nativeReader ? { nativeCadReader: nativeCadReader(input.nativeReader) } : {}),
   };
   let reader: CadReaderName | undefined;
-  const source = await importFile(input.fileName, input.bytes, { fileName: input.fileName, ...limits });
+  const detailTriangles = input.detailTriangles ?? DETAIL_MAX_TRIANGLES;
+  const source = input.largeFile
+    ? await readLargeMesh(input.largeFile.path, detailTriangles)
+    : await importFile(input.fileName, input.bytes ?? new Uint8Array(0), { fileName: input.fileName, ...limits });
   lap('import');
   let own: ImportedModel | undefined;
   if (isImportError(source)) {
@@ -173,8 +185,8 @@ export async function processModel(input: ProcessInput): Promise<ProcessOutput> 
     return { outcome: 'failed', reason, brokenParts, timings };
   }
 
-  const mesh = combine(meshes);
-  const triangles = mesh.indices.length / 3;
+  const whole = combine(meshes);
+  const triangles = whole.indices.length / 3;
   if (triangles > maxTriangles) {
     return {
       outcome: 'failed',
@@ -184,19 +196,41 @@ export async function processModel(input: ProcessInput): Promise<ProcessOutput> 
     };
   }
   lap('combine');
+  // Sized to the part: a mesh finer than the detail the features and pictures use is simplified
+  // first; the facts still count every triangle of the file.
+  let { exact, simplified } = own && 'exact' in own ? (own as LargeMesh) : ({} as Partial<LargeMesh>);
+  let mesh = whole;
+  if (!simplified && triangles > detailTriangles) {
+    const measured = areaAndVolume(whole);
+    exact = { triangles, bbox: boundingBox(whole), surfaceArea: measured.area, volume: measured.volume };
+    const copy = clusterMesh(whole, exact.bbox, exact.surfaceArea, detailTriangles);
+    mesh = copy.mesh;
+    simplified = { triangles: mesh.indices.length / 3, tolerance: copy.grid.cell * Math.sqrt(3) };
+    lap('simplify');
+  }
 
   // One weld serves the facts and the crease normals (it is a third of their cost).
   const welded = weld(mesh);
   lap('weld');
   const f = meshFacts(mesh, { welded });
   const facts: ModelFacts = {
-    triangles: f.triangleCount,
-    boundingBox: { min: f.bbox.min, max: f.bbox.max },
-    surfaceArea: f.surfaceArea,
-    volume: f.volume === undefined ? null : Math.abs(f.volume),
+    triangles: exact?.triangles ?? f.triangleCount,
+    boundingBox: exact ? { min: exact.bbox.min, max: exact.bbox.max } : { min: f.bbox.min, max: f.bbox.max },
+    surfaceArea: exact?.surfaceArea ?? f.surfaceArea,
+    // A simplified copy may touch itself where the file had a narrow neck: it is closed when its
+    // edges balance, and then the volume is the file's own, summed over every triangle.
+    volume:
+      exact && simplified
+        ? isClosedChain(mesh.indices)
+          ? Math.abs(exact.volume)
+          : null
+        : f.volume === undefined
+          ? null
+          : Math.abs(f.volume),
     shells: f.shellCount,
     closedShells: f.closedShellCount,
     closedVolume: f.closedVolume === undefined ? null : Math.abs(f.closedVolume),
+    ...(simplified ? { simplified } : {}),
     units: f.units,
     ...(reader ? { reader } : {}),
   };

@@ -36,6 +36,10 @@ export interface IngestionConfig {
   /** Heap limit of a worker thread (default 1024 MB). */
   maxOldGenerationSizeMb?: number;
   maxTriangles?: number;
+  /** Mesh files from this size are read from disk a piece at a time (default LARGE_MESH_MIN_BYTES, 64 MiB). */
+  largeMeshBytes?: number;
+  /** Most triangles features, thumbnail and viewer file are made from (default DETAIL_MAX_TRIANGLES, 1,000,000). */
+  detailTriangles?: number;
   /** Most bytes a packed file (3MF, glTF) may unpack to (UNPACKED_MAX_BYTES). */
   unpackedMaxBytes?: number;
   /** Memory the worker threads may add to the process, native and typed-array memory included (INGEST_MEMORY_MB). */
@@ -142,6 +146,8 @@ export async function startIngestion({
     lifecycle,
     timeoutMs,
     ...(config.maxTriangles ? { maxTriangles: config.maxTriangles } : {}),
+    ...(config.largeMeshBytes ? { largeMeshBytes: config.largeMeshBytes } : {}),
+    ...(config.detailTriangles ? { detailTriangles: config.detailTriangles } : {}),
     ...(config.unpackedMaxBytes ? { unpackedMaxBytes: config.unpackedMaxBytes } : {}),
     ...(native ? { nativeReader: { path: native, memoryMb: config.memoryLimitMb ?? 1024, timeoutMs } } : {}),
   };

@@ -58,7 +58,7 @@ export interface StartTestServiceOptions {
   demo?: { email: string; password: string };
   /** Serve a built app from this directory (default: no web app, API and sign-in only). */
   distDir?: string;
-  /** Largest upload accepted (default: the service default, 512 MiB). */
+  /** Largest upload accepted (default: the service default, 4 GiB). */
   uploadMaxBytes?: number;
   /** Ingestion's queue (default: none, uploaded models stay `processing`). */
   ingestQueue?: IngestQueue;

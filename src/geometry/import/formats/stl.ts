@@ -4,8 +4,10 @@ import { validateMesh } from '../validate';
 // Own parser rather than three's STLLoader: the loader cannot tell a cut-off file from a valid
 // one (it throws a RangeError or reads a binary header starting with "solid" as text).
 
-const HEADER = 84;
-const RECORD = 50;
+export const STL_HEADER = 84;
+export const STL_RECORD = 50;
+const HEADER = STL_HEADER;
+const RECORD = STL_RECORD;
 
 /** STL, binary or ASCII. Binary is recognised by its exact size (84 + 50 × triangles). */
 export const stlImporter = defineImporter('stl', 'STL', (bytes) => {
@@ -16,13 +18,22 @@ export const stlImporter = defineImporter('stl', 'STL', (bytes) => {
 
 /** Binary size formula holds → binary, whatever the header says. */
 export function isBinaryStlSize(bytes: Uint8Array): boolean {
-  if (bytes.byteLength < HEADER) return false;
-  const n = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(80, true);
-  return HEADER + n * RECORD === bytes.byteLength;
+  return isStlBinaryOfSize(bytes, bytes.byteLength);
+}
+
+/** The same rule from the file's first bytes and its size (a file read a piece at a time). */
+export function isStlBinaryOfSize(head: Uint8Array, totalBytes: number): boolean {
+  if (head.byteLength < HEADER) return false;
+  const n = new DataView(head.buffer, head.byteOffset, head.byteLength).getUint32(80, true);
+  return HEADER + n * RECORD === totalBytes;
 }
 
 function looksAscii(bytes: Uint8Array): boolean {
-  if (isBinaryStlSize(bytes)) return false;
+  return !isBinaryStlSize(bytes) && looksAsciiStl(bytes);
+}
+
+/** Starts with "solid" and has no NUL in its first KiB (`bytes` may be only the file's start). */
+export function looksAsciiStl(bytes: Uint8Array): boolean {
   const head = new TextDecoder('latin1').decode(bytes.subarray(0, Math.min(bytes.byteLength, 1024)));
   if (!/^\s*(\uFEFF)?solid/i.test(head.replace(/^\u00EF\u00BB\u00BF/, ''))) return false;
   // Binary exporters like to write "solid <name>" into the 80-byte header too; text has no NULs.

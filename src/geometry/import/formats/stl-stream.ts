@@ -1,0 +1,154 @@
+import { count, failed, plural, type ImportError } from '../importer';
+import { isStlBinaryOfSize, looksAsciiStl, STL_HEADER, STL_RECORD } from './stl';
+
+// STL read a piece at a time, for files too large to hold (service/ingest/large-mesh.ts): the
+// same rules and the same sentences as the whole-file reader in stl.ts, one triangle at a time.
+
+/** Receives each triangle as nine coordinates (the array is reused: copy what you keep). */
+export type TriangleSink = (corners: Float32Array) => void;
+
+export interface StlStream {
+  feed(chunk: Uint8Array): ImportError | undefined;
+  /** After the last chunk: the triangle count, or why the file is not whole. */
+  end(): ImportError | { triangles: number; warnings: string[] };
+}
+
+/** `head` is the file's first bytes (at least 1 KiB when the file is that long), `totalBytes` its size. */
+export function stlStream(head: Uint8Array, totalBytes: number, sink: TriangleSink): StlStream | ImportError {
+  if (isStlBinaryOfSize(head, totalBytes)) return binaryStream(head, totalBytes, sink);
+  if (looksAsciiStl(head)) return asciiStream(sink);
+  return binaryStream(head, totalBytes, sink);
+}
+
+function binaryStream(head: Uint8Array, totalBytes: number, sink: TriangleSink): StlStream | ImportError {
+  if (totalBytes < STL_HEADER) {
+    return failed(`The STL file is only ${plural(totalBytes, 'byte')} long, shorter than the 84-byte header every binary STL starts with.`);
+  }
+  const n = new DataView(head.buffer, head.byteOffset, head.byteLength).getUint32(80, true);
+  const expected = STL_HEADER + n * STL_RECORD;
+  if (n === 0) return failed('The STL file says it contains no triangles.');
+  if (totalBytes < expected) {
+    const present = Math.floor((totalBytes - STL_HEADER) / STL_RECORD);
+    return failed(
+      `The STL file ends before its ${count(n)} triangles are complete (only ${count(present)} are there): the file was probably cut off while copying or uploading.`,
+    );
+  }
+  const corners = new Float32Array(9);
+  const carry = new Uint8Array(STL_RECORD);
+  let carried = 0;
+  let offset = 0; // bytes of the file seen so far
+  let done = 0;
+  const record = (view: DataView, at: number) => {
+    for (let k = 0; k < 9; k++) corners[k] = view.getFloat32(at + 12 + k * 4, true); // the facet normal is skipped: winding defines it
+    if (!finite(corners)) return invalid(done);
+    done++;
+    sink(corners);
+    return undefined;
+  };
+  return {
+    feed(chunk) {
+      let i = 0;
+      if (offset < STL_HEADER) i = Math.min(chunk.length, STL_HEADER - offset);
+      offset += chunk.length;
+      if (carried > 0 && i < chunk.length) {
+        const take = Math.min(STL_RECORD - carried, chunk.length - i);
+        carry.set(chunk.subarray(i, i + take), carried);
+        carried += take;
+        i += take;
+        if (carried < STL_RECORD) return undefined;
+        carried = 0;
+        if (done < n) {
+          const error = record(new DataView(carry.buffer), 0);
+          if (error) return error;
+        }
+      }
+      const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      for (; i + STL_RECORD <= chunk.length && done < n; i += STL_RECORD) {
+        const error = record(view, i);
+        if (error) return error;
+      }
+      if (done < n && i < chunk.length) {
+        carry.set(chunk.subarray(i), 0);
+        carried = chunk.length - i;
+      }
+      return undefined;
+    },
+    end() {
+      const warnings =
+        totalBytes > expected
+          ? [`The STL file has ${plural(totalBytes - expected, 'extra byte')} after its ${plural(n, 'triangle')}; they were ignored.`]
+          : [];
+      return { triangles: done, warnings };
+    },
+  };
+}
+
+function asciiStream(sink: TriangleSink): StlStream {
+  const corners = new Float32Array(9);
+  const decoder = new TextDecoder('latin1');
+  const re = /\b(facet|vertex|endfacet|endsolid)\b([^\n\r]*)/gi;
+  let rest = '';
+  let vertices = 0;
+  let facets = 0;
+  let open = false;
+  let ended = false;
+  const lines = (text: string): ImportError | undefined => {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      const kw = m[1]!.toLowerCase();
+      if (kw === 'facet') {
+        open = true;
+        vertices = 0;
+      } else if (kw === 'vertex') {
+        const parts = m[2]!.trim().split(/\s+/);
+        if (parts.length < 3) return failed(`Line "${m[0].trim().slice(0, 60)}" of the STL file does not hold three coordinates.`);
+        if (vertices < 3) for (let k = 0; k < 3; k++) corners[vertices * 3 + k] = Number(parts[k]);
+        vertices++;
+      } else if (kw === 'endfacet') {
+        if (vertices !== 3) {
+          return failed(`Facet ${count(facets + 1)} of the STL file has ${plural(vertices, 'vertex', 'vertices')} instead of 3.`);
+        }
+        if (!finite(corners)) return invalid(facets);
+        open = false;
+        facets++;
+        sink(corners);
+      } else {
+        ended = true;
+      }
+    }
+    return undefined;
+  };
+  return {
+    feed(chunk) {
+      // Whole lines only: a keyword or a number cut by the chunk's end waits for the next one.
+      const text = rest + decoder.decode(chunk);
+      const cut = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r'));
+      rest = cut < 0 ? text : text.slice(cut + 1);
+      if (rest.length > 1 << 20) return failed('The STL file has a line longer than 1 MB; it is not a text STL.');
+      return cut < 0 ? undefined : lines(text.slice(0, cut + 1));
+    },
+    end() {
+      const error = lines(rest);
+      if (error) return error;
+      if (open) {
+        return failed(
+          `The STL file ends in the middle of triangle ${count(facets + 1)} (after ${plural(facets, 'complete triangle')}): the file was probably cut off.`,
+        );
+      }
+      if (facets === 0) return failed('The STL file is a text STL without any triangles ("facet" entries).');
+      const warnings = ended
+        ? []
+        : ['The STL file has no closing "endsolid" line; all its triangles were complete, so it was read anyway.'];
+      return { triangles: facets, warnings };
+    },
+  };
+}
+
+function finite(p: Float32Array): boolean {
+  for (let k = 0; k < 9; k++) if (!Number.isFinite(p[k]!)) return false;
+  return true;
+}
+
+function invalid(triangle: number): ImportError {
+  return failed(`The STL file has an invalid coordinate (not a number or infinite) in triangle ${count(triangle + 1)}.`);
+}

@@ -1,0 +1,79 @@
+// Binary STL files of any size, written a piece at a time (never held whole): a closed ring with
+// a wavy section, tessellated as finely as asked. For the large-file tests and benchmark.
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+
+/** The ring's tessellation that has about `triangles` triangles (2 per grid cell). */
+export function ringGrid(triangles: number): { around: number; section: number } {
+  const section = Math.max(8, Math.round(Math.sqrt(triangles / 2 / 8)));
+  return { around: Math.max(8, Math.round(triangles / 2 / section)), section };
+}
+
+/** Bytes of the binary STL writeBigStl writes for `triangles`. */
+export function bigStlBytes(triangles: number): number {
+  const { around, section } = ringGrid(triangles);
+  return 84 + 50 * 2 * around * section;
+}
+
+/**
+ * Writes a closed, outward-facing ring (outer radius 60, tube radius 12 with five waves around
+ * its section, in millimetres) as binary STL to `file`. ASCII when `ascii` is set.
+ */
+export async function writeBigStl(file: string, triangles: number, { ascii = false } = {}): Promise<{ triangles: number; bytes: number }> {
+  const { around, section } = ringGrid(triangles);
+  const count = 2 * around * section;
+  const out = createWriteStream(file);
+  let bytes = 0;
+  const write = async (chunk: Buffer | string) => {
+    bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    if (!out.write(chunk)) await once(out, 'drain');
+  };
+  const point = (i: number, j: number): [number, number, number] => {
+    const u = (2 * Math.PI * (i % around)) / around;
+    const v = (2 * Math.PI * (j % section)) / section;
+    const r = 12 * (1 + 0.12 * Math.sin(5 * v));
+    const R = 48 + r * Math.cos(v);
+    return [R * Math.cos(u), R * Math.sin(u), r * Math.sin(v)];
+  };
+  if (ascii) await write('solid ring\n');
+  else {
+    const header = Buffer.alloc(84);
+    header.write('binary STL written by service/testing/big-stl');
+    header.writeUInt32LE(count, 80);
+    await write(header);
+  }
+  const perChunk = 20_000;
+  let buffer = ascii ? '' : Buffer.alloc(50 * perChunk);
+  let inBuffer = 0;
+  const flush = async () => {
+    if (inBuffer === 0) return;
+    await write(typeof buffer === 'string' ? buffer : Buffer.from(buffer.subarray(0, 50 * inBuffer)));
+    if (typeof buffer === 'string') buffer = '';
+    else buffer = Buffer.alloc(50 * perChunk);
+    inBuffer = 0;
+  };
+  const triangle = async (a: number[], b: number[], c: number[]) => {
+    if (typeof buffer === 'string') {
+      buffer += ` facet normal 0 0 0\n  outer loop\n${[a, b, c].map((p) => `   vertex ${p[0]} ${p[1]} ${p[2]}\n`).join('')}  endloop\n endfacet\n`;
+    } else {
+      const o = 50 * inBuffer;
+      [...a, ...b, ...c].forEach((x, k) => (buffer as Buffer).writeFloatLE(x, o + 12 + 4 * k));
+    }
+    if (++inBuffer === perChunk) await flush();
+  };
+  for (let i = 0; i < around; i++) {
+    for (let j = 0; j < section; j++) {
+      const p00 = point(i, j);
+      const p10 = point(i + 1, j);
+      const p01 = point(i, j + 1);
+      const p11 = point(i + 1, j + 1);
+      await triangle(p00, p10, p11);
+      await triangle(p00, p11, p01);
+    }
+  }
+  await flush();
+  if (ascii) await write('endsolid ring\n');
+  out.end();
+  await once(out, 'finish');
+  return { triangles: count, bytes };
+}
