@@ -20,7 +20,7 @@ export const LARGE_MESH_MIN_BYTES = 64 * 1024 * 1024;
  * larger mesh is simplified to about this many first (sized to the part: the features of a
  * scan do not need its twenty million triangles, nor does a 256-pixel picture).
  */
-export const DETAIL_MAX_TRIANGLES = 1_000_000;
+export const DETAIL_MAX_TRIANGLES = 500_000;
 
 const CHUNK_BYTES = 8 * 1024 * 1024;
 

@@ -38,7 +38,7 @@ export interface IngestionConfig {
   maxTriangles?: number;
   /** Mesh files from this size are read from disk a piece at a time (default LARGE_MESH_MIN_BYTES, 64 MiB). */
   largeMeshBytes?: number;
-  /** Most triangles features, thumbnail and viewer file are made from (default DETAIL_MAX_TRIANGLES, 1,000,000). */
+  /** Most triangles features, thumbnail and viewer file are made from (default DETAIL_MAX_TRIANGLES, 500,000). */
   detailTriangles?: number;
   /** Most bytes a packed file (3MF, glTF) may unpack to (UNPACKED_MAX_BYTES). */
   unpackedMaxBytes?: number;
