@@ -1,8 +1,28 @@
 import { count, failed, plural, type ImportError } from '../importer';
-import { isStlBinaryOfSize, looksAsciiStl, STL_HEADER, STL_RECORD } from './stl';
 
-// STL read a piece at a time, for files too large to hold (service/ingest/large-mesh.ts): the
-// same rules and the same sentences as the whole-file reader in stl.ts, one triangle at a time.
+// STL read a piece at a time: files too large to hold are fed from disk (service/ingest/
+// large-mesh.ts), a whole file in one piece (stl.ts). Own parser rather than three's STLLoader:
+// the loader cannot tell a cut-off file from a valid one (it throws a RangeError or reads a binary
+// header starting with "solid" as text).
+
+const STL_HEADER = 84;
+const STL_RECORD = 50;
+
+/** Binary when the size formula holds (84 + 50 × triangles), whatever the header says. */
+function isStlBinaryOfSize(head: Uint8Array, totalBytes: number): boolean {
+  if (head.byteLength < STL_HEADER) return false;
+  const n = new DataView(head.buffer, head.byteOffset, head.byteLength).getUint32(80, true);
+  return STL_HEADER + n * STL_RECORD === totalBytes;
+}
+
+/** Starts with "solid" and has no NUL in its first KiB (`bytes` may be only the file's start). */
+function looksAsciiStl(bytes: Uint8Array): boolean {
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, Math.min(bytes.byteLength, 1024)));
+  if (!/^\s*(\uFEFF)?solid/i.test(head.replace(/^\u00EF\u00BB\u00BF/, ''))) return false;
+  // Binary exporters like to write "solid <name>" into the 80-byte header too; text has no NULs.
+  for (let i = 0; i < Math.min(bytes.byteLength, 1024); i++) if (bytes[i] === 0) return false;
+  return true;
+}
 
 /** Receives each triangle as nine coordinates (the array is reused: copy what you keep). */
 export type TriangleSink = (corners: Float32Array) => void;
