@@ -7,7 +7,8 @@ import path from 'node:path';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { similarityMatchesResponseSchema } from '../../contract/matches';
-import { writeBigStl } from '../testing/big-stl';
+import { toObj, toPly } from '../../geometry/testing/fixtures';
+import { ringMesh, writeBigStl } from '../testing/big-stl';
 import { derivedFiles, startIngestTestService, type IngestTestService } from './ingest-test-helpers';
 
 const DETAIL = 20_000;
@@ -16,7 +17,8 @@ describe('large mesh files (read a piece at a time, simplified for features and 
   let svc: IngestTestService;
   let dir: string;
   beforeAll(async () => {
-    svc = await startIngestTestService({ largeMeshBytes: 1024 * 1024, detailTriangles: DETAIL });
+    // Files read whole are refused above 50,000 triangles here: one of more that finishes was read a piece at a time.
+    svc = await startIngestTestService({ largeMeshBytes: 1024 * 1024, detailTriangles: DETAIL, maxTriangles: 50_000 });
     dir = await mkdtemp(path.join(os.tmpdir(), 'large-files-'));
   });
   afterAll(async () => {
@@ -60,6 +62,26 @@ describe('large mesh files (read a piece at a time, simplified for features and 
     const matches = similarityMatchesResponseSchema.parse(await res.json()).matches;
     const other = matches.find((m) => m.matchedModel.id === ids[1]);
     expect(other?.matchPercentage, JSON.stringify(matches.map((m) => [m.matchedModel.name, m.matchPercentage]))).toBeGreaterThanOrEqual(98);
+  });
+
+  it('OBJ and PLY are read a piece at a time too, and find the STL of the same ring', async () => {
+    const mesh = ringMesh(60_000);
+    const stl = path.join(dir, 'ring-60k.stl');
+    await writeBigStl(stl, 60_000);
+    const ids = [
+      await svc.upload('large/ring-60k.stl', await readFile(stl)),
+      await svc.upload('large/ring.obj', toObj(mesh)),
+      await svc.upload('large/ring.ply', toPly(mesh)),
+    ];
+    for (const id of ids) {
+      const m = await svc.settled(id);
+      expect(m.state, `${m.fileName}: ${m.stateReason ?? ''}`).toBe('finished');
+      expect(m.facts!.triangles, m.fileName).toBe(mesh.indices.length / 3);
+      expect(m.facts!.simplified, m.fileName).toBeDefined();
+    }
+    const res = await svc.api(`/v2/models/${ids[0]}/part-to-part-matches?threshold=0`, { token: svc.token });
+    const matches = similarityMatchesResponseSchema.parse(await res.json()).matches;
+    for (const id of ids.slice(1)) expect(matches.find((m) => m.matchedModel.id === id)?.matchPercentage).toBeGreaterThanOrEqual(98);
   });
 
   it('a large STL cut short ends failed with the sentence of a whole-file read', async () => {

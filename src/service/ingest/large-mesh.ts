@@ -4,13 +4,21 @@
 // by the copy, whatever the file's size. Runs inside a worker thread (process-model.ts).
 import fs from 'node:fs/promises';
 import { count, failed, isImportError, type ImportedModel, type ImportError } from '../../geometry/import/importer';
-import { stlStream, type TriangleSink } from '../../geometry/import/formats/stl-stream';
+import { stlStream } from '../../geometry/import/formats/stl-stream';
+import { objStream } from '../../geometry/import/formats/obj-stream';
+import { plyStream } from '../../geometry/import/formats/ply-stream';
+import type { MeshStream, TriangleSink } from '../../geometry/import/formats/mesh-stream';
 import { clusterGrid, VertexClusterer } from '../../geometry/mesh/cluster';
 import type { Vec3 } from '../../geometry/mesh/mesh';
 import { extensionOf } from '../../contract/file-types';
 
-/** Formats read this way; any other format is read whole. */
-const STREAMED_EXTENSIONS = new Set(['stl']);
+/** The readers a piece at a time, by extension; any other format is read whole. */
+const STREAMS: Record<string, (head: Uint8Array, totalBytes: number, sink: TriangleSink) => MeshStream | ImportError> = {
+  stl: stlStream,
+  obj: (_head, _total, sink) => objStream(sink),
+  ply: (head, _total, sink) => plyStream(head, sink),
+};
+const LABELS: Record<string, string> = { stl: 'STL', obj: 'OBJ', ply: 'PLY' };
 
 /** Files from this size are read a piece at a time (smaller ones whole, as every other format). */
 export const LARGE_MESH_MIN_BYTES = 64 * 1024 * 1024;
@@ -25,7 +33,7 @@ export const DETAIL_MAX_TRIANGLES = 500_000;
 const CHUNK_BYTES = 8 * 1024 * 1024;
 
 export function isStreamedMesh(fileName: string, bytes: number, minBytes = LARGE_MESH_MIN_BYTES): boolean {
-  return bytes >= minBytes && STREAMED_EXTENSIONS.has(extensionOf(fileName));
+  return bytes >= minBytes && extensionOf(fileName) in STREAMS;
 }
 
 /** What the file itself holds, measured on every triangle (the mesh may be a simplified copy). */
@@ -46,16 +54,24 @@ export interface Simplified {
 
 export type LargeMesh = ImportedModel & { exact: ExactFacts; simplified?: Simplified };
 
-export async function readLargeMesh(filePath: string, targetTriangles = DETAIL_MAX_TRIANGLES): Promise<LargeMesh | ImportError> {
+export async function readLargeMesh(
+  filePath: string,
+  fileName: string,
+  targetTriangles = DETAIL_MAX_TRIANGLES,
+): Promise<LargeMesh | ImportError> {
+  const extension = extensionOf(fileName);
+  const open = STREAMS[extension];
+  if (!open) return failed(`${fileName} is not a mesh format read a piece at a time.`);
   const handle = await fs.open(filePath, 'r');
   try {
     const { size } = await handle.stat();
-    const head = new Uint8Array(Math.min(size, 1024));
+    // enough for a PLY header with its comments
+    const head = new Uint8Array(Math.min(size, 64 * 1024));
     await handle.read(head, 0, head.length, 0);
     const buffer = new Uint8Array(Math.min(CHUNK_BYTES, Math.max(1, size)));
 
     const pass = async (sink: TriangleSink) => {
-      const reader = stlStream(head, size, sink);
+      const reader = open(head, size, sink);
       if (isImportError(reader)) return reader;
       for (let at = 0; at < size;) {
         const { bytesRead } = await handle.read(buffer, 0, buffer.length, at);
@@ -71,7 +87,7 @@ export async function readLargeMesh(filePath: string, targetTriangles = DETAIL_M
     const first = await pass(exact.add);
     if (isImportError(first)) return first;
     const facts = exact.facts(first.triangles);
-    if (!(facts.surfaceArea > 0)) return failed(`The STL file's ${count(first.triangles)} triangles all have zero area.`);
+    if (!(facts.surfaceArea > 0)) return failed(`The ${LABELS[extension]} file's ${count(first.triangles)} triangles all have zero area.`);
     const warnings = [...first.warnings];
 
     if (first.triangles <= targetTriangles) {

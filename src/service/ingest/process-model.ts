@@ -146,7 +146,7 @@ export async function processModel(input: ProcessInput): Promise<ProcessOutput> 
   let reader: CadReaderName | undefined;
   const detailTriangles = input.detailTriangles ?? DETAIL_MAX_TRIANGLES;
   const source = input.largeFile
-    ? await readLargeMesh(input.largeFile.path, detailTriangles)
+    ? await readLargeMesh(input.largeFile.path, input.fileName, detailTriangles)
     : await importFile(input.fileName, input.bytes ?? new Uint8Array(0), { fileName: input.fileName, ...limits });
   lap('import');
   let own: ImportedModel | undefined;

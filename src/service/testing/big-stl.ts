@@ -2,11 +2,35 @@
 // a wavy section, tessellated as finely as asked. For the large-file tests and benchmark.
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import type { Mesh } from '../../geometry/mesh/mesh';
 
 /** The ring's tessellation that has about `triangles` triangles (2 per grid cell). */
 export function ringGrid(triangles: number): { around: number; section: number } {
   const section = Math.max(8, Math.round(Math.sqrt(triangles / 2 / 8)));
   return { around: Math.max(8, Math.round(triangles / 2 / section)), section };
+}
+
+function ringPoint(around: number, section: number, i: number, j: number): [number, number, number] {
+  const u = (2 * Math.PI * (i % around)) / around;
+  const v = (2 * Math.PI * (j % section)) / section;
+  const r = 12 * (1 + 0.12 * Math.sin(5 * v));
+  const R = 48 + r * Math.cos(v);
+  return [R * Math.cos(u), R * Math.sin(u), r * Math.sin(v)];
+}
+
+/** The same ring as an indexed mesh held in memory (for OBJ, PLY and the like; sizes tests can hold). */
+export function ringMesh(triangles: number): Mesh {
+  const { around, section } = ringGrid(triangles);
+  const positions = new Float32Array(3 * around * section);
+  const indices = new Uint32Array(6 * around * section);
+  const at = (i: number, j: number) => (i % around) * section + (j % section);
+  for (let i = 0; i < around; i++) {
+    for (let j = 0; j < section; j++) {
+      positions.set(ringPoint(around, section, i, j), 3 * at(i, j));
+      indices.set([at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j), at(i + 1, j + 1), at(i, j + 1)], 6 * at(i, j));
+    }
+  }
+  return { positions, indices, units: 'mm' };
 }
 
 /** Bytes of the binary STL writeBigStl writes for `triangles`. */
@@ -28,13 +52,7 @@ export async function writeBigStl(file: string, triangles: number, { ascii = fal
     bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
     if (!out.write(chunk)) await once(out, 'drain');
   };
-  const point = (i: number, j: number): [number, number, number] => {
-    const u = (2 * Math.PI * (i % around)) / around;
-    const v = (2 * Math.PI * (j % section)) / section;
-    const r = 12 * (1 + 0.12 * Math.sin(5 * v));
-    const R = 48 + r * Math.cos(v);
-    return [R * Math.cos(u), R * Math.sin(u), r * Math.sin(v)];
-  };
+  const point = (i: number, j: number) => ringPoint(around, section, i, j);
   if (ascii) await write('solid ring\n');
   else {
     const header = Buffer.alloc(84);

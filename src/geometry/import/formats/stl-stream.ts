@@ -24,23 +24,16 @@ function looksAsciiStl(bytes: Uint8Array): boolean {
   return true;
 }
 
-/** Receives each triangle as nine coordinates (the array is reused: copy what you keep). */
-export type TriangleSink = (corners: Float32Array) => void;
-
-export interface StlStream {
-  feed(chunk: Uint8Array): ImportError | undefined;
-  /** After the last chunk: the triangle count, or why the file is not whole. */
-  end(): ImportError | { triangles: number; warnings: string[] };
-}
+import { finite, lineReader, type MeshStream, type TriangleSink } from './mesh-stream';
 
 /** `head` is the file's first bytes (at least 1 KiB when the file is that long), `totalBytes` its size. */
-export function stlStream(head: Uint8Array, totalBytes: number, sink: TriangleSink): StlStream | ImportError {
+export function stlStream(head: Uint8Array, totalBytes: number, sink: TriangleSink): MeshStream | ImportError {
   if (isStlBinaryOfSize(head, totalBytes)) return binaryStream(head, totalBytes, sink);
   if (looksAsciiStl(head)) return asciiStream(sink);
   return binaryStream(head, totalBytes, sink);
 }
 
-function binaryStream(head: Uint8Array, totalBytes: number, sink: TriangleSink): StlStream | ImportError {
+function binaryStream(head: Uint8Array, totalBytes: number, sink: TriangleSink): MeshStream | ImportError {
   if (totalBytes < STL_HEADER) {
     return failed(`The STL file is only ${plural(totalBytes, 'byte')} long, shorter than the 84-byte header every binary STL starts with.`);
   }
@@ -103,18 +96,16 @@ function binaryStream(head: Uint8Array, totalBytes: number, sink: TriangleSink):
   };
 }
 
-function asciiStream(sink: TriangleSink): StlStream {
+function asciiStream(sink: TriangleSink): MeshStream {
   const corners = new Float32Array(9);
-  const decoder = new TextDecoder('latin1');
   const re = /\b(facet|vertex|endfacet|endsolid)\b([^\n\r]*)/gi;
-  let rest = '';
   let vertices = 0;
   let facets = 0;
   let open = false;
   let ended = false;
-  const lines = (text: string): ImportError | undefined => {
+  const text = lineReader((lines) => {
     re.lastIndex = 0;
-    for (let m = re.exec(text); m; m = re.exec(text)) {
+    for (let m = re.exec(lines); m; m = re.exec(lines)) {
       const kw = m[1]!.toLowerCase();
       if (kw === 'facet') {
         open = true;
@@ -137,18 +128,11 @@ function asciiStream(sink: TriangleSink): StlStream {
       }
     }
     return undefined;
-  };
+  }, 'STL');
   return {
-    feed(chunk) {
-      // Whole lines only: a keyword or a number cut by the chunk's end waits for the next one.
-      const text = rest + decoder.decode(chunk);
-      const cut = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r'));
-      rest = cut < 0 ? text : text.slice(cut + 1);
-      if (rest.length > 1 << 20) return failed('The STL file has a line longer than 1 MB; it is not a text STL.');
-      return cut < 0 ? undefined : lines(text.slice(0, cut + 1));
-    },
+    feed: text.feed,
     end() {
-      const error = lines(rest);
+      const error = text.end();
       if (error) return error;
       if (open) {
         return failed(
@@ -162,11 +146,6 @@ function asciiStream(sink: TriangleSink): StlStream {
       return { triangles: facets, warnings };
     },
   };
-}
-
-function finite(p: Float32Array): boolean {
-  for (let k = 0; k < 9; k++) if (!Number.isFinite(p[k]!)) return false;
-  return true;
 }
 
 function invalid(triangle: number): ImportError {
