@@ -165,9 +165,57 @@ describe('http transport: PUT with XMLHttpRequest', () => {
     expect(e503).toBeInstanceOf(TransportError);
     expect(e503).toMatchObject({ status: 503, retryAfterMs: 2000 });
 
-    const pNet = putWithXhr('http://s/a', {}, body, { signal });
+    const pNet = putWithXhr('http://s/dropped', {}, body, { signal });
     FakeXhr.all[2]!.onerror?.();
     await expect(pNet).rejects.toMatchObject({ status: 0, code: 'network_error' });
+  });
+
+  it('after a dropped connection, asks how much arrived and sends only the rest, counting progress from there', async () => {
+    const signal = new AbortController().signal;
+    const headers = { 'content-type': 'application/octet-stream', 'x-upload-token': 't' };
+    const first = putWithXhr('http://s/resume', headers, body, { signal });
+    FakeXhr.all[0]!.onerror?.();
+    await expect(first).rejects.toMatchObject({ status: 0 });
+
+    // The storage kept 40 of the 100 bytes.
+    const fetchMock = stubFetch(() => new Response(null, { status: 200, headers: { 'upload-offset': '40' } }));
+    const progress: [number, number][] = [];
+    const again = putWithXhr('http://s/resume', headers, body, { signal, onProgress: (l, t) => progress.push([l, t]) });
+    await vi.waitFor(() => expect(FakeXhr.all).toHaveLength(2));
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(String(url)).toBe('http://s/resume');
+    expect(init).toMatchObject({ method: 'HEAD', headers });
+    const xhr = FakeXhr.all[1]!;
+    expect(xhr.headers).toEqual({ ...headers, 'content-range': 'bytes 40-99/100' });
+    expect((xhr.body as Blob).size).toBe(60);
+    xhr.upload.onprogress?.({ loaded: 30, total: 60, lengthComputable: true });
+    xhr.respond(200);
+    await again;
+    expect(progress).toEqual([
+      [70, 100],
+      [100, 100],
+    ]);
+
+    // Once through, the address is sent whole again (it is single use: the service answers 409).
+    const third = putWithXhr('http://s/resume', headers, body, { signal });
+    expect(FakeXhr.all).toHaveLength(3);
+    expect(FakeXhr.all[2]!.headers).toEqual(headers);
+    FakeXhr.all[2]!.respond(409);
+    await expect(third).rejects.toMatchObject({ status: 409 });
+  });
+
+  it('sends the whole file again where the storage keeps nothing (an S3 address answers HEAD with 403)', async () => {
+    const signal = new AbortController().signal;
+    const first = putWithXhr('http://bucket/key', {}, body, { signal });
+    FakeXhr.all[0]!.onerror?.();
+    await expect(first).rejects.toMatchObject({ status: 0 });
+    stubFetch(() => new Response(null, { status: 403 }));
+    const again = putWithXhr('http://bucket/key', {}, body, { signal });
+    await vi.waitFor(() => expect(FakeXhr.all).toHaveLength(2));
+    expect(FakeXhr.all[1]!.headers).toEqual({});
+    expect((FakeXhr.all[1]!.body as Blob).size).toBe(100);
+    FakeXhr.all[1]!.respond(200);
+    await again;
   });
 
   it('aborts the request when the signal fires', async () => {

@@ -1,5 +1,6 @@
 // The engine's Transport on top of src/api: fetch (through the API client) for the JSON calls,
 // XMLHttpRequest for the PUT of the bytes, because only it reports upload progress.
+import { format as formatRange } from 'content-range';
 import { errorCodes } from '../../contract/errors';
 import { createModelsResponseSchema, type CreateModelsRequest } from '../../contract/models';
 import { deleteModel, fetchModels } from '../../api/models';
@@ -28,8 +29,49 @@ function abortError(): DOMException {
   return new DOMException('The upload was stopped.', 'AbortError');
 }
 
-/** PUT `body` to a signed address with its headers, reporting bytes sent. */
-export function putWithXhr(url: string, headers: Record<string, string>, body: Blob, options: PutOptions): Promise<void> {
+/** Addresses whose PUT broke off: the next attempt asks how much arrived and sends only the rest. */
+const interrupted = new Set<string>();
+
+/**
+ * PUT `body` to a signed address with its headers, reporting bytes sent. After a dropped
+ * connection the engine's next attempt goes on where the bytes stopped arriving, where the
+ * storage keeps them (the service's own addresses: HEAD answers `Upload-Offset`, the rest goes
+ * with `Content-Range`); anywhere else it sends the whole file again.
+ */
+export async function putWithXhr(url: string, headers: Record<string, string>, body: Blob, options: PutOptions): Promise<void> {
+  const offset = interrupted.has(url) ? await arrivedBytes(url, headers, body.size, options.signal) : 0;
+  const resumed =
+    offset > 0
+      ? { ...headers, 'content-range': formatRange({ unit: 'bytes', start: offset, end: body.size - 1, size: body.size })! }
+      : headers;
+  try {
+    await sendWithXhr(url, resumed, offset > 0 ? body.slice(offset) : body, offset, body.size, options);
+    interrupted.delete(url);
+  } catch (error) {
+    if (error instanceof TransportError && error.status === 0) interrupted.add(url);
+    throw error;
+  }
+}
+
+/** Bytes of `url`'s upload the storage kept (0: none, or it cannot say). */
+async function arrivedBytes(url: string, headers: Record<string, string>, size: number, signal: AbortSignal): Promise<number> {
+  try {
+    const head = await fetch(url, { method: 'HEAD', headers, signal, cache: 'no-store' });
+    const arrived = Number(head.headers.get('upload-offset'));
+    return head.ok && Number.isInteger(arrived) && arrived > 0 && arrived < size ? arrived : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function sendWithXhr(
+  url: string,
+  headers: Record<string, string>,
+  body: Blob,
+  offset: number,
+  total: number,
+  options: PutOptions,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     if (options.signal.aborted) {
       reject(abortError());
@@ -41,12 +83,12 @@ export function putWithXhr(url: string, headers: Record<string, string>, body: B
     xhr.open('PUT', url);
     for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (event) => {
-      options.onProgress?.(event.loaded, event.lengthComputable ? event.total : body.size);
+      options.onProgress?.(offset + event.loaded, total);
     };
     xhr.onload = () => {
       done();
       if (xhr.status >= 200 && xhr.status < 300) {
-        options.onProgress?.(body.size, body.size);
+        options.onProgress?.(total, total);
         resolve();
         return;
       }

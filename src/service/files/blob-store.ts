@@ -21,6 +21,16 @@ export interface BlobStore {
   size(key: string): Promise<number | null>;
   /** Where the object is on this machine's disk, when the store keeps it there. */
   localPath?(key: string): string;
+  /**
+   * Writes `body` from byte `offset` of the object, keeping what arrived when the body breaks
+   * off, so that another call can go on from there (a dropped upload resumed); the object
+   * appears at `key` once the body ends with `total` bytes in all (whatever arrived, without
+   * one). Offsets other than what has arrived are refused (ResumeOffsetError). Stores that
+   * cannot keep a part leave it out.
+   */
+  putResumable?(key: string, body: Readable, options: { offset: number; total?: number; maxBytes?: number }): Promise<{ bytes: number }>;
+  /** Bytes of an unfinished putResumable at `key` (0 when none). */
+  partialBytes?(key: string): Promise<number>;
   delete(key: string): Promise<void>;
   /** Removes every key under `prefix` (a model's source and derived files). */
   deletePrefix(prefix: string): Promise<void>;
@@ -31,6 +41,14 @@ export class BlobTooLargeError extends Error {
   constructor(readonly maxBytes: number) {
     super(`The file is larger than ${maxBytes} bytes.`);
     this.name = 'BlobTooLargeError';
+  }
+}
+
+/** putResumable from an offset other than the bytes that arrived (`received`), or a body that ended short of `total`. */
+export class ResumeOffsetError extends Error {
+  constructor(readonly received: number) {
+    super(`${received} bytes of this upload have arrived; send the rest from there.`);
+    this.name = 'ResumeOffsetError';
   }
 }
 

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { assertValidKey, BlobNotFoundError, BlobTooLargeError, type BlobStore } from './blob-store';
+import { assertValidKey, BlobNotFoundError, BlobTooLargeError, ResumeOffsetError, type BlobStore } from './blob-store';
 
 /** Counts bytes on their way through; fails with BlobTooLargeError past `maxBytes`. */
 export function byteLimiter(maxBytes: number | undefined, counted: { bytes: number }): Transform {
@@ -44,12 +44,7 @@ export class LocalBlobStore implements BlobStore {
     try {
       const source = body instanceof Uint8Array ? Readable.from([Buffer.from(body.buffer, body.byteOffset, body.byteLength)]) : body;
       await pipeline(source, byteLimiter(options.maxBytes, counted), createWriteStream(temp, { flags: 'wx' }));
-      const handle = await fs.open(temp, 'r');
-      try {
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
+      await fsyncFile(temp);
       await fs.rename(temp, target);
     } catch (error) {
       await fs.rm(temp, { force: true });
@@ -57,6 +52,32 @@ export class LocalBlobStore implements BlobStore {
     }
     await syncDirectory(path.dirname(target));
     return { bytes: counted.bytes };
+  }
+
+  async putResumable(key: string, body: Readable, { offset, total, maxBytes }: { offset: number; total?: number; maxBytes?: number }) {
+    const target = this.pathOf(key);
+    const part = `${target}.partial`;
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    const arrived = offset === 0 ? 0 : await sizeOf(part);
+    if (arrived !== offset) throw new ResumeOffsetError(arrived);
+    const counted = { bytes: offset };
+    try {
+      await pipeline(body, byteLimiter(maxBytes, counted), createWriteStream(part, { flags: offset === 0 ? 'w' : 'a' }));
+    } catch (error) {
+      if (error instanceof BlobTooLargeError) await fs.rm(part, { force: true });
+      throw error;
+    } finally {
+      // What arrived is kept for the next call, on disk (best effort when the body broke off).
+      await fsyncFile(part).catch(() => {});
+    }
+    if (total !== undefined && counted.bytes !== total) throw new ResumeOffsetError(counted.bytes);
+    await fs.rename(part, target);
+    await syncDirectory(path.dirname(target));
+    return { bytes: counted.bytes };
+  }
+
+  async partialBytes(key: string): Promise<number> {
+    return sizeOf(`${this.pathOf(key)}.partial`);
   }
 
   async get(key: string): Promise<Uint8Array> {
@@ -108,6 +129,24 @@ export class LocalBlobStore implements BlobStore {
   /** `prefix` names a folder of keys ("t/1/models/<id>/"); everything under it goes. */
   async deletePrefix(prefix: string): Promise<void> {
     await fs.rm(this.pathOf(prefix, { prefix: true }), { recursive: true, force: true });
+  }
+}
+
+async function fsyncFile(file: string): Promise<void> {
+  const handle = await fs.open(file, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function sizeOf(file: string): Promise<number> {
+  try {
+    return (await fs.stat(file)).size;
+  } catch (error) {
+    if (isNotFound(error)) return 0;
+    throw error;
   }
 }
 

@@ -233,6 +233,64 @@ describe('signed upload addresses', () => {
     await expectNothingStored(entry.model.id);
   });
 
+  it('keeps what arrived of a dropped upload: HEAD says how far, the rest comes with Content-Range, and the file is whole', async () => {
+    const entry = await newModel();
+    const content = new Uint8Array(48 * 1024).map((_, i) => (i * 7) % 251);
+    const half = 20 * 1024;
+    const offset = async () => {
+      const head = await fetch(entry.uploadUrl, { method: 'HEAD', headers: entry.headers });
+      expect(head.status).toBe(200);
+      return Number(head.headers.get('upload-offset'));
+    };
+    expect(await offset()).toBe(0);
+
+    // The first part arrives, then the connection drops.
+    const request = http.request(entry.uploadUrl, {
+      method: 'PUT',
+      headers: { ...entry.headers, 'content-length': String(content.length) },
+    });
+    request.on('error', () => {});
+    request.write(content.subarray(0, half));
+    for (let i = 0; i < 100 && (await offset()) < half; i++) await new Promise((r) => setTimeout(r, 50));
+    request.destroy();
+    expect(await offset()).toBe(half);
+    expect(await stateOf(entry.model.id)).toBe('incomplete-upload');
+    expect(enqueued()).not.toContain(entry.model.id);
+
+    const rest = (from: number) =>
+      put(
+        entry.uploadUrl,
+        { ...entry.headers, 'content-range': `bytes ${from}-${content.length - 1}/${content.length}` },
+        content.subarray(from),
+      );
+    // The claim of the dropped request is given back as it ends; until then the address is busy.
+    let wrong = await rest(half + 10);
+    for (let i = 0; i < 40 && wrong.status === 409; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      wrong = await rest(half + 10);
+    }
+    await expectError(wrong, 416, /20480 bytes of this upload have arrived/);
+    expect(wrong.headers.get('upload-offset')).toBe(String(half));
+    await expectError(
+      await put(
+        entry.uploadUrl,
+        { ...entry.headers, 'content-range': `bytes ${half}-${content.length - 2}/${content.length}` },
+        content.subarray(half, -1),
+      ),
+      400,
+      /running to the last byte/,
+    );
+
+    const done = await rest(half);
+    expect(done.status).toBe(200);
+    expect(await done.json()).toMatchObject({ modelId: entry.model.id, bytes: content.length, state: 'processing' });
+    expect(await storedFiles(entry.model.id)).toEqual(['source']);
+    const row = await t.db.selectFrom('models').selectAll().where('id', '=', entry.model.id).executeTakeFirstOrThrow();
+    expect(Buffer.from(await t.service.blobStore.get(row.blob_key ?? '')).equals(Buffer.from(content))).toBe(true);
+    expect(enqueued()).toContain(entry.model.id);
+    await expectError(await rest(half), 409, /used already/);
+  });
+
   it('streams bodies larger than the JSON body limit without buffering them in Fastify', async () => {
     const service = await startTestService({ uploadMaxBytes: 8 * 1024 * 1024 });
     try {
