@@ -36,7 +36,7 @@ describe('parseConfig', () => {
         tokenUrl: 'http://localhost:8080/oauth2/default/v1/token',
         clientId: 'workbench-app',
         scopes: 'openid profile tenant roles offline_access',
-        uploadMaxBytes: 512 * 1024 * 1024,
+        uploadMaxBytes: 4 * 1024 * 1024 * 1024,
       },
     });
   });

@@ -40,7 +40,7 @@ describe('serving the built app', () => {
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     const config = await fetch(`${t.baseUrl}/config.json`);
     expect(config.headers.get('cache-control')).toBe('no-cache');
-    expect(await config.json()).toEqual({ baseUrl: '/', uploadMaxBytes: 512 * 1024 * 1024 });
+    expect(await config.json()).toEqual({ baseUrl: '/', uploadMaxBytes: 4 * 1024 * 1024 * 1024 });
     expect((await fetch(`${t.baseUrl}/assets/missing.js`)).status).toBe(404);
   });
 

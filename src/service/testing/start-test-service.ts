@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { importJWK, SignJWT, type JWK } from 'jose';
 import pg from 'pg';
-import type { Role } from '../../contract/app-config';
+import { DEFAULT_UPLOAD_MAX_BYTES, type Role } from '../../contract/app-config';
 import { defaultThrottle, type ServiceConfig, type ThrottleConfig } from '../config';
 import { DEFAULT_UNPACKED_MAX_BYTES } from '../../geometry/import/importer';
 import type { IngestQueue } from '../ingest/ingest-queue';
@@ -109,7 +109,7 @@ export async function startTestService(options: StartTestServiceOptions = {}): P
     databaseUrl: options.databaseUrl ?? (await freshPostgresDatabase()),
     publicUrl: '', // follows the bound port
     demo: options.demo,
-    uploadMaxBytes: options.uploadMaxBytes ?? 512 * 1024 * 1024,
+    uploadMaxBytes: options.uploadMaxBytes ?? DEFAULT_UPLOAD_MAX_BYTES,
     unpackedMaxBytes: DEFAULT_UNPACKED_MAX_BYTES,
     ingestMemoryMb: 1024,
     workerThreads: undefined,

@@ -44,7 +44,7 @@ async function createModels(items: Item[], token = editor) {
     expect(entry.uploadInfo).toEqual({
       uploadUrl: entry.uploadUrl,
       headers: entry.headers,
-      fileSizeRequirements: { minSizeInBytes: 1, maxSizeInBytes: 512 * 1024 * 1024 },
+      fileSizeRequirements: { minSizeInBytes: 1, maxSizeInBytes: 4 * 1024 * 1024 * 1024 },
     });
   return createModelsResponseSchema.parse(raw).models;
 }
