@@ -35,6 +35,8 @@ describe.runIf(native)('native CAD reader (OpenCascade built for this machine)',
   it.each([
     ['as1-oc-214.stp', ['cax-if', 'as1-oc-214.stp']],
     ['dm1-id-214.stp', ['cax-if', 'dm1-id-214.stp']],
+    // colours on faces, not only on parts (the native reader asks faces only where a file can colour them)
+    ['io1-tu-203.stp', ['cax-if', 'io1-tu-203.stp']],
     ['as1_pe_203.brep', ['cax-if-brep', 'as1_pe_203.brep']],
     ['Cube 10x10.igs', ['cube-10x10mm', 'Cube 10x10.igs']],
     ['cube-in.step', ['cube-units', 'cube-in.step']],
@@ -72,7 +74,8 @@ describe.runIf(native)('native CAD reader (OpenCascade built for this machine)',
     const raw = await reader(format, bytes, params);
     const lib = await loadOcct();
     const reference = { step: lib.ReadStepFile, iges: lib.ReadIgesFile, brep: lib.ReadBrepFile }[format](bytes, params);
-    const looks = (r: OcctResult) => r.meshes?.map((m) => [m.name, m.color?.map((c) => c.toFixed(4))]);
+    const rgb = (c: number[] | null | undefined) => c?.map((v) => v.toFixed(4)) ?? null;
+    const looks = (r: OcctResult) => r.meshes?.map((m) => [m.name, rgb(m.color), m.brep_faces?.map((f) => rgb(f.color))]);
     expect(raw.ok && looks(raw.result)).toEqual(looks(reference));
     const a = features(wasm),
       b = features(nat);
