@@ -1,6 +1,6 @@
 /**
- * npm run bench:ingest-large — binary STL files of 0.1, 0.5 and 1 GiB (a ring tessellated as
- * finely as the size asks, service/testing/big-stl.ts) through the built service as `npm start`
+ * npm run bench:ingest-large — binary STL files of 0.1, 0.5 and 1 GiB, and text STL, OBJ and binary
+ * PLY of 0.3 GiB (a ring tessellated as finely as the size asks, service/testing/big-stl.ts) through the built service as `npm start`
  * runs it (one process: API, worker threads, PGlite, files on disk): the streamed upload, ingestion
  * (read from disk a piece at a time, simplified for features and pictures:
  * service/ingest/large-mesh.ts), a part-to-part query and the viewer file a preview loads.
@@ -9,7 +9,7 @@
  * 100 MB upload adds ≤ 50 MB to the API process's resident set. In this one process the API and
  * the workers share the resident set, so both figures are upper bounds of each.
  *
- * Knobs: BENCH_LARGE_GIB (default "0.1,0.5,1"), BENCH_LARGE_SETTLE_S (seconds of quiet after the
+ * Knobs: BENCH_LARGE (format:GiB list, default "stl:0.1,stl:0.5,stl:1,stl-ascii:0.3,obj:0.3,ply:0.3"), BENCH_LARGE_SETTLE_S (seconds of quiet after the
  * warm-up model, default 30: earlier, its background work shows in the first upload's figure),
  * BENCH_LARGE_DIR (where the files are written;
  * default the system's temporary folder — it needs the largest file's size free twice, once for
@@ -24,13 +24,20 @@ import { isSettled, modelSchema } from '../contract/models';
 import { similarityMatchesResponseSchema } from '../contract/matches';
 import { addUser, startServiceProcess, type ServiceProcess } from '../reliability/service-process';
 import { client } from '../reliability/workbench-client';
-import { writeBigStl } from '../service/testing/big-stl';
+import { writeBigIndexed, writeBigStl } from '../service/testing/big-stl';
 import { freePort } from '../service/testing/free-port';
 import { signInWithPkce } from '../service/testing/oidc-flows';
 
 const GiB = 1024 ** 3;
 const MiB = 1024 ** 2;
-const sizes = (process.env.BENCH_LARGE_GIB ?? '0.1,0.5,1').split(',').map(Number);
+/** What each format takes per triangle, roughly (the ring's numbers as written): to aim at a size. */
+const BYTES_PER_TRIANGLE = { stl: 50, 'stl-ascii': 260, obj: 53, ply: 19 } as const;
+type Format = keyof typeof BYTES_PER_TRIANGLE;
+const cases = (process.env.BENCH_LARGE ?? 'stl:0.1,stl:0.5,stl:1,stl-ascii:0.3,obj:0.3,ply:0.3').split(',').map((c) => {
+  const [format, gib] = c.split(':') as [Format, string];
+  if (!(format in BYTES_PER_TRIANGLE)) throw new Error(`BENCH_LARGE: unknown format ${format}`);
+  return { format, gib: Number(gib) };
+});
 const ann = { email: 'ann@acme.example.com', password: 'ann-password-1', tenant: 'acme', roles: 'viewer,editor' };
 
 /** Seconds spent so far in each processing stage, from the service's own metrics (ingest_stage_seconds). */
@@ -81,16 +88,21 @@ async function main() {
         .join(' ')}; ${os.availableParallelism()} cores`,
     );
 
-    for (const gib of sizes) {
-      const file = path.join(files, `ring-${gib}GiB.stl`);
-      const wanted = Math.floor((gib * GiB - 84) / 50);
+    for (const { format, gib } of cases) {
+      const name = `ring-${gib}GiB-${format}.${format === 'stl-ascii' ? 'stl' : format}`;
+      const label = `${{ stl: 'binary STL', 'stl-ascii': 'text STL', obj: 'OBJ', ply: 'binary PLY' }[format]} ${gib} GiB`;
+      const file = path.join(files, name);
+      const wanted = Math.floor((gib * GiB) / BYTES_PER_TRIANGLE[format]);
       const t0 = performance.now();
-      const written = await writeBigStl(file, wanted);
+      const written =
+        format === 'obj' || format === 'ply'
+          ? await writeBigIndexed(file, wanted, format)
+          : await writeBigStl(file, wanted, { ascii: format === 'stl-ascii' });
       console.log(
-        `${gib} GiB: wrote ${written.triangles.toLocaleString('en')} triangles (${(written.bytes / GiB).toFixed(3)} GiB) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+        `${label}: wrote ${written.triangles.toLocaleString('en')} triangles (${(written.bytes / GiB).toFixed(3)} GiB) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
       );
 
-      const [entry] = await http.createModels(token, [{ filePath: `Large/ring-${gib}GiB.stl` }]);
+      const [entry] = await http.createModels(token, [{ filePath: `Large/${name}` }]);
       const before = svc.rss();
       rss.reset();
       console.log(`  resident set before the upload: ${(before / MiB).toFixed(0)} MiB`);
@@ -120,7 +132,7 @@ async function main() {
         `  stages (s): ${stages.map(([stage, seconds]) => `${stage} ${seconds.toFixed(1)}`).join(', ')}; outside them (queue, storing, pairs) ${(ingestS - inStages).toFixed(1)}`,
       );
       if (!model || !isSettled(model.state) || model.state !== 'finished')
-        throw new Error(`${gib} GiB: ${model?.state} ${model?.stateReason ?? ''}`);
+        throw new Error(`${label}: ${model?.state} ${model?.stateReason ?? ''}`);
 
       const q0 = performance.now();
       const matches = await http.api(token, `/v2/models/${model.id}/part-to-part-matches?threshold=0`);
@@ -132,7 +144,7 @@ async function main() {
       const detail = modelSchema.parse(model).facts?.simplified;
 
       rows.push(
-        `| ${gib} GiB (${(written.bytes / MiB).toFixed(0)} MiB) | ${written.triangles.toLocaleString('en')} | ${detail?.triangles.toLocaleString('en') ?? '—'} | ${uploadS.toFixed(1)} | ${(uploadAdded / MiB).toFixed(0)} | ${ingestS.toFixed(1)} | ${(ingestPeak / MiB).toFixed(0)} | ${queryMs.toFixed(0)} (${found}) | ${(glb / MiB).toFixed(1)} |`,
+        `| ${label} (${(written.bytes / MiB).toFixed(0)} MiB) | ${written.triangles.toLocaleString('en')} | ${detail?.triangles.toLocaleString('en') ?? '—'} | ${uploadS.toFixed(1)} | ${(uploadAdded / MiB).toFixed(0)} | ${ingestS.toFixed(1)} | ${(ingestPeak / MiB).toFixed(0)} | ${queryMs.toFixed(0)} (${found}) | ${(glb / MiB).toFixed(1)} |`,
       );
       console.log(rows.at(-1));
       await fs.rm(file, { force: true });

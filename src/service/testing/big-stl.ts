@@ -95,3 +95,67 @@ export async function writeBigStl(file: string, triangles: number, { ascii = fal
   await once(out, 'finish');
   return { triangles: count, bytes };
 }
+
+/**
+ * The same ring as indexed OBJ or binary PLY, written a piece at a time: its vertices, then its
+ * faces (two triangles per grid cell, as ringMesh numbers them).
+ */
+export async function writeBigIndexed(
+  file: string,
+  triangles: number,
+  format: 'obj' | 'ply',
+): Promise<{ triangles: number; bytes: number }> {
+  const { around, section } = ringGrid(triangles);
+  const vertices = around * section;
+  const count = 2 * vertices;
+  const out = createWriteStream(file);
+  let bytes = 0;
+  const write = async (chunk: Buffer | string) => {
+    bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    if (!out.write(chunk)) await once(out, 'drain');
+  };
+  const at = (i: number, j: number) => (i % around) * section + (j % section);
+  if (format === 'ply') {
+    await write(
+      `ply\nformat binary_little_endian 1.0\ncomment written by service/testing/big-stl\nelement vertex ${vertices}\nproperty float x\nproperty float y\nproperty float z\nelement face ${count}\nproperty list uchar int vertex_indices\nend_header\n`,
+    );
+  } else await write('# written by service/testing/big-stl\no ring\n');
+  const rows = Math.max(1, Math.floor(100_000 / section));
+  for (let i0 = 0; i0 < around; i0 += rows) {
+    const i1 = Math.min(around, i0 + rows);
+    if (format === 'ply') {
+      const chunk = Buffer.alloc(12 * (i1 - i0) * section);
+      let o = 0;
+      for (let i = i0; i < i1; i++)
+        for (let j = 0; j < section; j++) for (const v of ringPoint(around, section, i, j)) o = chunk.writeFloatLE(v, o);
+      await write(chunk);
+    } else {
+      let text = '';
+      for (let i = i0; i < i1; i++) for (let j = 0; j < section; j++) text += `v ${ringPoint(around, section, i, j).join(' ')}\n`;
+      await write(text);
+    }
+  }
+  for (let i0 = 0; i0 < around; i0 += rows) {
+    const i1 = Math.min(around, i0 + rows);
+    const faces: number[][] = [];
+    for (let i = i0; i < i1; i++) {
+      for (let j = 0; j < section; j++) {
+        faces.push([at(i, j), at(i + 1, j), at(i + 1, j + 1)], [at(i, j), at(i + 1, j + 1), at(i, j + 1)]);
+      }
+    }
+    if (format === 'ply') {
+      const chunk = Buffer.alloc(13 * faces.length);
+      let o = 0;
+      for (const f of faces) {
+        o = chunk.writeUInt8(3, o);
+        for (const k of f) o = chunk.writeInt32LE(k, o);
+      }
+      await write(chunk);
+    } else {
+      await write(faces.map((f) => `f ${f[0]! + 1} ${f[1]! + 1} ${f[2]! + 1}\n`).join(''));
+    }
+  }
+  out.end();
+  await once(out, 'finish');
+  return { triangles: count, bytes };
+}

@@ -12,11 +12,13 @@
 #include "importer-brep.hpp"
 #include "importer-iges.hpp"
 #include "importer-step.hpp"
+#include "importer-utils.hpp"
 
 #include <BRepBndLib.hxx>
 #include <BRepMesh_IncrementalMesh.hxx>
 #include <Bnd_Box.hxx>
 #include <Precision.hxx>
+#include <STEPCAFControl_Reader.hxx>
 #include <Standard_Failure.hxx>
 #include <TDF_LabelSequence.hxx>
 #include <TopoDS_Shape.hxx>
@@ -209,6 +211,27 @@ public:
     const Handle (XCAFDoc_ShapeTool)& Shapes () const { return this->shapeTool; }
 };
 
+// The package's STEP transfer (importer-step.cpp) without what its result never uses: layers,
+// validation properties, GD&T, materials and saved views. Names and colours are read as there.
+class StepReader : public Exposed<ImporterStep> {
+private:
+    bool TransferToDocument (const std::vector<std::uint8_t>& fileContent) override
+    {
+        STEPCAFControl_Reader reader;
+        reader.SetColorMode (true);
+        reader.SetNameMode (true);
+        reader.SetLayerMode (false);
+        reader.SetPropsMode (false);
+        reader.SetGDTMode (false);
+        reader.SetMatMode (false);
+        reader.SetViewMode (false);
+        VectorBuffer inputBuffer (fileContent);
+        std::istream inputStream (&inputBuffer);
+        if (reader.ChangeReader ().ReadStream ("stp", inputStream) != IFSelect_RetDone) return false;
+        return reader.Transfer (this->document);
+    }
+};
+
 // A face has a colour of its own only through a label of its own: a sub-shape label, or a
 // top-level shape that is a face. Without any, asking each face (the package searches every
 // label of the document, per face) finds nothing and costs time that grows with the square of
@@ -276,7 +299,7 @@ int main (int argc, char** argv)
     std::function<bool ()> mayColorFacesOf = [] { return true; };
     std::function<void (const ImportParams&)> meshFirst = [] (const ImportParams&) {};
     if (format == "step") {
-        auto step = std::make_shared<Exposed<ImporterStep>> ();
+        auto step = std::make_shared<StepReader> ();
         mayColorFacesOf = [step] { return MayColorFaces (step->Shapes ()); };
         meshFirst = [step] (const ImportParams& p) { MeshInParallel (step->Shapes (), p); };
         importer = step;
