@@ -55,7 +55,8 @@ async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 test('every page fits from 360 to 2560 px, under a short sticky header, and passes axe at 390 and 1440 px', async ({ page, request }) => {
-  test.setTimeout(240_000);
+  // Every page at six widths plus axe twice: ~3.2 min alone, longer on a loaded machine.
+  test.setTimeout(480_000);
   const missing: string[] = [];
   page.on('response', (response) => {
     if (response.status() === 404) missing.push(response.url());
