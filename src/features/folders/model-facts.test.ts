@@ -25,7 +25,7 @@ describe('factRows: volume', () => {
 
 describe('factRows: a simplified copy', () => {
   it('says the search and views come from a copy, its triangles and tolerance, only when there is one', () => {
-    const rows = factRows(facts({ triangles: 21_473_952, simplified: { triangles: 518_004, tolerance: 0.62 } }), 'mm');
+    const rows = factRows(facts({ triangles: 21_473_952, simplified: { triangles: 518_004, tolerance: 0.6204 } }), 'mm');
     expect(rows.find((r) => r.label === 'Triangles')?.value).toBe('21,473,952');
     expect(rows.find((r) => r.label === 'Search and views from')?.value).toBe(
       'A simplified copy: 518,004 triangles, within 0.62 mm of the file',

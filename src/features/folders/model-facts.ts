@@ -21,7 +21,7 @@ export function factRows(facts: MeshFactsDto, display: DisplayUnit): FactRow[] {
   if (facts.simplified) {
     rows.push({
       label: 'Search and views from',
-      value: `A simplified copy: ${whole.format(facts.simplified.triangles)} triangles, within ${formatLength(facts.simplified.tolerance, facts.units, display, 1)} of the file`,
+      value: `A simplified copy: ${whole.format(facts.simplified.triangles)} triangles, within ${formatLength(Number(facts.simplified.tolerance.toPrecision(2)), facts.units, display, 1)} of the file`,
     });
   }
   if (facts.reader) rows.push({ label: 'Read by', value: readerNames[facts.reader] ?? facts.reader });
