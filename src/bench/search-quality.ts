@@ -57,6 +57,12 @@ export const ROWS: Row[] = [
     (f) => share(f.mirrorRelations) === 1 || f.mirrorRelations.endsWith('/0'),
   ],
   ['feature edits (1–3 % of size) at ≥ 98', '0', (f) => f.editsAt98, (f) => f.editsAt98.startsWith('0/')],
+  ...(['thickness', 'diameter', 'length'] as const).map((k): Row => [
+    `dimension edits (4–15 % of the ${k}) at ≥ 98`,
+    '0 beyond 3 %',
+    (f) => f.dimensionAt98[k] ?? '0/0',
+    (f) => !f.dimensionBeyondAt98.some((x) => x.includes(`(${k} `)),
+  ]),
   ['scaled copies at ≥ 98', '0', (f) => f.scaledAt98, (f) => f.scaledAt98.startsWith('0/')],
   ['feature edits: median score', '90–98', (f) => n1(f.editMedian), (f) => f.editMedian >= 90 && f.editMedian < 98],
   [
@@ -115,6 +121,10 @@ export function printTable(sets: SetResult[]): void {
     const f = s.figures;
     if (f.falseDuplicates.length)
       console.log(`\n${s.name}: false duplicates (${f.falseDuplicates.length}):\n  ${f.falseDuplicates.slice(0, 25).join('\n  ')}`);
+    if (f.dimensionBeyondAt98.length)
+      console.log(
+        `\n${s.name}: dimension edits beyond 3 % + 0.02 mm at ≥ 98 (${f.dimensionBeyondAt98.length}):\n  ${f.dimensionBeyondAt98.join('\n  ')}`,
+      );
     if (f.missedDuplicates.length)
       console.log(`\n${s.name}: missed duplicates (${f.missedDuplicates.length}):\n  ${f.missedDuplicates.slice(0, 25).join('\n  ')}`);
   }

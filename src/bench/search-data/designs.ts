@@ -56,6 +56,9 @@ type Dims = Record<
   | 'hole3'
   | 'countersink'
   | 'flange'
+  | 'ribs'
+  | 'tab'
+  | 'notchd'
   | 'Hh'
   | 'R'
   | 'e'
@@ -702,6 +705,98 @@ export const ARCHETYPES: readonly Archetype[] = [
           ).translate(0, 0, T - 0.01),
         );
       if (lighten) s = cut(s, m.Manifold.cylinder(T * 0.4, R * 0.22, R * 0.22, seg).translate(R * e * 2.2, -R * 0.35, T * 0.6 + 0.01));
+      return s;
+    },
+  },
+  {
+    // A thin washer: its thickness is a few per cent of its diagonal, so a thickness change of
+    // 5–15 % moves each face far less than the surface tolerance (the case the dimension test is for).
+    name: 'thin-washer',
+    draw: (r) => {
+      const D = round1(between(r, 12, 45));
+      return { D, d: round1(D * between(r, 0.35, 0.6)), T: round1(between(r, 0.8, 3)), tab: 0, notchd: 0 };
+    },
+    dims: ['D', 'd', 'T'],
+    edits: ['T', 'd'],
+    features: ['tab'],
+    detail: 'notchd',
+    chiral: false,
+    build(m, p, seg) {
+      const { D, d, T, tab, notchd } = p as Dims;
+      const R = D / 2;
+      let s = cut(m.Manifold.cylinder(T, R, R, seg * 2), m.Manifold.cylinder(T + 2, d / 2, d / 2, seg * 2).translate(0, 0, -1));
+      if (tab) s = join(s, m.Manifold.cube([R * 0.5, R * 0.4, T]).translate(R * 0.9, -R * 0.2, 0));
+      if (notchd) s = cut(s, m.Manifold.cube([R * 0.3, R * 0.12, T + 2]).translate(R * 0.8, -R * 0.06, -1));
+      return s;
+    },
+  },
+  {
+    // A slender pin: its diameter is a few per cent of its length.
+    name: 'slender-pin',
+    draw: (r) => ({ L: round1(between(r, 60, 200)), d: round1(between(r, 3, 9)), h: round1(between(r, 0.6, 0.9)), groove: 0, flat: 0 }),
+    dims: ['L', 'd', 'h'],
+    edits: ['d'],
+    features: ['groove'],
+    detail: 'flat',
+    chiral: false,
+    build(m, p, seg) {
+      const { L, d, h, groove, flat } = p as Dims;
+      const r = d / 2;
+      // A head at one end (1.6 × the diameter), a chamfered tip at the other.
+      const prof: [number, number][] = [
+        [0, 0],
+        [r * 1.6, 0],
+        [r * 1.6, d * h],
+        [r, d * h],
+        [r, L - r * 0.5],
+        [r * 0.5, L],
+        [0, L],
+      ];
+      let s = revolvePolygon(m, prof, seg);
+      if (groove)
+        s = cut(
+          s,
+          cut(m.Manifold.cylinder(r * 0.6, r + 1, r + 1, seg), m.Manifold.cylinder(r * 0.6, r * 0.75, r * 0.75, seg)).translate(
+            0,
+            0,
+            L * 0.8,
+          ),
+        );
+      if (flat) s = cut(s, m.Manifold.cube([r, d * 2, L * 0.2]).translate(r * 0.6, -d, L * 0.4));
+      return s;
+    },
+  },
+  {
+    // A plate stiffened by thin ribs: a rib's thickness is under 2 % of the plate's diagonal.
+    name: 'ribbed-plate',
+    draw: (r) => ({
+      L: round1(between(r, 80, 180)),
+      W: round1(between(r, 50, 110)),
+      T: round1(between(r, 2, 5)),
+      t: round1(between(r, 1, 3)),
+      H: round1(between(r, 8, 20)),
+      ribs: 0,
+      chamfer: 0,
+    }),
+    dims: ['L', 'W', 'T', 'H'],
+    edits: ['t', 'T'],
+    features: ['ribs'],
+    detail: 'chamfer',
+    chiral: true,
+    build(m, p, seg) {
+      const { L, W, T, t, H, ribs, chamfer } = p as Dims;
+      let s = m.Manifold.cube([L, W, T]);
+      // Three ribs along the length, off centre (so the plate is chiral), a fourth across with `ribs`.
+      for (const y of [0.2, 0.45, 0.85]) s = join(s, m.Manifold.cube([L * 0.9, t, H]).translate(L * 0.05, W * y - t / 2, T - 0.01));
+      if (ribs) s = join(s, m.Manifold.cube([t, W * 0.8, H]).translate(L * 0.3 - t / 2, W * 0.1, T - 0.01));
+      s = cut(s, hole(m, Math.min(L, W) * 0.05, T, seg).translate(L * 0.02 + Math.min(L, W) * 0.06, W * 0.6, 0));
+      if (chamfer)
+        s = cut(
+          s,
+          m.Manifold.cube([L * 0.1, L * 0.1, T + 2])
+            .rotate([0, 0, 45])
+            .translate(L, W, -1),
+        );
       return s;
     },
   },

@@ -13,6 +13,9 @@ export interface Figures {
   missedDuplicates: string[];
   mirroredAt98: string;
   editsAt98: string;
+  /** Dimension edits at ≥ 98 by kind (thickness, diameter, length), and those of them beyond the rule's stated tolerance. */
+  dimensionAt98: Record<string, string>;
+  dimensionBeyondAt98: string[];
   scaledAt98: string;
   mirrorRelations: string;
   variantMedian: number;
@@ -70,6 +73,8 @@ export function figures(
     edit: number[] = [],
     unrelated: number[] = [],
     dupScores: number[] = [];
+  const dimensions: Record<string, { n: number; high: number }> = {};
+  const dimensionBeyond: string[] = [];
   let mirrors = 0,
     mirrorsHigh = 0,
     mirrorRel = 0,
@@ -116,6 +121,18 @@ export function figures(
           edit.push(s);
           edits++;
           if (s >= 98) editsHigh++;
+        }
+        if (x.kind === 'dimension' && x.dimension) {
+          const d = (dimensions[x.dimension.kind] ??= { n: 0, high: 0 });
+          d.n++;
+          if (s >= 98) {
+            d.high++;
+            // Beyond the stated tolerance (DUPLICATE_RULE: 3 % of the dimension + 0.02 mm), before
+            // the allowance for tessellation, which these figures do not know: an edit inside that
+            // allowance counts here too.
+            const { from, to } = x.dimension;
+            if (Math.abs(to - from) > 0.03 * Math.min(from, to) + 0.02) dimensionBeyond.push(`${x.id} ${s.toFixed(1)} (${x.how})`);
+          }
         }
         if (x.kind === 'mirror') {
           mirrors++;
@@ -183,6 +200,8 @@ export function figures(
     missedDuplicates: missed,
     mirroredAt98: ratio(mirrorsHigh, mirrors),
     editsAt98: ratio(editsHigh, edits),
+    dimensionAt98: Object.fromEntries(Object.entries(dimensions).map(([k, d]) => [k, ratio(d.high, d.n)])),
+    dimensionBeyondAt98: dimensionBeyond,
     scaledAt98: ratio(scaledHigh, scaled),
     mirrorRelations: ratio(mirrorRel, mirrors),
     variantMedian: q(variant, 0.5),

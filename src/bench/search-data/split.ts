@@ -15,7 +15,13 @@ import { boundingBox, surfaceArea } from '../../geometry/mesh/mesh-facts';
 import { buildBrepDesigns } from './brep-designs';
 import { ARCHETYPES, type Archetype, type Params } from './designs';
 
-export type RecordKind = 'original' | 'duplicate' | 'variant' | 'detail' | 'edit' | 'mirror' | 'scaled' | 'assembly';
+export type RecordKind = 'original' | 'duplicate' | 'variant' | 'detail' | 'edit' | 'dimension' | 'mirror' | 'scaled' | 'assembly';
+
+/**
+ * Which dimension a dimension edit changes, by the archetype's parameter (designs.ts `edits`):
+ * the kinds the duplicate rule's dimension test names.
+ */
+export const dimensionKind = (param: string) => (/^[dD]$/.test(param) ? 'diameter' : param === 'L' ? 'length' : 'thickness');
 
 export interface SearchRecord {
   id: string;
@@ -29,6 +35,8 @@ export interface SearchRecord {
   chiral: boolean;
   file: { name: string; bytes: Uint8Array };
   scale?: number;
+  /** Dimension edits: which dimension, and its value before and after (mm). */
+  dimension?: { kind: ReturnType<typeof dimensionKind>; from: number; to: number };
   /** Assemblies: the originals placed in them and their share of its surface. */
   contains?: { partId: string; copies: number; areaShare: number }[];
 }
@@ -235,6 +243,27 @@ async function makeDesign(
       scale: f,
       file: stl(id, applyToMesh(base, multiply(randomRigid(rand), scaling(f)))),
     });
+  }
+  // Dimension edits (a different part): each of the design's local dimensions (a wall, rib,
+  // flange or washer thickness, a hole or shaft diameter) by 4–15 % of itself — on a thin wall far
+  // less than the feature edits' share of the size. Their own generator, so the records above
+  // stay what they were.
+  {
+    const drand = prng([...design].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7));
+    for (const k of a.edits) {
+      const f = 1 + between(drand, 0.04, 0.15) * (drand() < 0.5 ? -1 : 1);
+      const v = p[k]!;
+      const id = `${design}-dim-${k}`;
+      out.push({
+        ...common,
+        id,
+        partId: id,
+        kind: 'dimension',
+        dimension: { kind: dimensionKind(k), from: v, to: v * f },
+        how: `${dimensionKind(k)} ${k} ${v.toFixed(2)} → ${(v * f).toFixed(2)} mm (${((f - 1) * 100).toFixed(1)} %)`,
+        file: stl(id, applyToMesh(meshOf(build(m, a, { ...p, [k]: v * f }, 32)), randomRigid(drand))),
+      });
+    }
   }
   baseSolid.delete();
   return { records: out, base };

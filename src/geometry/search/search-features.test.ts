@@ -8,6 +8,7 @@ import { flange, sphere } from '../testing/fixtures';
 import { applyToMesh, mergeMeshes } from '../mesh/mesh';
 import { translation } from '../mesh/transform';
 import { meshFacts, weld } from '../mesh/mesh-facts';
+import { sampleThickness } from './descriptors/thickness';
 import { computeSearchFeatures, containmentModelFrom, decodePrepared, placeByShells, preparedPartFrom } from './search-features';
 
 function features(mesh: Parameters<typeof computeSearchFeatures>[0]) {
@@ -22,7 +23,7 @@ describe('search features', () => {
     expect(f.global).toHaveLength(GLOBAL_DESCRIPTOR_LENGTH);
     expect(f.geo).toHaveLength(10);
     expect(f.components).toHaveLength(1);
-    expect(f.prepared.byteLength).toBeLessThan(50_000); // 11 bytes per sample: position, normal, chord error, bend
+    expect(f.prepared.byteLength).toBeLessThan(72_000); // 17 bytes per sample: position, normal, chord error, bend, thickness and clearance with their errors
     const back = decodePrepared(f.prepared);
     expect(back.samples.count).toBe(4096); // not thin-walled (see thin-walls.test.ts)
     const moved = applyToMesh(mesh, randomRigid(prng(5)));
@@ -35,6 +36,19 @@ describe('search features', () => {
     // Chord errors and bends travel with the stored samples.
     expect(a.analysis.chord).toHaveLength(4096);
     expect(a.analysis.bend).toHaveLength(4096);
+    // So do thickness and clearance (measured again from the stored points and normals, which
+    // are rounded: within 1 %), with their tessellation errors.
+    const u = b.analysis.thickness!;
+    const again = sampleThickness(mesh, b.analysis.samples);
+    let measured = 0;
+    for (let i = 0; i < 4096; i++) {
+      if (!(u.inward[i]! > 0 && again.inward[i]! > 0)) continue;
+      measured++;
+      expect(Math.abs(u.inward[i]! - again.inward[i]!)).toBeLessThanOrEqual(0.01 * u.inward[i]! + 1e-3);
+    }
+    expect(measured).toBeGreaterThan(3000);
+    expect(u.inwardError).toHaveLength(4096);
+    expect(u.outwardError).toHaveLength(4096);
   });
 
   it('gives an assembly one vector per distinct shell, identical copies counted once, with area shares', async () => {

@@ -13,6 +13,7 @@ import { invertRigid, rigidToMat4, type Rigid } from '../mesh/transform';
 import { poseHypotheses } from './descriptors/rescore';
 import { type SurfaceSamples } from './descriptors/sampling';
 import { chordErrors } from './descriptors/chord';
+import { sampleThickness } from './descriptors/thickness';
 import { mayHideSurface, outerSurface } from './descriptors/outer-surface';
 import { MM_PER_UNIT, type Mesh, type Vec3 } from '../mesh/mesh';
 import type { MeshFacts, WeldResult } from '../mesh/mesh-facts';
@@ -22,9 +23,10 @@ import { areaAndVolume, shellRoots, surfaceArea, weld } from '../mesh/mesh-facts
  * Bumped whenever stored search features change meaning (descriptor version included). 2010: the
  * outer surface drops faces lying on another body's face and looks for exterior space around a
  * point; chord errors pass along a coarse curve's facets. 2013: thin-walled parts keep 8,192
- * samples, and distances in spacings are taken at 4,096 samples' (spacingSamples).
+ * samples, and distances in spacings are taken at 4,096 samples' (spacingSamples). 2014: each
+ * sample's thickness and clearance (thickness.ts) for the duplicate rule's dimension test.
  */
-export const SEARCH_FEATURES_VERSION = 2013 + GLOBAL_DESCRIPTOR_VERSION;
+export const SEARCH_FEATURES_VERSION = 2014 + GLOBAL_DESCRIPTOR_VERSION;
 
 /** At most this many distinct shells get their own vector (the largest by area). */
 export const MAX_COMPONENTS = 12;
@@ -113,6 +115,7 @@ export function computeSearchFeatures(
     spacingSamples: REGISTRATION_SAMPLES,
     triangleChord: surfaceChord,
   });
+  analysis.thickness = sampleThickness(surface, analysis.samples, surfaceChord.chord);
   const global = globalDescriptorFromAnalysis(analysis);
   const geo = geoDescriptorFromAnalysis(analysis, o.facts);
   if (o.facts.shellCount <= 1) {
@@ -222,8 +225,9 @@ function subMesh(mesh: Mesh, tris: number[], units: Mesh['units']): Mesh {
 //
 // Layout: "GSF1" | u32 header length | header JSON (UTF-8) | pad to 4 | i16 points (3n, relative
 // to the samples' box, 65535 steps per axis) | i8 normals (3n, ×127) | u8 chord errors (n, ×
-// chordStep) | u8 bends (n, of π/2). About 11 bytes per sample (45 KB for 4,096, 90 KB for a
-// thin-walled part's 8,192): 1/65535 of the part's size is far below the tolerances registration
+// chordStep) | u8 bends (n, of π/2) | u16 thickness, then u16 clearance (n each, × thicknessStep;
+// 0: none) | u8 their tessellation errors (2n, × chordStep, when chord errors are stored). About
+// 17 bytes per sample (70 KB for 4,096, 139 KB for a thin-walled part's 8,192): 1/65535 of the part's size is far below the tolerances registration
 // uses. Models of several bodies append a second blob of the same layout: all their bodies, for
 // part-in-part.
 
@@ -245,6 +249,10 @@ interface PreparedHeader {
   chordStep?: number;
   /** See ShapeAnalysis.spacingSamples; absent: `count`. */
   spacingSamples?: number;
+  /** Thickness and clearance follow the bends as u16 × this (mm); absent: neither stored. */
+  thicknessStep?: number;
+  /** Their tessellation errors follow as u8 × this (mm); absent: not stored. */
+  thicknessErrorStep?: number;
 }
 
 /**
@@ -281,6 +289,10 @@ function encodeOne(a: ShapeAnalysis): Uint8Array {
   const step = [0, 1, 2].map((k) => Math.max((max[k]! - min[k]!) / 65535, 1e-12)) as Vec3;
   let maxChord = 0;
   if (a.chord) for (const c of a.chord) maxChord = Math.max(maxChord, c);
+  let maxThickness = 0,
+    maxError = 0;
+  if (a.thickness) for (const t of [a.thickness.inward, a.thickness.outward]) for (const v of t) maxThickness = Math.max(maxThickness, v);
+  for (const t of [a.thickness?.inwardError, a.thickness?.outwardError]) if (t) for (const v of t) maxError = Math.max(maxError, v);
   const header: PreparedHeader = {
     moments: a.moments,
     pose: a.pose,
@@ -293,10 +305,14 @@ function encodeOne(a: ShapeAnalysis): Uint8Array {
     step,
     ...(a.chord && maxChord > 0 ? { chordStep: maxChord / 255 } : {}),
     ...(a.spacingSamples ? { spacingSamples: a.spacingSamples } : {}),
+    ...(a.thickness && maxThickness > 0 ? { thicknessStep: maxThickness / 65535 } : {}),
+    ...(a.thickness && maxThickness > 0 && maxError > 0 ? { thicknessErrorStep: maxError / 255 } : {}),
   };
   const json = new TextEncoder().encode(JSON.stringify(header));
   const headerEnd = align4(8 + json.length);
-  const bytes = new Uint8Array(headerEnd + n * 9 + (header.chordStep ? 2 * n : 0));
+  const chordEnd = headerEnd + n * 9 + (header.chordStep ? 2 * n : 0);
+  const withErrors = !!header.thicknessErrorStep;
+  const bytes = new Uint8Array(align2(chordEnd) + (header.thicknessStep ? 4 * n : 0) + (withErrors ? 2 * n : 0));
   const view = new DataView(bytes.buffer);
   view.setUint32(0, MAGIC, true);
   view.setUint32(4, json.length, true);
@@ -317,6 +333,23 @@ function encodeOne(a: ShapeAnalysis): Uint8Array {
   if (header.chordStep) {
     for (let i = 0; i < n; i++) bytes[headerEnd + n * 9 + i] = Math.min(255, Math.ceil(a.chord![i]! / header.chordStep));
     for (let i = 0; i < n; i++) bytes[headerEnd + n * 10 + i] = Math.min(255, Math.ceil(((a.bend?.[i] ?? 0) / BEND_MAX) * 255));
+  }
+  if (header.thicknessStep) {
+    const step = header.thicknessStep;
+    const t = a.thickness!;
+    // A thickness that is there stays above 0 (which means none) when rounded.
+    const put = (v: number) => (v > 0 ? Math.max(1, Math.min(65535, Math.round(v / step))) : 0);
+    for (let i = 0; i < n; i++) {
+      view.setUint16(align2(chordEnd) + i * 2, put(t.inward[i]!), true);
+      view.setUint16(align2(chordEnd) + (n + i) * 2, put(t.outward[i]!), true);
+    }
+    if (withErrors) {
+      const at = align2(chordEnd) + 4 * n;
+      // Rounded up, as chord errors are: a tolerance is never narrowed by storing it.
+      const e = header.thicknessErrorStep!;
+      for (let i = 0; i < n; i++) bytes[at + i] = Math.min(255, Math.ceil(t.inwardError![i]! / e));
+      for (let i = 0; i < n; i++) bytes[at + n + i] = Math.min(255, Math.ceil(t.outwardError![i]! / e));
+    }
   }
   return bytes;
 }
@@ -362,6 +395,19 @@ function decodeOne(bytes: Uint8Array): { analysis: ShapeAnalysis; end: number } 
     analysis.chord = Float32Array.from(bytes.subarray(end, end + n), (q) => q * step);
     analysis.bend = Float32Array.from(bytes.subarray(end + n, end + 2 * n), (q) => (q / 255) * BEND_MAX);
     end += 2 * n;
+  }
+  if (h.thicknessStep) {
+    const step = h.thicknessStep;
+    end = align2(end);
+    const get = (k: number) => Float32Array.from({ length: n }, (_, i) => view.getUint16(end + (k * n + i) * 2, true) * step);
+    analysis.thickness = { inward: get(0), outward: get(1) };
+    end += 4 * n;
+    if (h.thicknessErrorStep) {
+      const c = h.thicknessErrorStep;
+      analysis.thickness.inwardError = Float32Array.from(bytes.subarray(end, end + n), (q) => q * c);
+      analysis.thickness.outwardError = Float32Array.from(bytes.subarray(end + n, end + 2 * n), (q) => q * c);
+      end += 2 * n;
+    }
   }
   return { analysis, end };
 }
@@ -420,4 +466,8 @@ export function placeByShells(
     if (c > best.c) best = { m, c };
   }
   return { transform: rigidToMat4(queryIsSmaller ? best.m : invertRigid(best.m)), coverage: Math.max(0, best.c) };
+}
+
+function align2(n: number): number {
+  return (n + 1) & ~1;
 }

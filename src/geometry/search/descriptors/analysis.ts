@@ -5,6 +5,7 @@ import { MM_PER_UNIT } from '../../mesh/mesh';
 import { orientedExtents } from './extents';
 import { normalisePose, principalMoments, surfaceMoments, type Pose, type PrincipalMoments, type SurfaceMoments } from './pose';
 import { sampleSurface, triangleTable, type SurfaceSamples } from './sampling';
+import type { SampleThickness } from './thickness';
 
 export interface ShapeAnalysis {
   /** Surface samples kept for registration (rescoring, containment); what gets stored. */
@@ -30,6 +31,8 @@ export interface ShapeAnalysis {
   bend?: Float32Array;
   /** Distances given in sample spacings are taken at this many samples' spacing (see indexSurface); absent: the samples' own count. */
   spacingSamples?: number;
+  /** Material behind and space in front of each registration sample (mm; see thickness.ts); absent: not measured. */
+  thickness?: SampleThickness;
 }
 
 export interface AnalysisOptions {

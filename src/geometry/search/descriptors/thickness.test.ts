@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { loadManifold, manifoldToMesh } from '../../testing/fixtures';
+import { applyToMesh, type Mesh } from '../../mesh/mesh';
+import { meshFacts, weld } from '../../mesh/mesh-facts';
+import { computeSearchFeatures, preparedPartFrom } from '../search-features';
+import { randomRigid } from '../../testing/benchmark-dataset';
+import { checkDuplicate, partToPartExact } from '../duplicate-rule';
+import { prng } from './sampling';
+import { sampleThickness } from './thickness';
+
+/** A washer: outer diameter 30 mm, hole `hole` mm, `thickness` thick, curves in `segments`. */
+async function washer(o: { thickness: number; hole?: number; segments: number }): Promise<Mesh> {
+  const { Manifold } = await loadManifold();
+  const outer = Manifold.cylinder(o.thickness, 15, 15, o.segments);
+  const bore = Manifold.cylinder(o.thickness + 2, (o.hole ?? 12) / 2, (o.hole ?? 12) / 2, o.segments).translate(0, 0, -1);
+  return manifoldToMesh(outer.subtract(bore));
+}
+
+function prepared(mesh: Mesh) {
+  const welded = weld(mesh);
+  const f = computeSearchFeatures(mesh, { facts: meshFacts(mesh, { welded }), welded });
+  return preparedPartFrom(f.prepared, f.global);
+}
+
+describe('thickness and clearance at each sample', () => {
+  it('measures a washer: its thickness behind the faces, its bore across the hole', async () => {
+    const mesh = await washer({ thickness: 1.5, segments: 96 });
+    const p = prepared(mesh);
+    const t = p.analysis.thickness!;
+    const n = p.analysis.samples;
+    let flat = 0,
+      bore = 0;
+    for (let i = 0; i < n.count; i++) {
+      const nz = Math.abs(n.normals[i * 3 + 2]!);
+      // Flat faces: 1.5 mm of material behind, nothing in front.
+      if (nz > 0.99) {
+        flat++;
+        expect(t.inward[i]).toBeCloseTo(1.5, 2);
+        expect(t.outward[i]).toBe(0);
+      }
+      // The bore's wall (normal towards the axis): the hole's diameter in front.
+      const x = n.points[i * 3]!,
+        y = n.points[i * 3 + 1]!;
+      if (nz < 0.01 && Math.hypot(x, y) < 7 && t.outward[i]! > 0) {
+        bore++;
+        expect(t.outward[i]).toBeGreaterThan(11.9);
+        expect(t.outward[i]).toBeLessThanOrEqual(12.001);
+      }
+    }
+    expect(flat).toBeGreaterThan(n.count * 0.5);
+    expect(bore).toBeGreaterThan(20);
+    // The same measures from the mesh directly, in metres.
+    const metres = sampleThickness({ ...mesh, positions: mesh.positions.map((v) => v / 1000), units: 'm' }, p.analysis.samples);
+    expect(metres.inward.filter((v) => Math.abs(v - 1.5) < 0.01).length).toBeGreaterThan(n.count * 0.5);
+  });
+
+  it('tells a washer 10 % thicker (0.15 mm, inside the surface tolerance) and a bore 6 % wider from the washer, and its coarse re-export not', async () => {
+    const base = prepared(await washer({ thickness: 1.5, segments: 64 }));
+    const coarse = prepared(applyToMesh(await washer({ thickness: 1.5, segments: 24 }), randomRigid(prng(3))));
+    const thicker = prepared(applyToMesh(await washer({ thickness: 1.65, segments: 64 }), randomRigid(prng(4))));
+    const wider = prepared(applyToMesh(await washer({ thickness: 1.5, hole: 12.7, segments: 64 }), randomRigid(prng(5))));
+    // The surface alone agrees: each face moved by 0.075 mm against a tolerance of 0.17 mm.
+    const surface = checkDuplicate(thicker, base);
+    expect(Math.max(surface.offAB, surface.offBA)).toBeLessThan(0.0015);
+    expect(surface.dimensionOff).toBeGreaterThan(0.5);
+    expect(partToPartExact(thicker, base, 99).score).toBeLessThan(98);
+    expect(partToPartExact(base, thicker, 99).score).toBeLessThan(98);
+    expect(partToPartExact(wider, base, 99).score).toBeLessThan(98);
+    expect(partToPartExact(coarse, base, 99).score).toBeGreaterThanOrEqual(98);
+    expect(partToPartExact(base, coarse, 99).score).toBeGreaterThanOrEqual(98);
+  });
+});

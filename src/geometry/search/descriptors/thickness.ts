@@ -1,0 +1,74 @@
+// The two dimensions a designer measures across a part at each surface sample: how thick the
+// material is behind it (a wall, rib, flange or washer thickness, a shaft's diameter) and how wide
+// the space is in front of it (a hole's diameter, a slot's or gap's width). Both are distances
+// along the sample's normal to the next surface, so they do not depend on how two models are
+// aligned — which is why the duplicate rule compares them: an alignment can split a thickness
+// change between a wall's two faces so that each half fits the distance tolerance, but the wall
+// is still that much thicker. Rays by three-mesh-bvh. Pure.
+import { BufferAttribute, BufferGeometry, DoubleSide, Ray, Vector3 } from 'three';
+import { MeshBVH } from 'three-mesh-bvh';
+import { MM_PER_UNIT, type Mesh } from '../../mesh/mesh';
+import type { SurfaceSamples } from './sampling';
+
+/** A measure counts only where the ray meets the next face within this of square. */
+const COS_EXIT = Math.cos((25 * Math.PI) / 180);
+
+export interface SampleThickness {
+  /** Distance (mm) from each sample against its normal to the next surface: the material behind it; 0 where the ray leaves the mesh. */
+  inward: Float32Array;
+  /** Distance (mm) along its normal to the next surface: the space in front of it; 0 where nothing is in front. */
+  outward: Float32Array;
+  /**
+   * How far each measure may be off the designed dimension because of tessellation (mm): the
+   * chord errors of the two facets the ray joins (a facet inscribed in a curve lies inside it by
+   * up to its chord error). Absent: none known.
+   */
+  inwardError?: Float32Array;
+  outwardError?: Float32Array;
+}
+
+/**
+ * Thickness and clearance at each of `samples` (in mm, on `mesh` — the surface they were drawn
+ * from, in its own units). A ray starts a hair off the sample's own triangle so that it does not
+ * hit it; the first surface either side of it answers.
+ */
+export function sampleThickness(mesh: Mesh, samples: SurfaceSamples, triangleChord?: ArrayLike<number>): SampleThickness {
+  const n = samples.count;
+  const inward = new Float32Array(n);
+  const outward = new Float32Array(n);
+  const inwardError = new Float32Array(n);
+  const outwardError = new Float32Array(n);
+  const out = triangleChord && samples.triangles ? { inward, outward, inwardError, outwardError } : { inward, outward };
+  if (!n || mesh.indices.length < 3) return out;
+  const unit = MM_PER_UNIT[mesh.units ?? 'unknown'];
+  const geometry = new BufferGeometry();
+  geometry.setAttribute('position', new BufferAttribute(Float32Array.from(mesh.positions), 3));
+  geometry.setIndex(new BufferAttribute(Uint32Array.from(mesh.indices), 1));
+  // Indirect: the geometry's triangles keep their order, so a hit's faceIndex is the mesh's.
+  const bvh = new MeshBVH(geometry, { indirect: true });
+  geometry.computeBoundingBox();
+  const size = geometry.boundingBox!.getSize(new Vector3()).length();
+  // Float32 positions put a sample up to ~1e-7 of the size off its plane; start well past that.
+  const near = 1e-5 * size;
+  const ray = new Ray();
+  const P = samples.points,
+    N = samples.normals;
+  for (let i = 0; i < n; i++) {
+    for (const sign of [-1, 1]) {
+      ray.origin.set(P[i * 3]! / unit, P[i * 3 + 1]! / unit, P[i * 3 + 2]! / unit);
+      ray.direction.set(sign * N[i * 3]!, sign * N[i * 3 + 1]!, sign * N[i * 3 + 2]!);
+      const hit = bvh.raycastFirst(ray, DoubleSide, near, 2 * size);
+      // Only across to a face that stands square to the ray (within EXIT_ANGLE): a wall's other
+      // face, a bore's far side. A ray leaving at a slant (across a cam, a sphere) has a length
+      // that swings with the slightest turn of a facet's normal; no designer measures there.
+      const square = hit?.face && Math.abs(hit.face.normal.dot(ray.direction)) >= COS_EXIT;
+      if (!square) continue;
+      (sign < 0 ? inward : outward)[i] = hit.distance * unit;
+      if (triangleChord && samples.triangles)
+        (sign < 0 ? inwardError : outwardError)[i] =
+          ((triangleChord[samples.triangles[i]!] ?? 0) + (triangleChord[hit.faceIndex!] ?? 0)) * unit;
+    }
+  }
+  geometry.dispose();
+  return out;
+}
