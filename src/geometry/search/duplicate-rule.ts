@@ -533,10 +533,18 @@ function mul4(a: readonly number[], b: readonly number[]): number[] {
  * model's samples and frame, so a pair near the rule's limits could hold one way and fail the
  * other, and which way the service computed a pair depended on its models' (random) ids. The pair
  * is computed in an order of its geometry instead ({@link geometryFirst}) and seen from the other
- * model by inverting the result.
+ * model by inverting the result. When that way fails but the surface off was still counted (under
+ * OFF_REPORTED_MAX: near the limit, not another shape), the other way's alignment is judged too.
  */
 export function partToPartExact(a: PreparedPart, b: PreparedPart, descriptor: number): PartToPartOutcome {
-  return geometryFirst(a, b) ? partToPartDirected(a, b, descriptor) : reverseOutcome(partToPartDirected(b, a, descriptor));
+  if (!geometryFirst(a, b)) return reverseOutcome(partToPartExact(b, a, descriptor));
+  const first = partToPartDirected(a, b, descriptor);
+  if (first.score >= 98 || first.relation === 'scaled' || first.off === undefined || first.off >= OFF_REPORTED_MAX) return first;
+  // Near the limits one way: the other way's alignment is judged too, and the pair is the same
+  // part when either holds ("after the best alignment") — also when the first found it a mirror
+  // image (a part with a plane of symmetry is both; the same part says more).
+  const other = partToPartDirected(b, a, descriptor, 'same only');
+  return other.score >= 98 ? reverseOutcome(other) : first;
 }
 
 /**
@@ -584,8 +592,8 @@ function invertAffine(m: readonly number[]): number[] {
   return [r[0]!, r[3]!, r[6]!, 0, r[1]!, r[4]!, r[7]!, 0, r[2]!, r[5]!, r[8]!, 0, ti[0]!, ti[1]!, ti[2]!, 1];
 }
 
-/** The outcome computed from a's side (a aligned onto b). */
-export function partToPartDirected(a: PreparedPart, b: PreparedPart, descriptor: number): PartToPartOutcome {
+/** The outcome computed from a's side (a aligned onto b); with `'same only'`, only whether they are the same part. */
+export function partToPartDirected(a: PreparedPart, b: PreparedPart, descriptor: number, only?: 'same only'): PartToPartOutcome {
   const below = Math.min(NOT_SAME_MAX, descriptor);
   const plausible = plausibleRelations(
     { extents: a.analysis.extents, area: a.analysis.moments.area },
@@ -596,6 +604,7 @@ export function partToPartDirected(a: PreparedPart, b: PreparedPart, descriptor:
     const same = checkDuplicate(a, b);
     const off = Math.max(same.offAB, same.offBA);
     if (same.agrees) return { score: agreementScore(same), transform: same.alignment.transform, off };
+    if (only) return { score: below, off };
     const mirror = checkDuplicate(mirrored(a), b);
     if (mirror.agrees) return { score: below, relation: 'mirrored', transform: mul4(mirror.alignment.transform, mirrorX), off };
     return { score: below, off };
