@@ -226,9 +226,9 @@ function subMesh(mesh: Mesh, tris: number[], units: Mesh['units']): Mesh {
 // Layout: "GSF1" | u32 header length | header JSON (UTF-8) | pad to 4 | i16 points (3n, relative
 // to the samples' box, 65535 steps per axis) | i8 normals (3n, ×127) | u8 chord errors (n, ×
 // chordStep) | u8 bends (n, of π/2) | u16 thickness, then u16 clearance (n each, × thicknessStep;
-// 0: none) | u8 their tessellation errors (2n, × chordStep, when chord errors are stored). About
-// 17 bytes per sample (70 KB for 4,096, 139 KB for a thin-walled part's 8,192): 1/65535 of the part's size is far below the tolerances registration
-// uses. Models of several bodies append a second blob of the same layout: all their bodies, for
+// 0: none) | u8 their tessellation errors (2n, × thicknessErrorStep). About 17 bytes per sample
+// (70 KB for 4,096, 139 KB for a thin-walled part's 8,192): 1/65535 of the part's size is far
+// below the tolerances registration uses. Models of several bodies append a second blob of the same layout: all their bodies, for
 // part-in-part.
 
 const MAGIC = 0x31465347; // "GSF1" little-endian

@@ -58,7 +58,7 @@ export function sampleThickness(mesh: Mesh, samples: SurfaceSamples, triangleCho
       ray.origin.set(P[i * 3]! / unit, P[i * 3 + 1]! / unit, P[i * 3 + 2]! / unit);
       ray.direction.set(sign * N[i * 3]!, sign * N[i * 3 + 1]!, sign * N[i * 3 + 2]!);
       const hit = bvh.raycastFirst(ray, DoubleSide, near, 2 * size);
-      // Only across to a face that stands square to the ray (within EXIT_ANGLE): a wall's other
+      // Only across to a face that stands square to the ray (within 25°, COS_EXIT): a wall's other
       // face, a bore's far side. A ray leaving at a slant (across a cam, a sphere) has a length
       // that swings with the slightest turn of a facet's normal; no designer measures there.
       const square = hit?.face && Math.abs(hit.face.normal.dot(ray.direction)) >= COS_EXIT;
