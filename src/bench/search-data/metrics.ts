@@ -2,6 +2,7 @@
 // bands, family retrieval, part-in-part both ways, geo-related.
 import type { Described } from './evaluate';
 import type { SearchRecord } from './split';
+import { DUPLICATE_RULE } from '../../geometry/search/duplicate-rule';
 
 export interface Figures {
   records: number;
@@ -9,6 +10,8 @@ export interface Figures {
   dupPrecision: number;
   dupRecall: number;
   dupTrue: number;
+  /** Pairs of two edits of one dimension within the stated tolerance of each other: in neither precision nor recall. */
+  coincidentEdits: number;
   falseDuplicates: string[];
   missedDuplicates: string[];
   mirroredAt98: string;
@@ -35,6 +38,26 @@ export interface Figures {
   offByKind: Record<string, number[]>;
   /** Descriptor distance against the design's original, by kind; 'unrelated' between originals of other archetypes. */
   distanceByKind: Record<string, number[]>;
+}
+
+/**
+ * The duplicate rule's stated tolerance for a dimension edit (mm), before the allowance for
+ * tessellation, which these figures do not know (an edit inside that allowance counts as beyond):
+ * a thickness or diameter 3 % of itself + 0.02 mm (the dimension test); a length moves a face,
+ * which the surface test allows up to twice its share of the diagonal.
+ */
+function statedTolerance(d: NonNullable<SearchRecord['dimension']>): number {
+  return d.kind === 'length'
+    ? 2 * DUPLICATE_RULE.tolerance * d.diagonal
+    : DUPLICATE_RULE.dimensionShare * Math.min(d.from, d.to) + DUPLICATE_RULE.dimensionFloor;
+}
+
+function coincide(a: SearchRecord, b: SearchRecord): boolean {
+  if (!a.changed || !b.changed || a.design !== b.design || a.changed.param !== b.changed.param) return false;
+  const d = a.dimension ?? b.dimension;
+  const x = a.changed.value,
+    y = b.changed.value;
+  return Math.abs(x - y) <= (d ? statedTolerance({ ...d, from: x, to: y }) : 0);
 }
 
 const isSamePart = (a: SearchRecord, b: SearchRecord) => a.partId === b.partId && a.kind !== 'assembly';
@@ -64,6 +87,7 @@ export function figures(
   const parts = ds.map((_, i) => i).filter((i) => rec(i).kind !== 'assembly');
   const offByKind: Record<string, number[]> = {};
   const distanceByKind: Record<string, number[]> = {};
+  let coincident = 0;
   let tp = 0,
     fp = 0,
     fn = 0;
@@ -90,6 +114,12 @@ export function figures(
       const s = p.score(i, j);
       // Not scored (a run that scores only the pairs within each design).
       if (Number.isNaN(s)) continue;
+      // Two edits of one dimension that landed within the rule's tolerance of each other are one
+      // part to the rule's stated precision, and another to the generator: left out, counted.
+      if (coincide(a, b)) {
+        coincident++;
+        continue;
+      }
       const same = isSamePart(a, b);
       const off = p.off(i, j);
       if (off !== undefined) {
@@ -127,11 +157,8 @@ export function figures(
           d.n++;
           if (s >= 98) {
             d.high++;
-            // Beyond the stated tolerance (DUPLICATE_RULE: 3 % of the dimension + 0.02 mm), before
-            // the allowance for tessellation, which these figures do not know: an edit inside that
-            // allowance counts here too.
-            const { from, to } = x.dimension;
-            if (Math.abs(to - from) > 0.03 * Math.min(from, to) + 0.02) dimensionBeyond.push(`${x.id} ${s.toFixed(1)} (${x.how})`);
+            if (Math.abs(x.dimension.to - x.dimension.from) > statedTolerance(x.dimension))
+              dimensionBeyond.push(`${x.id} ${s.toFixed(1)} (${x.how})`);
           }
         }
         if (x.kind === 'mirror') {
@@ -196,6 +223,7 @@ export function figures(
     dupPrecision: tp + fp ? tp / (tp + fp) : 1,
     dupRecall: tp + fn ? tp / (tp + fn) : 1,
     dupTrue: tp + fn,
+    coincidentEdits: coincident,
     falseDuplicates: falseDup,
     missedDuplicates: missed,
     mirroredAt98: ratio(mirrorsHigh, mirrors),

@@ -21,7 +21,8 @@ export type RecordKind = 'original' | 'duplicate' | 'variant' | 'detail' | 'edit
  * Which dimension a dimension edit changes, by the archetype's parameter (designs.ts `edits`):
  * the kinds the duplicate rule's dimension test names.
  */
-export const dimensionKind = (param: string) => (/^[dD]$/.test(param) ? 'diameter' : param === 'L' ? 'length' : 'thickness');
+/** What a designer calls an archetype's parameter: a pipe elbow's straight leg is a length, not a thickness. */
+export const dimensionKind = (param: string) => (/^[dD]$/.test(param) ? 'diameter' : /^(L|leg)$/.test(param) ? 'length' : 'thickness');
 
 export interface SearchRecord {
   id: string;
@@ -35,8 +36,10 @@ export interface SearchRecord {
   chiral: boolean;
   file: { name: string; bytes: Uint8Array };
   scale?: number;
-  /** Dimension edits: which dimension, and its value before and after (mm). */
-  dimension?: { kind: ReturnType<typeof dimensionKind>; from: number; to: number };
+  /** Dimension edits: which dimension, its value before and after (mm), and the design's diagonal (mm). */
+  dimension?: { kind: ReturnType<typeof dimensionKind>; from: number; to: number; diagonal: number };
+  /** Edits of one parameter (feature and dimension edits): which, and its new value (mm). */
+  changed?: { param: string; value: number };
   /** Assemblies: the originals placed in them and their share of its surface. */
   contains?: { partId: string; copies: number; areaShare: number }[];
 }
@@ -143,7 +146,7 @@ async function makeDesign(
   }
 
   // Small feature edits (a different part): a hole moved by 1–3 % of the part's size, a wall or diameter changed by as much.
-  const edits: [string, Params][] = [];
+  const edits: [string, Params, SearchRecord['changed']?][] = [];
   if (a.shift) {
     const d = between(rand, 0.01, 0.03) * size * (rand() < 0.5 ? -1 : 1);
     edits.push([
@@ -161,11 +164,20 @@ async function makeDesign(
     edits.push([
       `${k} ${v.toFixed(1)} → ${nv.toFixed(1)} mm (surface moved ${moved.toFixed(2)} mm, ${((100 * moved) / size).toFixed(1)} % of the size)`,
       { ...p, [k]: nv },
+      { param: k, value: nv },
     ]);
   }
-  edits.forEach(([how, q], i) => {
+  edits.forEach(([how, q, changed], i) => {
     const id = `${design}-edit${i + 1}`;
-    out.push({ ...common, id, partId: id, kind: 'edit', how, file: stl(id, applyToMesh(meshOf(build(m, a, q, 32)), randomRigid(rand))) });
+    out.push({
+      ...common,
+      id,
+      partId: id,
+      kind: 'edit',
+      how,
+      ...(changed ? { changed } : {}),
+      file: stl(id, applyToMesh(meshOf(build(m, a, q, 32)), randomRigid(rand))),
+    });
   });
 
   // Family variants: 1–3 dimensions by 5–30 %, at least one of them moving some surface by 3 % of
@@ -259,7 +271,8 @@ async function makeDesign(
         id,
         partId: id,
         kind: 'dimension',
-        dimension: { kind: dimensionKind(k), from: v, to: v * f },
+        dimension: { kind: dimensionKind(k), from: v, to: v * f, diagonal: Math.hypot(...[0, 1, 2].map((c) => bb.max[c]! - bb.min[c]!)) },
+        changed: { param: k, value: v * f },
         how: `${dimensionKind(k)} ${k} ${v.toFixed(2)} → ${(v * f).toFixed(2)} mm (${((f - 1) * 100).toFixed(1)} %)`,
         file: stl(id, applyToMesh(meshOf(build(m, a, { ...p, [k]: v * f }, 32)), randomRigid(drand))),
       });

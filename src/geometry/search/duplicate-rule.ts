@@ -48,9 +48,8 @@ export const DUPLICATE_RULE = {
   /** … plus this (mm) … */
   dimensionFloor: 0.02,
   /**
-   * … plus this many times the larger of the two measures' tessellation errors (each the chord
-   * errors of the facets its ray joins: a facet inscribed in a curve moves a ray's end by up to
-   * its chord error, so both measures lie within that of the designed dimension).
+   * … plus this many times the larger of the two measures' tessellation allowances (what is left
+   * of the facets' chord errors once each measure is corrected for them: thickness.ts).
    */
   dimensionChordFactor: 1,
   /**
@@ -58,9 +57,10 @@ export const DUPLICATE_RULE = {
    * models' shares are above it. A changed wall or hole differs seen from either model; a coarse
    * mesh's hexagon for a round hole differs only from its own side (the round hole's samples
    * find the hexagon's corners, which lie on the circle). On the dev split the most any pair of
-   * one part reached is 0.9 %, and a 5 mm hole 13 % narrower in a 100 mm plate 1.5 %.
+   * one part reached is 0.54 % (a hinge cut into two bodies: rays meet the cut faces), and three
+   * 6 mm holes 4.5 % narrower in a 90 mm plate 1.15 %.
    */
-  dimensionOutliers: 0.012,
+  dimensionOutliers: 0.008,
 };
 
 /**
@@ -292,8 +292,8 @@ const DIMENSION_BEND = (30 * Math.PI) / 180;
  * range the samples of `dst` around it (within 2.5 spacings plus `base`, facing the same way) have,
  * by more than the rule's dimension tolerance. A thickness is compared only with thicknesses
  * where it is, whichever way the alignment put the wall: a wall 5 % thicker differs at every
- * sample of its faces. A measure counts only where two more of its own model's samples around it
- * agree with it, and only on facets bent less than DIMENSION_BEND. 0 when either model has no
+ * sample of its faces. A measure counts only where it holds around its sample (two more of its own
+ * model's samples agree, none disagrees), and only on facets bent less than DIMENSION_BEND. 0 when either model has no
  * measures (stored before they were).
  */
 export function dimensionOffShare(src: PreparedPart, m: Rigid, dst: PreparedPart, base: number): number {
@@ -351,16 +351,19 @@ export function dimensionOffShare(src: PreparedPart, m: Rigid, dst: PreparedPart
       if (!(v > 0)) continue;
       const ownError = (k ? ts.outwardError : ts.inwardError)?.[i] ?? 2 * (cs?.[i] ?? 0);
       const tolerance = DUPLICATE_RULE.dimensionShare * v + DUPLICATE_RULE.dimensionFloor;
-      // Only where the measure holds around the sample on its own model: next to an edge of the
-      // ray's far side (a tooth's tip, a hole's rim) it jumps from one sample to the next, and
-      // which side a sample fell on says nothing about the design.
-      let alike = 0;
+      // Only where the measure holds around the sample on its own model — two neighbours facing
+      // the same way agree and none disagrees: next to an edge of the ray's far side (a hole's
+      // rim) or across a gear's flank it changes from one sample to the next, and where a sample
+      // fell says nothing about the design.
+      let alike = 0,
+        unlike = 0;
       src.surface.tree.within(x, y, z, 2 * src.surface.spacing, (j) => {
-        if (j === i || !(Math.abs(mine[j]! - v) <= tolerance + DUPLICATE_RULE.dimensionChordFactor * ownError)) return false;
-        if (N[i * 3]! * N[j * 3]! + N[i * 3 + 1]! * N[j * 3 + 1]! + N[i * 3 + 2]! * N[j * 3 + 2]! < COS_DIMENSION) return false;
-        return ++alike >= 2;
+        if (j === i || N[i * 3]! * N[j * 3]! + N[i * 3 + 1]! * N[j * 3 + 1]! + N[i * 3 + 2]! * N[j * 3 + 2]! < COS_DIMENSION) return false;
+        if (Math.abs(mine[j]! - v) <= tolerance + DUPLICATE_RULE.dimensionChordFactor * ownError) alike++;
+        else unlike++;
+        return unlike > 0;
       });
-      if (alike < 2) continue;
+      if (alike < 2 || unlike > 0) continue;
       theirs = k ? td.outward : td.inward;
       theirErrors = k ? td.outwardError : td.inwardError;
       lo = Infinity;

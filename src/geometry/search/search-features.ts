@@ -24,9 +24,10 @@ import { areaAndVolume, shellRoots, surfaceArea, weld } from '../mesh/mesh-facts
  * outer surface drops faces lying on another body's face and looks for exterior space around a
  * point; chord errors pass along a coarse curve's facets. 2013: thin-walled parts keep 8,192
  * samples, and distances in spacings are taken at 4,096 samples' (spacingSamples). 2014: each
- * sample's thickness and clearance (thickness.ts) for the duplicate rule's dimension test.
+ * sample's thickness and clearance (thickness.ts) for the duplicate rule's dimension test. 2015:
+ * those measures corrected for tessellation (a facet lies off its curve towards the centre).
  */
-export const SEARCH_FEATURES_VERSION = 2014 + GLOBAL_DESCRIPTOR_VERSION;
+export const SEARCH_FEATURES_VERSION = 2015 + GLOBAL_DESCRIPTOR_VERSION;
 
 /** At most this many distinct shells get their own vector (the largest by area). */
 export const MAX_COMPONENTS = 12;
@@ -98,7 +99,7 @@ export function computeSearchFeatures(
   // sample's chord error for the duplicate rule.
   const triangleChord = chordErrors(welded);
   let surface = welded;
-  let surfaceChord: { chord: ArrayLike<number>; bend: ArrayLike<number> } = triangleChord;
+  let surfaceChord: { chord: ArrayLike<number>; bend: ArrayLike<number>; side: ArrayLike<number> } = triangleChord;
   if (mayHideSurface(welded, o.facts.shellCount)) {
     const outer = outerSurface(welded);
     if (outer.hiddenShare > 0 && outer.mesh.indices.length) {
@@ -106,6 +107,7 @@ export function computeSearchFeatures(
       surfaceChord = {
         chord: Float32Array.from(outer.source, (t) => triangleChord.chord[t]!),
         bend: Float32Array.from(outer.source, (t) => triangleChord.bend[t]!),
+        side: Int8Array.from(outer.source, (t) => triangleChord.side[t]!),
       };
     }
   }
@@ -115,7 +117,7 @@ export function computeSearchFeatures(
     spacingSamples: REGISTRATION_SAMPLES,
     triangleChord: surfaceChord,
   });
-  analysis.thickness = sampleThickness(surface, analysis.samples, surfaceChord.chord);
+  analysis.thickness = sampleThickness(surface, analysis.samples, surfaceChord);
   const global = globalDescriptorFromAnalysis(analysis);
   const geo = geoDescriptorFromAnalysis(analysis, o.facts);
   if (o.facts.shellCount <= 1) {

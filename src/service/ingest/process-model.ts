@@ -15,7 +15,8 @@ import { computeSearchFeatures, type SearchFeatures } from '../../geometry/searc
 import { scanStep } from '../../geometry/step/step-references';
 import { renderThumbnail } from '../../geometry/output/thumbnail';
 import { toViewerGlb } from '../../geometry/output/viewer-file';
-import { modelViews, type ModelViews } from '../../geometry/search/views/model-views';
+import type { ModelViews } from '../../geometry/search/views/model-views';
+import { modelViewsBeside } from './views-pool';
 
 /** What the model record stores as `facts` (lengths in `units`). */
 export interface ModelFacts {
@@ -235,6 +236,11 @@ export async function processModel(input: ProcessInput): Promise<ProcessOutput> 
     ...(reader ? { reader } : {}),
   };
   lap('facts');
+  // The views render on the thread beside this one while this one does the rest (both are
+  // CPU-bound; a model read alone has a core idle after its reader).
+  const rendering = modelViewsBeside(mesh);
+  // Awaited below; until then a failure must not count as unhandled.
+  rendering.catch(() => undefined);
   const search = computeSearchFeatures(mesh, { facts: f, welded });
   lap('search');
   const shaded = creaseNormals(mesh, undefined, { welded });
@@ -252,8 +258,10 @@ export async function processModel(input: ProcessInput): Promise<ProcessOutput> 
       .toBuffer(),
   );
   lap('thumbnail-png');
-  const views = await modelViews(mesh);
+  // What is left of the views once the rest is done ('views'), and their whole time beside.
+  const { views, ms: viewsBeside } = await rendering;
   lap('views');
+  timings['views-beside'] = viewsBeside;
 
   return {
     outcome: 'geometry',

@@ -69,6 +69,15 @@ describe('chord errors', () => {
     for (const t of side) expect(chord[t]).toBeLessThan(1.2 * sagitta);
   });
 
+  it("says which way each facet's curve bends: away from a shaft's normals, towards a bore's", () => {
+    const { mesh, side } = tube(16, 10, 30);
+    // Wound with normals outwards: the outside of a shaft.
+    expect(side.map((t) => chordErrors(mesh).side[t])).toEqual(side.map(() => -1));
+    // The same facets wound the other way: the wall of a bore, normals towards the axis.
+    const flipped = { ...mesh, indices: Uint32Array.from(mesh.indices, (_, k) => mesh.indices[k - (k % 3) + (2 - (k % 3))]!) };
+    expect(side.map((t) => chordErrors(flipped).side[t])).toEqual(side.map(() => 1));
+  });
+
   it('sees two facets meet across a needle strip', () => {
     const { mesh, side, sagitta } = tube(8, 10, 30, { sliver: true, needleAt: 3 });
     const { chord } = chordErrors(mesh);

@@ -24,6 +24,15 @@ export interface ChordErrors {
   chord: Float32Array;
   /** Per triangle: the largest bend (radians) to a neighbour of the same curve, which its normal may differ by. */
   bend: Float32Array;
+  /**
+   * Per triangle: which side of it the curve of its chord error bends to — +1 towards its normal
+   * (concave: a hole's wall, whose facets stand into the hole), −1 away from it (convex: a shaft,
+   * whose facets cut into the material), 0 where it has no chord error or its chord error is not
+   * from facets of one curve (a face beside a narrow chamfer). A facet inscribed in a curve
+   * lies off it towards the curve's centre, so a distance measured from it is off by its chord
+   * error in a known direction (thickness.ts).
+   */
+  side: Int8Array;
 }
 
 /** Per triangle of a welded mesh (shared vertices), its chord error and bend. */
@@ -35,11 +44,13 @@ export function chordErrors(welded: Mesh): ChordErrors {
   const idx = collapseNeedles(welded, normal);
   const out = new Float32Array(nt);
   const bend = new Float32Array(nt);
+  const side = new Int8Array(nt);
   // Per triangle: the length of its bending edges and the widest bending facet there (see below).
   const bendEdge = new Float64Array(nt),
     bendWidth = new Float64Array(nt);
   const curveChord = new Float32Array(nt),
-    curveBend = new Float32Array(nt);
+    curveBend = new Float32Array(nt),
+    curveSide = new Int8Array(nt);
   // Triangles of one flat facet (neighbours within FLAT_ANGLE): a facet of a coarse curve is often
   // cut into several triangles, and those inside it meet no bend of their own.
   const facet = new Int32Array(nt).map((_, i) => i);
@@ -59,7 +70,8 @@ export function chordErrors(welded: Mesh): ChordErrors {
   const bendT: number[] = [],
     bendU: number[] = [],
     bendAngle: number[] = [],
-    bendLength: number[] = [];
+    bendLength: number[] = [],
+    bendSide: number[] = [];
   const rimT: number[] = [],
     rimU: number[] = [],
     rimLength: number[] = [];
@@ -81,6 +93,7 @@ export function chordErrors(welded: Mesh): ChordErrors {
         bendU.push(u);
         bendAngle.push(angle);
         bendLength.push(edge);
+        bendSide.push(bendsTowardNormal(p, idx, normal, t, u) ? 1 : -1);
       }
     } else {
       const edge = edgeLength(key);
@@ -116,7 +129,7 @@ export function chordErrors(welded: Mesh): ChordErrors {
     const r = root(t);
     return facetBends[r]! >= STRIP_RIM * facetRim[r]! ? (2 * facetArea[r]!) / facetBends[r]! : 0;
   };
-  const consider = (t: number, u: number, angle: number, edge: number) => {
+  const consider = (t: number, u: number, angle: number, edge: number, towards: number) => {
     bendEdge[t]! += edge;
     // The narrower facet is what bends: a wide face meeting a narrow chamfer at a shallow angle
     // must not read as a coarse curve as wide as the face.
@@ -130,14 +143,20 @@ export function chordErrors(welded: Mesh): ChordErrors {
       Math.max(area2[t]!, area2[u]!) <= SAME_WIDTH * Math.min(area2[t]!, area2[u]!) ||
       (strips > 0 && Math.max(stripWidth(t), stripWidth(u)) <= SAME_WIDTH * strips)
     ) {
-      curveChord[t] = Math.max(curveChord[t]!, (w * angle) / 8);
+      if ((w * angle) / 8 > curveChord[t]!) {
+        curveChord[t] = (w * angle) / 8;
+        curveSide[t] = towards;
+      }
       curveBend[t] = Math.max(curveBend[t]!, angle);
     }
   };
   for (let k = 0; k < bendT.length; k++) {
-    consider(bendT[k]!, bendU[k]!, bendAngle[k]!, bendLength[k]!);
-    consider(bendU[k]!, bendT[k]!, bendAngle[k]!, bendLength[k]!);
+    consider(bendT[k]!, bendU[k]!, bendAngle[k]!, bendLength[k]!, bendSide[k]!);
+    consider(bendU[k]!, bendT[k]!, bendAngle[k]!, bendLength[k]!, bendSide[k]!);
   }
+  // Which way is known only where the chord error is a curve's (facets of about one width): a
+  // flat face meeting a narrow chamfer keeps an allowance, but is not off the chamfer's curve.
+  for (let t = 0; t < nt; t++) if (curveChord[t]! >= out[t]!) side[t] = curveSide[t]!;
   // A facet that is a strip along its bends (area no more than the bending facets' width times the
   // length of its bending edges) stands for a curve as a whole: each of its triangles takes the
   // largest chord error and bend found between it and facets of about its width (a coarse curve's
@@ -145,22 +164,43 @@ export function chordErrors(welded: Mesh): ChordErrors {
   // An edge to a much wider face (a countersink meeting a plate's top at 45°) is not passed on, and
   // a wide face meeting a curve at a shallow angle is a face of the design and keeps its own.
   const facetChord = new Float32Array(nt),
-    facetBend = new Float32Array(nt);
+    facetBend = new Float32Array(nt),
+    facetSide = new Int8Array(nt);
   const facetWidth = new Float64Array(nt);
   for (let t = 0; t < nt; t++) {
     const r = root(t);
     if (!bendEdge[t]) continue;
-    facetChord[r] = Math.max(facetChord[r]!, curveChord[t]!);
+    if (curveChord[t]! > facetChord[r]!) {
+      facetChord[r] = curveChord[t]!;
+      facetSide[r] = curveSide[t]!;
+    }
     facetBend[r] = Math.max(facetBend[r]!, curveBend[t]!);
     facetWidth[r] = Math.max(facetWidth[r]!, bendWidth[t]!);
   }
   for (let t = 0; t < nt; t++) {
     const r = root(t);
     if (!facetBends[r] || facetArea[r]! > facetWidth[r]! * facetBends[r]!) continue;
-    out[t] = Math.max(out[t]!, facetChord[r]!);
+    if (facetChord[r]! > out[t]!) {
+      out[t] = facetChord[r]!;
+      side[t] = facetSide[r]!;
+    }
     bend[t] = Math.max(bend[t]!, facetBend[r]!);
   }
-  return { chord: out, bend };
+  return { chord: out, bend, side };
+}
+
+/**
+ * Whether the surface bends towards t's normal across its edge with u (concave there): u's corner
+ * off the shared edge lies on the side t's normal points to. The same answer seen from u.
+ */
+function bendsTowardNormal(p: ArrayLike<number>, idx: ArrayLike<number>, normal: ArrayLike<number>, t: number, u: number): boolean {
+  // Centroids: u's lies above t's plane where the surface turns up (towards t's normal).
+  let d = 0;
+  for (let k = 0; k < 3; k++) {
+    const c = (tri: number) => (p[idx[tri * 3]! * 3 + k]! + p[idx[tri * 3 + 1]! * 3 + k]! + p[idx[tri * 3 + 2]! * 3 + k]!) / 3;
+    d += (c(u) - c(t)) * normal[t * 3 + k]!;
+  }
+  return d > 0;
 }
 
 /**

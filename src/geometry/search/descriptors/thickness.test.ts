@@ -54,6 +54,39 @@ describe('thickness and clearance at each sample', () => {
     expect(metres.inward.filter((v) => Math.abs(v - 1.5) < 0.01).length).toBeGreaterThan(n.count * 0.5);
   });
 
+  it('corrects each measure for tessellation: a bore and a ring wall measure their designed sizes at 16 and 48 segments', async () => {
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+    for (const segments of [16, 48]) {
+      const mesh = await washer({ thickness: 5, segments });
+      const p = prepared(mesh);
+      const t = p.analysis.thickness!;
+      const n = p.analysis.samples;
+      const bore: number[] = [],
+        wall: number[] = [],
+        raw: number[] = [];
+      const uncorrected = sampleThickness(mesh, n);
+      for (let i = 0; i < n.count; i++) {
+        if (Math.abs(n.normals[i * 3 + 2]!) > 0.01) continue;
+        const r = Math.hypot(n.points[i * 3]!, n.points[i * 3 + 1]!);
+        if (r < 7 && t.outward[i]! > 0) {
+          bore.push(t.outward[i]!);
+          raw.push(uncorrected.outward[i]!);
+        }
+        // Rays straight at the axis (a facet's middle): off it, a ray crosses the ring on a chord.
+        const radial = (n.points[i * 3]! * n.normals[i * 3]! + n.points[i * 3 + 1]! * n.normals[i * 3 + 1]!) / r;
+        if (r > 14 && t.inward[i]! > 0 && radial > Math.cos((2 * Math.PI) / 180)) wall.push(t.inward[i]!);
+      }
+      expect(bore.length).toBeGreaterThan(10);
+      expect(wall.length).toBeGreaterThan(3);
+      // The facets across a 16-segment bore stand 2 % inside its 12 mm; corrected, it is 12 mm.
+      if (segments === 16) expect(median(raw)).toBeLessThan(11.8);
+      expect(median(bore)).toBeCloseTo(12, 1);
+      expect(Math.abs(median(bore) - 12)).toBeLessThan(0.02);
+      // From the rim inwards to the bore: 15 − 6 = 9 mm, both curves' facets corrected.
+      expect(Math.abs(median(wall) - 9)).toBeLessThan(0.03);
+    }
+  });
+
   it('tells a washer 10 % thicker (0.15 mm, inside the surface tolerance) and a bore 6 % wider from the washer, and its coarse re-export not', async () => {
     const base = prepared(await washer({ thickness: 1.5, segments: 64 }));
     const coarse = prepared(applyToMesh(await washer({ thickness: 1.5, segments: 24 }), randomRigid(prng(3))));
