@@ -2,6 +2,10 @@
 // message in, one message out; the pool terminates the thread on timeout, crash or heap limit.
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { processModel, scanModelFile, type ProcessInput, type ProcessOutput, type ScanResult } from './process-model';
+import { startViewsThread } from './views-pool';
+
+// The thread that renders views beside this one is up before the first model arrives.
+startViewsThread();
 
 export type WorkerTask =
   | { kind: 'scan'; fileName: string; bytes: Uint8Array }
