@@ -790,12 +790,14 @@ export const ARCHETYPES: readonly Archetype[] = [
       for (const y of [0.2, 0.45, 0.85]) s = join(s, m.Manifold.cube([L * 0.9, t, H]).translate(L * 0.05, W * y - t / 2, T - 0.01));
       if (ribs) s = join(s, m.Manifold.cube([t, W * 0.8, H]).translate(L * 0.3 - t / 2, W * 0.1, T - 0.01));
       s = cut(s, hole(m, Math.min(L, W) * 0.05, T, seg).translate(L * 0.02 + Math.min(L, W) * 0.06, W * 0.6, 0));
+      // A square turned 45° about its centre on the corner: a chamfer cut across the corner (a
+      // square with a corner at the plate's corner, as before, lay wholly outside it).
       if (chamfer)
         s = cut(
           s,
-          m.Manifold.cube([L * 0.1, L * 0.1, T + 2])
+          m.Manifold.cube([L * 0.1, L * 0.1, T + 2], true)
             .rotate([0, 0, 45])
-            .translate(L, W, -1),
+            .translate(L, W, T / 2),
         );
       return s;
     },
