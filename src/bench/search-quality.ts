@@ -48,7 +48,7 @@ export const ROWS: Row[] = [
   ['records / families', '', (f) => `${f.records} / ${f.families}`],
   ['duplicates ≥ 98: precision', '≥ 0.99', (f) => n2(f.dupPrecision), (f) => f.dupPrecision >= 0.99],
   ['duplicates ≥ 98: recall', '≥ 0.98', (f) => `${n2(f.dupRecall)} of ${f.dupTrue}`, (f) => f.dupRecall >= 0.98],
-  ['pairs of edits of one dimension within its tolerance (left out of both)', '', (f) => String(f.coincidentEdits)],
+  ['pairs a dimension edit within its stated tolerance makes (left out of both)', '', (f) => String(f.coincidentEdits)],
   ['lowest duplicate score', '≥ 98', (f) => n1(f.duplicateMin), (f) => f.duplicateMin >= 98],
   ['mirrored copies at ≥ 98', '0', (f) => f.mirroredAt98, (f) => f.mirroredAt98.startsWith('0/')],
   [
@@ -94,6 +94,12 @@ export function printTable(sets: SetResult[]): void {
   console.log(`\n${fmt(head)}\n${w.map((x) => '-'.repeat(x)).join('-|-')}`);
   for (const r of rows) console.log(fmt(r));
   console.log('(✗ = target not met; 0/0 and — have nothing to count in that set)');
+  console.log('\nduplicates ≥ 98 by source (a pair of two sources counts under both): precision (false) / recall (missed of true)');
+  for (const s of sets)
+    for (const [source, c] of Object.entries(s.figures.bySource).sort())
+      console.log(
+        `  ${s.name} ${source.padEnd(20)} precision ${n2(c.tp + c.fp ? c.tp / (c.tp + c.fp) : NaN)} (${c.fp})  recall ${n2(c.tp + c.fn ? c.tp / (c.tp + c.fn) : NaN)} (${c.fn} of ${c.tp + c.fn})`,
+      );
   console.log(
     '\nshare of surface off the other after the best proper alignment (the duplicate rule allows ≤ ' +
       DUPLICATE_RULE.outliers +
@@ -125,6 +131,10 @@ export function printTable(sets: SetResult[]): void {
     if (f.dimensionBeyondAt98.length)
       console.log(
         `\n${s.name}: dimension edits beyond the stated tolerance (3 % + 0.02 mm; lengths 0.8 % of the diagonal) at ≥ 98 (${f.dimensionBeyondAt98.length}):\n  ${f.dimensionBeyondAt98.join('\n  ')}`,
+      );
+    if (f.coincidentPairs.length)
+      console.log(
+        `\n${s.name}: left out, one part to the stated tolerance (${f.coincidentPairs.length}):\n  ${f.coincidentPairs.slice(0, 25).join('\n  ')}`,
       );
     if (f.missedDuplicates.length)
       console.log(`\n${s.name}: missed duplicates (${f.missedDuplicates.length}):\n  ${f.missedDuplicates.slice(0, 25).join('\n  ')}`);

@@ -1,7 +1,7 @@
 // The figures of one benchmark set (pure): duplicates, what must stay below 98, the scale's
 // bands, family retrieval, part-in-part both ways, geo-related.
 import type { Described } from './evaluate';
-import type { SearchRecord } from './split';
+import { dimensionKind, type SearchRecord } from './split';
 import { DUPLICATE_RULE } from '../../geometry/search/duplicate-rule';
 
 export interface Figures {
@@ -10,8 +10,11 @@ export interface Figures {
   dupPrecision: number;
   dupRecall: number;
   dupTrue: number;
+  /** Duplicates at ≥ 98 by source (a pair of two sources counts under both): true, false and missed pairs. */
+  bySource: Record<string, { tp: number; fp: number; fn: number }>;
   /** Pairs of two edits of one dimension within the stated tolerance of each other: in neither precision nor recall. */
   coincidentEdits: number;
+  coincidentPairs: string[];
   falseDuplicates: string[];
   missedDuplicates: string[];
   mirroredAt98: string;
@@ -52,8 +55,37 @@ function statedTolerance(d: NonNullable<SearchRecord['dimension']>): number {
     : DUPLICATE_RULE.dimensionShare * Math.min(d.from, d.to) + DUPLICATE_RULE.dimensionFloor;
 }
 
+/**
+ * Whether two records of one design are one part to the rule's stated precision, though the
+ * generator made them as two: every parameter they were built from agrees within the rule's
+ * stated tolerance for its kind (a feature's presence and a ratio must be equal) — a dimension
+ * edit within its tolerance against the design, two edits of one dimension that landed within it
+ * of each other, a feature edit and a variant that changed one dimension to about one value.
+ * Records without parameters (B-rep designs): two edits of one parameter to about one value.
+ */
 function coincide(a: SearchRecord, b: SearchRecord): boolean {
-  if (!a.changed || !b.changed || a.design !== b.design || a.changed.param !== b.changed.param) return false;
+  if (a.design !== b.design || a.partId === b.partId) return false;
+  if (a.params && b.params) {
+    const x = a.params.values,
+      y = b.params.values;
+    return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => {
+      const u = x[k],
+        v = y[k];
+      if (u === v) return true;
+      if (u === undefined || v === undefined) return false;
+      // A dimension edit's own parameter is of its kind at any size (a 0.2 mm leg is a length).
+      const edited = [a, b].find((r) => r.changed?.param === k && r.dimension)?.dimension;
+      if (!edited && Math.max(u, v) <= 1) return false;
+      // A thickness or diameter that changed also moves a face: within both tests' tolerances.
+      const diagonal = a.params!.diagonal;
+      const kind = edited?.kind ?? dimensionKind(k);
+      return (
+        Math.abs(u - v) <=
+        Math.min(statedTolerance({ kind, from: u, to: v, diagonal }), statedTolerance({ kind: 'length', from: u, to: v, diagonal }))
+      );
+    });
+  }
+  if (!a.changed || !b.changed || a.changed.param !== b.changed.param) return false;
   const d = a.dimension ?? b.dimension;
   const x = a.changed.value,
     y = b.changed.value;
@@ -88,6 +120,8 @@ export function figures(
   const offByKind: Record<string, number[]> = {};
   const distanceByKind: Record<string, number[]> = {};
   let coincident = 0;
+  const coincidentPairs: string[] = [];
+  const bySource: Figures['bySource'] = {};
   let tp = 0,
     fp = 0,
     fn = 0;
@@ -114,29 +148,33 @@ export function figures(
       const s = p.score(i, j);
       // Not scored (a run that scores only the pairs within each design).
       if (Number.isNaN(s)) continue;
-      // Two edits of one dimension that landed within the rule's tolerance of each other are one
-      // part to the rule's stated precision, and another to the generator: left out, counted.
-      if (coincide(a, b)) {
+      // One part to the rule's stated precision and another to the generator: left out, counted.
+      const left = coincide(a, b);
+      if (left) {
         coincident++;
-        continue;
-      }
-      const same = isSamePart(a, b);
-      const off = p.off(i, j);
-      if (off !== undefined) {
-        const other = a.kind === 'original' || a.kind === 'duplicate' ? b : a;
-        const k = same ? 'duplicate' : a.design === b.design ? other.kind : 'other design';
-        (offByKind[k] ??= []).push(off);
-      }
-      if (same) dupScores.push(s);
-      if (s >= 98) {
-        if (same) tp++;
-        else {
-          fp++;
-          falseDup.push(`${a.id}~${b.id} ${s.toFixed(1)} (${b.kind === 'original' ? a.how : b.how})`);
+        coincidentPairs.push(`${a.id}~${b.id} ${s.toFixed(1)} (${a.how} / ${b.how})`);
+      } else {
+        const same = isSamePart(a, b);
+        const off = p.off(i, j);
+        if (off !== undefined) {
+          const other = a.kind === 'original' || a.kind === 'duplicate' ? b : a;
+          const k = same ? 'duplicate' : a.design === b.design ? other.kind : 'other design';
+          (offByKind[k] ??= []).push(off);
         }
-      } else if (same) {
-        fn++;
-        missed.push(`${a.id}~${b.id} ${s.toFixed(1)} (${a.kind === 'original' ? b.how : a.how})`);
+        if (same) dupScores.push(s);
+        const sources = [...new Set([a.source ?? 'unnamed', b.source ?? 'unnamed'])].map((k) => (bySource[k] ??= { tp: 0, fp: 0, fn: 0 }));
+        if (s >= 98) for (const c of sources) c[same ? 'tp' : 'fp']++;
+        else if (same) for (const c of sources) c.fn++;
+        if (s >= 98) {
+          if (same) tp++;
+          else {
+            fp++;
+            falseDup.push(`${a.id}~${b.id} ${s.toFixed(1)} (${b.kind === 'original' ? a.how : b.how})`);
+          }
+        } else if (same) {
+          fn++;
+          missed.push(`${a.id}~${b.id} ${s.toFixed(1)} (${a.kind === 'original' ? b.how : a.how})`);
+        }
       }
       // Against the original of the same design.
       const [o, x] = a.kind === 'original' ? [a, b] : b.kind === 'original' ? [b, a] : [undefined, undefined];
@@ -223,7 +261,9 @@ export function figures(
     dupPrecision: tp + fp ? tp / (tp + fp) : 1,
     dupRecall: tp + fn ? tp / (tp + fn) : 1,
     dupTrue: tp + fn,
+    bySource,
     coincidentEdits: coincident,
+    coincidentPairs,
     falseDuplicates: falseDup,
     missedDuplicates: missed,
     mirroredAt98: ratio(mirrorsHigh, mirrors),

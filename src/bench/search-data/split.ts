@@ -40,6 +40,10 @@ export interface SearchRecord {
   dimension?: { kind: ReturnType<typeof dimensionKind>; from: number; to: number; diagonal: number };
   /** Edits of one parameter (feature and dimension edits): which, and its new value (mm). */
   changed?: { param: string; value: number };
+  /** The design's parameters it was built from (mesh designs), and the design's diagonal (mm). */
+  params?: { values: Params; diagonal: number };
+  /** Which generator or package made it (figures are reported per source). */
+  source?: string;
   /** Assemblies: the originals placed in them and their share of its surface. */
   contains?: { partId: string; copies: number; areaShare: number }[];
 }
@@ -103,11 +107,21 @@ async function makeDesign(
   const bb = boundingBox(base);
   const size = Math.max(...[0, 1, 2].map((k) => bb.max[k]! - bb.min[k]!));
   const common = { design, chiral: a.chiral };
-  out.push({ ...common, id: design, partId: design, kind: 'original', how: 'original, 32 segments, STL', file: stl(design, base) });
+  const diagonal = Math.hypot(...[0, 1, 2].map((c) => bb.max[c]! - bb.min[c]!));
+  const params = (values: Params) => ({ params: { values, diagonal } });
+  out.push({
+    ...common,
+    ...params(p),
+    id: design,
+    partId: design,
+    kind: 'original',
+    how: 'original, 32 segments, STL',
+    file: stl(design, base),
+  });
 
   // Exact duplicates.
   const dup = (n: number, how: string, file: SearchRecord['file']) =>
-    out.push({ ...common, id: `${design}-dup${n}`, partId: design, kind: 'duplicate', how, file });
+    out.push({ ...common, ...params(p), id: `${design}-dup${n}`, partId: design, kind: 'duplicate', how, file });
   const fine = applyToMesh(meshOf(build(m, a, p, 56)), randomRigid(rand));
   dup(1, 'another tessellation (56 segments), rotated and moved, STL', stl(`${design}-dup1`, fine));
   let coarse: Mesh | undefined;
@@ -171,6 +185,7 @@ async function makeDesign(
     const id = `${design}-edit${i + 1}`;
     out.push({
       ...common,
+      ...params(q),
       id,
       partId: id,
       kind: 'edit',
@@ -202,6 +217,7 @@ async function makeDesign(
     const id = `${design}-var${v}`;
     out.push({
       ...common,
+      ...params(q),
       id,
       partId: id,
       kind: 'variant',
@@ -214,6 +230,7 @@ async function makeDesign(
     const id = `${design}-var3`;
     out.push({
       ...common,
+      ...params({ ...p, [f]: 1 }),
       id,
       partId: id,
       kind: 'variant',
@@ -225,6 +242,7 @@ async function makeDesign(
     const id = `${design}-detail`;
     out.push({
       ...common,
+      ...params({ ...p, [a.detail]: 1 }),
       id,
       partId: id,
       kind: 'detail',
@@ -268,6 +286,7 @@ async function makeDesign(
       const id = `${design}-dim-${k}`;
       out.push({
         ...common,
+        ...params({ ...p, [k]: v * f }),
         id,
         partId: id,
         kind: 'dimension',
@@ -352,6 +371,8 @@ export async function buildSplit(split: SplitName, o: SplitOptions = {}): Promis
     }
   }
   if (originals.size >= 3) records.push(...makeAssemblies(records, originals, prng(seed * 7 + 3), o.assemblies ?? 8, split));
-  records.push(...(await buildBrepDesigns(split, seed, per, Math.ceil((o.assemblies ?? 8) / 4), o.archetypes)));
+  for (const r of records) r.source = 'manifold meshes';
+  for (const r of await buildBrepDesigns(split, seed, per, Math.ceil((o.assemblies ?? 8) / 4), o.archetypes))
+    records.push({ ...r, source: 'gmsh / OpenCascade' });
   return records;
 }

@@ -280,12 +280,6 @@ export function checkDuplicate(a: PreparedPart, b: PreparedPart): RuleOutcome {
 
 /** Normals of two samples face the same way for the dimension test within this. */
 const COS_DIMENSION = Math.cos((30 * Math.PI) / 180);
-/**
- * Samples on facets bent more than this from their neighbours (a coarse mesh's fillet, a curve of
- * a few facets) are not measured: a facet's normal there is off the surface's by up to half its
- * bend, and a ray sent along it crosses the part elsewhere than the designer's dimension.
- */
-const DIMENSION_BEND = (30 * Math.PI) / 180;
 
 /**
  * Share of `src`'s samples (placed by `m`) with a thickness or clearance (thickness.ts) outside the
@@ -293,7 +287,7 @@ const DIMENSION_BEND = (30 * Math.PI) / 180;
  * by more than the rule's dimension tolerance. A thickness is compared only with thicknesses
  * where it is, whichever way the alignment put the wall: a wall 5 % thicker differs at every
  * sample of its faces. A measure counts only where it holds around its sample (two more of its own
- * model's samples agree, none disagrees), and only on facets bent less than DIMENSION_BEND. 0 when either model has no
+ * model's samples agree, none disagrees); thickness.ts leaves facets bent too far unmeasured. 0 when either model has no
  * measures (stored before they were).
  */
 export function dimensionOffShare(src: PreparedPart, m: Rigid, dst: PreparedPart, base: number): number {
@@ -304,9 +298,7 @@ export function dimensionOffShare(src: PreparedPart, m: Rigid, dst: PreparedPart
     Q = dst.surface.samples,
     N = S.normals;
   const cs = src.analysis.chord,
-    cd = dst.analysis.chord,
-    bs = src.analysis.bend,
-    bd = dst.analysis.bend;
+    cd = dst.analysis.chord;
   const R = m.R;
   const radius = 2.5 * dst.surface.spacing + base;
   let off = 0;
@@ -323,18 +315,12 @@ export function dimensionOffShare(src: PreparedPart, m: Rigid, dst: PreparedPart
   // a wall made thicker lies above all of them.
   const visit = (j: number) => {
     const w = theirs[j]!;
-    if (
-      !(w > 0) ||
-      (bd?.[j] ?? 0) > DIMENSION_BEND ||
-      nx * Q.normals[j * 3]! + ny * Q.normals[j * 3 + 1]! + nz * Q.normals[j * 3 + 2]! < COS_DIMENSION
-    )
-      return;
+    if (!(w > 0) || nx * Q.normals[j * 3]! + ny * Q.normals[j * 3 + 1]! + nz * Q.normals[j * 3 + 2]! < COS_DIMENSION) return;
     if (w < lo) lo = w;
     if (w > hi) hi = w;
     errorNear = Math.max(errorNear, theirErrors ? theirErrors[j]! : 2 * (cd?.[j] ?? 0));
   };
   for (let i = 0; i < S.count; i++) {
-    if ((bs?.[i] ?? 0) > DIMENSION_BEND) continue;
     const x = S.points[i * 3]!,
       y = S.points[i * 3 + 1]!,
       z = S.points[i * 3 + 2]!;

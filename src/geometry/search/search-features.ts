@@ -26,8 +26,9 @@ import { areaAndVolume, shellRoots, surfaceArea, weld } from '../mesh/mesh-facts
  * samples, and distances in spacings are taken at 4,096 samples' (spacingSamples). 2014: each
  * sample's thickness and clearance (thickness.ts) for the duplicate rule's dimension test. 2015:
  * those measures corrected for tessellation (a facet lies off its curve towards the centre).
+ * 2016: a coarse curve's facets measured across to parallel facets; a diameter's allowance a tenth.
  */
-export const SEARCH_FEATURES_VERSION = 2015 + GLOBAL_DESCRIPTOR_VERSION;
+export const SEARCH_FEATURES_VERSION = 2016 + GLOBAL_DESCRIPTOR_VERSION;
 
 /** At most this many distinct shells get their own vector (the largest by area). */
 export const MAX_COMPONENTS = 12;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Mesh } from '../../mesh/mesh';
+import { faceNormals, weld } from '../../mesh/mesh-facts';
+import { loadManifold, manifoldToMesh } from '../../testing/fixtures';
 import { chordErrors } from './chord';
 
 /**
@@ -89,5 +91,35 @@ describe('chord errors', () => {
     const { mesh, side, sagitta } = tube(56, 1, 20, { far: 1000 });
     const { chord } = chordErrors(mesh);
     for (const t of side) expect(chord[t]).toBeGreaterThan(0.9 * sagitta);
+  });
+
+  it("does not pass a chamfered tip's 45° onto the shaft's strips as their curve's", async () => {
+    // A pin 3 mm in radius and 100 mm long in 32 strips, its tip a cone from r to r/2 at 45°.
+    const m = await loadManifold();
+    const r = 3;
+    const cs = new m.CrossSection([
+      [
+        [0, 0],
+        [r, 0],
+        [r, 100 - r / 2],
+        [r / 2, 100],
+        [0, 100],
+      ],
+    ]);
+    const solid = cs.revolve(32);
+    const mesh = weld(manifoldToMesh(solid)).mesh;
+    solid.delete();
+    cs.delete();
+    const { chord, side } = chordErrors(mesh);
+    const { normal } = faceNormals(mesh.positions, mesh.indices);
+    const sagitta = r * (1 - Math.cos(Math.PI / 32));
+    let strips = 0;
+    for (let t = 0; t < mesh.indices.length / 3; t++) {
+      if (Math.abs(normal[t * 3 + 2]!) > 0.01 || !side[t]) continue;
+      strips++;
+      // Where its curve is known, the shaft's chord error is its own sagitta (0.014 mm), not the tip's 0.2.
+      expect(chord[t]).toBeLessThan(1.2 * sagitta);
+    }
+    expect(strips).toBeGreaterThanOrEqual(32);
   });
 });

@@ -18,6 +18,8 @@ const NEEDLE = 0.01;
 const NEEDLE_SIZE = 1e-3;
 /** A facet whose bending edges make up at least this share of its rim is a strip of a curve. */
 const STRIP_RIM = 0.5;
+/** A triangle reaching this many strip widths from an edge or less lies along the strip there (see alongStrip). */
+const ALONG = 1.5;
 
 export interface ChordErrors {
   /** Per triangle: how far it may lie off the curve it stands for (mesh units). */
@@ -129,11 +131,15 @@ export function chordErrors(welded: Mesh): ChordErrors {
     const r = root(t);
     return facetBends[r]! >= STRIP_RIM * facetRim[r]! ? (2 * facetArea[r]!) / facetBends[r]! : 0;
   };
+  // Whether the edge runs along t's strip, not across its end: t reaches no farther from it than
+  // the strip is wide. A shaft's 32 strips meet a chamfered tip's cone at their ends at 45°; that
+  // is the design's edge, and the cone's short facets are not a coarse curve of the shaft.
+  const alongStrip = (t: number, edge: number) => area2[t]! / edge <= ALONG * stripWidth(t);
   const consider = (t: number, u: number, angle: number, edge: number, towards: number) => {
     bendEdge[t]! += edge;
     // The narrower facet is what bends: a wide face meeting a narrow chamfer at a shallow angle
     // must not read as a coarse curve as wide as the face.
-    const strips = Math.min(stripWidth(t), stripWidth(u));
+    const strips = alongStrip(t, edge) && alongStrip(u, edge) ? Math.min(stripWidth(t), stripWidth(u)) : 0;
     const w = Math.max(Math.min(area2[t]!, area2[u]!) / edge, strips);
     bendWidth[t] = Math.max(bendWidth[t]!, w);
     out[t] = Math.max(out[t]!, (w * angle) / 8);

@@ -87,6 +87,42 @@ describe('thickness and clearance at each sample', () => {
     }
   });
 
+  it('measures an 8-segment bore and wall across parallel facets of concentric curves, where facets bend 45°, and keeps a tenth of their chord errors as the allowance', async () => {
+    const mesh = await washer({ thickness: 5, segments: 8 });
+    const p = prepared(mesh);
+    const t = p.analysis.thickness!;
+    const n = p.analysis.samples;
+    const bore: number[] = [],
+      allowance: number[] = [];
+    for (let i = 0; i < n.count; i++) {
+      const r = Math.hypot(n.points[i * 3]!, n.points[i * 3 + 1]!);
+      if (Math.abs(n.normals[i * 3 + 2]!) > 0.01 || r > 7 || !(t.outward[i]! > 0)) continue;
+      bore.push(t.outward[i]!);
+      allowance.push(t.outwardError![i]!);
+    }
+    // A side of the octagon stands 6 × (1 − cos 22.5°) = 0.46 mm inside the circle.
+    expect(bore.length).toBeGreaterThan(10);
+    for (const v of bore) expect(Math.abs(v - 12)).toBeLessThan(0.03);
+    for (const e of allowance) expect(e).toBeCloseTo(0.1 * 2 * 0.4567, 1);
+    // The wall from the rim in to the bore, where the rim's facet faces one of the bore's: 9 mm,
+    // the two curves concentric, a tenth of their chord errors (1.14 and 0.46 mm) allowed.
+    const wall: number[] = [];
+    for (let i = 0; i < n.count; i++) {
+      const r = Math.hypot(n.points[i * 3]!, n.points[i * 3 + 1]!);
+      if (Math.abs(n.normals[i * 3 + 2]!) > 0.01 || r < 12 || !(t.inward[i]! > 0) || t.inwardError![i]! > 0.2) continue;
+      wall.push(t.inward[i]!);
+      expect(t.inwardError![i]!).toBeCloseTo(0.1 * (15 * (1 - Math.cos(Math.PI / 8)) + 0.4567), 1);
+    }
+    expect(wall.length).toBeGreaterThan(10);
+    for (const v of wall) expect(Math.abs(v - 9)).toBeLessThan(0.05);
+    // The octagon's rim has no parallel facet across a bore, and is not measured inwards.
+    const fine = prepared(applyToMesh(await washer({ thickness: 5, segments: 64 }), randomRigid(prng(6))));
+    const wider = prepared(applyToMesh(await washer({ thickness: 5, hole: 12.6, segments: 64 }), randomRigid(prng(7))));
+    const coarse = prepared(applyToMesh(mesh, randomRigid(prng(8))));
+    expect(partToPartExact(coarse, fine, 99).score).toBeGreaterThanOrEqual(98);
+    expect(partToPartExact(coarse, wider, 99).score).toBeLessThan(98);
+  });
+
   it('tells a washer 10 % thicker (0.15 mm, inside the surface tolerance) and a bore 6 % wider from the washer, and its coarse re-export not', async () => {
     const base = prepared(await washer({ thickness: 1.5, segments: 64 }));
     const coarse = prepared(applyToMesh(await washer({ thickness: 1.5, segments: 24 }), randomRigid(prng(3))));
