@@ -48,7 +48,7 @@ export const ROWS: Row[] = [
   ['records / families', '', (f) => `${f.records} / ${f.families}`],
   ['duplicates ≥ 98: precision', '≥ 0.99', (f) => n2(f.dupPrecision), (f) => f.dupPrecision >= 0.99],
   ['duplicates ≥ 98: recall', '≥ 0.98', (f) => `${n2(f.dupRecall)} of ${f.dupTrue}`, (f) => f.dupRecall >= 0.98],
-  ['pairs a dimension edit within its stated tolerance makes (left out of both)', '', (f) => String(f.coincidentEdits)],
+  ['pairs whose parameters agree within the stated tolerance (left out of both)', '', (f) => String(f.coincidentEdits)],
   ['lowest duplicate score', '≥ 98', (f) => n1(f.duplicateMin), (f) => f.duplicateMin >= 98],
   ['mirrored copies at ≥ 98', '0', (f) => f.mirroredAt98, (f) => f.mirroredAt98.startsWith('0/')],
   [

@@ -12,7 +12,7 @@ export interface Figures {
   dupTrue: number;
   /** Duplicates at ≥ 98 by source (a pair of two sources counts under both): true, false and missed pairs. */
   bySource: Record<string, { tp: number; fp: number; fn: number }>;
-  /** Pairs of two edits of one dimension within the stated tolerance of each other: in neither precision nor recall. */
+  /** Pairs of one design whose parameters all agree within the stated tolerance (see coincide): in neither precision nor recall. */
   coincidentEdits: number;
   coincidentPairs: string[];
   falseDuplicates: string[];
