@@ -163,15 +163,15 @@ export function figures(
         }
         if (same) dupScores.push(s);
         const sources = [...new Set([a.source ?? 'unnamed', b.source ?? 'unnamed'])].map((k) => (bySource[k] ??= { tp: 0, fp: 0, fn: 0 }));
-        if (s >= 98) for (const c of sources) c[same ? 'tp' : 'fp']++;
-        else if (same) for (const c of sources) c.fn++;
         if (s >= 98) {
+          for (const c of sources) c[same ? 'tp' : 'fp']++;
           if (same) tp++;
           else {
             fp++;
             falseDup.push(`${a.id}~${b.id} ${s.toFixed(1)} (${b.kind === 'original' ? a.how : b.how})`);
           }
         } else if (same) {
+          for (const c of sources) c.fn++;
           fn++;
           missed.push(`${a.id}~${b.id} ${s.toFixed(1)} (${a.kind === 'original' ? b.how : a.how})`);
         }

@@ -290,7 +290,7 @@ async function makeDesign(
         id,
         partId: id,
         kind: 'dimension',
-        dimension: { kind: dimensionKind(k), from: v, to: v * f, diagonal: Math.hypot(...[0, 1, 2].map((c) => bb.max[c]! - bb.min[c]!)) },
+        dimension: { kind: dimensionKind(k), from: v, to: v * f, diagonal },
         changed: { param: k, value: v * f },
         how: `${dimensionKind(k)} ${k} ${v.toFixed(2)} → ${(v * f).toFixed(2)} mm (${((f - 1) * 100).toFixed(1)} %)`,
         file: stl(id, applyToMesh(meshOf(build(m, a, { ...p, [k]: v * f }, 32)), randomRigid(drand))),
