@@ -80,6 +80,12 @@ export interface Archetype {
   shift?: string;
   /** Millimetre dimensions whose small change is local (a thickness, a diameter): feature edits. */
   edits: readonly string[];
+  /**
+   * Parameters whose change moves some surface by a multiple of itself (a bend radius that is a
+   * multiple of the tube's diameter, a gear's module times its teeth): the benchmark never counts
+   * two records that differ in one as one part to the stated tolerance.
+   */
+  scaling?: readonly string[];
   /** 0/1 parameters that add or remove a feature (a family variant). */
   features: readonly string[];
   /** A 0/1 parameter adding detail that keeps the overall box and the hole count (the geo-related partner). */
@@ -288,6 +294,7 @@ export const ARCHETYPES: readonly Archetype[] = [
     }),
     dims: ['mod', 'W', 'bore'],
     edits: ['W'],
+    scaling: ['mod'],
     features: ['key'],
     detail: 'web',
     chiral: false,
@@ -407,6 +414,7 @@ export const ARCHETYPES: readonly Archetype[] = [
     }),
     dims: ['D', 't', 'Rb', 'leg'],
     edits: ['t', 'leg'],
+    scaling: ['D', 'Rb'],
     features: ['lip'],
     detail: 'bead',
     chiral: false,

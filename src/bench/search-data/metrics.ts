@@ -46,7 +46,7 @@ export interface Figures {
 /**
  * The duplicate rule's stated tolerance for a dimension edit (mm), before the allowance for
  * tessellation, which these figures do not know (an edit inside that allowance counts as beyond):
- * a thickness or diameter 3 % of itself + 0.02 mm (the dimension test); a length moves a face,
+ * a thickness or diameter 3 % of the smaller value + 0.02 mm (the dimension test); a length moves a face,
  * which the surface test allows up to twice its share of the diagonal.
  */
 function statedTolerance(d: NonNullable<SearchRecord['dimension']>): number {
@@ -58,7 +58,8 @@ function statedTolerance(d: NonNullable<SearchRecord['dimension']>): number {
 /**
  * Whether two records of one design are one part to the rule's stated precision, though the
  * generator made them as two: every parameter they were built from agrees within the rule's
- * stated tolerance for its kind (a feature's presence and a ratio must be equal) — a dimension
+ * stated tolerance for its kind (a feature's presence, a ratio and a parameter that scales others
+ * must be equal) — a dimension
  * edit within its tolerance against the design, two edits of one dimension that landed within it
  * of each other, a feature edit and a variant that changed one dimension to about one value.
  * Records without parameters (B-rep designs): two edits of one parameter to about one value.
@@ -72,7 +73,7 @@ function coincide(a: SearchRecord, b: SearchRecord): boolean {
       const u = x[k],
         v = y[k];
       if (u === v) return true;
-      if (u === undefined || v === undefined) return false;
+      if (u === undefined || v === undefined || a.params!.scaling.includes(k)) return false;
       // A dimension edit's own parameter is of its kind at any size (a 0.2 mm leg is a length).
       const edited = [a, b].find((r) => r.changed?.param === k && r.dimension)?.dimension;
       if (!edited && Math.max(u, v) <= 1) return false;

@@ -40,8 +40,8 @@ export interface SearchRecord {
   dimension?: { kind: ReturnType<typeof dimensionKind>; from: number; to: number; diagonal: number };
   /** Edits of one parameter (feature and dimension edits): which, and its new value (mm). */
   changed?: { param: string; value: number };
-  /** The design's parameters it was built from (mesh designs), and the design's diagonal (mm). */
-  params?: { values: Params; diagonal: number };
+  /** The design's parameters it was built from (mesh designs), the design's diagonal (mm), and its `scaling` parameters. */
+  params?: { values: Params; diagonal: number; scaling: readonly string[] };
   /** Which generator or package made it (figures are reported per source). */
   source?: string;
   /** Assemblies: the originals placed in them and their share of its surface. */
@@ -108,7 +108,7 @@ async function makeDesign(
   const size = Math.max(...[0, 1, 2].map((k) => bb.max[k]! - bb.min[k]!));
   const common = { design, chiral: a.chiral };
   const diagonal = Math.hypot(...[0, 1, 2].map((c) => bb.max[c]! - bb.min[c]!));
-  const params = (values: Params) => ({ params: { values, diagonal } });
+  const params = (values: Params) => ({ params: { values, diagonal, scaling: a.scaling ?? [] } });
   out.push({
     ...common,
     ...params(p),

@@ -344,7 +344,13 @@ export function dimensionOffShare(src: PreparedPart, m: Rigid, dst: PreparedPart
       let alike = 0,
         unlike = 0;
       src.surface.tree.within(x, y, z, 2 * src.surface.spacing, (j) => {
-        if (j === i || N[i * 3]! * N[j * 3]! + N[i * 3 + 1]! * N[j * 3 + 1]! + N[i * 3 + 2]! * N[j * 3 + 2]! < COS_DIMENSION) return false;
+        // A neighbour not measured (its facet bent too far: NaN) neither agrees nor disagrees.
+        if (
+          j === i ||
+          Number.isNaN(mine[j]) ||
+          N[i * 3]! * N[j * 3]! + N[i * 3 + 1]! * N[j * 3 + 1]! + N[i * 3 + 2]! * N[j * 3 + 2]! < COS_DIMENSION
+        )
+          return false;
         if (Math.abs(mine[j]! - v) <= tolerance + DUPLICATE_RULE.dimensionChordFactor * ownError) alike++;
         else unlike++;
         return unlike > 0;
@@ -357,8 +363,9 @@ export function dimensionOffShare(src: PreparedPart, m: Rigid, dst: PreparedPart
       errorNear = 0;
       dst.surface.tree.within(px, py, pz, radius, visit);
       if (lo > hi) continue;
-      const allowed = tolerance + DUPLICATE_RULE.dimensionChordFactor * Math.max(ownError, errorNear);
-      if (v < lo - allowed || v > hi + allowed) sampleOff = true;
+      // 3 % of the smaller of the two (whichever model is the thicker: the same answer both ways).
+      const slack = DUPLICATE_RULE.dimensionFloor + DUPLICATE_RULE.dimensionChordFactor * Math.max(ownError, errorNear);
+      if (v < lo - DUPLICATE_RULE.dimensionShare * v - slack || v > hi + DUPLICATE_RULE.dimensionShare * hi + slack) sampleOff = true;
     }
     if (sampleOff) off++;
   }

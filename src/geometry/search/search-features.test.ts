@@ -9,7 +9,14 @@ import { applyToMesh, mergeMeshes } from '../mesh/mesh';
 import { translation } from '../mesh/transform';
 import { meshFacts, weld } from '../mesh/mesh-facts';
 import { sampleThickness } from './descriptors/thickness';
-import { computeSearchFeatures, containmentModelFrom, decodePrepared, placeByShells, preparedPartFrom } from './search-features';
+import {
+  computeSearchFeatures,
+  containmentModelFrom,
+  decodePrepared,
+  encodePrepared,
+  placeByShells,
+  preparedPartFrom,
+} from './search-features';
 
 function features(mesh: Parameters<typeof computeSearchFeatures>[0]) {
   const welded = weld(mesh);
@@ -49,6 +56,13 @@ describe('search features', () => {
     expect(measured).toBeGreaterThan(3000);
     expect(u.inwardError).toHaveLength(4096);
     expect(u.outwardError).toHaveLength(4096);
+    // Not measured (a facet bent too far) stays apart from nothing there.
+    u.inward[0] = NaN;
+    u.inward[1] = 0;
+    const kept = decodePrepared(encodePrepared(b.analysis)).thickness!;
+    expect(kept.inward[0]).toBeNaN();
+    expect(kept.inward[1]).toBe(0);
+    expect(kept.inward[2]).toBeCloseTo(u.inward[2]!, 2);
   });
 
   it('gives an assembly one vector per distinct shell, identical copies counted once, with area shares', async () => {

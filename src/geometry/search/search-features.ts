@@ -27,8 +27,10 @@ import { areaAndVolume, shellRoots, surfaceArea, weld } from '../mesh/mesh-facts
  * sample's thickness and clearance (thickness.ts) for the duplicate rule's dimension test. 2015:
  * those measures corrected for tessellation (a facet lies off its curve towards the centre).
  * 2016: a coarse curve's facets measured across to parallel facets; a diameter's allowance a tenth.
+ * 2017: a facet too bent to measure from is stored as not measured, apart from nothing there; a
+ * wall's allowance a tenth from either of its concentric curves.
  */
-export const SEARCH_FEATURES_VERSION = 2016 + GLOBAL_DESCRIPTOR_VERSION;
+export const SEARCH_FEATURES_VERSION = 2017 + GLOBAL_DESCRIPTOR_VERSION;
 
 /** At most this many distinct shells get their own vector (the largest by area). */
 export const MAX_COMPONENTS = 12;
@@ -229,12 +231,14 @@ function subMesh(mesh: Mesh, tris: number[], units: Mesh['units']): Mesh {
 // Layout: "GSF1" | u32 header length | header JSON (UTF-8) | pad to 4 | i16 points (3n, relative
 // to the samples' box, 65535 steps per axis) | i8 normals (3n, ×127) | u8 chord errors (n, ×
 // chordStep) | u8 bends (n, of π/2) | u16 thickness, then u16 clearance (n each, × thicknessStep;
-// 0: none) | u8 their tessellation errors (2n, × thicknessErrorStep). About 17 bytes per sample
+// 0: none, 65535: not measured) | u8 their tessellation errors (2n, × thicknessErrorStep). About 17 bytes per sample
 // (70 KB for 4,096, 139 KB for a thin-walled part's 8,192): 1/65535 of the part's size is far
 // below the tolerances registration uses. Models of several bodies append a second blob of the same layout: all their bodies, for
 // part-in-part.
 
 const MAGIC = 0x31465347; // "GSF1" little-endian
+/** A stored thickness or clearance of this: not measured (NaN, thickness.ts). */
+const NOT_MEASURED = 65535;
 /** Bends are stored as u8 up to this (radians); larger ones are design edges anyway. */
 const BEND_MAX = Math.PI / 2;
 
@@ -294,7 +298,7 @@ function encodeOne(a: ShapeAnalysis): Uint8Array {
   if (a.chord) for (const c of a.chord) maxChord = Math.max(maxChord, c);
   let maxThickness = 0,
     maxError = 0;
-  if (a.thickness) for (const t of [a.thickness.inward, a.thickness.outward]) for (const v of t) maxThickness = Math.max(maxThickness, v);
+  if (a.thickness) for (const t of [a.thickness.inward, a.thickness.outward]) for (const v of t) if (v > maxThickness) maxThickness = v;
   for (const t of [a.thickness?.inwardError, a.thickness?.outwardError]) if (t) for (const v of t) maxError = Math.max(maxError, v);
   const header: PreparedHeader = {
     moments: a.moments,
@@ -340,8 +344,9 @@ function encodeOne(a: ShapeAnalysis): Uint8Array {
   if (header.thicknessStep) {
     const step = header.thicknessStep;
     const t = a.thickness!;
-    // A thickness that is there stays above 0 (which means none) when rounded.
-    const put = (v: number) => (v > 0 ? Math.max(1, Math.min(65535, Math.round(v / step))) : 0);
+    // A thickness that is there stays above 0 (which means none) when rounded, and below
+    // NOT_MEASURED.
+    const put = (v: number) => (Number.isNaN(v) ? NOT_MEASURED : v > 0 ? Math.max(1, Math.min(NOT_MEASURED - 1, Math.round(v / step))) : 0);
     for (let i = 0; i < n; i++) {
       view.setUint16(align2(chordEnd) + i * 2, put(t.inward[i]!), true);
       view.setUint16(align2(chordEnd) + (n + i) * 2, put(t.outward[i]!), true);
@@ -402,7 +407,11 @@ function decodeOne(bytes: Uint8Array): { analysis: ShapeAnalysis; end: number } 
   if (h.thicknessStep) {
     const step = h.thicknessStep;
     end = align2(end);
-    const get = (k: number) => Float32Array.from({ length: n }, (_, i) => view.getUint16(end + (k * n + i) * 2, true) * step);
+    const get = (k: number) =>
+      Float32Array.from({ length: n }, (_, i) => {
+        const q = view.getUint16(end + (k * n + i) * 2, true);
+        return q === NOT_MEASURED ? NaN : q * step;
+      });
     analysis.thickness = { inward: get(0), outward: get(1) };
     end += 4 * n;
     if (h.thicknessErrorStep) {

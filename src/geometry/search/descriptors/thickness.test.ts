@@ -115,12 +115,42 @@ describe('thickness and clearance at each sample', () => {
     }
     expect(wall.length).toBeGreaterThan(10);
     for (const v of wall) expect(Math.abs(v - 9)).toBeLessThan(0.05);
+    // The same wall from the bore out to the rim: the ray leaves the bore's centre, and the rim's
+    // centre lies as far behind the start; concentric too, a tenth allowed.
+    const outwards: number[] = [];
+    for (let i = 0; i < n.count; i++) {
+      const r = Math.hypot(n.points[i * 3]!, n.points[i * 3 + 1]!);
+      if (Math.abs(n.normals[i * 3 + 2]!) > 0.01 || r > 7 || !(t.inward[i]! > 0) || t.inwardError![i]! > 0.2) continue;
+      outwards.push(t.inward[i]!);
+      expect(t.inwardError![i]!).toBeCloseTo(0.1 * (15 * (1 - Math.cos(Math.PI / 8)) + 0.4567), 1);
+    }
+    expect(outwards.length).toBeGreaterThan(10);
+    for (const v of outwards) expect(Math.abs(v - 9)).toBeLessThan(0.05);
     // The same octagon against a 64-segment washer and one with a bore 5 % wider.
     const fine = prepared(applyToMesh(await washer({ thickness: 5, segments: 64 }), randomRigid(prng(6))));
     const wider = prepared(applyToMesh(await washer({ thickness: 5, hole: 12.6, segments: 64 }), randomRigid(prng(7))));
     const coarse = prepared(applyToMesh(mesh, randomRigid(prng(8))));
     expect(partToPartExact(coarse, fine, 99).score).toBeGreaterThanOrEqual(98);
     expect(partToPartExact(coarse, wider, 99).score).toBeLessThan(98);
+  });
+
+  it('takes 3 % of the thinner of two walls, whichever model asks: 40 mm against 38.8 mm (1.2 mm, beyond 3 % of 38.8 + 0.02, within 3 % of 40 + 0.02) is another part', async () => {
+    const { Manifold } = await loadManifold();
+    const plate = (t: number) => manifoldToMesh(Manifold.cube([200, 180, t], true));
+    const thick = prepared(plate(40)),
+      thin = prepared(applyToMesh(plate(38.8), randomRigid(prng(9)))),
+      same = prepared(applyToMesh(plate(40), randomRigid(prng(10))));
+    for (const [a, b] of [
+      [thick, thin],
+      [thin, thick],
+    ] as const) {
+      const o = checkDuplicate(a, b);
+      // The surfaces agree (the alignment splits 1.2 mm between the faces); the wall does not.
+      expect(Math.max(o.offAB, o.offBA)).toBeLessThanOrEqual(0.0015);
+      expect(o.dimensionOff).toBeGreaterThan(0.3);
+      expect(o.agrees).toBe(false);
+    }
+    expect(checkDuplicate(thick, same).agrees).toBe(true);
   });
 
   it('tells a washer 10 % thicker (0.15 mm, inside the surface tolerance) and a bore 6 % wider from the washer, and its coarse re-export not', async () => {

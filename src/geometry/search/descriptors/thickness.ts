@@ -14,9 +14,13 @@ import type { SurfaceSamples } from './sampling';
 const COS_EXIT = Math.cos((25 * Math.PI) / 180);
 
 export interface SampleThickness {
-  /** Distance (mm) from each sample against its normal to the next surface: the material behind it; 0 where the ray leaves the mesh. */
+  /**
+   * Distance (mm) from each sample against its normal to the next surface: the material behind it;
+   * 0 where the ray leaves the mesh or meets a face at a slant; NaN where the sample's facet is
+   * bent too far to measure from (MEASURE_BEND).
+   */
   inward: Float32Array;
-  /** Distance (mm) along its normal to the next surface: the space in front of it; 0 where nothing is in front. */
+  /** Distance (mm) along its normal to the next surface: the space in front of it; 0 where nothing is in front; NaN as above. */
   outward: Float32Array;
   /**
    * How far each measure may still be off the designed dimension because of tessellation (mm),
@@ -119,20 +123,28 @@ export function sampleThickness(
         // meeting a turned facet ends anywhere along it: there all of both stays allowed.
         const corrected = ownSide && farSide && Math.abs(facing) >= COS_PARALLEL;
         const ownBend = tessellation.bend?.[own] ?? 0;
-        if (!corrected && ownBend > MEASURE_BEND) continue;
+        // Not measured, as opposed to nothing there (0): NaN, which a neighbour's check of its
+        // own measure passes over (duplicate-rule.ts) instead of reading a change.
+        if (!corrected && ownBend > MEASURE_BEND) {
+          (sign < 0 ? inward : outward)[i] = NaN;
+          continue;
+        }
         if (corrected) distance += sign * ownSide * ownChord - (facing > 0 ? 1 : -1) * farSide * farChord;
         // Between two facets of concentric curves (a hole's or a shaft's diameter, a tube's or a
-        // washer's wall): the ray heads for its own curve's centre (towards the normal on a concave
-        // facet, against it on a convex one) and the far facet's curve has its centre at the same
-        // place along the ray. Each curve's radius from its facet: chord error c and bend θ make a
-        // facet w = 8c/θ wide, a side of a polygon inscribed in a circle of radius w / (2 sin(θ/2)).
+        // washer's wall, measured from either side): the far facet's curve has its centre where
+        // the own curve has, along the ray — ahead of the start when the ray heads for its own
+        // centre (towards the normal on a concave facet, against it on a convex one), behind it
+        // when it leaves it (from a bore out to the rim). Each curve's radius from its facet: chord
+        // error c and bend θ make a facet w = 8c/θ wide, a side of a polygon inscribed in a circle
+        // of radius w / (2 sin(θ/2)).
         let residual = corrected ? RESIDUAL : 1;
         const farBend = tessellation.bend?.[far] ?? 0;
-        if (corrected && sign === ownSide && ownBend > 0 && farBend > 0) {
+        if (corrected && ownBend > 0 && farBend > 0) {
           const radius = (c: number, b: number) => (8 * c) / b / (2 * Math.sin(b / 2));
           const ownRadius = radius(ownChord, ownBend);
+          const ownCentre = sign * ownSide * ownRadius;
           const farCentre = distance + farSide * radius(farChord, farBend) * facing;
-          if (Math.abs(farCentre - ownRadius) <= SAME_CURVE * ownRadius) residual = CONCENTRIC_RESIDUAL;
+          if (Math.abs(farCentre - ownCentre) <= SAME_CURVE * ownRadius) residual = CONCENTRIC_RESIDUAL;
         }
         (sign < 0 ? inwardError : outwardError)[i] = residual * (ownChord + farChord) * unit;
       }
