@@ -41,6 +41,19 @@ export const DUPLICATE_RULE = {
   clusterSamples: 2,
   clusterSpacings: 2,
   /**
+   * A flat face reaches as far on both: a sample of a flat face whose nearest agreeing sample of
+   * the other lies more than a spacing away counts as on the other only when the other has at
+   * least this share of the samples its own model has of that face within `reachSpacings`
+   * spacings around it (when its own has at least `reachMinSamples` there). The nearest agreeing
+   * sample may be 2.5 spacings away (narrow faces hold few samples), so a corner cut off by a
+   * chamfer lay within reach of the faces that remain: 10 of dev's 21 false duplicates. Flat
+   * samples only: on a curve the samples facing one way form a narrow strip, and their count says
+   * little. Set on the dev split (its pairs of one part kept).
+   */
+  reachShare: 0.1,
+  reachSpacings: 2,
+  reachMinSamples: 6,
+  /**
    * The dimension test (see thickness.ts): a thickness or clearance at a sample differs from every
    * one of the other model's nearby samples facing the same way by more than this share of it …
    */
@@ -106,7 +119,7 @@ export const diagonal = (p: PreparedPart) => Math.hypot(...p.analysis.extents);
  * added to `offPoints` (placed, x y z), when given.
  */
 export function offSurfaceShare(
-  src: SurfaceSamples,
+  srcSurface: IndexedSurface,
   srcChord: ArrayLike<number> | undefined,
   srcBend: ArrayLike<number> | undefined,
   m: Rigid,
@@ -117,6 +130,7 @@ export function offSurfaceShare(
   stopAbove = OFF_REPORTED_MAX,
   offPoints?: number[],
 ): number {
+  const src = srcSurface.samples;
   const n = src.count;
   if (!n) return 1;
   const offMax = Math.floor(stopAbove * n);
@@ -141,7 +155,11 @@ export function offSurfaceShare(
     nz = 0,
     ownChord = 0,
     turn = 0;
-  let best: number, bestD2: number, bestD: number, close: boolean;
+  let best: number,
+    bestD2: number,
+    bestD: number,
+    close: boolean,
+    closeD2 = 0;
   const allowed = (j: number) => base + DUPLICATE_RULE.chordFactor * Math.max(ownChord, dstChord?.[j] ?? 0);
   const cosTo = (j: number) => nx * QN[j * 3]! + ny * QN[j * 3 + 1]! + nz * QN[j * 3 + 2]!;
   /** The distance along the normals' bisector when the normals agree, else NaN. */
@@ -153,11 +171,49 @@ export function offSurfaceShare(
       Math.sqrt(2 + 2 * cos)
     );
   };
+  // Whether dst holds much less of the sample's flat face around it than src does (see
+  // DUPLICATE_RULE.reachShare): the sample lies beyond where dst's face ends. Own samples of the
+  // face: facing within NORMAL_ANGLE, within the base tolerance of its plane; dst's: facing so and
+  // within the point's tolerance of it.
+  // A coarse curve's facets stand inside it, so a flat face beside it ends short of the fine
+  // mesh's by up to the chord error: that far counts as reached too.
+  const slack = base + DUPLICATE_RULE.chordFactor * maxChord;
+  const reach = DUPLICATE_RULE.reachSpacings * dst.spacing + slack,
+    near = dst.spacing + slack,
+    cosFace = Math.cos(NORMAL_ANGLE);
+  let x = 0,
+    y = 0,
+    z = 0,
+    own = 0,
+    theirs = 0;
+  const countOwn = (j: number) => {
+    const c = N[i * 3]! * N[j * 3]! + N[i * 3 + 1]! * N[j * 3 + 1]! + N[i * 3 + 2]! * N[j * 3 + 2]!;
+    if (
+      c >= cosFace &&
+      Math.abs((P[j * 3]! - x) * N[i * 3]! + (P[j * 3 + 1]! - y) * N[i * 3 + 1]! + (P[j * 3 + 2]! - z) * N[i * 3 + 2]!) <= base
+    )
+      own++;
+  };
+  const countTheirs = (j: number) => {
+    if (cosTo(j) >= cosFace && Math.abs((Q[j * 3]! - px) * nx + (Q[j * 3 + 1]! - py) * ny + (Q[j * 3 + 2]! - pz) * nz) <= allowed(j))
+      theirs++;
+  };
+  const beyondEdge = (d2: number) => {
+    if (turn > 0 || d2 <= near * near) return false;
+    own = theirs = 0;
+    srcSurface.tree.within(x, y, z, reach, countOwn);
+    if (own < DUPLICATE_RULE.reachMinSamples) return false;
+    dst.tree.within(px, py, pz, reach, countTheirs);
+    return theirs < DUPLICATE_RULE.reachShare * own;
+  };
   const visit = (j: number, d2: number) => {
     const cos = cosTo(j);
     const d = along(j, d2, cos);
     if (Number.isNaN(d)) return false;
-    if (cos >= COS_CLOSE && Math.abs(d) <= allowed(j)) return (close = true);
+    if (cos >= COS_CLOSE && Math.abs(d) <= allowed(j)) {
+      closeD2 = d2;
+      return (close = true);
+    }
     if (d2 < bestD2) {
       best = j;
       bestD2 = d2;
@@ -167,9 +223,9 @@ export function offSurfaceShare(
   };
   let off = 0;
   for (i = 0; i < n; i++) {
-    const x = P[i * 3]!,
-      y = P[i * 3 + 1]!,
-      z = P[i * 3 + 2]!;
+    x = P[i * 3]!;
+    y = P[i * 3 + 1]!;
+    z = P[i * 3 + 2]!;
     px = R[0]! * x + R[1]! * y + R[2]! * z + m.t[0];
     py = R[3]! * x + R[4]! * y + R[5]! * z + m.t[1];
     pz = R[6]! * x + R[7]! * y + R[8]! * z + m.t[2];
@@ -192,14 +248,14 @@ export function offSurfaceShare(
     // Most samples of a pair that agrees lie on the nearest sample of the other: when the nearest
     // agrees within its tolerance, it is also the nearest agreeing one the full search would find.
     const first = dst.tree.nearest(px, py, pz, radius, nearestD2);
-    if (first >= 0 && Math.abs(along(first, nearestD2[0]!, cosTo(first))) <= allowed(first)) continue;
+    if (first >= 0 && Math.abs(along(first, nearestD2[0]!, cosTo(first))) <= allowed(first) && !beyondEdge(nearestD2[0]!)) continue;
     best = -1;
     bestD2 = Infinity;
     bestD = 0;
     close = false;
     dst.tree.within(px, py, pz, radius, visit);
     const ok = close || (best >= 0 && Math.abs(bestD) <= allowed(best));
-    if (ok) continue;
+    if (ok && !beyondEdge(close ? closeD2 : bestD2)) continue;
     offPoints?.push(px, py, pz);
     if (++off > offMax) break;
   }
@@ -221,7 +277,7 @@ export function checkDuplicate(a: PreparedPart, b: PreparedPart): RuleOutcome {
     const offA: number[] = [],
       offB: number[] = [];
     const offAB = offSurfaceShare(
-      a.analysis.samples,
+      a.surface,
       a.analysis.chord,
       a.analysis.bend,
       motion,
@@ -237,7 +293,7 @@ export function checkDuplicate(a: PreparedPart, b: PreparedPart): RuleOutcome {
       offAB > DUPLICATE_RULE.outliers
         ? offAB
         : offSurfaceShare(
-            b.analysis.samples,
+            b.surface,
             b.analysis.chord,
             b.analysis.bend,
             invertRigid(motion),

@@ -264,6 +264,23 @@ describe('part-to-part descriptor', () => {
     expect(exact(ruled(applyToMesh(plate(1.5), randomRigid(prng(23)))), base).score).toBeLessThan(98);
   });
 
+  it("puts a plate's corner cut off by a chamfer below 98, though the chamfer is under 0.15 % of the surface and the cut corner lies within the samples' reach", async () => {
+    const { Manifold } = await loadManifold();
+    // A 140 × 85 × 3 mm plate with three 14 mm ribs; the corner cut 45° across, 10 mm along each
+    // edge. Every point of the cut-off corner lies within 7 mm (2.5 spacings) of the plate's faces
+    // that remain, so only where those faces end tells it apart.
+    const plate = (chamfer: boolean) => {
+      let s = Manifold.cube([140, 85, 3]);
+      for (const y of [17, 38, 72]) s = s.add(Manifold.cube([126, 2, 14]).translate(7, y, 2.99));
+      s = s.subtract(Manifold.cylinder(10, 4, 4, 32).translate(10, 50, -2));
+      if (chamfer) s = s.subtract(Manifold.cube([14, 14, 5], true).rotate([0, 0, 45]).translate(140, 85, 1.5));
+      return meshFrom(s);
+    };
+    const base = ruled(plate(false));
+    expect(exact(ruled(applyToMesh(plate(false), randomRigid(prng(24)))), base).score).toBeGreaterThanOrEqual(98);
+    expect(exact(ruled(applyToMesh(plate(true), randomRigid(prng(25)))), base).score).toBeLessThan(98);
+  });
+
   it('relates a scaled copy as scaled, with its factor, below 98', async () => {
     const base = ruled(await buildPart('bracket', 0));
     const twice = exact(ruled(applyToMesh(await buildPart('bracket', 0), multiply(randomRigid(prng(5)), scaling(2)))), base);
