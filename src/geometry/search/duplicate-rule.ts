@@ -5,10 +5,12 @@
 // small share of the part's diagonal plus the larger of the two meshes' chord errors where
 // the point lies (a flat facet standing in for a curved surface lies off it by up to its sagitta;
 // two tessellations inscribed in one curve lie within the larger sagitta of each other), so a
-// coarse but faithful tessellation still agrees and a hole moved by 1 % of the size does not.
+// coarse but faithful tessellation still agrees and a hole moved by 1 % of the size does not. A
+// flat face reaches as far on both (a corner cut off is off, however near the faces that remain).
 // And no dimension changed: the thickness behind and the clearance in front of the surface at
 // each sample (a wall, a washer, a shaft's or a hole's diameter) agree with the other model's
-// there within 3 % + 0.02 mm + tessellation, which no alignment can split between two faces.
+// there within 3 % of the thinner + 0.02 mm + tessellation, which no alignment can split between
+// two faces.
 // The same test after mirroring one model, or after scaling it to the other's size, says whether
 // it is a mirror image or a scaled copy. Pure.
 import type { Vec3 } from '../mesh/mesh';
@@ -44,7 +46,8 @@ export const DUPLICATE_RULE = {
    * A flat face reaches as far on both: a sample of a flat face whose nearest agreeing sample of
    * the other lies more than a spacing away counts as on the other only when the other has at
    * least this share of the samples its own model has of that face within `reachSpacings`
-   * spacings around it (when its own has at least `reachMinSamples` there). The nearest agreeing
+   * spacings around it (when its own has at least `reachMinSamples` there), or the sample lies in
+   * front of a face of the other meeting it by no more than that face's tolerance. The nearest agreeing
    * sample may be 2.5 spacings away (narrow faces hold few samples), so a corner cut off by a
    * chamfer lay within reach of the faces that remain: 10 of dev's 21 false duplicates. Flat
    * samples only: on a curve the samples facing one way form a narrow strip, and their count says
@@ -55,7 +58,8 @@ export const DUPLICATE_RULE = {
   reachMinSamples: 6,
   /**
    * The dimension test (see thickness.ts): a thickness or clearance at a sample differs from every
-   * one of the other model's nearby samples facing the same way by more than this share of it …
+   * one of the other model's nearby samples facing the same way by more than this share of the
+   * smaller of the two …
    */
   dimensionShare: 0.03,
   /** … plus this (mm) … */
@@ -175,17 +179,15 @@ export function offSurfaceShare(
   // DUPLICATE_RULE.reachShare): the sample lies beyond where dst's face ends. Own samples of the
   // face: facing within NORMAL_ANGLE, within the base tolerance of its plane; dst's: facing so and
   // within the point's tolerance of it.
-  // A coarse curve's facets stand inside it, so a flat face beside it ends short of the fine
-  // mesh's by up to the chord error: that far counts as reached too.
-  const slack = base + DUPLICATE_RULE.chordFactor * maxChord;
-  const reach = DUPLICATE_RULE.reachSpacings * dst.spacing + slack,
-    near = dst.spacing + slack,
+  const reach = DUPLICATE_RULE.reachSpacings * dst.spacing + base,
+    near = dst.spacing + base,
     cosFace = Math.cos(NORMAL_ANGLE);
   let x = 0,
     y = 0,
     z = 0,
     own = 0,
-    theirs = 0;
+    theirs = 0,
+    edge = false;
   const countOwn = (j: number) => {
     const c = N[i * 3]! * N[j * 3]! + N[i * 3 + 1]! * N[j * 3 + 1]! + N[i * 3 + 2]! * N[j * 3 + 2]!;
     if (
@@ -198,21 +200,35 @@ export function offSurfaceShare(
     if (cosTo(j) >= cosFace && Math.abs((Q[j * 3]! - px) * nx + (Q[j * 3 + 1]! - py) * ny + (Q[j * 3 + 2]! - pz) * nz) <= allowed(j))
       theirs++;
   };
+  // A face's edge may lie short of the other's by the tolerance and the chord errors of the face
+  // it meets there: a coarse curve's facets stand inside the curve, so a flat face beside it ends
+  // up to the chord error short. A sample that little in front of a face of dst meeting its own
+  // is reached (a corner cut off by a chamfer lies farther in front of the chamfer).
+  const edgeNear = (j: number) => {
+    if (cosTo(j) >= cosFace) return false;
+    const d = (px - Q[j * 3]!) * QN[j * 3]! + (py - Q[j * 3 + 1]!) * QN[j * 3 + 1]! + (pz - Q[j * 3 + 2]!) * QN[j * 3 + 2]!;
+    return (edge = d >= 0 && d <= allowed(j));
+  };
   const beyondEdge = (d2: number) => {
     if (turn > 0 || d2 <= near * near) return false;
     own = theirs = 0;
     srcSurface.tree.within(x, y, z, reach, countOwn);
     if (own < DUPLICATE_RULE.reachMinSamples) return false;
     dst.tree.within(px, py, pz, reach, countTheirs);
-    return theirs < DUPLICATE_RULE.reachShare * own;
+    if (theirs >= DUPLICATE_RULE.reachShare * own) return false;
+    edge = false;
+    dst.tree.within(px, py, pz, reach, edgeNear);
+    return !edge;
   };
   const visit = (j: number, d2: number) => {
     const cos = cosTo(j);
     const d = along(j, d2, cos);
     if (Number.isNaN(d)) return false;
     if (cos >= COS_CLOSE && Math.abs(d) <= allowed(j)) {
-      closeD2 = d2;
-      return (close = true);
+      // The nearest of them decides whether the reach is checked: look on while it is far.
+      if (!close || d2 < closeD2) closeD2 = d2;
+      close = true;
+      return d2 <= near * near;
     }
     if (d2 < bestD2) {
       best = j;
@@ -248,7 +264,13 @@ export function offSurfaceShare(
     // Most samples of a pair that agrees lie on the nearest sample of the other: when the nearest
     // agrees within its tolerance, it is also the nearest agreeing one the full search would find.
     const first = dst.tree.nearest(px, py, pz, radius, nearestD2);
-    if (first >= 0 && Math.abs(along(first, nearestD2[0]!, cosTo(first))) <= allowed(first) && !beyondEdge(nearestD2[0]!)) continue;
+    if (first >= 0 && Math.abs(along(first, nearestD2[0]!, cosTo(first))) <= allowed(first)) {
+      if (!beyondEdge(nearestD2[0]!)) continue;
+      // Beyond dst's face: every other agreeing sample lies farther, and the counts do not change.
+      offPoints?.push(px, py, pz);
+      if (++off > offMax) break;
+      continue;
+    }
     best = -1;
     bestD2 = Infinity;
     bestD = 0;

@@ -312,7 +312,7 @@ function encodeOne(a: ShapeAnalysis): Uint8Array {
     step,
     ...(a.chord && maxChord > 0 ? { chordStep: maxChord / 255 } : {}),
     ...(a.spacingSamples ? { spacingSamples: a.spacingSamples } : {}),
-    ...(a.thickness && maxThickness > 0 ? { thicknessStep: maxThickness / 65535 } : {}),
+    ...(a.thickness && maxThickness > 0 ? { thicknessStep: maxThickness / (NOT_MEASURED - 1) } : {}),
     ...(a.thickness && maxThickness > 0 && maxError > 0 ? { thicknessErrorStep: maxError / 255 } : {}),
   };
   const json = new TextEncoder().encode(JSON.stringify(header));

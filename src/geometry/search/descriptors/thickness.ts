@@ -104,7 +104,12 @@ export function sampleThickness(
       // face, a bore's far side. A ray leaving at a slant (across a cam, a sphere) has a length
       // that swings with the slightest turn of a facet's normal; no designer measures there.
       const square = hit?.face && Math.abs(hit.face.normal.dot(ray.direction)) >= COS_EXIT;
-      if (!square) continue;
+      if (!square) {
+        // From a facet bent too far (below) nothing is measured either way: not a change.
+        if (tessellation && samples.triangles && (tessellation.bend?.[samples.triangles[i]!] ?? 0) > MEASURE_BEND)
+          (sign < 0 ? inward : outward)[i] = NaN;
+        continue;
+      }
       let distance = hit.distance;
       if (tessellation && samples.triangles) {
         // Each end's facet lies off the curve towards its centre. The ray's start moves forward
