@@ -49,7 +49,7 @@ export const DUPLICATE_RULE = {
    * spacings around it (when its own has at least `reachMinSamples` there), or the sample lies in
    * front of a face of the other meeting it by no more than that face's tolerance. The nearest agreeing
    * sample may be 2.5 spacings away (narrow faces hold few samples), so a corner cut off by a
-   * chamfer lay within reach of the faces that remain: 10 of dev's 21 false duplicates. Flat
+   * chamfer lay within reach of the faces that remain: 11 of dev's 21 false duplicates. Flat
    * samples only: on a curve the samples facing one way form a narrow strip, and their count says
    * little. Set on the dev split (its pairs of one part kept).
    */
