@@ -96,6 +96,9 @@ export function sampleThickness(
   const P = samples.points,
     N = samples.normals;
   for (let i = 0; i < n; i++) {
+    // The sample's facet's bend: beyond MEASURE_BEND, nothing is measured from it but across to a
+    // parallel facet of a curve (below).
+    const ownBend = (samples.triangles && tessellation?.bend?.[samples.triangles[i]!]) ?? 0;
     for (const sign of [-1, 1]) {
       ray.origin.set(P[i * 3]! / unit, P[i * 3 + 1]! / unit, P[i * 3 + 2]! / unit);
       ray.direction.set(sign * N[i * 3]!, sign * N[i * 3 + 1]!, sign * N[i * 3 + 2]!);
@@ -105,9 +108,8 @@ export function sampleThickness(
       // that swings with the slightest turn of a facet's normal; no designer measures there.
       const square = hit?.face && Math.abs(hit.face.normal.dot(ray.direction)) >= COS_EXIT;
       if (!square) {
-        // From a facet bent too far (below) nothing is measured either way: not a change.
-        if (tessellation && samples.triangles && (tessellation.bend?.[samples.triangles[i]!] ?? 0) > MEASURE_BEND)
-          (sign < 0 ? inward : outward)[i] = NaN;
+        // From a facet bent too far nothing is measured either way: not a change.
+        if (ownBend > MEASURE_BEND) (sign < 0 ? inward : outward)[i] = NaN;
         continue;
       }
       let distance = hit.distance;
@@ -127,7 +129,6 @@ export function sampleThickness(
         // fine mesh's rays leave the fillet at other angles and measure other lengths; a ray
         // meeting a turned facet ends anywhere along it: there all of both stays allowed.
         const corrected = ownSide && farSide && Math.abs(facing) >= COS_PARALLEL;
-        const ownBend = tessellation.bend?.[own] ?? 0;
         // Not measured, as opposed to nothing there (0): NaN, which a neighbour's check of its
         // own measure passes over (duplicate-rule.ts) instead of reading a change.
         if (!corrected && ownBend > MEASURE_BEND) {
