@@ -5,7 +5,8 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { OCCT_INCLUDE, builtReaderPath, importerSourceDir, readerCacheDir } from './reader-path';
@@ -34,31 +35,62 @@ const LIBS = [
   'TKVCAF',
 ];
 
+/**
+ * The importer's two Search calls, each the label of a solid for its name and colour, answered by
+ * shape-search.hpp (same label, without a walk of every assembly component per solid).
+ */
+const SEARCH_CALL = 'shapeTool->Search (shape, shapeLabel)';
+
+/** importer-xcaf.cpp with SearchShape for Search; it fails the build when the package changed it. */
+function patchedXcafImporter(source: string): string {
+  const calls = source.split(SEARCH_CALL).length - 1;
+  if (calls !== 2) throw new Error(`importer-xcaf.cpp: expected 2 calls of ${SEARCH_CALL}, found ${calls}`);
+  return `#include "shape-search.hpp"\n${source.replaceAll(SEARCH_CALL, 'SearchShape (shapeTool, shape, shapeLabel)')}`;
+}
+
 async function main(): Promise<void> {
   const compiler = process.env.CXX ?? 'g++';
   if (!existsSync(path.join(OCCT_INCLUDE, 'STEPCAFControl_Reader.hxx'))) {
     console.log(`native CAD reader: not built (no OpenCascade headers in ${OCCT_INCLUDE}); STEP, IGES and BREP are read by occt-import-js`);
     return;
   }
-  const ownSource = path.join(import.meta.dirname, 'occt-reader.cpp');
+  const ownDir = import.meta.dirname;
   const srcDir = importerSourceDir();
   const sources = [
-    ownSource,
+    path.join(ownDir, 'occt-reader.cpp'),
     ...(await readdir(srcDir)).filter((f) => f.startsWith('importer') && f.endsWith('.cpp')).map((f) => path.join(srcDir, f)),
   ];
+  const headers = [
+    path.join(ownDir, 'shape-search.hpp'),
+    ...(await readdir(srcDir)).filter((f) => f.endsWith('.hpp')).map((f) => path.join(srcDir, f)),
+  ];
   const hash = createHash('sha256');
-  for (const f of [...sources, ...(await readdir(srcDir)).filter((f) => f.endsWith('.hpp')).map((f) => path.join(srcDir, f))].sort())
-    hash.update(readFileSync(f));
+  for (const f of [...sources, ...headers].sort()) hash.update(readFileSync(f));
   hash.update(LIBS.join(','));
   const target = builtReaderPath(hash.digest('hex').slice(0, 16));
   if (existsSync(target)) return;
   await mkdir(path.dirname(target), { recursive: true });
   const started = performance.now();
   const partial = `${target}.${process.pid}.tmp`;
+  const patchDir = await mkdtemp(path.join(tmpdir(), 'gsw-occt-build-'));
   try {
+    const xcaf = path.join(srcDir, 'importer-xcaf.cpp');
+    const patched = path.join(patchDir, 'importer-xcaf.cpp');
+    await writeFile(patched, patchedXcafImporter(readFileSync(xcaf, 'utf8')));
     await run(
       compiler,
-      ['-O2', '-std=c++17', '-w', `-I${OCCT_INCLUDE}`, `-I${srcDir}`, ...sources, '-o', partial, ...LIBS.map((l) => `-l${l}`)],
+      [
+        '-O2',
+        '-std=c++17',
+        '-w',
+        `-I${OCCT_INCLUDE}`,
+        `-I${srcDir}`,
+        `-I${ownDir}`,
+        ...sources.map((f) => (f === xcaf ? patched : f)),
+        '-o',
+        partial,
+        ...LIBS.map((l) => `-l${l}`),
+      ],
       {
         maxBuffer: 16 << 20,
       },
@@ -69,8 +101,10 @@ async function main(): Promise<void> {
       .split('\n')
       .slice(0, 5)
       .join('\n');
-    console.log(`native CAD reader: not built (${compiler} failed); STEP, IGES and BREP are read by occt-import-js\n${detail}`);
+    console.log(`native CAD reader: not built; STEP, IGES and BREP are read by occt-import-js\n${detail}`);
     return;
+  } finally {
+    await rm(patchDir, { recursive: true, force: true });
   }
   // Older builds go; the new one appears whole (a reader never sees a half-written file).
   for (const old of await readdir(readerCacheDir()).catch(() => [] as string[]))
