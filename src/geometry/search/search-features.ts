@@ -28,9 +28,10 @@ import { areaAndVolume, shellRoots, surfaceArea, weld } from '../mesh/mesh-facts
  * those measures corrected for tessellation (a facet lies off its curve towards the centre).
  * 2016: a coarse curve's facets measured across to parallel facets; a diameter's allowance a tenth.
  * 2017: a facet too bent to measure from is stored as not measured, apart from nothing there; a
- * wall's allowance a tenth from either of its concentric curves.
+ * wall's allowance a tenth from either of its concentric curves. 2018: the outer surface found in
+ * the part's own frame (a file turned in space keeps the same outer surface).
  */
-export const SEARCH_FEATURES_VERSION = 2017 + GLOBAL_DESCRIPTOR_VERSION;
+export const SEARCH_FEATURES_VERSION = 2018 + GLOBAL_DESCRIPTOR_VERSION;
 
 /** At most this many distinct shells get their own vector (the largest by area). */
 export const MAX_COMPONENTS = 12;
