@@ -199,11 +199,15 @@ function gridFrame(mesh: Mesh): number[] | undefined {
     return { best, most };
   };
   const principal = symmetricEigen3(surfaceMoments(mesh, 1).covariance).vectors;
+  // No face with area among the voters: nothing to measure a frame on.
+  if (!(total > 0)) return undefined;
   const first = bestOf(() => true);
-  const d1 = first.most >= FRAME_SUPPORT * total ? dir(first.best) : principal[0];
+  const d1 = first.best >= 0 && first.most >= FRAME_SUPPORT * total ? dir(first.best) : principal[0];
   const second = bestOf((c) => Math.abs(dot(dir(c), d1)) <= Math.sqrt(1 - FACING * FACING));
   let d2 =
-    second.most >= (FRAME_SUPPORT / 2) * total ? dir(second.best) : (principal.find((v) => Math.abs(dot(v, d1)) < 0.9) ?? principal[1]);
+    second.best >= 0 && second.most >= (FRAME_SUPPORT / 2) * total
+      ? dir(second.best)
+      : (principal.find((v) => Math.abs(dot(v, d1)) < 0.9) ?? principal[1]);
   d2 = unit(d2.map((x, k) => x - dot(d2, d1) * d1[k]!) as Vec);
   const d3: Vec = [d1[1] * d2[2] - d1[2] * d2[1], d1[2] * d2[0] - d1[0] * d2[2], d1[0] * d2[1] - d1[1] * d2[0]];
   // Each axis points the way the surface is skewed (faces of equal area can come first in either

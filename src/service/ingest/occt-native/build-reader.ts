@@ -41,11 +41,21 @@ const LIBS = [
  */
 const SEARCH_CALL = 'shapeTool->Search (shape, shapeLabel)';
 
-/** importer-xcaf.cpp with SearchShape for Search; it fails the build when the package changed it. */
+/** importer-xcaf.cpp with SearchShape for Search; throws when the package no longer has the two calls. */
 function patchedXcafImporter(source: string): string {
   const calls = source.split(SEARCH_CALL).length - 1;
   if (calls !== 2) throw new Error(`importer-xcaf.cpp: expected 2 calls of ${SEARCH_CALL}, found ${calls}`);
   return `#include "shape-search.hpp"\n${source.replaceAll(SEARCH_CALL, 'SearchShape (shapeTool, shape, shapeLabel)')}`;
+}
+
+/**
+ * Says why no reader was built, and removes older builds: reader-path.ts would otherwise still
+ * find one built from other sources.
+ */
+async function notBuilt(detail: string): Promise<void> {
+  for (const old of await readdir(readerCacheDir()).catch(() => [] as string[]))
+    if (!old.endsWith('.tmp')) await rm(path.join(readerCacheDir(), old), { force: true });
+  console.log(`native CAD reader: not built; STEP, IGES and BREP are read by occt-import-js\n${detail.split('\n').slice(0, 5).join('\n')}`);
 }
 
 async function main(): Promise<void> {
@@ -64,19 +74,29 @@ async function main(): Promise<void> {
     path.join(ownDir, 'shape-search.hpp'),
     ...(await readdir(srcDir)).filter((f) => f.endsWith('.hpp')).map((f) => path.join(srcDir, f)),
   ];
+  // The importer as compiled: with SearchShape for Search (hashed as patched, so a change of the
+  // patch builds again).
+  const xcaf = path.join(srcDir, 'importer-xcaf.cpp');
+  let xcafPatched: string;
+  try {
+    xcafPatched = patchedXcafImporter(readFileSync(xcaf, 'utf8'));
+  } catch (error) {
+    await notBuilt(String(error));
+    return;
+  }
   const hash = createHash('sha256');
-  for (const f of [...sources, ...headers].sort()) hash.update(readFileSync(f));
+  for (const f of [...sources, ...headers].sort()) hash.update(f === xcaf ? xcafPatched : readFileSync(f));
   hash.update(LIBS.join(','));
   const target = builtReaderPath(hash.digest('hex').slice(0, 16));
   if (existsSync(target)) return;
   await mkdir(path.dirname(target), { recursive: true });
   const started = performance.now();
   const partial = `${target}.${process.pid}.tmp`;
-  const patchDir = await mkdtemp(path.join(tmpdir(), 'gsw-occt-build-'));
+  let patchDir: string | undefined;
   try {
-    const xcaf = path.join(srcDir, 'importer-xcaf.cpp');
+    patchDir = await mkdtemp(path.join(tmpdir(), 'gsw-occt-build-'));
     const patched = path.join(patchDir, 'importer-xcaf.cpp');
-    await writeFile(patched, patchedXcafImporter(readFileSync(xcaf, 'utf8')));
+    await writeFile(patched, xcafPatched);
     await run(
       compiler,
       [
@@ -97,14 +117,10 @@ async function main(): Promise<void> {
     );
   } catch (error) {
     await rm(partial, { force: true });
-    const detail = String((error as { stderr?: string }).stderr ?? error)
-      .split('\n')
-      .slice(0, 5)
-      .join('\n');
-    console.log(`native CAD reader: not built; STEP, IGES and BREP are read by occt-import-js\n${detail}`);
+    await notBuilt(String((error as { stderr?: string }).stderr ?? error));
     return;
   } finally {
-    await rm(patchDir, { recursive: true, force: true });
+    if (patchDir) await rm(patchDir, { recursive: true, force: true });
   }
   // Older builds go; the new one appears whole (a reader never sees a half-written file).
   for (const old of await readdir(readerCacheDir()).catch(() => [] as string[]))
