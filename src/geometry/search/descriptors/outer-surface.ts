@@ -7,9 +7,9 @@
 // counts too), and surface with none of it in the cells around is dropped; a triangle partly
 // inside is split until its pieces are about a voxel wide. Pure; used for part-to-part comparison
 // only (part-in-part keeps every body, since a part inside an assembly is what it looks for).
-import type { Mesh } from '../../mesh/mesh';
+import type { Mesh, Vec3 } from '../../mesh/mesh';
 import { faceNormals } from '../../mesh/mesh-facts';
-import { surfaceMoments, symmetricEigen3 } from './pose';
+import { cross, surfaceMoments, symmetricEigen3 } from './pose';
 
 /** Cells along the longest side of the grid. */
 const RESOLUTION = 128;
@@ -187,7 +187,7 @@ function gridFrame(mesh: Mesh): number[] | undefined {
         s += area2[t]!;
     return s;
   };
-  const dir = (c: number): Vec => [normal[c * 3]!, normal[c * 3 + 1]!, normal[c * 3 + 2]!];
+  const dir = (c: number): Vec3 => [normal[c * 3]!, normal[c * 3 + 1]!, normal[c * 3 + 2]!];
   const bestOf = (accept: (c: number) => boolean) => {
     let best = -1,
       most = 0;
@@ -198,9 +198,9 @@ function gridFrame(mesh: Mesh): number[] | undefined {
     }
     return { best, most };
   };
-  const principal = symmetricEigen3(surfaceMoments(mesh, 1).covariance).vectors;
   // No face with area among the voters: nothing to measure a frame on.
   if (!(total > 0)) return undefined;
+  const principal = symmetricEigen3(surfaceMoments(mesh, 1).covariance).vectors;
   const first = bestOf(() => true);
   const d1 = first.best >= 0 && first.most >= FRAME_SUPPORT * total ? dir(first.best) : principal[0];
   const second = bestOf((c) => Math.abs(dot(dir(c), d1)) <= Math.sqrt(1 - FACING * FACING));
@@ -208,40 +208,41 @@ function gridFrame(mesh: Mesh): number[] | undefined {
     second.best >= 0 && second.most >= (FRAME_SUPPORT / 2) * total
       ? dir(second.best)
       : (principal.find((v) => Math.abs(dot(v, d1)) < 0.9) ?? principal[1]);
-  d2 = unit(d2.map((x, k) => x - dot(d2, d1) * d1[k]!) as Vec);
-  const d3: Vec = [d1[1] * d2[2] - d1[2] * d2[1], d1[2] * d2[0] - d1[0] * d2[2], d1[0] * d2[1] - d1[1] * d2[0]];
+  d2 = unit(d2.map((x, k) => x - dot(d2, d1) * d1[k]!) as Vec3);
   // Each axis points the way the surface is skewed (faces of equal area can come first in either
   // order once turned, and their normals point either way).
-  return [d1, d2, d3].flatMap((d) => (skew(mesh, d) < 0 ? d.map((x) => -x) : d));
+  const corners = cornerSums(mesh);
+  return [d1, d2, cross(d1, d2)].flatMap((d) => (skew(corners, area2, d) < 0 ? d.map((x) => -x) : d));
 }
 
-/** Third moment of the surface (area-weighted face centroids) along `d`, about its mean. */
-function skew(mesh: Mesh, d: Vec): number {
+/** Each face's three corners summed (x y z): three times its centroid. */
+function cornerSums(mesh: Mesh): Float64Array {
   const p = mesh.positions,
     idx = mesh.indices;
-  const along = new Float64Array(idx.length / 3),
-    weight = new Float64Array(idx.length / 3);
+  const out = new Float64Array(idx.length);
+  for (let t = 0; t < idx.length; t += 3)
+    for (let k = 0; k < 3; k++) out[t + k] = p[idx[t]! * 3 + k]! + p[idx[t + 1]! * 3 + k]! + p[idx[t + 2]! * 3 + k]!;
+  return out;
+}
+
+/** Third moment of the surface (face centroids weighted by `area2`) along `d`, about its mean. */
+function skew(corners: Float64Array, area2: Float64Array, d: Vec3): number {
+  const along = new Float64Array(area2.length);
   let total = 0,
     mean = 0;
   for (let t = 0; t < along.length; t++) {
-    const [a, b, c] = [idx[t * 3]! * 3, idx[t * 3 + 1]! * 3, idx[t * 3 + 2]! * 3];
-    const u: Vec = [p[b]! - p[a]!, p[b + 1]! - p[a + 1]!, p[b + 2]! - p[a + 2]!],
-      v: Vec = [p[c]! - p[a]!, p[c + 1]! - p[a + 1]!, p[c + 2]! - p[a + 2]!];
-    weight[t] = Math.hypot(u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]);
-    along[t] =
-      (d[0] * (p[a]! + p[b]! + p[c]!) + d[1] * (p[a + 1]! + p[b + 1]! + p[c + 1]!) + d[2] * (p[a + 2]! + p[b + 2]! + p[c + 2]!)) / 3;
-    total += weight[t]!;
-    mean += weight[t]! * along[t]!;
+    along[t] = (d[0] * corners[t * 3]! + d[1] * corners[t * 3 + 1]! + d[2] * corners[t * 3 + 2]!) / 3;
+    total += area2[t]!;
+    mean += area2[t]! * along[t]!;
   }
   mean /= total || 1;
   let m3 = 0;
-  for (let t = 0; t < along.length; t++) m3 += weight[t]! * (along[t]! - mean) ** 3;
+  for (let t = 0; t < along.length; t++) m3 += area2[t]! * (along[t]! - mean) ** 3;
   return m3;
 }
 
-type Vec = [number, number, number];
-const dot = (a: Vec, b: Vec) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-const unit = (a: Vec): Vec => {
+const dot = (a: Vec3, b: Vec3) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+const unit = (a: Vec3): Vec3 => {
   const l = Math.hypot(...a) || 1;
   return [a[0] / l, a[1] / l, a[2] / l];
 };
