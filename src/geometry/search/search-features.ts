@@ -29,9 +29,10 @@ import { areaAndVolume, shellRoots, surfaceArea, weld } from '../mesh/mesh-facts
  * 2016: a coarse curve's facets measured across to parallel facets; a diameter's allowance a tenth.
  * 2017: a facet too bent to measure from is stored as not measured, apart from nothing there; a
  * wall's allowance a tenth from either of its concentric curves. 2018: the outer surface found in
- * the part's own frame (a file turned in space keeps the same outer surface).
+ * the part's own frame (a file turned in space keeps the same outer surface). 2019: two bodies'
+ * curved faces touching (a bolt's shank in its hole) dropped within their chord errors.
  */
-export const SEARCH_FEATURES_VERSION = 2018 + GLOBAL_DESCRIPTOR_VERSION;
+export const SEARCH_FEATURES_VERSION = 2019 + GLOBAL_DESCRIPTOR_VERSION;
 
 /** At most this many distinct shells get their own vector (the largest by area). */
 export const MAX_COMPONENTS = 12;
@@ -105,7 +106,7 @@ export function computeSearchFeatures(
   let surface = welded;
   let surfaceChord: { chord: ArrayLike<number>; bend: ArrayLike<number>; side: ArrayLike<number> } = triangleChord;
   if (mayHideSurface(welded, o.facts.shellCount)) {
-    const outer = outerSurface(welded);
+    const outer = outerSurface(welded, triangleChord);
     if (outer.hiddenShare > 0 && outer.mesh.indices.length) {
       surface = outer.mesh;
       surfaceChord = {

@@ -3,6 +3,7 @@ import { loadManifold, manifoldToMesh } from '../../testing/fixtures';
 import { applyToMesh, mergeMeshes, type Mesh } from '../../mesh/mesh';
 import { transformPoint } from '../../mesh/transform';
 import { weld } from '../../mesh/mesh-facts';
+import { chordErrors } from './chord';
 import { randomRigid } from '../../testing/benchmark-dataset';
 import { outerSurface, outerSurfaceInGrid } from './outer-surface';
 import { prng } from './sampling';
@@ -67,6 +68,45 @@ describe('outer surface', () => {
       expect(area(o.mesh, () => true)).toBeCloseTo(area(mesh, () => true) * (1 - o.hiddenShare), 0);
     }
     expect(Math.max(...shares) - Math.min(...shares)).toBeLessThan(0.002);
+  });
+
+  it("drops a pin's shank and its hole's wall where two bodies' tessellations of one curve touch, and keeps a thin tube's two walls", async () => {
+    const { Manifold } = await loadManifold();
+    // A 3 mm plate, 200 mm long (the grid's cells 1.6 mm: the plate two cells thick, so
+    // the shank inside is within a cell of the outside), its 10 mm hole in 24 facets; a pin of
+    // the same diameter in 17, through it: no vertex of one lies on the other.
+    const plate = Manifold.cube([200, 40, 3], true).subtract(Manifold.cylinder(5, 5, 5, 24, true));
+    const pin = Manifold.cylinder(16, 5, 5, 17)
+      .rotate([0, 0, 180 / 17 + 2])
+      .translate([0, 0, -4]);
+    const mesh = weld(applyToMesh(mergeMeshes([manifoldToMesh(plate), manifoldToMesh(pin)]), randomRigid(prng(21), 50))).mesh;
+    const inHole = (() => {
+      const placement = randomRigid(prng(21), 50);
+      const o = transformPoint(placement, [0, 0, 0]),
+        up = transformPoint(placement, [0, 0, 1]);
+      const d = [0, 1, 2].map((k) => up[k]! - o[k]!);
+      return (c: [number, number, number]) => {
+        const v = [0, 1, 2].map((k) => c[k]! - o[k]!);
+        const along = v[0]! * d[0]! + v[1]! * d[1]! + v[2]! * d[2]!;
+        return Math.abs(along) < 1.4 && Math.hypot(v[0]! - along * d[0]!, v[1]! - along * d[1]!, v[2]! - along * d[2]!) < 5.3;
+      };
+    })();
+    const wall = 2 * 2 * Math.PI * 5 * 2.8;
+    // Without the chord errors the flat faces' tolerance finds neither on the other.
+    expect(area(outerSurface(mesh).mesh, inHole)).toBeGreaterThan(0.5 * wall);
+    const outer = outerSurface(mesh, chordErrors(mesh));
+    expect(area(outer.mesh, inHole)).toBeLessThan(0.05 * wall);
+    // Nothing else: the hidden area is the hole's wall and the shank in it (3 mm deep).
+    const hidden = outer.hiddenShare * area(mesh, () => true);
+    expect(hidden).toBeGreaterThan(0.9 * 2 * 2 * Math.PI * 5 * 3);
+    expect(hidden).toBeLessThan(1.1 * 2 * 2 * Math.PI * 5 * 3);
+    // One body: a 12-facet tube with a 0.4 mm wall, thinner than its facets' chord errors, keeps both.
+    const tube = weld(
+      manifoldToMesh(Manifold.cylinder(20, 5, 5, 12).subtract(Manifold.cylinder(22, 4.6, 4.6, 12).translate([0, 0, -1]))),
+    ).mesh;
+    const kept = outerSurface(tube, chordErrors(tube));
+    expect(kept.hiddenShare).toBe(0);
+    for (const s of [plate, pin]) s.delete();
   });
 
   it('gives what the implementation before cell lists sorted by normal direction gave, face for face', async () => {

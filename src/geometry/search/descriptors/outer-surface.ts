@@ -1,14 +1,16 @@
 // The outer surface of a mesh: what can be seen from outside. Exports often carry more than the
 // part's skin — bodies cut apart with their shared faces kept, an enclosed body (a die in a
 // package), pins running into a housing — and two files of one part then differ only inside.
-// Faces lying on another body's face turned the other way (the two sides of a cut) are dropped;
+// Faces lying on another body's face turned the other way (the two sides of a cut; two bodies'
+// curved faces touching, within their facets' chord errors: a bolt's shank in its hole) are dropped;
 // the rest is rasterised into a voxel grid, the empty space is found as the free space inside no
 // body (by the winding number, so a narrow bore the space around cannot reach through the grid
 // counts too), and surface with none of it in the cells around is dropped; a triangle partly
 // inside is split until its pieces are about a voxel wide. Pure; used for part-to-part comparison
 // only (part-in-part keeps every body, since a part inside an assembly is what it looks for).
 import type { Mesh, Vec3 } from '../../mesh/mesh';
-import { faceNormals } from '../../mesh/mesh-facts';
+import { faceNormals, shellRoots } from '../../mesh/mesh-facts';
+import type { ChordErrors } from './chord';
 import { cross, surfaceMoments, symmetricEigen3 } from './pose';
 
 /** Cells along the longest side of the grid. */
@@ -136,10 +138,10 @@ const OPPOSITE_REACH = 0.1 + 1e-9;
  * surface (a coarse export of an assembly, turned, dropped 0.9 % more of its area than the same
  * mesh unturned: its bolts' narrow clearances fell into other cells).
  */
-export function outerSurface(mesh: Mesh, resolution = RESOLUTION): OuterSurface {
+export function outerSurface(mesh: Mesh, curves?: Curves): OuterSurface {
   const frame = gridFrame(mesh);
-  if (!frame) return outerSurfaceInGrid(mesh, resolution);
-  const out = outerSurfaceInGrid({ ...mesh, positions: turn(mesh.positions, frame, false) }, resolution);
+  if (!frame) return outerSurfaceInGrid(mesh, curves);
+  const out = outerSurfaceInGrid({ ...mesh, positions: turn(mesh.positions, frame, false) }, curves);
   return { ...out, mesh: { ...out.mesh, positions: turn(out.mesh.positions, frame, true) } };
 }
 
@@ -260,8 +262,18 @@ function turn(p: ArrayLike<number>, r: readonly number[], back: boolean): Float3
   return out;
 }
 
+/**
+ * Per triangle, how far it may lie off the curve it stands for and how far its normal may turn
+ * from its neighbours' (chord.ts, in the mesh's units): where two bodies' curved faces touch.
+ */
+export type Curves = Pick<ChordErrors, 'chord' | 'bend'>;
+
+/** Beyond their half bends, two curved facets touching face within this of opposite (the flat faces' dot product of −0.995). */
+const OPPOSITE_ANGLE = Math.acos(0.995);
+
 /** The outer surface with the grid's axes along the file's: what {@link outerSurface} does once the part is in its own frame. */
-export function outerSurfaceInGrid(mesh: Mesh, resolution = RESOLUTION): OuterSurface {
+export function outerSurfaceInGrid(mesh: Mesh, curves?: Curves): OuterSurface {
+  const resolution = RESOLUTION;
   const p = mesh.positions;
   const idx = mesh.indices;
   const dropped = coincidentFaces(idx);
@@ -461,21 +473,83 @@ export function outerSurfaceInGrid(mesh: Mesh, resolution = RESOLUTION): OuterSu
    * touching along a face, the face between them kept on both (a part cut apart, each side
    * tessellated on its own). Such faces are inside however close to the skin they are.
    */
-  const onOppositeFace = (x: number, y: number, z: number, t: number) => {
-    opposite(t);
+  /**
+   * Whether a point of curved triangle t lies on a curved face of another body turned the other
+   * way: a bolt's shank in its hole, a pin in a bore. Each body's facets are chords of one curve,
+   * so where the two tessellations' vertices differ (a coarse export, another system's) neither
+   * lies on the other within the flat faces' tolerance; they lie within their two chord errors of
+   * each other (at most half a cell: more the grid sees), facing opposite within their half
+   * bends. Between bodies only: a thin curved wall's two faces are one body's.
+   */
+  const shell = curves ? shellRoots(idx, p.length / 3) : undefined;
+  // The cells where curved facets of two bodies meet: the only ones worth looking in (most
+  // exports are one body, or bodies whose curves touch in a few places).
+  let curvesMeet: Uint8Array | undefined;
+  if (curves && shell) {
+    const meet = new Uint8Array(grid.length);
+    let any = false;
+    for (let c = 0; c < grid.length; c++) {
+      let first = -1;
+      for (let k = lists.start[c]!; k < lists.start[c + 1]!; k++) {
+        const u = lists.tri[k]!;
+        if (!(curves.chord[u]! > 0)) continue;
+        const su = shell[idx[u * 3]!]!;
+        if (first < 0) first = su;
+        else if (su !== first) {
+          meet[c] = 1;
+          any = true;
+          break;
+        }
+      }
+    }
+    if (any) curvesMeet = meet;
+  }
+  const onOppositeCurveIn = (c: number, x: number, y: number, z: number, t: number) => {
+    if (!curvesMeet![c]) return false;
+    const st = shell![idx[t * 3]!]!,
+      ct = curves!.chord[t]!,
+      bt = curves!.bend[t]!;
+    const end = lists.start[c + 1]!;
+    for (let k = lists.start[c]!; k < end; k++) {
+      // The plane first (the entry's own copy), within the most any pair may be apart.
+      if (Math.abs(plane[k * 4]! * x + plane[k * 4 + 1]! * y + plane[k * 4 + 2]! * z - plane[k * 4 + 3]!) > 0.5 * h) continue;
+      const u = lists.tri[k]!;
+      const cu = curves!.chord[u]!;
+      // A face dropped as lying on this one still marks where its body is: the pieces of a shank
+      // running out of its hole are judged after the hole's wall, wholly on the shank, was dropped.
+      if (!(cu > 0) || (dropped[u] && !contact[u]) || shell![idx[u * 3]!] === st) continue;
+      const cos = unit[u * 3]! * unit[t * 3]! + unit[u * 3 + 1]! * unit[t * 3 + 1]! + unit[u * 3 + 2]! * unit[t * 3 + 2]!;
+      if (cos > -Math.cos(Math.min(Math.PI / 2, OPPOSITE_ANGLE + (bt + curves!.bend[u]!) / 2))) continue;
+      if (onTriangle(p, idx, u, unit, x, y, z, Math.min(0.5 * h, planeTolerance + ct + cu))) return true;
+    }
+    return false;
+  };
+  /** The point's cell and, half a cell either way along each axis, the cells around it. */
+  const around = (
+    x: number,
+    y: number,
+    z: number,
+    t: number,
+    inCell: (c: number, x: number, y: number, z: number, t: number) => boolean,
+  ) => {
     // The cells around the point too: a triangle crossing a corner of the point's cell may not
     // have been recorded there.
     // Half a cell either way stays in the point's own cell on one side of each axis: that cell
     // is looked in once.
     const d = 0.5 * h;
     const c0 = cell(x, y, z);
-    if (onOppositeIn(c0, x, y, z, t)) return true;
+    if (inCell(c0, x, y, z, t)) return true;
     for (let k = 0; k < 6; k++) {
       const s = k & 1 ? -d : d;
       const c = k < 2 ? cell(x + s, y, z) : k < 4 ? cell(x, y + s, z) : cell(x, y, z + s);
-      if (c !== c0 && onOppositeIn(c, x, y, z, t)) return true;
+      if (c !== c0 && inCell(c, x, y, z, t)) return true;
     }
     return false;
+  };
+  const onOppositeFace = (x: number, y: number, z: number, t: number) => {
+    opposite(t);
+    if (around(x, y, z, t, onOppositeIn)) return true;
+    return !!curvesMeet && curves!.chord[t]! > 0 && around(x, y, z, t, onOppositeCurveIn);
   };
 
   // Faces lying wholly on a face of another body turned the other way are dropped before the
