@@ -9,8 +9,8 @@
 // flat face reaches as far on both (a corner cut off is off, however near the faces that remain).
 // And no dimension changed: the thickness behind and the clearance in front of the surface at
 // each sample (a wall, a washer, a shaft's or a hole's diameter) agree with the other model's
-// there within 3 % of the thinner + 0.02 mm + tessellation (but on 0.5 % of the surface, in
-// patches), which no alignment can split between two faces.
+// there within 3 % of the thinner + 0.02 mm + tessellation, which no alignment can split between
+// two faces.
 // The same test after mirroring one model, or after scaling it to the other's size, says whether
 // it is a mirror image or a scaled copy. Pure.
 import type { Vec3 } from '../mesh/mesh';
@@ -70,19 +70,14 @@ export const DUPLICATE_RULE = {
    */
   dimensionChordFactor: 1,
   /**
-   * Share of each model's samples allowed to differ so in patches — a sample counts when at least
-   * `dimensionPatchNeighbours` of its own model's samples within `dimensionPatchSpacings` spacings
-   * differ too; a dimension changed only when both models' shares are above it. A changed wall or
-   * hole differs all over its faces, seen from either model; tessellation scatters (a coarse
-   * mesh's hexagon for a round hole differs only from its own side: the round hole's samples find
-   * the hexagon's corners, which lie on the circle). On the dev split the most any pair of one
-   * part reached is 10 samples in 4,096 (0.24 %: a swept pipe's 8-sided mesh against its STEP),
-   * and the least a changed hole did 30 (0.73 %: three 6 mm holes 4.5 % narrower in a 90 mm plate,
-   * one side a coarse mesh, which 0.8 % of all samples differing, counted anywhere, let pass).
+   * Share of each model's samples allowed to differ so; a dimension changed only when both
+   * models' shares are above it. A changed wall or hole differs seen from either model; a coarse
+   * mesh's hexagon for a round hole differs only from its own side (the round hole's samples
+   * find the hexagon's corners, which lie on the circle). On the dev split the most any pair of
+   * one part reached is 0.54 % (a hinge cut into two bodies: rays meet the cut faces), and three
+   * 6 mm holes 4.5 % narrower in a 90 mm plate 1.15 %.
    */
-  dimensionOutliers: 0.005,
-  dimensionPatchNeighbours: 3,
-  dimensionPatchSpacings: 2,
+  dimensionOutliers: 0.008,
 };
 
 /**
@@ -365,8 +360,7 @@ export function checkDuplicate(a: PreparedPart, b: PreparedPart): RuleOutcome {
 const COS_DIMENSION = Math.cos((30 * Math.PI) / 180);
 
 /**
- * Share of `src`'s samples (placed by `m`), counted in patches (DUPLICATE_RULE.dimensionOutliers),
- * with a thickness or clearance (thickness.ts) outside the
+ * Share of `src`'s samples (placed by `m`) with a thickness or clearance (thickness.ts) outside the
  * range the samples of `dst` around it (within 2.5 spacings plus `base`, facing the same way) have,
  * by more than the rule's dimension tolerance. A thickness is compared only with thicknesses
  * where it is, whichever way the alignment put the wall: a wall 5 % thicker differs at every
@@ -386,7 +380,6 @@ export function dimensionOffShare(src: PreparedPart, m: Rigid, dst: PreparedPart
   const R = m.R;
   const radius = 2.5 * dst.surface.spacing + base;
   let off = 0;
-  const offAt = new Uint8Array(S.count);
   let nx = 0,
     ny = 0,
     nz = 0,
@@ -452,18 +445,7 @@ export function dimensionOffShare(src: PreparedPart, m: Rigid, dst: PreparedPart
       const slack = DUPLICATE_RULE.dimensionFloor + DUPLICATE_RULE.dimensionChordFactor * Math.max(ownError, errorNear);
       if (v < lo - DUPLICATE_RULE.dimensionShare * v - slack || v > hi + DUPLICATE_RULE.dimensionShare * hi + slack) sampleOff = true;
     }
-    if (sampleOff) offAt[i] = 1;
-  }
-  // In patches: differing where the samples around differ too.
-  const reach = DUPLICATE_RULE.dimensionPatchSpacings * src.surface.spacing;
-  for (let i = 0; i < S.count; i++) {
-    if (!offAt[i]) continue;
-    let around = 0;
-    src.surface.tree.within(S.points[i * 3]!, S.points[i * 3 + 1]!, S.points[i * 3 + 2]!, reach, (j) => {
-      if (j !== i && offAt[j]) around++;
-      return around >= DUPLICATE_RULE.dimensionPatchNeighbours;
-    });
-    if (around >= DUPLICATE_RULE.dimensionPatchNeighbours) off++;
+    if (sampleOff) off++;
   }
   return S.count ? off / S.count : 0;
 }
