@@ -4,10 +4,15 @@
 //    mesh exports of them tessellated more coarsely by OpenCascade;
 //  - OpenSCAD's MCAD library (Debian `openscad` + `openscad-mcad`): bolts, nuts, washers,
 //    bearings, gears and stepper motors in several sizes (a size series is a family), each also
-//    rendered with another facet count, turned, and exported as OFF or 3MF.
-// The OpenSCAD packages are installed when missing (root, apt) and renders are cached.
+//    rendered with another facet count, turned, and exported as OFF or 3MF;
+//  - KiCad's 3D library (Debian `kicad-packages3d`): electronic packages, connectors, relays and
+//    other parts as the library's STEP model and the library's own VRML tessellation of it (a
+//    series of sizes is a family). Only the libraries below are extracted; the libraries kept for
+//    independent evaluation (RESERVED_KICAD) are never read.
+// The OpenSCAD packages are installed when missing (root, apt), the KiCad package downloaded
+// (apt-get download, about 380 MB, once), and renders and extracted files are cached.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { loadOcct } from '../../geometry/import/formats/occt';
@@ -19,6 +24,8 @@ import { importFile } from '../../geometry/import/registry';
 import { isImportError } from '../../geometry/import/importer';
 import { meshFacts } from '../../geometry/mesh/mesh-facts';
 import type { SearchRecord } from './split';
+import { VRMLLoader } from 'three/examples/jsm/loaders/VRMLLoader.js';
+import type { BufferGeometry, Mesh as ThreeMesh, Object3D } from 'three';
 
 const require = createRequire(import.meta.url);
 const TESTFILES = join(dirname(require.resolve('occt-import-js/package.json')), 'test', 'testfiles');
@@ -246,10 +253,160 @@ function mcad(rand: () => number): SearchRecord[] {
   return out;
 }
 
+/**
+ * KiCad 3D libraries kept for independent evaluation of the search: never extracted, read or
+ * tuned on (the brief of issue 32). Every other library may be used.
+ */
+const RESERVED_KICAD = new Set([
+  'Battery',
+  'Button_Switch_THT',
+  'Capacitor_SMD',
+  'Capacitor_THT',
+  'Crystal',
+  'Diode_THT',
+  'Fuse',
+  'Heatsink',
+  'Inductor_THT',
+  'LED_THT',
+  'Package_DIP',
+  'Package_SO',
+  'Package_TO_SOT_SMD',
+  'Package_TO_SOT_THT',
+  'Resistor_SMD',
+  'Resistor_THT',
+]);
+
+/** KiCad families: [family, library, models (the first is the family's original)]. */
+const KICAD: [string, string, string[]][] = [
+  [
+    'pin-header-1-row',
+    'Connector_PinHeader_2.54mm',
+    [
+      'PinHeader_1x04_P2.54mm_Vertical',
+      'PinHeader_1x03_P2.54mm_Vertical',
+      'PinHeader_1x05_P2.54mm_Vertical',
+      'PinHeader_1x06_P2.54mm_Vertical',
+    ],
+  ],
+  [
+    'pin-header-2-rows',
+    'Connector_PinHeader_2.54mm',
+    ['PinHeader_2x04_P2.54mm_Vertical', 'PinHeader_2x03_P2.54mm_Vertical', 'PinHeader_2x05_P2.54mm_Vertical'],
+  ],
+  ['lqfp', 'Package_QFP', ['LQFP-44_10x10mm_P0.8mm', 'LQFP-32_7x7mm_P0.8mm', 'LQFP-48_7x7mm_P0.5mm', 'LQFP-64_10x10mm_P0.5mm']],
+  [
+    'qfn',
+    'Package_DFN_QFN',
+    ['QFN-20-1EP_4x4mm_P0.5mm_EP2.5x2.5mm', 'QFN-16-1EP_3x3mm_P0.5mm_EP1.8x1.8mm', 'QFN-24-1EP_4x4mm_P0.5mm_EP2.6x2.6mm'],
+  ],
+  ['bga', 'Package_BGA', ['BGA-100_9.0x9.0mm_Layout10x10_P0.8mm', 'BGA-144_13.0x13.0mm_Layout12x12_P1.0mm']],
+  [
+    'jst-xh',
+    'Connector_JST',
+    [
+      'JST_XH_B3B-XH-A_1x03_P2.50mm_Vertical',
+      'JST_XH_B2B-XH-A_1x02_P2.50mm_Vertical',
+      'JST_XH_B4B-XH-A_1x04_P2.50mm_Vertical',
+      'JST_XH_B5B-XH-A_1x05_P2.50mm_Vertical',
+    ],
+  ],
+  ['relay-finder', 'Relay_THT', ['Relay_SPDT_Finder_34.51_Vertical', 'Relay_SPDT_Finder_32.21-x000', 'Relay_SPDT_Finder_36.11']],
+  [
+    'trimmer-3296',
+    'Potentiometer_THT',
+    ['Potentiometer_Bourns_3296W_Vertical', 'Potentiometer_Bourns_3296Y_Vertical', 'Potentiometer_Bourns_3296P_Horizontal'],
+  ],
+  ['tactile-switch', 'Button_Switch_SMD', ['SW_SPST_PTS645', 'SW_SPST_TL3342', 'SW_SPST_B3U-1000P']],
+  ['transformer-breve', 'Transformer_THT', ['Transformer_Breve_TEZ-28x33', 'Transformer_Breve_TEZ-22x24', 'Transformer_Breve_TEZ-35x42']],
+  ['buzzer', 'Buzzer_Beeper', ['Buzzer_12x9.5RM7.6', 'Buzzer_15x7.5RM7.6']],
+];
+
+const KICAD_MODELS = './usr/share/kicad/3dmodels';
+
+/**
+ * The KiCad files the families use (STEP and VRML of each model), extracted from the Debian
+ * package into the cache (downloaded once); undefined when the package cannot be had.
+ */
+function ensureKicad(): string | undefined {
+  const dir = join(CACHE, 'kicad');
+  const wanted = KICAD.flatMap(([, library, models]) => {
+    if (RESERVED_KICAD.has(library)) throw new Error(`${library} is kept for independent evaluation`);
+    return models.flatMap((m) => ['step', 'wrl'].map((ext) => `${KICAD_MODELS}/${library}.3dshapes/${m}.${ext}`));
+  });
+  const missing = wanted.filter((f) => !existsSync(join(dir, f)));
+  if (!missing.length) return dir;
+  mkdirSync(dir, { recursive: true });
+  try {
+    const deb = () => readdirSync(dir).find((f) => /^kicad-packages3d_.*\.deb$/.test(f));
+    if (!deb()) {
+      console.log('downloading kicad-packages3d (apt-get download, about 380 MB)…');
+      execFileSync('apt-get', ['download', 'kicad-packages3d'], { cwd: dir, stdio: 'ignore' });
+    }
+    console.log(`extracting ${missing.length} KiCad files…`);
+    execFileSync('sh', ['-c', 'd="$1"; shift; dpkg-deb --fsys-tarfile "$0" | tar -x -C "$d" "$@"', join(dir, deb()!), dir, ...missing], {
+      stdio: 'ignore',
+    });
+  } catch (error) {
+    console.log(`  could not get the KiCad models (${String(error).slice(0, 80)}): they are left out`);
+    return undefined;
+  }
+  return wanted.every((f) => existsSync(join(dir, f))) ? dir : undefined;
+}
+
+/** A VRML file as one mesh, every shape placed by its transforms (three's VRML loader). */
+function readVrml(text: string): Mesh {
+  const scene: Object3D = new VRMLLoader().parse(text, '');
+  scene.updateMatrixWorld(true);
+  const parts: Mesh[] = [];
+  scene.traverse((o) => {
+    if (!(o as ThreeMesh).isMesh) return;
+    const g = (o as ThreeMesh).geometry.clone().applyMatrix4(o.matrixWorld) as BufferGeometry;
+    const positions = Float32Array.from(g.attributes.position!.array);
+    const indices = g.index ? Uint32Array.from(g.index.array) : Uint32Array.from({ length: positions.length / 3 }, (_, i) => i);
+    parts.push({ positions, indices });
+  });
+  return mergeMeshes(parts);
+}
+
+/** KiCad's VRML models are in tenths of an inch (the STEP models in mm). */
+const KICAD_VRML_MM = 2.54;
+
+function kicad(rand: () => number): SearchRecord[] {
+  const dir = ensureKicad();
+  if (!dir) return [];
+  const out: SearchRecord[] = [];
+  for (const [family, library, models] of KICAD) {
+    const design = `kicad-${family}`;
+    for (const [k, model] of models.entries()) {
+      const path = join(dir, KICAD_MODELS, `${library}.3dshapes`, model);
+      const id = `${design}/${model}`;
+      const common = { design, partId: id, chiral: false };
+      out.push({
+        ...common,
+        id,
+        kind: k === 0 ? 'original' : 'variant',
+        how: `${model}.step`,
+        file: { name: `${model}.step`, bytes: new Uint8Array(readFileSync(`${path}.step`)) },
+      });
+      const vrml = readVrml(readFileSync(`${path}.wrl`, 'utf8'));
+      const mm = { ...vrml, positions: vrml.positions.map((v) => v * KICAD_VRML_MM), units: 'mm' as const };
+      out.push({
+        ...common,
+        id: `${id} VRML`,
+        kind: 'duplicate',
+        how: `the library's VRML tessellation (${vrml.indices.length / 3} triangles), turned, STL`,
+        file: { name: `${model}.stl`, bytes: toStlBinary(applyToMesh(mm, randomRigid(rand, 20))) },
+      });
+    }
+  }
+  return out;
+}
+
 export async function buildRealParts(): Promise<SearchRecord[]> {
   const rand = prng(4242);
   return [
     ...(await caxif(rand)).map((r) => ({ ...r, source: 'CAx-IF files' })),
     ...mcad(rand).map((r) => ({ ...r, source: 'OpenSCAD MCAD' })),
+    ...kicad(rand).map((r) => ({ ...r, source: 'KiCad libraries' })),
   ];
 }
