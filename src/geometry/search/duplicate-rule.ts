@@ -229,7 +229,7 @@ export function offSurfaceShare(
   // it along that face's normal, each within the base tolerance. A hole's rim has such a face on
   // one side only; curves are left out (their tangent planes around a point pass near it
   // whatever is there), and so are faces facing against the sample (a thin wall's two sides).
-  let step = false,
+  let step: boolean,
     above = false,
     below = false,
     sx = 0,
