@@ -12,7 +12,7 @@
 // The OpenSCAD packages are installed when missing (root, apt), the KiCad package downloaded
 // (apt-get download, about 380 MB, once), and renders and extracted files are cached.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { loadOcct } from '../../geometry/import/formats/occt';
@@ -340,7 +340,12 @@ function ensureKicad(): string | undefined {
     const deb = () => readdirSync(dir).find((f) => /^kicad-packages3d_.*\.deb$/.test(f));
     if (!deb()) {
       console.log('downloading kicad-packages3d (apt-get download, about 380 MB)…');
-      execFileSync('apt-get', ['download', 'kicad-packages3d'], { cwd: dir, stdio: 'ignore' });
+      // Into a folder of its own, moved in whole: an interrupted download is not taken for the package.
+      const partial = join(dir, 'partial');
+      rmSync(partial, { recursive: true, force: true });
+      mkdirSync(partial);
+      execFileSync('apt-get', ['download', 'kicad-packages3d'], { cwd: partial, stdio: 'ignore' });
+      for (const f of readdirSync(partial)) renameSync(join(partial, f), join(dir, f));
     }
     console.log(`extracting ${missing.length} KiCad files…`);
     execFileSync('sh', ['-c', 'd="$1"; shift; dpkg-deb --fsys-tarfile "$0" | tar -x -C "$d" "$@"', join(dir, deb()!), dir, ...missing], {
@@ -363,6 +368,9 @@ function readVrml(text: string): Mesh {
     const g = (o as ThreeMesh).geometry.clone().applyMatrix4(o.matrixWorld) as BufferGeometry;
     const positions = Float32Array.from(g.attributes.position!.array);
     const indices = g.index ? Uint32Array.from(g.index.array) : Uint32Array.from({ length: positions.length / 3 }, (_, i) => i);
+    // A mirroring transform turns the triangles inside out: wound back.
+    if (o.matrixWorld.determinant() < 0)
+      for (let t = 0; t < indices.length; t += 3) [indices[t + 1], indices[t + 2]] = [indices[t + 2]!, indices[t + 1]!];
     parts.push({ positions, indices });
   });
   return mergeMeshes(parts);

@@ -229,8 +229,7 @@ export function offSurfaceShare(
   // it along that face's normal, each within the base tolerance. A hole's rim has such a face on
   // one side only; curves are left out (their tangent planes around a point pass near it
   // whatever is there), and so are faces facing against the sample (a thin wall's two sides).
-  let step: boolean,
-    above = false,
+  let above = false,
     below = false,
     sx = 0,
     sy = 0,
@@ -248,15 +247,27 @@ export function offSurfaceShare(
     if (d <= 0 && d >= -base) below = true;
     return above && below;
   };
-  const lowStep = (j: number) => {
+  // The flat faces of dst whose plane passes within the base tolerance, gathered first: the
+  // search of the sample's own model runs after (a tree's search is not re-entrant).
+  const planes: number[] = [];
+  const nearPlane = (j: number) => {
     if ((dstChord?.[j] ?? 0) > 0 || (dstBend?.[j] ?? 0) > 0 || cosTo(j) < COS_NOT_AGAINST) return false;
-    sx = QN[j * 3]!;
-    sy = QN[j * 3 + 1]!;
-    sz = QN[j * 3 + 2]!;
-    if (Math.abs((px - Q[j * 3]!) * sx + (py - Q[j * 3 + 1]!) * sy + (pz - Q[j * 3 + 2]!) * sz) > base) return false;
-    above = below = false;
-    srcSurface.tree.within(x, y, z, near, ownSide);
-    return (step = above && below);
+    const d = (px - Q[j * 3]!) * QN[j * 3]! + (py - Q[j * 3 + 1]!) * QN[j * 3 + 1]! + (pz - Q[j * 3 + 2]!) * QN[j * 3 + 2]!;
+    if (Math.abs(d) <= base) planes.push(j);
+    return false;
+  };
+  const onLowStep = () => {
+    planes.length = 0;
+    dst.tree.within(px, py, pz, near, nearPlane);
+    for (const j of planes) {
+      sx = QN[j * 3]!;
+      sy = QN[j * 3 + 1]!;
+      sz = QN[j * 3 + 2]!;
+      above = below = false;
+      srcSurface.tree.within(x, y, z, near, ownSide);
+      if (above && below) return true;
+    }
+    return false;
   };
   const visit = (j: number, d2: number) => {
     const cos = cosTo(j);
@@ -316,11 +327,7 @@ export function offSurfaceShare(
     dst.tree.within(px, py, pz, radius, visit);
     const ok = close || (best >= 0 && Math.abs(bestD) <= allowed(best));
     if (ok && !beyondEdge(close ? closeD2 : bestD2)) continue;
-    if (!ok) {
-      step = false;
-      dst.tree.within(px, py, pz, near, lowStep);
-      if (step) continue;
-    }
+    if (!ok && onLowStep()) continue;
     offPoints?.push(px, py, pz);
     if (++off > offMax) break;
   }

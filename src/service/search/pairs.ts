@@ -17,7 +17,7 @@ import { searchableIdsSql, searchableVersionsSql, stillSearchableAt, type Settli
 export type PairKind = 'part-to-part' | 'part-in-part';
 
 /** Bumped when the way a pair is computed changes; stored rows of another version are ignored. */
-const PAIR_METHOD_VERSION = 6;
+const PAIR_METHOD_VERSION = 7;
 export const PAIR_VERSION = SEARCH_FEATURES_VERSION * 100 + PAIR_METHOD_VERSION;
 
 export interface PairResult {
