@@ -103,8 +103,6 @@ export interface RuleOutcome {
 /** Normals of one surface agree within this beyond the facets' half bends (radians). */
 const NORMAL_ANGLE = (20 * Math.PI) / 180;
 const MAX_ANGLE = Math.PI / 3;
-/** A face of the other model not facing against a sample: within 120° (see offSurfaceShare's low steps). */
-const COS_NOT_AGAINST = -0.5;
 /** Normals this close count from any nearby sample (see offSurfaceShare). */
 const COS_CLOSE = Math.cos((10 * Math.PI) / 180);
 
@@ -222,53 +220,6 @@ export function offSurfaceShare(
     dst.tree.within(px, py, pz, reach, edgeNear);
     return !edge;
   };
-  // A sample facing the way no sample of dst near it does lies on dst when it stands on the wall
-  // of a step lower than the tolerance, which the other model has not at all (a package's pads
-  // 20 µm proud in one file, flush in the other): it lies within the base tolerance of the plane
-  // of a flat face of dst there, and its own model has faces facing that way both above and below
-  // it along that face's normal, each within the base tolerance. A hole's rim has such a face on
-  // one side only; curves are left out (their tangent planes around a point pass near it
-  // whatever is there), and so are faces facing against the sample (a thin wall's two sides).
-  let above = false,
-    below = false,
-    sx = 0,
-    sy = 0,
-    sz = 0;
-  const ownSide = (k: number) => {
-    const mx = R[0]! * N[k * 3]! + R[1]! * N[k * 3 + 1]! + R[2]! * N[k * 3 + 2]!,
-      my = R[3]! * N[k * 3]! + R[4]! * N[k * 3 + 1]! + R[5]! * N[k * 3 + 2]!,
-      mz = R[6]! * N[k * 3]! + R[7]! * N[k * 3 + 1]! + R[8]! * N[k * 3 + 2]!;
-    if (mx * sx + my * sy + mz * sz < cosFace) return false;
-    const qx = R[0]! * P[k * 3]! + R[1]! * P[k * 3 + 1]! + R[2]! * P[k * 3 + 2]! + m.t[0],
-      qy = R[3]! * P[k * 3]! + R[4]! * P[k * 3 + 1]! + R[5]! * P[k * 3 + 2]! + m.t[1],
-      qz = R[6]! * P[k * 3]! + R[7]! * P[k * 3 + 1]! + R[8]! * P[k * 3 + 2]! + m.t[2];
-    const d = (qx - px) * sx + (qy - py) * sy + (qz - pz) * sz;
-    if (d >= 0 && d <= base) above = true;
-    if (d <= 0 && d >= -base) below = true;
-    return above && below;
-  };
-  // The flat faces of dst whose plane passes within the base tolerance, gathered first: the
-  // search of the sample's own model runs after (a tree's search is not re-entrant).
-  const planes: number[] = [];
-  const nearPlane = (j: number) => {
-    if ((dstChord?.[j] ?? 0) > 0 || (dstBend?.[j] ?? 0) > 0 || cosTo(j) < COS_NOT_AGAINST) return false;
-    const d = (px - Q[j * 3]!) * QN[j * 3]! + (py - Q[j * 3 + 1]!) * QN[j * 3 + 1]! + (pz - Q[j * 3 + 2]!) * QN[j * 3 + 2]!;
-    if (Math.abs(d) <= base) planes.push(j);
-    return false;
-  };
-  const onLowStep = () => {
-    planes.length = 0;
-    dst.tree.within(px, py, pz, near, nearPlane);
-    for (const j of planes) {
-      sx = QN[j * 3]!;
-      sy = QN[j * 3 + 1]!;
-      sz = QN[j * 3 + 2]!;
-      above = below = false;
-      srcSurface.tree.within(x, y, z, near, ownSide);
-      if (above && below) return true;
-    }
-    return false;
-  };
   const visit = (j: number, d2: number) => {
     const cos = cosTo(j);
     const d = along(j, d2, cos);
@@ -327,7 +278,6 @@ export function offSurfaceShare(
     dst.tree.within(px, py, pz, radius, visit);
     const ok = close || (best >= 0 && Math.abs(bestD) <= allowed(best));
     if (ok && !beyondEdge(close ? closeD2 : bestD2)) continue;
-    if (!ok && onLowStep()) continue;
     offPoints?.push(px, py, pz);
     if (++off > offMax) break;
   }
