@@ -469,11 +469,6 @@ export function outerSurfaceInGrid(mesh: Mesh, curves?: Curves): OuterSurface {
     return false;
   };
   /**
-   * Whether a point of triangle t lies on another triangle whose normal is opposite: two bodies
-   * touching along a face, the face between them kept on both (a part cut apart, each side
-   * tessellated on its own). Such faces are inside however close to the skin they are.
-   */
-  /**
    * Whether a point of curved triangle t lies on a curved face of another body turned the other
    * way: a bolt's shank in its hole, a pin in a bore. Each body's facets are chords of one curve,
    * so where the two tessellations' vertices differ (a coarse export, another system's) neither
@@ -546,6 +541,12 @@ export function outerSurfaceInGrid(mesh: Mesh, curves?: Curves): OuterSurface {
     }
     return false;
   };
+  /**
+   * Whether a point of triangle t lies on another triangle whose normal is opposite: two bodies
+   * touching along a face, the face between them kept on both (a part cut apart, each side
+   * tessellated on its own), or along a curve (onOppositeCurveIn). Such faces are inside however
+   * close to the skin they are.
+   */
   const onOppositeFace = (x: number, y: number, z: number, t: number) => {
     opposite(t);
     if (around(x, y, z, t, onOppositeIn)) return true;
