@@ -54,4 +54,48 @@ describe('thin walls', () => {
     expect(partToPartExact(moved, fine, 99).score).toBeLessThan(98);
     expect(partToPartExact(moved, coarse, 99).score).toBeLessThan(98);
   });
+
+  it('gives a package with gull-wing leads twice the samples, and finds two of its tessellations the same part', async () => {
+    // A 10 × 10 × 1.4 mm body with 11 leads of 0.15 mm sheet on each side: its mean wall is
+    // well above 1.5 spacings (the body is solid); the leads are under one spacing thick.
+    const { Manifold } = await loadManifold();
+    const leads = (segments: number) => {
+      let part = Manifold.cube([10, 10, 1.4]).translate(-5, -5, 0.1);
+      const lead = Manifold.cube([1.2, 0.3, 0.15]).translate(0, -0.15, 0);
+      for (let k = 0; k < 11; k++)
+        for (let side = 0; side < 4; side++) part = part.add(lead.translate(4.8, -4 + 0.8 * k, 0.5).rotate([0, 0, 90 * side]));
+      // A rounded top, so the two tessellations differ.
+      return part.add(Manifold.cylinder(0.3, 1.5, 1.5, segments).translate(0, 0, 1.5));
+    };
+    const fine = prepared(manifoldToMesh(leads(64)));
+    const coarse = prepared(applyToMesh(manifoldToMesh(leads(12)), randomRigid(prng(21))));
+    const plain = prepared(manifoldToMesh(Manifold.cube([10, 10, 1.4])));
+    expect(fine.analysis.samples.count).toBe(8192);
+    expect(coarse.analysis.samples.count).toBe(8192);
+    expect(plain.analysis.samples.count).toBe(4096);
+    expect(partToPartExact(coarse, fine, 99).score).toBeGreaterThanOrEqual(98);
+    expect(partToPartExact(fine, coarse, 99).score).toBeGreaterThanOrEqual(98);
+  });
+
+  it('gives a ball grid array twice the samples, and finds it the same part against a coarse tessellation of its balls, and balls 20 % larger not', async () => {
+    // 100 balls of 0.25 mm radius at 0.8 mm pitch under a 9 × 9 × 1 mm body: the radius is about
+    // the spacing of 4,096 samples (0.22 mm), so the nearest sample of the other on a ball faces
+    // up to 80° away at 4,096 samples; they hold twice as many at 8,192.
+    const { Manifold } = await loadManifold();
+    const bga = (segments: number, radius = 0.25) => {
+      let part = Manifold.cube([9, 9, 1]).translate(-4.5, -4.5, 0.2);
+      for (let i = 0; i < 10; i++)
+        for (let j = 0; j < 10; j++) part = part.add(Manifold.sphere(radius, segments).translate(-3.6 + 0.8 * i, -3.6 + 0.8 * j, 0.25));
+      return part;
+    };
+    const fine = prepared(manifoldToMesh(bga(32)));
+    const coarse = prepared(applyToMesh(manifoldToMesh(bga(12)), randomRigid(prng(31))));
+    const larger = prepared(applyToMesh(manifoldToMesh(bga(32, 0.3)), randomRigid(prng(32))));
+    expect(fine.analysis.samples.count).toBe(8192);
+    expect(coarse.analysis.samples.count).toBe(8192);
+    expect(partToPartExact(coarse, fine, 99).score).toBeGreaterThanOrEqual(98);
+    expect(partToPartExact(fine, coarse, 99).score).toBeGreaterThanOrEqual(98);
+    expect(partToPartExact(larger, fine, 99).score).toBeLessThan(98);
+    expect(partToPartExact(larger, coarse, 99).score).toBeLessThan(98);
+  });
 });
