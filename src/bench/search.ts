@@ -6,7 +6,7 @@
  * ingestion CPU at 50k triangles, the latency probe at 20,000 models
  * (src/bench/search-latency.ts) and the duplicates of a 5,000-model folder.
  * Knobs: BENCH_DESIGNS (designs per archetype, default 3), BENCH_SETS (dev,frozen,real),
- * BENCH_CPU_RUNS (5), BENCH_MODELS / BENCH_QUERIES (latency probe), BENCH_FOLDER_MODELS,
+ * BENCH_CPU_RUNS (5; 0 skips the CPU figures), BENCH_MODELS / BENCH_QUERIES (latency probe), BENCH_FOLDER_MODELS,
  * BENCH_SKIP_LATENCY=1, BENCH_ARCHETYPES (only these archetypes, by name), BENCH_PAIRS=design
  * (score only the pairs within each design: duplicates, edits, mirrors, scaled copies, variants;
  * no retrieval figures).
@@ -79,6 +79,8 @@ function searchFeaturesCpu(mesh: Mesh, runs: number): { process: number; thread:
 }
 
 async function descriptorCost() {
+  const target = 'descriptor ingestion CPU ≤ 300 ms';
+  if (cpuRuns < 1) return line(target, 'skipped (BENCH_CPU_RUNS=0)', undefined);
   const meshes: [string, Mesh][] = [
     ['sphere', (await sphere({ triangles: 50_000 })).mesh],
     ['flange', await buildPart('flange', 0, { segments: 720 })],
