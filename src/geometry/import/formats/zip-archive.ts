@@ -151,11 +151,17 @@ export function readZipEntry(bytes: Uint8Array, entry: ZipEntry, label: string):
     written += chunk.length;
   });
   try {
-    // Small slices: fflate inflates a whole slice before it hands anything out, up to ~1,000 times
-    // its size (16 MB here); streaming costs ~1.8× unzipSync (68 MB of 3MF XML in 0.65 s).
-    const slice = 16 * 1024;
+    // Small slices: fflate inflates a whole slice before it hands anything out, up to 1,032 times
+    // its size (deflate's limit), so a slice is no larger than what may still come out of it over
+    // 1,032 (at least 1 KiB, at most 16 KiB): an entry whose directory lies stops within about 1 MB
+    // past its declared size, not 16 MB (with fflate's buffers, 48 MiB) on. The smaller slices of
+    // an entry's last 16 MB cost ~9 % (68 MB of 3MF XML in 1.63 s against 1.50 s).
     if (data.length === 0) inflater.push(data, true);
-    for (let i = 0; i < data.length; i += slice) inflater.push(data.subarray(i, i + slice), i + slice >= data.length);
+    for (let i = 0; i < data.length;) {
+      const slice = Math.min(16 * 1024, Math.max(1024, Math.ceil((out.length - written) / 1032)));
+      inflater.push(data.subarray(i, i + slice), i + slice >= data.length);
+      i += slice;
+    }
   } catch {
     if (over) throw lying();
     throw new ArchiveRefused(
