@@ -69,8 +69,8 @@ function thinWalled(surface: Mesh): boolean {
 /**
  * A model with fine features in places gets the thin-walled count too: when at least this share of
  * its 4,096 samples lie on material thinner than one spacing (thickness.ts, measured along each
- * sample's normal) or on a curve of a radius under 1.5 spacings (its facets' bend² ÷ 8 × chord
- * error; fewer than 10 samples around it). The mean wall misses a part whose bulk is solid: a chip
+ * sample's normal) or on a curve of a radius under 1.5 spacings (8 × its facets' chord error ÷
+ * their bend², as the duplicate rule's turn rate; fewer than 10 samples around it). The mean wall misses a part whose bulk is solid: a chip
  * package's gull-wing leads of 0.15 mm sheet beside a 1.4 mm body, where 4,096 samples' spacing is
  * 0.28 mm and a lead's edges hold almost none; a ball grid array's 0.25 mm balls, a few samples
  * each, whose nearest sample of the other faces up to 80° away. Set at 5 % on the thin share alone
