@@ -16,6 +16,7 @@
 import type { Vec3 } from '../mesh/mesh';
 import { alignParts, type Alignment, type PreparedPart } from './descriptors/rescore';
 import { indexSurface, type IndexedSurface } from './descriptors/registration';
+import { turnRate } from './descriptors/chord';
 import { applyRigid, invertRigid, rigidToMat4, type Rigid } from '../mesh/transform';
 import type { SurfaceSamples } from './descriptors/sampling';
 
@@ -105,12 +106,6 @@ const NORMAL_ANGLE = (20 * Math.PI) / 180;
 const MAX_ANGLE = Math.PI / 3;
 /** Normals this close count from any nearby sample (see offSurfaceShare). */
 const COS_CLOSE = Math.cos((10 * Math.PI) / 180);
-
-/**
- * How fast (radians per mm) the normal of a curved facet turns along the surface: a facet of width
- * w meeting its neighbour at θ has chord error c = w·θ/8, so θ/w = θ²/(8c). Zero on flat faces.
- */
-const turnRate = (chord: number | undefined, bend: number | undefined) => (chord && bend ? (bend * bend) / (8 * chord) : 0);
 
 /** Diagonal of the oriented extents (mm). */
 export const diagonal = (p: PreparedPart) => Math.hypot(...p.analysis.extents);

@@ -12,7 +12,7 @@ import { coverage, icp, indexSurface, subsetIndices } from './descriptors/regist
 import { invertRigid, rigidToMat4, type Rigid } from '../mesh/transform';
 import { poseHypotheses } from './descriptors/rescore';
 import { type SurfaceSamples } from './descriptors/sampling';
-import { chordErrors } from './descriptors/chord';
+import { chordErrors, turnRate } from './descriptors/chord';
 import { sampleThickness } from './descriptors/thickness';
 import { mayHideSurface, outerSurface } from './descriptors/outer-surface';
 import { MM_PER_UNIT, type Mesh, type Vec3 } from '../mesh/mesh';
@@ -69,9 +69,9 @@ function thinWalled(surface: Mesh): boolean {
 /**
  * A model with fine features in places gets the thin-walled count too: when at least this share of
  * its 4,096 samples lie on material thinner than one spacing (thickness.ts, measured along each
- * sample's normal) or on a curve of a radius under 1.5 spacings (8 × its facets' chord error ÷
- * their bend², as the duplicate rule's turn rate; fewer than 10 samples around it). The mean wall misses a part whose bulk is solid: a chip
- * package's gull-wing leads of 0.15 mm sheet beside a 1.4 mm body, where 4,096 samples' spacing is
+ * sample's normal) or on a curve of a radius under 1.5 spacings (chord.ts's turnRate, the inverse
+ * radius from its facets' chord error and bend; fewer than 10 samples around it). The mean wall
+ * misses a part whose bulk is solid: a chip package's gull-wing leads of 0.15 mm sheet beside a 1.4 mm body, where 4,096 samples' spacing is
  * 0.28 mm and a lead's edges hold almost none; a ball grid array's 0.25 mm balls, a few samples
  * each, whose nearest sample of the other faces up to 80° away. Set at 5 % on the thin share alone
  * (packages 10–21 %, assemblies and relays 1–3 %); with the curves, 12 % of the dev split's models
@@ -86,9 +86,7 @@ function fineFeatures(a: ShapeAnalysis): boolean {
   let fine = 0;
   for (let i = 0; i < a.samples.count; i++) {
     const t = inward?.[i] ?? 0;
-    const c = chord?.[i] ?? 0;
-    const b = bend?.[i] ?? 0;
-    if ((t > 0 && t < spacing) || (c > 0 && 1.5 * spacing * b * b > 8 * c)) fine++;
+    if ((t > 0 && t < spacing) || 1.5 * spacing * turnRate(chord?.[i], bend?.[i]) > 1) fine++;
   }
   return fine >= FINE_FEATURE_SHARE * a.samples.count;
 }

@@ -278,3 +278,10 @@ function facesByEdge(idx: ArrayLike<number>, nv: number): Map<number, number[]> 
   }
   return onEdge;
 }
+
+/**
+ * How fast (radians per mm) the normal of a curved facet turns along the surface, the inverse of
+ * the curve's radius: a facet of width w meeting its neighbour at θ has chord error c = w·θ/8, so
+ * θ/w = θ²/(8c). Zero on flat faces.
+ */
+export const turnRate = (chord: number | undefined, bend: number | undefined) => (chord && bend ? (bend * bend) / (8 * chord) : 0);
