@@ -35,3 +35,17 @@ export const imageMatchesResponseSchema = z.object({
   image: signedImageSchema.optional(),
 });
 export type ImageMatchesResponse = z.infer<typeof imageMatchesResponseSchema>;
+
+/**
+ * Sketch search (this service's addition; the published image search is unchanged): the drawing
+ * travels in the request, base64 — a sketch is searched once, not uploaded for later.
+ */
+export const sketchSearchRequestSchema = z.object({
+  image: z
+    .string()
+    .min(1)
+    .max(Math.ceil((IMAGE_MAX_BYTES * 4) / 3) + 64)
+    .describe('The drawing as PNG, JPEG or WebP bytes in base64 (a `data:` address is taken too): dark lines on a light ground.'),
+  filename: z.string().min(1).max(255).optional().describe('Shown back in the answer; “sketch.png” when left out.'),
+});
+export type SketchSearchRequest = z.infer<typeof sketchSearchRequestSchema>;

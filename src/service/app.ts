@@ -39,6 +39,7 @@ import { metadataRoutes } from './routes/v2/metadata';
 import { userRoutes } from './routes/v2/users';
 import { modelRoutes } from './routes/v2/models';
 import { imageRoutes } from './routes/v2/images';
+import { sketchRoutes } from './routes/v2/sketches';
 import { imageUploadRoutes } from './routes/image-uploads';
 import { createImageUrlSigner } from './images/image-urls';
 import { ModelViewCache } from './images/model-view-cache';
@@ -268,6 +269,7 @@ export async function buildApp({
     await api.register(metadataRoutes, { db, prefix: '/v2/metadata' });
     await api.register(userRoutes, { db, prefix: '/v2/users' });
     await api.register(imageRoutes, { db, files, signer: imageSigner, cache: modelViews, prefix: '/v2/images' });
+    await api.register(sketchRoutes, { db, files, cache: modelViews, prefix: '/v2/sketches' });
   });
 
   if (web.kind === 'dist') {

@@ -323,40 +323,81 @@ const KICAD: [string, string, string[]][] = [
 
 const KICAD_MODELS = './usr/share/kicad/3dmodels';
 
-/**
- * The KiCad files the families use (STEP and VRML of each model), extracted from the Debian
- * package into the cache (downloaded once); undefined when the package cannot be had.
- */
-function ensureKicad(): string | undefined {
-  const dir = join(CACHE, 'kicad');
-  const wanted = KICAD.flatMap(([, library, models]) => {
-    if (RESERVED_KICAD.has(library)) throw new Error(`${library} is kept for independent evaluation`);
-    return models.flatMap((m) => ['step', 'wrl'].map((ext) => `${KICAD_MODELS}/${library}.3dshapes/${m}.${ext}`));
-  });
-  const missing = wanted.filter((f) => !existsSync(join(dir, f)));
-  if (!missing.length) return dir;
-  mkdirSync(dir, { recursive: true });
+/** The libraries the real set's KiCad families come from (other sets keep apart from them). */
+export const REAL_SET_LIBRARIES: ReadonlySet<string> = new Set(KICAD.map(([, library]) => library));
+
+const KICAD_DIR = join(CACHE, 'kicad');
+
+/** The Debian package of KiCad's 3D library in the cache, downloaded once (about 380 MB); undefined when it cannot be had. */
+function kicadPackage(): string | undefined {
+  const deb = () => readdirSync(KICAD_DIR).find((f) => /^kicad-packages3d_.*\.deb$/.test(f));
+  mkdirSync(KICAD_DIR, { recursive: true });
+  if (!deb()) {
+    console.log('downloading kicad-packages3d (apt-get download, about 380 MB)…');
+    // Into a folder of its own, moved in whole: an interrupted download is not taken for the package.
+    const partial = join(KICAD_DIR, 'partial');
+    rmSync(partial, { recursive: true, force: true });
+    mkdirSync(partial);
+    execFileSync('apt-get', ['download', 'kicad-packages3d'], { cwd: partial, stdio: 'ignore' });
+    for (const f of readdirSync(partial)) renameSync(join(partial, f), join(KICAD_DIR, f));
+  }
+  return join(KICAD_DIR, deb()!);
+}
+
+/** Throws for a library kept for independent evaluation: nothing may read it. */
+function allowedLibrary(library: string): string {
+  if (RESERVED_KICAD.has(library)) throw new Error(`${library} is kept for independent evaluation`);
+  return library;
+}
+
+/** Paths (in the package) of `models` of `library` with extension `ext`. */
+export const kicadPaths = (library: string, models: readonly string[], exts: readonly string[]) =>
+  models.flatMap((m) => exts.map((ext) => `${KICAD_MODELS}/${allowedLibrary(library)}.3dshapes/${m}.${ext}`));
+
+/** The STEP models of the package by library (reserved libraries left out, never listed to the caller). */
+export function kicadStepListing(): Map<string, string[]> | undefined {
   try {
-    const deb = () => readdirSync(dir).find((f) => /^kicad-packages3d_.*\.deb$/.test(f));
-    if (!deb()) {
-      console.log('downloading kicad-packages3d (apt-get download, about 380 MB)…');
-      // Into a folder of its own, moved in whole: an interrupted download is not taken for the package.
-      const partial = join(dir, 'partial');
-      rmSync(partial, { recursive: true, force: true });
-      mkdirSync(partial);
-      execFileSync('apt-get', ['download', 'kicad-packages3d'], { cwd: partial, stdio: 'ignore' });
-      for (const f of readdirSync(partial)) renameSync(join(partial, f), join(dir, f));
+    const deb = kicadPackage();
+    if (!deb) return undefined;
+    const out = new Map<string, string[]>();
+    const listing = execFileSync('dpkg-deb', ['--contents', deb], { maxBuffer: 1 << 28 })
+      .toString()
+      .split('\n');
+    for (const f of listing) {
+      const m = /3dmodels\/([^/]+)\.3dshapes\/(.+)\.step$/.exec(f);
+      if (!m || RESERVED_KICAD.has(m[1]!)) continue;
+      (out.get(m[1]!) ?? out.set(m[1]!, []).get(m[1]!)!).push(m[2]!);
     }
+    return out;
+  } catch (error) {
+    console.log(`  could not list the KiCad models (${String(error).slice(0, 80)})`);
+    return undefined;
+  }
+}
+
+/**
+ * The cache folder holding `wanted` (package paths, from {@link kicadPaths}), extracted from the
+ * Debian package when missing; undefined when the package cannot be had.
+ */
+export function kicadFiles(wanted: readonly string[]): string | undefined {
+  const missing = wanted.filter((f) => !existsSync(join(KICAD_DIR, f)));
+  if (!missing.length) return KICAD_DIR;
+  try {
+    const deb = kicadPackage();
+    if (!deb) return undefined;
     console.log(`extracting ${missing.length} KiCad files…`);
-    execFileSync('sh', ['-c', 'd="$1"; shift; dpkg-deb --fsys-tarfile "$0" | tar -x -C "$d" "$@"', join(dir, deb()!), dir, ...missing], {
+    execFileSync('sh', ['-c', 'd="$1"; shift; dpkg-deb --fsys-tarfile "$0" | tar -x -C "$d" "$@"', deb, KICAD_DIR, ...missing], {
       stdio: 'ignore',
     });
   } catch (error) {
     console.log(`  could not get the KiCad models (${String(error).slice(0, 80)}): they are left out`);
     return undefined;
   }
-  return wanted.every((f) => existsSync(join(dir, f))) ? dir : undefined;
+  return wanted.every((f) => existsSync(join(KICAD_DIR, f))) ? KICAD_DIR : undefined;
 }
+
+/** The KiCad files the families use (STEP and VRML of each model). */
+const ensureKicad = () => kicadFiles(KICAD.flatMap(([, library, models]) => kicadPaths(library, models, ['step', 'wrl'])));
 
 /** A VRML file as one mesh, every shape placed by its transforms (three's VRML loader). */
 function readVrml(text: string): Mesh {

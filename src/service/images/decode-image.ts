@@ -2,11 +2,14 @@
 // object they show (geometry/search/views/describe-image.ts).
 import sharp, { type Metadata } from 'sharp';
 import { describeImage, type ImageDescription } from '../../geometry/search/views/describe-image';
+import { describeSketch } from '../../geometry/search/views/describe-sketch';
 
 /** Formats the service takes, as sharp names them. */
 const ACCEPTED = new Set(['png', 'jpeg', 'webp']);
 /** Working size: the longer side is reduced to this before segmentation (speed; descriptors are normalised anyway). */
 const WORK_SIZE = 320;
+/** A drawing's: larger, so that a 1-pixel pen line of a 1,000-pixel scan stays dark enough to be ink. */
+const SKETCH_WORK_SIZE = 512;
 /** Longer side of the preview kept with a query image (search answers show it). */
 const PREVIEW_SIZE = 160;
 /** Larger images are refused before decoding (decompression bombs). */
@@ -16,7 +19,10 @@ export type DecodedImage =
   | { ok: true; format: string; width: number; height: number; description: ImageDescription; preview: Uint8Array }
   | { ok: false; reason: string };
 
-export async function decodeAndDescribe(bytes: Uint8Array): Promise<DecodedImage> {
+/** How the picture shows the part: a photo of it, or a drawing of it (lines on a light ground). */
+export type PictureKind = 'photo' | 'sketch';
+
+export async function decodeAndDescribe(bytes: Uint8Array, kind: PictureKind = 'photo'): Promise<DecodedImage> {
   let meta: Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: MAX_PIXELS }).metadata();
@@ -30,10 +36,11 @@ export async function decodeAndDescribe(bytes: Uint8Array): Promise<DecodedImage
     };
   }
   try {
+    const work = kind === 'sketch' ? SKETCH_WORK_SIZE : WORK_SIZE;
     // rotate() applies the EXIF orientation of phone photos; failOn 'error' refuses truncated files.
     const { data, info } = await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'error' })
       .rotate()
-      .resize(WORK_SIZE, WORK_SIZE, { fit: 'inside', withoutEnlargement: true })
+      .resize(work, work, { fit: 'inside', withoutEnlargement: true })
       .raw()
       .toBuffer({ resolveWithObject: true });
     const pixels = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
@@ -48,7 +55,7 @@ export async function decodeAndDescribe(bytes: Uint8Array): Promise<DecodedImage
       format: meta.format,
       width: meta.width ?? info.width,
       height: meta.height ?? info.height,
-      description: describeImage(pixels, info.width, info.height, info.channels),
+      description: (kind === 'sketch' ? describeSketch : describeImage)(pixels, info.width, info.height, info.channels),
       preview: new Uint8Array(preview),
     };
   } catch {

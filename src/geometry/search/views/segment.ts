@@ -136,7 +136,7 @@ function median(values: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-function erode(mask: Uint8Array, width: number, height: number): Uint8Array {
+export function erode(mask: Uint8Array, width: number, height: number): Uint8Array {
   const out = new Uint8Array(mask.length);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -154,7 +154,7 @@ function erode(mask: Uint8Array, width: number, height: number): Uint8Array {
   return out;
 }
 
-function dilate(mask: Uint8Array, width: number, height: number): Uint8Array {
+export function dilate(mask: Uint8Array, width: number, height: number): Uint8Array {
   const out = new Uint8Array(mask.length);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -173,7 +173,7 @@ function dilate(mask: Uint8Array, width: number, height: number): Uint8Array {
 }
 
 /** Labels 4-connected regions of value `value`; returns labels (−1 elsewhere) and region sizes. */
-function components(
+export function components(
   mask: Uint8Array,
   width: number,
   height: number,
@@ -214,7 +214,7 @@ function components(
   return { labels, sizes, touchesBorder };
 }
 
-function largestComponent(mask: Uint8Array, width: number, height: number): Uint8Array {
+export function largestComponent(mask: Uint8Array, width: number, height: number): Uint8Array {
   const { labels, sizes } = components(mask, width, height, 1);
   let best = -1;
   for (let k = 0; k < sizes.length; k++) if (best < 0 || sizes[k]! > sizes[best]!) best = k;

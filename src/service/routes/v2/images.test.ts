@@ -9,6 +9,9 @@ import { startIngestTestService, type IngestTestService } from '../../ingest/ing
 import { imageDb } from '../../images/image-store';
 import { createImageUrlSigner } from '../../images/image-urls';
 import { benchPhoto } from '../../testing/test-photos';
+import { prng } from '../../../geometry/search/descriptors/sampling';
+import { lookFrom } from '../../../geometry/output/render/view';
+import { randomFaults, syntheticSketch } from '../../../geometry/testing/synthetic-sketch';
 
 let t: IngestTestService;
 /** Models of tenant acme: a gear, a bracket and a pipe, each in its own folder. */
@@ -204,5 +207,70 @@ describe('GET /v2/images/model-matches', () => {
     const body = imageMatchesResponseSchema.parse(await (await t.api(`/v2/images/model-matches?id=${theirs}`, { token: other })).json());
     expect(body.matchCount).toBe(0);
     expect(body.matches).toEqual([]);
+  });
+});
+
+describe('POST /v2/sketches/model-matches', () => {
+  /** A hand-sketch-like drawing of a part as PNG bytes, base64. */
+  async function sketchOf(family: 'bracket' | 'gear' | 'pipe', variant: number, seed: number): Promise<string> {
+    const rand = prng(seed);
+    const sketch = syntheticSketch(await buildPart(family, variant), {
+      size: 400,
+      rotation: lookFrom([0.5, 0.7, 0.5]),
+      distance: 5,
+      faults: randomFaults(rand),
+      rand,
+    });
+    const png = await sharp(Buffer.from(sketch.grey), { raw: { width: sketch.width, height: sketch.height, channels: 1 } })
+      .png()
+      .toBuffer();
+    return png.toString('base64');
+  }
+  const search = (json: unknown, token = t.token, query = '') =>
+    t.api(`/v2/sketches/model-matches${query}`, { method: 'POST', token, json });
+
+  it('finds the sketched part first and echoes the drawing; another tenant finds none of these models', async () => {
+    const image = await sketchOf('bracket', 1, 3);
+    const res = await search({ image, filename: 'bracket sketch.png' });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const body = imageMatchesResponseSchema.parse(await res.json());
+    expect(body.matches[0]?.matchedModel.id).toBe(parts.bracket);
+    expect(body.matchCount).toBe(3);
+    expect(body.image?.filename).toBe('bracket sketch.png');
+    expect(body.image?.url).toMatch(/^data:image\/jpeg;base64,/);
+    // A data: address is taken as well as bare base64.
+    const viaDataUrl = imageMatchesResponseSchema.parse(await (await search({ image: `data:image/png;base64,${image}` })).json());
+    expect(viaDataUrl.matches[0]?.matchedModel.id).toBe(parts.bracket);
+
+    const other = await t.editorToken('globex');
+    const theirs = imageMatchesResponseSchema.parse(await (await search({ image }, other)).json());
+    expect(theirs.matchCount).toBe(0);
+    expect((await t.api('/v2/sketches/model-matches', { method: 'POST', json: { image } })).status).toBe(401);
+  });
+
+  it('answers a blank page, an open line, a dark photo, text and bad base64 with a clear 400', async () => {
+    const png = async (draw: (grey: Uint8Array, size: number) => void) => {
+      const size = 200;
+      const grey = new Uint8Array(size * size).fill(255);
+      draw(grey, size);
+      return (
+        await sharp(Buffer.from(grey), { raw: { width: size, height: size, channels: 1 } })
+          .png()
+          .toBuffer()
+      ).toString('base64');
+    };
+    const cases: [unknown, RegExp][] = [
+      [{ image: await png(() => {}) }, /empty/],
+      [{ image: await png((g, s) => g.fill(0, 100 * s + 20, 100 * s + 180)) }, /do not enclose/],
+      [{ image: await png((g) => g.fill(30)) }, /dark lines on a light ground/],
+      [{ image: Buffer.from('not a picture at all').toString('base64') }, /not a readable PNG, JPEG or WebP/],
+      [{ image: '%%%' }, /not base64/],
+      [{}, /image/],
+    ];
+    for (const [json, message] of cases) {
+      const res = await search(json);
+      expect(res.status, JSON.stringify(json).slice(0, 80)).toBe(400);
+      expect((await errorOf(res)).message).toMatch(message);
+    }
   });
 });

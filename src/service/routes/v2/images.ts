@@ -56,6 +56,10 @@ export function imageTypeOf(fileName: string): string | undefined {
   return ext && Object.hasOwn(imageTypes, ext) ? imageTypes[ext as keyof typeof imageTypes] : undefined;
 }
 
+/** Paging and the model filter of a search by picture (no order: best first). */
+export const matchListQuery = (raw: Parameters<typeof parseListQuery>[0]) =>
+  parseListQuery(raw, { filterFields: modelFilterFields, allowMetadata: true, orderFields: [] });
+
 /** `/v2/images`: upload addresses for query images, and the search. */
 export async function imageRoutes(parent: FastifyInstance, { db, files, signer, cache }: ImageRouteOptions) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
@@ -113,7 +117,7 @@ export async function imageRoutes(parent: FastifyInstance, { db, files, signer, 
         });
       if (ids.length > IMAGES_PER_SEARCH)
         throw new InvalidInput(`id: at most ${IMAGES_PER_SEARCH} images per search (got ${ids.length}).`, { parameter: 'id' });
-      const query = parseListQuery(request.query, { filterFields: modelFilterFields, allowMetadata: true, orderFields: [] });
+      const query = matchListQuery(request.query);
 
       const rows = await findImages(idb, auth.tenantId, ids);
       const byId = new Map(rows.map((r) => [r.id, r]));
@@ -132,28 +136,6 @@ export async function imageRoutes(parent: FastifyInstance, { db, files, signer, 
         queries.push({ descriptor: descriptors, signature: signatures });
       }
 
-      const start = (query.page - 1) * query.perPage;
-      // Only the models up to this page must be ranked exactly (the cache abandons the rest early);
-      // with a threshold, enough more to count those that pass it.
-      const need = threshold > 0 ? Math.max(start + query.perPage, THRESHOLD_COUNT_LIMIT) : start + query.perPage;
-      const search = await cache.search(idb, auth.tenantId, queries, compileFilter(query.filter, modelFilterSchema), need);
-      const scored = threshold > 0 ? search.scored.filter((m) => matchPercentage(m.distance / queries.length) >= threshold) : search.scored;
-      const searched = threshold > 0 ? scored.length : search.searched;
-      // Best first; equal distances by model id, so pages are stable.
-      scored.sort((a, b) => a.distance - b.distance || (a.modelId < b.modelId ? -1 : a.modelId > b.modelId ? 1 : 0));
-      const page = scored.slice(start, start + query.perPage);
-      const modelRows = await modelsByIds(
-        db,
-        auth.tenantId,
-        page.map((m) => m.modelId),
-      );
-      const models = new Map((await toModels(db, modelRows, files)).map((m) => [m.id, m]));
-      const matches: ImageMatch[] = [];
-      for (const m of page) {
-        const matchedModel = models.get(m.modelId);
-        if (!matchedModel) continue; // deleted between the search and this page
-        matches.push({ matchedModel, matchPercentage: matchPercentage(m.distance / queries.length) });
-      }
       // The images searched with, as the published API echoes them: small previews as data addresses.
       const images = ids.flatMap((imageId) => {
         const row = byId.get(imageId);
@@ -161,20 +143,57 @@ export async function imageRoutes(parent: FastifyInstance, { db, files, signer, 
           ? [{ filename: row.file_name, url: row.preview ? `data:image/jpeg;base64,${Buffer.from(row.preview).toString('base64')}` : '' }]
           : [];
       });
-      const filterData = await matchFilterData(
-        db,
-        auth.tenantId,
-        scored.map((m) => m.modelId),
-      );
-      const body: ImageMatchesResponse = {
-        matches,
-        pageData: pageDataFor(searched, query),
-        matchCount: searched,
-        filterData,
-        images,
-        ...(images[0] ? { image: images[0] } : {}),
-      };
-      return body;
+      return rankedPage({ db, files, cache }, auth.tenantId, query, threshold, queries, images);
     },
   );
+}
+
+/**
+ * One page of the models that look like `queries` (photos or sketches of one object): ranked by
+ * the view cache, thresholded, with the images echoed as the published answer does.
+ */
+export async function rankedPage(
+  { db, files, cache }: Pick<ImageRouteOptions, 'db' | 'files' | 'cache'>,
+  tenantId: number,
+  query: ReturnType<typeof matchListQuery>,
+  threshold: number,
+  queries: ImageQuery[],
+  images: ImageMatchesResponse['images'] & object,
+): Promise<ImageMatchesResponse> {
+  const start = (query.page - 1) * query.perPage;
+  // Only the models up to this page must be ranked exactly (the cache abandons the rest early);
+  // with a threshold, enough more to count those that pass it.
+  const need = threshold > 0 ? Math.max(start + query.perPage, THRESHOLD_COUNT_LIMIT) : start + query.perPage;
+  const search = await cache.search(imageDb(db), tenantId, queries, compileFilter(query.filter, modelFilterSchema), need);
+  const scored = threshold > 0 ? search.scored.filter((m) => matchPercentage(m.distance / queries.length) >= threshold) : search.scored;
+  const searched = threshold > 0 ? scored.length : search.searched;
+  // Best first; equal distances by model id, so pages are stable.
+  scored.sort((a, b) => a.distance - b.distance || (a.modelId < b.modelId ? -1 : a.modelId > b.modelId ? 1 : 0));
+  const page = scored.slice(start, start + query.perPage);
+  const modelRows = await modelsByIds(
+    db,
+    tenantId,
+    page.map((m) => m.modelId),
+  );
+  const models = new Map((await toModels(db, modelRows, files)).map((m) => [m.id, m]));
+  const matches: ImageMatch[] = [];
+  for (const m of page) {
+    const matchedModel = models.get(m.modelId);
+    if (!matchedModel) continue; // deleted between the search and this page
+    matches.push({ matchedModel, matchPercentage: matchPercentage(m.distance / queries.length) });
+  }
+  const filterData = await matchFilterData(
+    db,
+    tenantId,
+    scored.map((m) => m.modelId),
+  );
+  const body: ImageMatchesResponse = {
+    matches,
+    pageData: pageDataFor(searched, query),
+    matchCount: searched,
+    filterData,
+    images,
+    ...(images[0] ? { image: images[0] } : {}),
+  };
+  return body;
 }

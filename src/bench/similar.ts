@@ -1,0 +1,121 @@
+/**
+ * `npm run bench:similar`: "what else looks like this part?" — family retrieval below the
+ * duplicate rule, per source, by the two signatures the service holds for every model: the
+ * part-to-part descriptor (what part-to-part ranks by below 98 today) and the view set image
+ * search renders at ingestion (geometry/search/views/view-set-distance.ts), alone and mixed.
+ * Sets, each split by family: the synthetic dev and frozen splits (search-data/split.ts: a
+ * family is one design, its variants and details), the real set (CAx-IF, MCAD, KiCad series
+ * chosen by hand: real-parts.ts) and KiCad series found by name (search-data/kicad-families.ts,
+ * dev and frozen by a hash of the family). Every member of a family queries the rest of its set:
+ * nearest neighbour = the closest other model is of its family; mAP over the family's members.
+ * Knobs: BENCH_SETS (dev,frozen,real,kicad-dev,kicad-frozen), BENCH_DESIGNS (3).
+ */
+import { importFile } from '../geometry/import/registry';
+import { isImportError } from '../geometry/import/importer';
+import { convertUnits, type Mesh } from '../geometry/mesh/mesh';
+import { meshFacts, weld } from '../geometry/mesh/mesh-facts';
+import { computeSearchFeatures } from '../geometry/search/search-features';
+import { descriptorDistance } from '../geometry/search/descriptors/global-descriptor';
+import { modelViews } from '../geometry/search/views/model-views';
+import { weighted } from '../geometry/search/views/view-index';
+import { viewSetDistance, type ViewSet } from '../geometry/search/views/view-set-distance';
+import { buildKicadFamilies } from './search-data/kicad-families';
+import { buildRealParts } from './search-data/real-parts';
+import { buildSplit, type SearchRecord } from './search-data/split';
+
+interface Member {
+  id: string;
+  family: string;
+  global: Float32Array | number[];
+  views: ViewSet;
+}
+
+async function members(records: SearchRecord[]): Promise<{ members: Member[]; viewsMs: number }> {
+  const out: Member[] = [];
+  let viewsMs = 0;
+  for (const r of records.filter((x) => ['original', 'variant', 'detail'].includes(x.kind))) {
+    const imported = await importFile(r.file.name, r.file.bytes);
+    if (isImportError(imported)) continue;
+    let mesh: Mesh = { positions: imported.positions, indices: imported.indices, units: imported.units };
+    if (mesh.units && mesh.units !== 'unknown' && mesh.units !== 'mm') mesh = convertUnits(mesh, 'mm');
+    const welded = weld(mesh);
+    const features = computeSearchFeatures(mesh, { facts: meshFacts(mesh, { welded }), welded });
+    const t = performance.now();
+    const v = await modelViews(mesh);
+    viewsMs += performance.now() - t;
+    out.push({ id: r.id, family: r.design, global: features.global, views: { count: v.count, dim: v.dim, data: weighted(v.data) } });
+  }
+  return { members: out, viewsMs };
+}
+
+/** Nearest neighbour and mAP with every member of a family of two or more as a query. */
+function retrieval(ms: Member[], distance: (i: number, j: number) => number) {
+  let nn = 0,
+    ap = 0,
+    queries = 0;
+  for (let i = 0; i < ms.length; i++) {
+    const others = ms.map((m, j) => ({ j, rel: m.family === ms[i]!.family })).filter((o) => o.j !== i);
+    const relevant = others.filter((o) => o.rel).length;
+    if (!relevant) continue;
+    const d = others.map((o) => distance(i, o.j));
+    const order = others.map((_, k) => k).sort((a, b) => d[a]! - d[b]!);
+    if (others[order[0]!]!.rel) nn++;
+    let hits = 0,
+      sum = 0;
+    order.forEach((k, rank) => {
+      if (others[k]!.rel) sum += ++hits / (rank + 1);
+    });
+    ap += sum / relevant;
+    queries++;
+  }
+  return { nn: nn / queries, map: ap / queries, queries };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+
+async function main() {
+  const sets = process.env.BENCH_SETS?.split(',') ?? ['dev', 'frozen', 'real', 'kicad-dev', 'kicad-frozen'];
+  const per = Number(process.env.BENCH_DESIGNS ?? 3);
+  const rows: string[] = [];
+  for (const name of sets) {
+    const records = name.startsWith('kicad-')
+      ? buildKicadFamilies(name === 'kicad-dev' ? 'dev' : 'frozen')
+      : name === 'real'
+        ? await buildRealParts()
+        : await buildSplit(name as 'dev' | 'frozen', { perArchetype: per });
+    const { members: ms, viewsMs } = await members(records);
+    const n = ms.length;
+    const g = new Float64Array(n * n),
+      w = new Float64Array(n * n);
+    const t = performance.now();
+    for (let i = 0; i < n; i++)
+      for (let j = i + 1; j < n; j++) {
+        g[i * n + j] = g[j * n + i] = descriptorDistance(ms[i]!.global, ms[j]!.global);
+        w[i * n + j] = w[j * n + i] = viewSetDistance(ms[i]!.views, ms[j]!.views);
+      }
+    const pairMs = (performance.now() - t) / ((n * (n - 1)) / 2);
+    // Each distance over its median between models of the set, so that the mix weighs both alike.
+    const upper = (m: Float64Array) =>
+      Array.from({ length: n }, (_, i) => Array.from({ length: n - i - 1 }, (_, k) => m[i * n + i + 1 + k]!)).flat();
+    const gm = median(upper(g)),
+      wm = median(upper(w));
+    const by = {
+      descriptor: retrieval(ms, (i, j) => g[i * n + j]!),
+      views: retrieval(ms, (i, j) => w[i * n + j]!),
+      'mix ½–½': retrieval(ms, (i, j) => g[i * n + j]! / gm + w[i * n + j]! / wm),
+    };
+    const fam = new Set(ms.map((m) => m.family)).size;
+    for (const [k, r] of Object.entries(by))
+      rows.push(`| ${name} | ${n} / ${fam} | ${k} | ${r.nn.toFixed(2)} | ${r.map.toFixed(2)} | ${r.queries} |`);
+    console.log(
+      `${name}: ${n} models in ${fam} families; views ${(viewsMs / n).toFixed(0)} ms a model, a view-set pair ${pairMs.toFixed(2)} ms`,
+    );
+  }
+  console.log('\n| set | models / families | ranked by | nearest neighbour | mAP | queries |\n|---|---|---|---|---|---|');
+  for (const r of rows) console.log(r);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
