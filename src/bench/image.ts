@@ -54,7 +54,7 @@ interface Query {
 }
 
 /** The search as the service runs it: descriptor distances over every model (every COARSE_STEP-th view), the best compared again on every view and by polar signatures. */
-function search(pack: PackedViews, signatures: Uint8Array[], queries: Query[], need = Infinity): Float64Array {
+export function search(pack: PackedViews, signatures: Uint8Array[], queries: Query[], need = Infinity): Float64Array {
   const stage1 = modelDistances(
     pack,
     queries.map((q) => q.descriptor),
@@ -69,7 +69,7 @@ function search(pack: PackedViews, signatures: Uint8Array[], queries: Query[], n
   );
 }
 
-function rankOf(distances: Float64Array, ids: string[], truth: string): number {
+export function rankOf(distances: Float64Array, ids: string[], truth: string): number {
   const d = distances[ids.indexOf(truth)]!;
   let rank = 0;
   for (let k = 0; k < distances.length; k++) if (distances[k]! < d) rank++;

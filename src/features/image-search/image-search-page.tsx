@@ -1,16 +1,35 @@
 import { useCallback, useId, useState, useSyncExternalStore } from 'react';
 import { ApiError, errorMessage } from '../../api/client';
-import { useUploadImage } from '../../api/images';
+import { useImageMatches, useUploadImage } from '../../api/images';
 import { IMAGES_PER_SEARCH } from '../../contract/images';
 import { uploadName } from './image-checks';
 import { ImageGuidance } from './image-guidance';
 import { ImagePicker } from './image-picker';
-import { MatchResults } from './match-results';
 import { SelectedImages } from './selected-images';
 import { searchImages, selectionChanged, MAX_LISTED, type SelectionState } from './selection';
 import { imageSearchSession, type SelectionStore } from './selection-store';
 import './image-search.css';
 import { PageHeader } from '../../ui/page-header';
+import { PictureMatchResults, RESULTS_PER_PAGE, useFolderFilter } from '../../ui/picture-match-results';
+
+/** The matches of the searched images (the shared results, asked by image ids). */
+function ImageMatchResults({
+  ids,
+  ...rest
+}: { ids: readonly string[] } & Omit<Parameters<typeof PictureMatchResults>[0], 'matches' | 'searchKey' | 'subject' | 'emptyHint'>) {
+  const { page, threshold, folderId } = rest;
+  const filter = useFolderFilter(folderId);
+  const matches = useImageMatches({ ids, page, perPage: RESULTS_PER_PAGE, filter, threshold });
+  return (
+    <PictureMatchResults
+      {...rest}
+      matches={matches}
+      searchKey={ids.join(',')}
+      subject={ids.length === 1 ? 'this image' : `these ${ids.length} images`}
+      emptyHint="Only models that have finished processing are searched. Lower the threshold, try a photo that follows the guidance above, or add photos from other sides."
+    />
+  );
+}
 
 /** Worth sending again on the next search: the connection, a busy service. Not: the image itself (or the request) was refused. */
 function retryable(error: unknown): boolean {
@@ -146,7 +165,7 @@ export function ImageSearchWorkspace({ store }: { store: SelectionStore }) {
       </section>
 
       {state.searchedIds ? (
-        <MatchResults
+        <ImageMatchResults
           ids={state.searchedIds}
           page={state.page}
           folderId={state.folderId}

@@ -1,23 +1,24 @@
-import { upAxisOf } from '../../contract/models';
+import { upAxisOf } from '../contract/models';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { errorMessage } from '../../api/client';
-import { useFolderTree } from '../../api/folders';
-import { useImageMatches } from '../../api/images';
-import { useKeptViewerFile } from '../../api/models';
-import { EmptyState, ErrorState } from '../../ui/states';
-import type { Folder } from '../../contract/folders';
-import type { ImageMatch } from '../../contract/images';
-import { ModelPreviewCard } from '../../viewer/model-preview-card';
-import { SharedCanvasProvider } from '../../viewer/shared-canvas';
-import { folderFilter } from '../../contract/folders';
-import { folderPathOf } from './result-filter';
-import { safeImageUrl } from '../../ui/safe-url';
-import { ThresholdSlider } from '../../ui/threshold-slider';
-import { imageScoreNote } from '../../contract/score-scale';
-import { ScoreBar } from '../../ui/score-bar';
-import { stateLabel } from '../../ui/model-state';
-import { paths } from '../../ui/paths';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { errorMessage } from '../api/client';
+import { useFolderTree } from '../api/folders';
+import { useKeptViewerFile } from '../api/models';
+import { EmptyState, ErrorState } from '../ui/states';
+import type { Folder } from '../contract/folders';
+import type { ImageMatch, ImageMatchesResponse } from '../contract/images';
+import { ModelPreviewCard } from '../viewer/model-preview-card';
+import { SharedCanvasProvider } from '../viewer/shared-canvas';
+import { folderFilter } from '../contract/folders';
+import { folderPathOf } from './folder-path';
+import './picture-matches.css';
+import { safeImageUrl } from '../ui/safe-url';
+import { ThresholdSlider } from '../ui/threshold-slider';
+import { imageScoreNote } from '../contract/score-scale';
+import { ScoreBar } from '../ui/score-bar';
+import { stateLabel } from '../ui/model-state';
+import { paths } from '../ui/paths';
 
 export const RESULTS_PER_PAGE = 24;
 
@@ -79,8 +80,22 @@ function ResultsSkeleton() {
   );
 }
 
+/** The filter expression of a folder chosen in the results (its subfolders included), for the search's query. */
+export function useFolderFilter(folderId: number | null): string | undefined {
+  const tree = useFolderTree();
+  // Until the tree is read, a chosen folder filters on itself only.
+  return folderFilter(tree.data ?? [], folderId);
+}
+
 export interface MatchResultsProps {
-  ids: readonly string[];
+  /** The search's matches, asked with {@link useFolderFilter}'s filter for `folderId`. */
+  matches: UseQueryResult<ImageMatchesResponse>;
+  /** Changes when another search is made: its results are brought into view. */
+  searchKey: string;
+  /** What was searched with, for the summary: "this image", "these 3 images", "this sketch". */
+  subject: string;
+  /** Advice when nothing in all folders passes the threshold. */
+  emptyHint: string;
   page: number;
   folderId: number | null;
   threshold: number;
@@ -89,12 +104,25 @@ export interface MatchResultsProps {
   onThreshold: (threshold: number) => void;
 }
 
-/** The search's matches: folder filter, a grid of cards (score, name, folder, state) and paging. */
-export function MatchResults({ ids, page, folderId, threshold, onPage, onFolder, onThreshold }: MatchResultsProps) {
+/**
+ * The matches of a search by picture (image search, sketch search): threshold and folder
+ * filter, a grid of cards (3D preview, score, name, folder, state) and paging.
+ */
+export function PictureMatchResults({
+  matches,
+  searchKey,
+  subject,
+  emptyHint,
+  page,
+  folderId,
+  threshold,
+  onPage,
+  onFolder,
+  onThreshold,
+}: MatchResultsProps) {
   const folderSelectId = useId();
   const headingId = useId();
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const searchKey = ids.join(',');
   // A new search brings its results into view: they start below the images on most screens.
   useEffect(() => {
     const heading = headingRef.current;
@@ -106,9 +134,6 @@ export function MatchResults({ ids, page, folderId, threshold, onPage, onFolder,
   const folders = useMemo(() => tree.data ?? [], [tree.data]);
   const byId = useMemo(() => new Map<number, Folder>(folders.map((folder) => [folder.id, folder])), [folders]);
   const options = useMemo(() => [...folders].sort((a, b) => a.path.localeCompare(b.path)), [folders]);
-  // Until the tree is read, a chosen folder filters on itself only.
-  const filter = folderFilter(folders, folderId);
-  const matches = useImageMatches({ ids, page, perPage: RESULTS_PER_PAGE, filter, threshold });
   const data = matches.data;
   const pageData = data?.pageData;
 
@@ -123,7 +148,7 @@ export function MatchResults({ ids, page, folderId, threshold, onPage, onFolder,
             {matches.isPending
               ? 'Searching…'
               : data
-                ? `${data.matchCount} ${data.matchCount === 1 ? 'model scores' : 'models score'} ${threshold}% or more for ${ids.length === 1 ? 'this image' : `these ${ids.length} images`}, best first.`
+                ? `${data.matchCount} ${data.matchCount === 1 ? 'model scores' : 'models score'} ${threshold}% or more for ${subject}, best first.`
                 : ''}
           </p>
         </div>
@@ -153,11 +178,7 @@ export function MatchResults({ ids, page, folderId, threshold, onPage, onFolder,
         <EmptyState
           title={folderId === null ? `No model scores ${threshold}% or more` : `No match of ${threshold}% or more in this folder`}
         >
-          <p className="muted">
-            {folderId === null
-              ? 'Only models that have finished processing are searched. Lower the threshold, try a photo that follows the guidance above, or add photos from other sides.'
-              : 'Lower the threshold, or choose "All folders" to search every folder.'}
-          </p>
+          <p className="muted">{folderId === null ? emptyHint : 'Lower the threshold, or choose "All folders" to search every folder.'}</p>
         </EmptyState>
       )}
       {data && data.matches.length > 0 && (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Folder } from '../../contract/folders';
-import { folderPathOf } from './result-filter';
+import type { Folder } from '../contract/folders';
+import { folderPathOf } from './folder-path';
 
 const folder = (id: number, path: string): Folder => ({
   id,

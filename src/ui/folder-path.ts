@@ -1,4 +1,4 @@
-import type { Folder } from '../../contract/folders';
+import type { Folder } from '../contract/folders';
 
 /** A model's folder as a path, from the folder list; the model's own filePath when the list lacks it. */
 export function folderPathOf(folders: ReadonlyMap<number, Folder>, model: { folderId: number; filePath: string }): string {
