@@ -13,6 +13,7 @@ const links = [
   { to: paths.upload.href(), label: 'Upload' },
   { to: paths.reviews.href(), label: 'Duplicates' },
   { to: paths.imageSearch.href(), label: 'Image search' },
+  { to: paths.sketchSearch.href(), label: 'Search by sketch' },
   { to: paths.credentials.href(), label: 'Credentials' },
 ];
 

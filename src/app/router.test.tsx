@@ -98,7 +98,7 @@ describe('app routes', () => {
     const router = renderAt('/', fakeAuth(true));
     expect(await screen.findByRole('heading', { level: 1, name: 'Folders' })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/folders');
-    for (const name of ['Folders', 'Upload', 'Duplicates', 'Image search', 'Credentials']) {
+    for (const name of ['Folders', 'Upload', 'Duplicates', 'Image search', 'Search by sketch', 'Credentials']) {
       expect(screen.getByRole('link', { name })).toBeTruthy();
     }
     expect(await screen.findByText('No folders yet')).toBeTruthy();

@@ -128,6 +128,14 @@ export function createAppRoutes({ auth, queryClient }: RouterDeps) {
           ErrorBoundary: RouteError,
         },
         {
+          path: paths.sketchSearch.pattern,
+          loader: protect(() => {
+            void queryClient.prefetchQuery(folderQueries.tree());
+          }),
+          lazy: async () => ({ Component: (await import('../features/sketch-search/sketch-search-page')).SketchSearchPage }),
+          ErrorBoundary: RouteError,
+        },
+        {
           path: paths.credentials.pattern,
           loader: protect(() => {
             void queryClient.prefetchQuery(clientCredentialQueries.list());

@@ -10,13 +10,14 @@
  * first. Knobs: BENCH_SETS (dev,frozen,real), BENCH_DESIGNS (3), BENCH_SKETCHES.
  */
 import sharp from 'sharp';
+import { defaultThresholds } from '../contract/score-scale';
 import { importFile } from '../geometry/import/registry';
 import { isImportError } from '../geometry/import/importer';
 import { convertUnits, type Mesh } from '../geometry/mesh/mesh';
 import { lookFrom } from '../geometry/output/render/view';
 import { prng } from '../geometry/search/descriptors/sampling';
 import { modelViews } from '../geometry/search/views/model-views';
-import { packViews } from '../geometry/search/views/view-index';
+import { matchPercentage, packViews } from '../geometry/search/views/view-index';
 import { VIEW_DISTANCE } from '../geometry/search/views/model-views';
 import { randomFaults, syntheticSketch } from '../geometry/testing/synthetic-sketch';
 import { decodeAndDescribe } from '../service/images/decode-image';
@@ -55,6 +56,8 @@ async function main() {
       top1 = 0,
       top10 = 0,
       family1 = 0;
+    const trueScores: number[] = [],
+      otherScores: number[] = [];
     for (const { record, mesh } of gallery.filter((g) => g.record.kind === 'original')) {
       for (let s = 0; s < SKETCHES; s++) {
         const dir: [number, number, number] = [rand() * 2 - 1, rand() * 2 - 1, rand() * 2 - 1];
@@ -76,6 +79,7 @@ async function main() {
         }
         const dist = search(pack, signatures, [d.description]);
         const r = rankOf(dist, pack.ids, record.id);
+        dist.forEach((x, k) => (k === pack.ids.indexOf(record.id) ? trueScores : otherScores).push(matchPercentage(x)));
         if (r === 0) top1++;
         if (r < 10) top10++;
         const best = [...dist.keys()].reduce((a, b) => (dist[b]! < dist[a]! ? b : a), 0);
@@ -85,6 +89,11 @@ async function main() {
     const f = (k: number) => (k / n).toFixed(2);
     rows.push(`| ${name} | ${gallery.length} | ${n} | ${f(top1)} | **${f(top10)}** | ${f(family1)} | ${refused} |`);
     console.log(rows.at(-1));
+    const share = (xs: number[]) => `${((xs.filter((x) => x >= defaultThresholds.sketchSearch).length / xs.length) * 100).toFixed(0)} %`;
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+    console.log(
+      `  score (matchPercentage): sketched model median ${median(trueScores).toFixed(1)}, other models median ${median(otherScores).toFixed(1)}; at the page's default threshold (≥ ${defaultThresholds.sketchSearch}): the sketched model ${share(trueScores)}, other models ${share(otherScores)}`,
+    );
   }
   console.log(
     '\n| set | models | sketches | sketched model first | in the top 10 (≥ 0.70) | its family first | refused |\n|---|---|---|---|---|---|---|',

@@ -38,6 +38,7 @@ export const paths = {
     href: (intoFolderId?: number) => (intoFolderId === undefined ? '/upload' : `/upload?into=${intoFolderId}`),
   },
   imageSearch: { pattern: '/image-search', href: () => '/image-search' },
+  sketchSearch: { pattern: '/sketch-search', href: () => '/sketch-search' },
   credentials: { pattern: '/credentials', href: () => '/credentials' },
   authCallback: { pattern: '/auth/callback', href: () => '/auth/callback' },
 } as const;

@@ -15,7 +15,6 @@ import { folderPathOf } from './folder-path';
 import './picture-matches.css';
 import { safeImageUrl } from '../ui/safe-url';
 import { ThresholdSlider } from '../ui/threshold-slider';
-import { imageScoreNote } from '../contract/score-scale';
 import { ScoreBar } from '../ui/score-bar';
 import { stateLabel } from '../ui/model-state';
 import { paths } from '../ui/paths';
@@ -96,6 +95,8 @@ export interface MatchResultsProps {
   subject: string;
   /** Advice when nothing in all folders passes the threshold. */
   emptyHint: string;
+  /** What the score means (contract/score-scale.ts), under the threshold. */
+  scoreNote: string;
   page: number;
   folderId: number | null;
   threshold: number;
@@ -113,6 +114,7 @@ export function PictureMatchResults({
   searchKey,
   subject,
   emptyHint,
+  scoreNote,
   page,
   folderId,
   threshold,
@@ -152,7 +154,7 @@ export function PictureMatchResults({
                 : ''}
           </p>
         </div>
-        <ThresholdSlider label="Picture score threshold" value={threshold} onCommit={onThreshold} hint={imageScoreNote} />
+        <ThresholdSlider label="Picture score threshold" value={threshold} onCommit={onThreshold} hint={scoreNote} />
         <div className="control">
           <label htmlFor={folderSelectId}>Folder</label>
           <select

@@ -2,6 +2,7 @@ import { useCallback, useId, useState, useSyncExternalStore } from 'react';
 import { ApiError, errorMessage } from '../../api/client';
 import { useImageMatches, useUploadImage } from '../../api/images';
 import { IMAGES_PER_SEARCH } from '../../contract/images';
+import { imageScoreNote } from '../../contract/score-scale';
 import { uploadName } from './image-checks';
 import { ImageGuidance } from './image-guidance';
 import { ImagePicker } from './image-picker';
@@ -16,7 +17,10 @@ import { PictureMatchResults, RESULTS_PER_PAGE, useFolderFilter } from '../../ui
 function ImageMatchResults({
   ids,
   ...rest
-}: { ids: readonly string[] } & Omit<Parameters<typeof PictureMatchResults>[0], 'matches' | 'searchKey' | 'subject' | 'emptyHint'>) {
+}: { ids: readonly string[] } & Omit<
+  Parameters<typeof PictureMatchResults>[0],
+  'matches' | 'searchKey' | 'subject' | 'emptyHint' | 'scoreNote'
+>) {
   const { page, threshold, folderId } = rest;
   const filter = useFolderFilter(folderId);
   const matches = useImageMatches({ ids, page, perPage: RESULTS_PER_PAGE, filter, threshold });
@@ -25,6 +29,7 @@ function ImageMatchResults({
       {...rest}
       matches={matches}
       searchKey={ids.join(',')}
+      scoreNote={imageScoreNote}
       subject={ids.length === 1 ? 'this image' : `these ${ids.length} images`}
       emptyHint="Only models that have finished processing are searched. Lower the threshold, try a photo that follows the guidance above, or add photos from other sides."
     />
