@@ -1,21 +1,18 @@
-import { useId, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
-import { useSketchMatches } from '../../api/sketches';
 import { IMAGE_MAX_BYTES, imageTypes } from '../../contract/images';
-import { defaultThresholds, sketchScoreNote } from '../../contract/score-scale';
+import { defaultThresholds } from '../../contract/score-scale';
 import { formatBytes } from '../../ui/format-bytes';
 import { PageHeader } from '../../ui/page-header';
-import { PictureMatchResults, RESULTS_PER_PAGE, useFolderFilter } from '../../ui/picture-match-results';
 import { emptyDrawing, isBlank, PAD, paint, PEN_WIDTHS, undo, type Drawing } from './drawing';
 import { SketchPad } from './sketch-pad';
 import './sketch-search.css';
 
-/** A drawing as sent: its bytes as a data address, its name, and which search it was. */
-interface Searched {
-  image: string;
-  filename: string;
-  drawingKey: string;
-}
+import type { ResultsState, Searched } from './sketch-results';
+
+// The results (cards with 3D previews: three.js) load with the first search, so drawing starts
+// without them.
+const SketchResults = lazy(() => import('./sketch-results'));
 
 /** The strokes as a PNG data address, drawn afresh at the pad's size (what the canvas shows, without the keyboard cursor). */
 function drawingPng(drawing: Drawing): string {
@@ -36,32 +33,6 @@ function readAsDataUrl(file: File): Promise<string> {
     reader.onerror = () => reject(reader.error ?? new Error('The file could not be read.'));
     reader.readAsDataURL(file);
   });
-}
-
-function SketchResults({ searched, ...rest }: { searched: Searched } & ResultsState & ResultsActions) {
-  const filter = useFolderFilter(rest.folderId);
-  const matches = useSketchMatches({ ...searched, page: rest.page, perPage: RESULTS_PER_PAGE, filter, threshold: rest.threshold });
-  return (
-    <PictureMatchResults
-      {...rest}
-      matches={matches}
-      searchKey={searched.drawingKey}
-      scoreNote={sketchScoreNote}
-      subject={searched.filename === 'sketch.png' ? 'this sketch' : `“${searched.filename}”`}
-      emptyHint="Only models that have finished processing are searched. Lower the threshold, or draw the part’s outline as seen from one side, with its main edges inside it."
-    />
-  );
-}
-
-interface ResultsState {
-  page: number;
-  folderId: number | null;
-  threshold: number;
-}
-interface ResultsActions {
-  onPage: (page: number) => void;
-  onFolder: (folderId: number | null) => void;
-  onThreshold: (threshold: number) => void;
 }
 
 /** Search by sketch: draw the part (or upload a drawing or scan) and find the models that look like it. */
@@ -192,13 +163,15 @@ export function SketchSearchPage() {
       </section>
 
       {searched && (
-        <SketchResults
-          searched={searched}
-          {...results}
-          onPage={(page) => setResults((r) => ({ ...r, page }))}
-          onFolder={(folderId) => setResults((r) => ({ ...r, folderId, page: 1 }))}
-          onThreshold={(threshold) => setResults((r) => ({ ...r, threshold, page: 1 }))}
-        />
+        <Suspense fallback={<p className="muted">Loading the results…</p>}>
+          <SketchResults
+            searched={searched}
+            {...results}
+            onPage={(page) => setResults((r) => ({ ...r, page }))}
+            onFolder={(folderId) => setResults((r) => ({ ...r, folderId, page: 1 }))}
+            onThreshold={(threshold) => setResults((r) => ({ ...r, threshold, page: 1 }))}
+          />
+        </Suspense>
       )}
     </div>
   );
