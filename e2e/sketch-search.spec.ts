@@ -30,6 +30,26 @@ async function drawWithMouse(page: Page, points: [number, number][]) {
   await page.mouse.up();
 }
 
+/** Draws `points` as one finger stroke (touch events through the DevTools protocol, which the browser turns into pointer events of a finger). */
+async function drawWithFinger(page: Page, points: [number, number][]) {
+  const box = (await page.getByTestId('sketch-canvas').boundingBox())!;
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 1 });
+  const touch = ([x, y]: [number, number]) => [{ x: box.x + (x / 800) * box.width, y: box.y + (y / 560) * box.height }];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: touch(points[0]!) });
+  for (let i = 1; i < points.length; i++) {
+    const [x0, y0] = points[i - 1]!,
+      [x1, y1] = points[i]!;
+    for (let k = 1; k <= 8; k++)
+      await cdp.send('Input.dispatchTouchEvent', {
+        type: 'touchMove',
+        touchPoints: touch([x0 + ((x1 - x0) * k) / 8, y0 + ((y1 - y0) * k) / 8]),
+      });
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
+
 /** The matching models' names, best first, once the results of the latest search are in. */
 async function resultNames(page: Page): Promise<string[]> {
   const cards = page.getByTestId('image-match');
@@ -38,7 +58,7 @@ async function resultNames(page: Page): Promise<string[]> {
   return cards.getByTestId('match-name').allTextContents();
 }
 
-test('draw a part by mouse and by keyboard, upload a drawing, and find the part; an open line gets a clear reason', async ({
+test('draw a part by mouse, keyboard and finger, upload a drawing, and find the part; an open line gets a clear reason', async ({
   page,
   request,
 }) => {
@@ -105,6 +125,13 @@ test('draw a part by mouse and by keyboard, upload a drawing, and find the part;
   await press('ArrowLeft', 29);
   await press('ArrowUp', 33);
   await page.keyboard.press('Space');
+  await search.click();
+  await expect.poll(async () => (await resultNames(page))[0]).toBe('Sketched angle bracket');
+
+  // By finger: the same L, drawn on a touch screen, finds the bracket too.
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await drawWithFinger(page, L_OUTLINE);
+  await expect(page.getByRole('button', { name: 'Undo' })).toBeEnabled();
   await search.click();
   await expect.poll(async () => (await resultNames(page))[0]).toBe('Sketched angle bracket');
 
