@@ -9,7 +9,8 @@ const ARROWS: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRigh
 /**
  * The drawing surface: mouse, pen and finger draw through pointer events (touch does not scroll
  * the page while on it); with the keyboard, arrow keys move a pen that Space puts down and lifts,
- * Ctrl+Z takes back the last stroke. The canvas always shows the drawing that is sent.
+ * Ctrl+Z takes back the last stroke — an application region, so a screen reader hands those keys
+ * to it. The canvas always shows the drawing that is sent.
  */
 export function SketchPad({
   drawing,
@@ -88,7 +89,8 @@ export function SketchPad({
         width={PAD.width}
         height={PAD.height}
         tabIndex={0}
-        role="img"
+        role="application"
+        aria-roledescription="sketch pad"
         aria-labelledby={labelledBy}
         aria-describedby={describedBy}
         data-testid="sketch-canvas"
