@@ -14,7 +14,7 @@ import type { ResultsState, Searched } from './sketch-results';
 // without them.
 const SketchResults = lazy(() => import('./sketch-results'));
 
-/** The strokes as a PNG data address, drawn afresh at the pad's size (what the canvas shows, without the keyboard cursor). */
+/** The strokes as a PNG data address, drawn afresh at the pad's size: the page needs no handle on the pad's canvas. */
 function drawingPng(drawing: Drawing): string {
   const canvas = document.createElement('canvas');
   canvas.width = PAD.width;

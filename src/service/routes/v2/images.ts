@@ -158,7 +158,7 @@ export async function rankedPage(
   query: ReturnType<typeof matchListQuery>,
   threshold: number,
   queries: ImageQuery[],
-  images: ImageMatchesResponse['images'] & object,
+  images: NonNullable<ImageMatchesResponse['images']>,
 ): Promise<ImageMatchesResponse> {
   const start = (query.page - 1) * query.perPage;
   // Only the models up to this page must be ranked exactly (the cache abandons the rest early);
