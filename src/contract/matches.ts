@@ -194,3 +194,25 @@ export function clustersFromReport(report: GroupedMatchReport, threshold: number
   };
 }
 export type FolderDuplicatesResponse = z.infer<typeof folderDuplicatesResponseSchema>;
+
+/**
+ * `GET /v2/models/added-duplicates` (this service's addition): of the models asked about, those
+ * the library already held a duplicate of when they were added — a model created before them that
+ * scores "Same part" (≥ 98, the duplicate rule; never a mirror image or a scaled copy). The upload
+ * page warns with it; a script asks it about the models it has just created.
+ */
+export const addedDuplicatesResponseSchema = z.object({
+  results: z.array(
+    z.object({
+      model: modelSchema,
+      /** The models it duplicates, best first. */
+      duplicates: z.array(z.object({ matchedModel: modelSchema, matchPercentage: z.number().min(0).max(100) })),
+    }),
+  ),
+  /** Models asked about that were compared (finished). */
+  checked: z.number().int().nonnegative(),
+  /** Models asked about still processing: ask again once they settle. */
+  pending: z.number().int().nonnegative(),
+  pageData: pageDataSchema,
+});
+export type AddedDuplicatesResponse = z.infer<typeof addedDuplicatesResponseSchema>;

@@ -2,7 +2,12 @@
 // real ingestion (descriptors computed by the workers, stored, indexed, searched).
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { containmentMatchesResponseSchema, folderDuplicatesResponseSchema, similarityMatchesResponseSchema } from '../../contract/matches';
+import {
+  addedDuplicatesResponseSchema,
+  containmentMatchesResponseSchema,
+  folderDuplicatesResponseSchema,
+  similarityMatchesResponseSchema,
+} from '../../contract/matches';
 import { buildPart, randomRigid, subdivide } from '../../geometry/testing/benchmark-dataset';
 import { prng } from '../../geometry/search/descriptors/sampling';
 import { toGlb, toObj, toStlBinary } from '../../geometry/testing/fixtures';
@@ -334,6 +339,47 @@ describe('geometric search endpoints', () => {
     // copy not to the bracket (relations are never links) but through the flange.
     expect(loose.clusters[0]!.models).toHaveLength(5);
     expect((await get(`/v2/folders/999999/duplicates`)).status).toBe(404);
+  });
+
+  it('added duplicates: of the models asked about, the copies of an earlier model; never the first, a mirror image or a scaled copy', async () => {
+    const asked = ['original', 'glbCopy', 'objCopy', 'mirrored', 'scaled', 'flange'].map((k) => id[k]!);
+    const byIds = await get(`/v2/models/added-duplicates?modelIds=${asked.join(',')}&modelIds=${id.objCopy}`);
+    expect(byIds.status, JSON.stringify(byIds.body)).toBe(200);
+    const r = addedDuplicatesResponseSchema.parse(byIds.body);
+    expect(r).toMatchObject({ checked: 6, pending: 0 });
+    const of = (model: string) => r.results.find((x) => x.model.id === model)?.duplicates.map((d) => d.matchedModel.id);
+    // Uploaded in this order: each copy duplicates what was there before it.
+    expect(r.results.map((x) => x.model.id).sort()).toEqual([id.glbCopy, id.objCopy].sort());
+    expect(of(id.glbCopy!)).toEqual([id.original]);
+    expect(of(id.objCopy!)?.sort()).toEqual([id.original, id.glbCopy].sort());
+    for (const x of r.results) for (const d of x.duplicates) expect(d.matchPercentage).toBeGreaterThanOrEqual(98);
+    // The same answer as the copy's own match list at 98.
+    const listed = await similarity('part-to-part', id.glbCopy!, '?threshold=98');
+    expect(listed.matches.map((m) => m.matchedModel.id)).toContain(id.original);
+
+    // Since a time, in a folder with its subfolders (the obj copy is in parts/other).
+    const original = await svc.model(id.original!);
+    const since = encodeURIComponent(original.createdAt);
+    const inFolder = addedDuplicatesResponseSchema.parse(
+      (await get(`/v2/models/added-duplicates?since=${since}&folderIds=${original.folderId}`)).body,
+    );
+    expect(inFolder.results.map((x) => x.model.id).sort()).toEqual([id.glbCopy, id.objCopy].sort());
+    const shallow = addedDuplicatesResponseSchema.parse(
+      (await get(`/v2/models/added-duplicates?since=${since}&folderIds=${original.folderId}&includeSubfolders=false`)).body,
+    );
+    expect(shallow.results.map((x) => x.model.id)).toEqual([id.glbCopy]);
+    const later = addedDuplicatesResponseSchema.parse((await get(`/v2/models/added-duplicates?since=2999-01-01T00:00:00Z`)).body);
+    expect(later).toMatchObject({ results: [], checked: 0 });
+
+    // Clear refusals; another tenant learns nothing of our models.
+    expect((await get('/v2/models/added-duplicates')).body).toMatchObject({
+      error: { message: expect.stringMatching(/modelIds, or since/) },
+    });
+    expect((await get('/v2/models/added-duplicates?since=yesterday')).status).toBe(400);
+    expect((await get('/v2/models/added-duplicates?since=2020-01-01T00:00:00Z&folderIds=999999')).status).toBe(404);
+    const other = await svc.editorToken('globex');
+    const theirs = await get(`/v2/models/added-duplicates?modelIds=${asked.join(',')}`, other);
+    expect(theirs.body).toMatchObject({ results: [], checked: 0, pending: 0 });
   });
 
   it('cached results follow changes of the tenant’s models: a deleted copy is gone at once', async () => {

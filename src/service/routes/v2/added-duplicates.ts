@@ -1,0 +1,146 @@
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyInstance } from 'fastify';
+import { sql, type Kysely } from 'kysely';
+import { z } from 'zod';
+import { addedDuplicatesResponseSchema, type AddedDuplicatesResponse } from '../../../contract/matches';
+import { isSettled, searchableStates } from '../../../contract/models';
+import { pageDataFor, pageQuerySchema } from '../../../contract/paging';
+import { defaultThresholds } from '../../../contract/score-scale';
+import type { ModelFiles } from '../../files/model-files';
+import { requireRole } from '../../http/auth';
+import { InvalidInput } from '../../http/errors';
+import { folderScope, scopeQuery } from '../../http/folder-scope';
+import { listParam } from '../../http/list-param';
+import { tenantGeneration } from '../../search/cache';
+import { findMatches, NotIndexed } from '../../search/engine';
+import { toModelsByIds } from '../../store/model-dto';
+import { modelsByIds } from '../../store/models';
+import type { Database, ModelRow } from '../../store/schema';
+
+/** Models one request compares at most: each is a part-to-part query (mostly stored pairs read). */
+export const MAX_ASKED = 500;
+
+const query = scopeQuery
+  .extend({
+    modelIds: listParam.describe('The models to ask about (up to 500), repeated or comma-joined'),
+    since: z.iso.datetime({ offset: true }).optional().describe('Or: the models created at or after this time (ISO 8601)'),
+  })
+  .extend(pageQuerySchema.shape);
+
+/** (created, id): the order in which models joined the library; the earlier of two duplicates was there first. */
+const before = (a: ModelRow, b: ModelRow) =>
+  a.created_at.getTime() < b.created_at.getTime() || (a.created_at.getTime() === b.created_at.getTime() && a.id < b.id);
+
+/**
+ * `GET /v2/models/added-duplicates` (this service's addition): which of these models were added
+ * although the library already held the same part. A duplicate is what the model's own
+ * part-to-part matches list at "Same part" (≥ 98) without a mirror or scale relation, so the
+ * answer agrees with the model's match page.
+ */
+export async function addedDuplicateRoutes(parent: FastifyInstance, { db, files }: { db: Kysely<Database>; files: ModelFiles }) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    '/added-duplicates',
+    {
+      schema: {
+        tags: ['Reports'],
+        summary: 'Models added although the library already held the same part',
+        description:
+          'Ask about `modelIds`, or about the models created `since` a time in `folderIds` (with subfolders; the whole library without). ' +
+          'A result is a model with the earlier models it duplicates (part-to-part ≥ 98, not a mirror image or a scaled copy). ' +
+          '`pending` counts models still processing: ask again once they settle.',
+        querystring: query,
+        response: { 200: addedDuplicatesResponseSchema },
+      },
+    },
+    async (request): Promise<AddedDuplicatesResponse> => {
+      const auth = requireRole(request, 'viewer');
+      const q = request.query;
+      if (!q.modelIds?.length && !q.since)
+        throw new InvalidInput('Name the models: modelIds, or since (a time) with or without folderIds.');
+      if ((q.modelIds?.length ?? 0) > MAX_ASKED) throw new InvalidInput(`Ask about ${MAX_ASKED} models at most in one request.`);
+      const scope = await folderScope(db, auth.tenantId, q);
+      const asked = await askedModels(db, auth.tenantId, { ids: q.modelIds, since: q.since, scope });
+      if (asked.length > MAX_ASKED)
+        throw new InvalidInput(`More than ${MAX_ASKED} models were created since then here: choose a later time or a smaller folder.`, {
+          parameter: 'since',
+        });
+
+      const generation = await tenantGeneration(db, auth.tenantId);
+      const searchable = asked.filter((m) => (searchableStates as readonly string[]).includes(m.state));
+      const pending = asked.filter((m) => !isSettled(m.state)).length;
+      const found = new Map<string, { id: string; score: number }[]>();
+      // A few at a time: most answers are stored pairs, so the database, not the CPU, sets the pace.
+      const queue = [...searchable];
+      await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          for (let m = queue.shift(); m; m = queue.shift()) {
+            const matches = await findMatches({ db, tenantId: auth.tenantId, generation }, 'part-to-part', m, undefined, '').catch(
+              (error: unknown) => {
+                if (error instanceof NotIndexed) return [];
+                throw error;
+              },
+            );
+            const same = matches.filter((x) => (x.matchPercentage ?? 0) >= defaultThresholds.duplicates && !x.relation);
+            if (same.length)
+              found.set(
+                m.id,
+                same.map((x) => ({ id: x.modelId, score: x.matchPercentage! })),
+              );
+          }
+        }),
+      );
+
+      const partners = new Map(
+        (await modelsByIds(db, auth.tenantId, [...new Set([...found.values()].flat().map((x) => x.id))])).map((r) => [r.id, r]),
+      );
+      const hits = searchable
+        .map((m) => ({
+          model: m,
+          earlier: (found.get(m.id) ?? [])
+            .filter((x) => partners.has(x.id) && before(partners.get(x.id)!, m))
+            .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)),
+        }))
+        .filter((h) => h.earlier.length)
+        .sort((a, b) => b.model.created_at.getTime() - a.model.created_at.getTime() || (a.model.id < b.model.id ? -1 : 1));
+
+      const start = (q.page - 1) * q.perPage;
+      const page = hits.slice(start, start + q.perPage);
+      const models = new Map(
+        (await toModelsByIds(db, auth.tenantId, [...new Set(page.flatMap((h) => [h.model.id, ...h.earlier.map((x) => x.id)]))], files)).map(
+          (m) => [m.id, m],
+        ),
+      );
+      const results = page.flatMap((h) => {
+        const model = models.get(h.model.id);
+        const duplicates = h.earlier.flatMap((x) =>
+          models.has(x.id) ? [{ matchedModel: models.get(x.id)!, matchPercentage: Number(x.score.toFixed(3)) }] : [],
+        );
+        return model && duplicates.length ? [{ model, duplicates }] : [];
+      });
+      return { results, checked: searchable.length, pending, pageData: pageDataFor(hits.length, q) };
+    },
+  );
+}
+
+/** The tenant's models asked about: by id, created since a time in a scope, or both (MAX_ASKED + 1 at most). */
+async function askedModels(
+  db: Kysely<Database>,
+  tenantId: number,
+  { ids, since, scope }: { ids: string[] | undefined; since: string | undefined; scope: number[] | null },
+): Promise<ModelRow[]> {
+  let rows = ids?.length
+    ? await modelsByIds(db, tenantId, ids)
+    : await db
+        .selectFrom('models')
+        .selectAll()
+        .where('tenant_id', '=', tenantId)
+        .where('created_at', '>=', new Date(since!))
+        .$if(scope !== null, (b) => (scope!.length ? b.where('folder_id', 'in', scope!) : b.where(sql<boolean>`false`)))
+        .orderBy('created_at', 'desc')
+        .limit(MAX_ASKED + 1)
+        .execute();
+  if (ids?.length && since) rows = rows.filter((r) => r.created_at.getTime() >= new Date(since).getTime());
+  if (ids?.length && scope !== null) rows = rows.filter((r) => scope.includes(r.folder_id));
+  return rows;
+}
