@@ -205,7 +205,7 @@ export const addedDuplicatesResponseSchema = z.object({
   results: z.array(
     z.object({
       model: modelSchema,
-      /** The models it duplicates, best first. */
+      /** The models it duplicates, the one the library held first at the top. */
       duplicates: z.array(z.object({ matchedModel: modelSchema, matchPercentage: z.number().min(0).max(100) })),
     }),
   ),

@@ -17,6 +17,7 @@ import { RelationList } from '../../ui/relation-list';
 import { paths } from '../../ui/paths';
 import { defaultThresholds } from '../../contract/score-scale';
 import { ScoreLegend } from '../../ui/score-legend';
+import { AddedDuplicatesSection, defaultSince } from './added-duplicates-section';
 
 export const defaultDuplicateThreshold = defaultThresholds.duplicates;
 
@@ -104,8 +105,13 @@ export function DuplicatesPage() {
   const withSubfolders = search.get('subfolders') !== '0';
   const folder = useFolder(Number.isInteger(folderId) ? folderId : null);
   const duplicates = useFolderDuplicates(folderId, threshold, withSubfolders);
-  const setView = (change: { threshold?: number; subfolders?: boolean }) => {
+  // "Added as duplicates since": the time the address names (the upload page links with its batch's), else a week back.
+  const [weekBack] = useState(defaultSince);
+  const askedSince = search.get('since');
+  const since = askedSince && !Number.isNaN(Date.parse(askedSince)) ? new Date(askedSince).toISOString() : weekBack;
+  const setView = (change: { threshold?: number; subfolders?: boolean; since?: string }) => {
     const next = new URLSearchParams(search);
+    if (change.since !== undefined) next.set('since', change.since);
     if (change.threshold !== undefined) next.set('threshold', String(change.threshold));
     if (change.subfolders !== undefined) {
       if (change.subfolders) next.delete('subfolders');
@@ -152,6 +158,9 @@ export function DuplicatesPage() {
             <Link to={paths.reviews.href(folderId)}>start a clean-up review of this folder</Link>.
           </p>
         </PageHeader>
+        {Number.isInteger(folderId) && (
+          <AddedDuplicatesSection folderId={folderId} since={since} onSince={(iso) => setView({ since: iso })} />
+        )}
         <div className="duplicates__controls">
           <ThresholdSlider label="Part-to-part threshold" value={threshold} onCommit={(value) => setView({ threshold: value })} />
           <label className="check">

@@ -16,6 +16,10 @@ import { ReviewTable } from './review-table';
 import { countWords, pathInFolder, statusWords, summaryOrder, toneOf } from './status-words';
 import { formatBytes } from '../../ui/format-bytes';
 import { UploadTable, type RowActions } from './upload-table';
+import { useAddedDuplicatesOf, type AddedDuplicate } from '../../api/added-duplicates';
+import { useDeleteModel } from '../../api/models';
+import { ConfirmDeleteDialog } from '../../ui/confirm-delete-dialog';
+import type { DuplicateDecision } from './duplicate-note';
 import { type UploadSession, type WhenStored } from './upload-session';
 import { uploadQueue, type UploadQueue } from './upload-queue';
 import './upload.css';
@@ -149,6 +153,14 @@ function TargetFolderLink({ path }: { path: string }) {
       {folder ? `Open ${folder.name}` : 'Open the folders'}
     </Link>
   );
+}
+
+/** To the target folder's "Added as duplicates since …" list, from the batch's first such model. */
+function AddedDuplicatesLink({ path, since }: { path: string; since: string | undefined }) {
+  const folders = useFolderTree();
+  const folder = path ? folders.data?.find((f) => f.path === path) : undefined;
+  if (!folder || !since) return null;
+  return <Link to={`${paths.folderDuplicates.href(folder.id)}?since=${encodeURIComponent(since)}`}>(list them in {folder.name})</Link>;
 }
 
 function TargetFolderField({ session, value, problem }: { session: UploadSession; value: string; problem: string | null }) {
@@ -407,6 +419,7 @@ function BatchSection({
   const percent = snap.bytesTotal > 0 ? Math.round((snap.bytesSent / snap.bytesTotal) * 100) : 100;
   const summary = summaryText(snap);
   const needFiles = snap.summary['needs-file'];
+  const found = useDuplicatesOfBatch(snap);
   const cancellable = snap.summary.waiting + snap.summary.uploading + snap.summary.retrying + needFiles > 0;
 
   const actions: RowActions = useMemo(
@@ -444,8 +457,11 @@ function BatchSection({
           );
       },
       reprocessing,
+      duplicates: found.duplicates,
+      decisions: found.decisions,
+      duplicateActions: found.actions,
     }),
-    [session, reprocessing],
+    [session, reprocessing, found.duplicates, found.decisions, found.actions],
   );
 
   // Failed, refused or waiting for the user: the rows a long batch hides among the finished ones.
@@ -489,6 +505,13 @@ function BatchSection({
       </p>
       <p data-testid="upload-summary" className="upload-summary" role="status" aria-live="polite">
         {summary}
+        {found.count > 0 && (
+          <>
+            {' · '}
+            <strong data-testid="upload-duplicate-count">{found.count} already in the library</strong>{' '}
+            <AddedDuplicatesLink path={snap.targetFolder} since={found.since} />
+          </>
+        )}
       </p>
       {saveFailed && <p className="warning">This upload could not be saved in the browser; a reload would lose track of it.</p>}
 
@@ -517,6 +540,65 @@ function BatchSection({
         </label>
       )}
       <UploadTable files={onlyAttention && attention.length > 0 ? attention : snap.files} folder={snap.targetFolder} actions={actions} />
+      {found.dialog}
     </section>
   );
+}
+
+const isFinished = (status: string) => status === 'finished' || status === 'finished-incomplete';
+
+/**
+ * The batch's finished files whose part the library already held (the duplicate rule), what the
+ * designer decided about each, and the confirmation of "Delete the new one". Files are asked
+ * about in the order they finished, so a newly finished file asks again only about its chunk.
+ */
+function useDuplicatesOfBatch(snap: EngineSnapshot) {
+  const [order, setOrder] = useState<readonly string[]>([]);
+  const known = useMemo(() => new Set(order), [order]);
+  const fresh = snap.files.flatMap((f) => (f.modelId && isFinished(f.status) && !known.has(f.modelId) ? [f.modelId] : []));
+  if (fresh.length) setOrder([...order, ...fresh]);
+  const { byModel } = useAddedDuplicatesOf(order);
+  const [decisions, setDecisions] = useState<ReadonlyMap<string, DuplicateDecision>>(new Map());
+  // A deleted model drops out of the answers; its note stays, saying what happened.
+  const [deleted, setDeleted] = useState<ReadonlyMap<string, AddedDuplicate>>(new Map());
+  const [confirming, setConfirming] = useState<AddedDuplicate | null>(null);
+  const remove = useDeleteModel();
+  const resetRemove = remove.reset;
+  const decide = useCallback((id: string, decision: DuplicateDecision) => setDecisions((d) => new Map(d).set(id, decision)), []);
+  const actions = useMemo(
+    () => ({
+      onKeep: (id: string) => decide(id, 'kept'),
+      onDelete: (f: AddedDuplicate) => {
+        resetRemove();
+        setConfirming(f);
+      },
+    }),
+    [decide, resetRemove],
+  );
+  const duplicates = useMemo(() => new Map([...byModel, ...deleted]), [byModel, deleted]);
+  const count = [...duplicates.keys()].filter((id) => decisions.get(id) !== 'deleted').length;
+  const since = [...byModel.values()].map((d) => d.model.createdAt).sort()[0];
+  const dialog = confirming && (
+    <ConfirmDeleteDialog
+      title={`Delete ${confirming.model.name}?`}
+      onClose={() => setConfirming(null)}
+      pending={remove.isPending}
+      error={remove.error}
+      onConfirm={() =>
+        remove.mutate(confirming.model.id, {
+          onSuccess: () => {
+            setDeleted((d) => new Map(d).set(confirming.model.id, confirming));
+            decide(confirming.model.id, 'deleted');
+            setConfirming(null);
+          },
+        })
+      }
+    >
+      <p>
+        The file just uploaded, {confirming.model.filePath}, is the same part as {confirming.duplicates[0]?.matchedModel.name} (
+        {confirming.duplicates[0]?.matchedModel.filePath}). The new model and its file are deleted; the one already in the library stays.
+      </p>
+    </ConfirmDeleteDialog>
+  );
+  return { duplicates, decisions, actions, count, since, dialog };
 }

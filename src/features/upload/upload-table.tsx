@@ -6,6 +6,8 @@ import { inPathOrder, pathInFolder, roleWords, statusWords, toneOf } from './sta
 import { formatBytes } from '../../ui/format-bytes';
 import { DataTable } from '../../ui/table';
 import { paths } from '../../ui/paths';
+import type { AddedDuplicate } from '../../api/added-duplicates';
+import { DuplicateNote, type DuplicateActions, type DuplicateDecision } from './duplicate-note';
 
 const CANCELLABLE = new Set(['waiting', 'uploading', 'retrying', 'needs-file']);
 const REPROCESSABLE = new Set(['failed', 'failed-incomplete']);
@@ -16,6 +18,10 @@ export interface RowActions {
   /** A new file for a model that could not be read, sent to the same record. */
   onReplace: (modelId: string, filePath: string, file: File) => void;
   reprocessing: ReadonlySet<string>;
+  /** Finished files whose part the library already held, by model id (the duplicate rule). */
+  duplicates: ReadonlyMap<string, AddedDuplicate>;
+  decisions: ReadonlyMap<string, DuplicateDecision>;
+  duplicateActions: DuplicateActions;
 }
 
 const UploadRow = memo(function UploadRow({
@@ -23,11 +29,15 @@ const UploadRow = memo(function UploadRow({
   folder,
   actions,
   reprocessing,
+  duplicate,
+  decision,
 }: {
   file: EngineFileView;
   folder: string;
   actions: RowActions;
   reprocessing: boolean;
+  duplicate: AddedDuplicate | undefined;
+  decision: DuplicateDecision | undefined;
 }) {
   const shown = pathInFolder(file.filePath, folder);
   const percent = file.size > 0 ? Math.min(100, Math.round((file.loaded / file.size) * 100)) : 0;
@@ -38,7 +48,7 @@ const UploadRow = memo(function UploadRow({
   return (
     <tr data-testid="upload-row" data-status={file.status}>
       <td data-label="File" className="upload-table__path" title={file.filePath}>
-        {finished ? <Link to={paths.model.href(file.modelId!)}>{shown}</Link> : shown}
+        {finished && decision !== 'deleted' ? <Link to={paths.model.href(file.modelId!)}>{shown}</Link> : shown}
       </td>
       <td data-label="Role">{file.role ? roleWords[file.role] : '—'}</td>
       <td data-label="State">
@@ -59,6 +69,7 @@ const UploadRow = memo(function UploadRow({
         {message && <p className="upload-messages upload-messages--problem">{message}</p>}
         {file.missingParts.length > 0 && <p className="upload-messages">Missing parts: {file.missingParts.join(', ')}</p>}
         {file.status === 'needs-file' && <p className="upload-messages">Drop or choose the same folder again to send it.</p>}
+        {duplicate && <DuplicateNote found={duplicate} decision={decision} actions={actions.duplicateActions} />}
       </td>
       <td className="table__actions">
         {CANCELLABLE.has(file.status) && (
@@ -129,6 +140,8 @@ export function UploadTable({ files, folder, actions }: { files: readonly Engine
           folder={folder}
           actions={actions}
           reprocessing={!!file.modelId && actions.reprocessing.has(file.modelId)}
+          duplicate={file.modelId ? actions.duplicates.get(file.modelId) : undefined}
+          decision={file.modelId ? actions.decisions.get(file.modelId) : undefined}
         />
       ))}
     </DataTable>

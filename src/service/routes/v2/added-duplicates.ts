@@ -99,7 +99,8 @@ export async function addedDuplicateRoutes(parent: FastifyInstance, { db, files 
           model: m,
           earlier: (found.get(m.id) ?? [])
             .filter((x) => partners.has(x.id) && before(partners.get(x.id)!, m))
-            .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)),
+            // Earliest first: the part the library held first is the one to keep (scores ≥ 98 differ by noise).
+            .sort((a, b) => (before(partners.get(a.id)!, partners.get(b.id)!) ? -1 : 1)),
         }))
         .filter((h) => h.earlier.length)
         .sort((a, b) => b.model.created_at.getTime() - a.model.created_at.getTime() || (a.model.id < b.model.id ? -1 : 1));

@@ -1,0 +1,70 @@
+import { queryOptions, useQueries, useQuery } from '@tanstack/react-query';
+import { addedDuplicatesResponseSchema, type AddedDuplicatesResponse } from '../contract/matches';
+import { apiClient } from './client';
+import { modelQueries } from './models';
+
+/** Models asked about in one request by the upload page: a finished file waits for at most this many others. */
+export const ADDED_DUPLICATES_CHUNK = 20;
+
+export interface AddedDuplicatesParams {
+  modelIds?: readonly string[];
+  /** ISO time: the models created since then. */
+  since?: string;
+  /** With `since`: the folder and its subfolders. */
+  folderId?: number;
+  page?: number;
+  perPage?: number;
+}
+
+export function fetchAddedDuplicates(params: AddedDuplicatesParams, signal?: AbortSignal): Promise<AddedDuplicatesResponse> {
+  return apiClient().request('/v2/models/added-duplicates', {
+    query: {
+      modelIds: params.modelIds?.length ? params.modelIds.join(',') : undefined,
+      since: params.since,
+      folderIds: params.folderId,
+      page: params.page,
+      perPage: params.perPage,
+    },
+    schema: addedDuplicatesResponseSchema,
+    signal,
+  });
+}
+
+/** Below the model lists: an upload, a delete or a move renews them as it renews the lists. */
+export const addedDuplicateQueries = {
+  of: (params: AddedDuplicatesParams) =>
+    queryOptions({
+      queryKey: [...modelQueries.lists(), 'added-duplicates', params] as const,
+      queryFn: ({ signal }) => fetchAddedDuplicates(params, signal),
+    }),
+};
+
+export type AddedDuplicate = AddedDuplicatesResponse['results'][number];
+
+/**
+ * The duplicates already in the library of the models given, by model id. Asked in fixed chunks
+ * of the ids in the order given, so a newly finished file asks again only about its own chunk.
+ */
+export function useAddedDuplicatesOf(modelIds: readonly string[]): { byModel: ReadonlyMap<string, AddedDuplicate>; error: unknown } {
+  const chunks: string[][] = [];
+  for (let i = 0; i < modelIds.length; i += ADDED_DUPLICATES_CHUNK) chunks.push(modelIds.slice(i, i + ADDED_DUPLICATES_CHUNK));
+  return useQueries({
+    queries: chunks.map((ids) => ({
+      ...addedDuplicateQueries.of({ modelIds: ids, perPage: ADDED_DUPLICATES_CHUNK }),
+      placeholderData: (previous: AddedDuplicatesResponse | undefined) => previous,
+    })),
+    combine: (answers) => ({
+      byModel: new Map(answers.flatMap((a) => a.data?.results ?? []).map((r) => [r.model.id, r])),
+      error: answers.find((a) => a.error)?.error ?? null,
+    }),
+  });
+}
+
+/** A folder's models (with subfolders) added since a time although the library held the same part. */
+export function useAddedDuplicatesSince(folderId: number, since: string, page: number, enabled = true) {
+  return useQuery({
+    ...addedDuplicateQueries.of({ folderId, since, page, perPage: 20 }),
+    enabled,
+    placeholderData: (previous) => previous,
+  });
+}
