@@ -22,6 +22,7 @@ import './matches.css';
 import { PageHeader } from '../../ui/page-header';
 import { FolderOptions } from '../../ui/folder-options';
 import { paths } from '../../ui/paths';
+import { saveTextFile } from '../../ui/save-file';
 import { ScoreLegend } from '../../ui/score-legend';
 
 const kindHints: Record<MatchKind, string> = {
@@ -31,17 +32,6 @@ const kindHints: Record<MatchKind, string> = {
     'Models with the same shape, whatever their position, rotation, units or file format. Mirror images and scaled copies are marked and score below 98.',
   'geo-related': 'Models of similar overall dimensions, proportions and topology, regardless of detail.',
 };
-
-function download(name: string, text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 function KindTabs({
   modelId,
@@ -138,7 +128,7 @@ function MatchResults({ model, kind }: { model: Model; kind: MatchKind }) {
         metadataKeys: metadataColumns(all.matches, keyNames),
         origin: window.location.origin,
       });
-      download(csvFileName(model.name, kind, threshold), csv);
+      saveTextFile(csvFileName(model.name, kind, threshold), csv);
       setExporting(all.matchCount > all.matches.length ? `Exported the first ${all.matches.length} of ${all.matchCount} matches.` : null);
     } catch (error) {
       setExporting(`The export failed: ${errorMessage(error)}`);

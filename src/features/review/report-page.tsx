@@ -13,15 +13,7 @@ import { GroupCard } from './group-card';
 import { ReportProgress, scopeWords } from './report-status';
 import './review.css';
 import { paths } from '../../ui/paths';
-
-function saveFile(text: string, name: string, type: string) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
+import { saveTextFile } from '../../ui/save-file';
 
 function ExportButtons() {
   const [busy, setBusy] = useState<string | null>(null);
@@ -29,9 +21,9 @@ function ExportButtons() {
     setBusy(format);
     fetchDecisionExport(format)
       .then((text) =>
-        saveFile(
-          text,
+        saveTextFile(
           `duplicate-decisions-${new Date().toISOString().slice(0, 10)}.${format}`,
+          text,
           format === 'csv' ? 'text/csv' : 'application/json',
         ),
       )
