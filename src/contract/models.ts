@@ -193,6 +193,45 @@ export const assemblyTreeResponseSchema = z.object({
 });
 export type AssemblyTree = z.infer<typeof assemblyTreeResponseSchema>;
 
+/**
+ * `GET /v2/models/{id}/where-used` (this service's addition): the assemblies that use a part — by
+ * reference (their tree places it) and by shape (part-in-part finds ≥ 90 % of it in them), each once.
+ */
+export const whereUsedResponseSchema = z.object({
+  assemblies: z.array(
+    z.object({
+      model: modelSchema,
+      by: z.enum(['reference', 'shape']),
+      /** How many the assembly places: from its tree, or the copies part-in-part found. */
+      quantity: z.number().int().positive().optional(),
+      /** By shape: the share of the part found in the assembly. */
+      matchPercentage: z.number().min(0).max(100).optional(),
+    }),
+  ),
+});
+export type WhereUsed = z.infer<typeof whereUsedResponseSchema>;
+
+/**
+ * `GET /v2/models/{id}/part-list` (this service's addition): an assembly's parts however deep, each
+ * once with the quantity the whole assembly places; `format=csv` answers the same as a CSV file.
+ */
+export const partListResponseSchema = z.object({
+  parts: z.array(
+    z.object({
+      /** Empty for a part whose file is missing. */
+      modelId: z.string(),
+      name: z.string(),
+      /** The part's file in the library; null when missing. */
+      filePath: z.string().nullable(),
+      quantity: z.number().int().positive(),
+      /** The part model's state, or "missing". */
+      state: z.string(),
+      units: z.string().nullable(),
+    }),
+  ),
+});
+export type PartList = z.infer<typeof partListResponseSchema>;
+
 /** Models one create or bulk-delete request takes at most. */
 export const MAX_MODELS_PER_REQUEST = 100;
 

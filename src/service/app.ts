@@ -35,6 +35,7 @@ import { folderRoutes } from './routes/v2/folders';
 import { matchRoutes } from './routes/v2/matches';
 import { modelReportRoutes } from './routes/v2/model-reports';
 import { addedDuplicateRoutes } from './routes/v2/added-duplicates';
+import { whereUsedRoutes } from './routes/v2/where-used';
 import { metadataKeyRoutes } from './routes/v2/metadata-keys';
 import { metadataRoutes } from './routes/v2/metadata';
 import { userRoutes } from './routes/v2/users';
@@ -263,6 +264,7 @@ export async function buildApp({
     await api.register(matchRoutes, { db, files, prefix: '/v2/models' });
     await api.register(modelReportRoutes, { db, files, prefix: '/v2/models' });
     await api.register(addedDuplicateRoutes, { db, files, prefix: '/v2/models' });
+    await api.register(whereUsedRoutes, { db, files, prefix: '/v2/models' });
     await api.register(folderDuplicateRoutes, { db, files, prefix: '/v2/folders' });
     await api.register(duplicateReportRoutes, { db, files, queue: ingestQueue, prefix: '/v2/duplicate-reports' });
     await api.register(duplicateDecisionRoutes, { db, blobStore, lifecycle, prefix: '/v2/duplicate-decisions' });

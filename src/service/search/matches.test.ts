@@ -15,6 +15,7 @@ import { applyToMesh, mergeMeshes, type Mesh } from '../../geometry/mesh/mesh';
 import { multiply, scaling, transformPoint, translation } from '../../geometry/mesh/transform';
 import { readTestFile, startIngestTestService, type IngestTestService } from '../ingest/ingest-test-helpers';
 import { PAIR_VERSION } from './pairs';
+import { partListResponseSchema, whereUsedResponseSchema } from '../../contract/models';
 
 describe('geometric search endpoints', () => {
   let svc: IngestTestService;
@@ -339,6 +340,27 @@ describe('geometric search endpoints', () => {
     // copy not to the bracket (relations are never links) but through the flange.
     expect(loose.clusters[0]!.models).toHaveLength(5);
     expect((await get(`/v2/folders/999999/duplicates`)).status).toBe(404);
+  });
+
+  it('where used and part list: the STEP assembly references its two part files; the list counts them, also as CSV', async () => {
+    const used = whereUsedResponseSchema.parse((await get(`/v2/models/${id['HEAD_FRONT.stp']}/where-used`)).body);
+    expect(used.assemblies.map((a) => [a.model.id, a.by, a.quantity])).toEqual([[id['HEAD.stp'], 'reference', 1]]);
+    const list = partListResponseSchema.parse((await get(`/v2/models/${id['HEAD.stp']}/part-list`)).body);
+    expect(list.parts.map((p) => [p.modelId, p.filePath, p.quantity, p.state])).toEqual(
+      expect.arrayContaining([
+        [id['HEAD_BACK.stp'], 'plane/HEAD_BACK.stp', 1, expect.stringMatching(/^finished/)],
+        [id['HEAD_FRONT.stp'], 'plane/HEAD_FRONT.stp', 1, expect.stringMatching(/^finished/)],
+      ]),
+    );
+    expect(list.parts).toHaveLength(2);
+    expect(list.parts.every((p) => p.units === 'mm')).toBe(true);
+    const csv = await svc.api(`/v2/models/${id['HEAD.stp']}/part-list?format=csv`, { token: svc.token });
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    const lines = (await csv.text()).trim().split('\r\n');
+    expect(lines[0]).toBe('Name,Path,Quantity,State,Units,Model id');
+    expect(lines).toHaveLength(3);
+    expect(lines.some((l) => l.includes('plane/HEAD_FRONT.stp,1,'))).toBe(true);
+    expect((await get(`/v2/models/${id['HEAD.stp']}/part-list?format=pdf`)).status).toBe(400);
   });
 
   it('added duplicates: of the models asked about, the copies of an earlier model; never the first, a mirror image or a scaled copy', async () => {

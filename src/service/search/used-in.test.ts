@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicateReportResponseSchema, reportGroupsResponseSchema } from '../../contract/duplicate-review';
 import { containmentMatchesResponseSchema } from '../../contract/matches';
+import { partListResponseSchema, whereUsedResponseSchema } from '../../contract/models';
 import { applyToMesh, mergeMeshes } from '../../geometry/mesh/mesh';
 import { multiply, translation } from '../../geometry/mesh/transform';
 import { buildPart, randomRigid } from '../../geometry/testing/benchmark-dataset';
@@ -85,5 +86,21 @@ describe('used in, from pairs settled at ingestion', () => {
     expect(rig?.copies).toBe(2);
     // Duplicates are not parts of each other: no copy count says otherwise.
     expect(assemblies.matches.find((m) => m.matchedModel.id === id.export)?.copies ?? 1).toBe(1);
+  });
+
+  it('where used: the rig, found by shape, with the two copies and the share of the leaf found in it; a mesh has no part list', async () => {
+    for (const part of ['leaf', 'export']) {
+      const { status, body } = await get(`/v2/models/${id[part]}/where-used`);
+      expect(status, JSON.stringify(body)).toBe(200);
+      const { assemblies } = whereUsedResponseSchema.parse(body);
+      expect(assemblies.map((a) => [a.model.id, a.by, a.quantity])).toEqual([[id.rig, 'shape', 2]]);
+      expect(assemblies[0]!.matchPercentage).toBeGreaterThanOrEqual(90);
+    }
+    // The rig itself is used nowhere; it is one mesh, so it lists no parts.
+    expect(whereUsedResponseSchema.parse((await get(`/v2/models/${id.rig}/where-used`)).body).assemblies).toEqual([]);
+    expect(partListResponseSchema.parse((await get(`/v2/models/${id.rig}/part-list`)).body).parts).toEqual([]);
+    expect((await get('/v2/models/00000000-0000-4000-8000-000000000000/where-used')).status).toBe(404);
+    const other = await svc.editorToken('globex');
+    expect((await svc.api(`/v2/models/${id.leaf}/where-used`, { token: other })).status).toBe(404);
   });
 });

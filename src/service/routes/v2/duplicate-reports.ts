@@ -11,7 +11,6 @@ import {
   reportGroupsResponseSchema,
   type DuplicateReport,
   type ReportGroupsResponse,
-  type ReviewMember,
 } from '../../../contract/duplicate-review';
 import { pageDataFor, pageQuerySchema } from '../../../contract/paging';
 import type { ModelFiles } from '../../files/model-files';
@@ -19,12 +18,11 @@ import { requireRole } from '../../http/auth';
 import { Conflict, NotFound } from '../../http/errors';
 import type { IngestQueue } from '../../ingest/ingest-queue';
 import { reportFolders, type StoredReport } from '../../search/duplicate-report-job';
-import { assembliesContaining } from '../../search/pairs';
+import { usedIn as usedInAssemblies } from '../../search/used-in';
 import { decidedMaster, proposedGroups, suggestedMaster } from '../../search/review-groups';
 import { decisionsAmong } from '../../store/duplicate-decisions';
 import { createReport, findReport, listReports, scopeFingerprint } from '../../store/duplicate-reports';
 import { existingFolderIds, folderPaths } from '../../store/folders';
-import { assembliesUsing } from '../../store/models';
 import type { Database } from '../../store/schema';
 import { roundedLinks } from '../../store/duplicate-answers';
 import { decisionDto, decidedPairs, userNames } from './duplicate-decisions';
@@ -173,20 +171,6 @@ export async function duplicateReportRoutes(
     },
   );
 
-  /** The assemblies that reference each model, then those part-in-part finds it in (each once). */
-  async function usedInOf(tenantId: number, ids: readonly string[]) {
-    const [referencing, containing] = await Promise.all([assembliesUsing(db, tenantId, ids), assembliesContaining(db, tenantId, ids)]);
-    const out = new Map<string, ReviewMember['usedIn']>();
-    for (const id of ids) {
-      const byReference = (referencing.get(id) ?? []).map((a) => ({ ...a, by: 'reference' as const }));
-      const byShape = (containing.get(id) ?? [])
-        .filter((a) => !byReference.some((r) => r.id === a.id))
-        .map((a) => ({ ...a, by: 'shape' as const }));
-      out.set(id, [...byReference, ...byShape]);
-    }
-    return out;
-  }
-
   /** The report's groups with decisions applied, largest first, and those decisions. */
   async function groupsOf(tenantId: number, row: ReportRow) {
     const stored = row.result as StoredReport;
@@ -215,7 +199,8 @@ export async function duplicateReportRoutes(
     }
     const [models, usedIn] = await Promise.all([
       toModelsByIds(db, tenantId, [...new Set(found.flatMap((f) => [f.modelId, f.masterId]))], files),
-      usedInOf(
+      usedInAssemblies(
+        db,
         tenantId,
         found.map((f) => f.modelId),
       ),
@@ -267,7 +252,7 @@ export async function duplicateReportRoutes(
       const relations = stored.relations.filter((r) => members.has(r.a) || members.has(r.b));
       const [models, usedIn, decisions] = await Promise.all([
         toModelsByIds(db, auth.tenantId, [...new Set([...memberIds, ...relations.flatMap((r) => [r.a, r.b])])], files),
-        usedInOf(auth.tenantId, memberIds),
+        usedInAssemblies(db, auth.tenantId, memberIds),
         decisionsAmong(db, auth.tenantId, memberIds),
       ]);
       const byId = new Map(models.map((m) => [m.id, m]));

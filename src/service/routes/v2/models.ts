@@ -6,7 +6,6 @@ import { filePathProblem } from '../../../contract/file-paths';
 import { modelFilterFields } from '../../../contract/filter';
 import { setMetadataValueRequestSchema } from '../../../contract/metadata-keys';
 import {
-  assemblyTreeNodeSchema,
   assemblyTreeResponseSchema,
   createModelsRequestSchema,
   createModelsWireResponseSchema,
@@ -20,7 +19,6 @@ import {
   sourceFileResponseSchema,
   viewerFileResponseSchema,
   type AssemblyTree,
-  type AssemblyTreeNode,
   type ModelListResponse,
 } from '../../../contract/models';
 import { listOrderFields } from '../../../contract/order';
@@ -35,7 +33,8 @@ import { listQuerySchema, parseListQuery } from '../../http/list-query';
 import { listParam } from '../../http/list-param';
 import { foldNameCase } from '../../store/folders';
 import { deleteMetadataValue, findMetadataKey, metadataOf, setMetadataValue } from '../../store/metadata-keys';
-import { assemblyLinksOf, createModels, findModel, listModels, moveModel, setUpAxis } from '../../store/models';
+import { assemblyTreeOf } from '../../store/assembly-trees';
+import { createModels, findModel, listModels, moveModel, setUpAxis } from '../../store/models';
 import type { ModelLifecycle } from '../../store/model-lifecycle';
 import type { Database, ModelRow } from '../../store/schema';
 import { toModel, toModels } from '../../store/model-dto';
@@ -335,17 +334,10 @@ export async function modelRoutes(parent: FastifyInstance, { db, blobStore, file
     async (request) => {
       const auth = requireRole(request, 'viewer');
       const row = await modelOr404(auth.tenantId, request.params);
-      const links = await assemblyLinksOf(db, row.id);
-      const partByName = new Map(links.map((l) => [foldNameCase(l.ref_name), l.part_id]));
-      const resolve = (node: AssemblyTreeNode): AssemblyTreeNode => ({
-        ...node,
-        modelId: node.modelId ?? (node.type === 'part' ? (partByName.get(foldNameCase(node.name)) ?? null) : null),
-        ...(node.children ? { children: node.children.map(resolve) } : {}),
-      });
       const body: AssemblyTree = {
         type: 'assemblyTree',
         modelId: row.id,
-        children: publishedTree(storedTree(row.assembly_tree).map(resolve)),
+        children: await assemblyTreeOf(db, row),
       };
       return body;
     },
@@ -400,40 +392,3 @@ export async function modelRoutes(parent: FastifyInstance, { db, blobStore, file
   }
 }
 
-/** assembly_tree as ingestion writes it: `{children: [...]}` or the bare array of nodes. */
-/**
- * The published shape: `assemblyPart` for parts, identical siblings (same kind, model and name)
- * as one node with `occurrences` and all their placements, `children` on every sub-assembly, and
- * an empty `modelId` for a missing part file.
- */
-function publishedTree(nodes: AssemblyTreeNode[]): AssemblyTreeNode[] {
-  const groups = new Map<string, AssemblyTreeNode>();
-  for (const node of nodes) {
-    // Ingestion writes every node's transform; the schema allows none because the published API sends none.
-    const transform = node.transform ?? [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
-    const type = node.type === 'subAssembly' ? 'subAssembly' : 'assemblyPart';
-    const key = `${type}\u0000${node.modelId ?? ''}\u0000${foldNameCase(node.name)}`;
-    const seen = groups.get(key);
-    if (seen) {
-      seen.occurrences = (seen.occurrences ?? 1) + 1;
-      seen.transforms?.push(transform);
-      continue;
-    }
-    groups.set(key, {
-      type,
-      modelId: node.modelId ?? '',
-      name: node.name,
-      transform,
-      occurrences: 1,
-      transforms: [transform],
-      ...(type === 'subAssembly' ? { children: publishedTree(node.children ?? []) } : {}),
-    });
-  }
-  return [...groups.values()];
-}
-
-function storedTree(value: unknown): AssemblyTreeNode[] {
-  const children = Array.isArray(value) ? value : (value as { children?: unknown } | null)?.children;
-  const parsed = z.array(assemblyTreeNodeSchema).safeParse(children ?? []);
-  return parsed.success ? parsed.data : [];
-}
