@@ -9,6 +9,7 @@ import {
   modelResponseSchema,
   sourceFileResponseSchema,
   stateReportResponseSchema,
+  whereUsedResponseSchema,
   type StateReport,
   viewerFileResponseSchema,
   type Model,
@@ -144,6 +145,16 @@ export async function fetchAssemblyTree(id: string, signal?: AbortSignal) {
   });
 }
 
+/** The assemblies that use a model: by reference in their tree, or by shape (part-in-part). */
+export async function fetchWhereUsed(id: string, signal?: AbortSignal) {
+  return apiClient().request(`${modelPath(id)}/where-used`, { schema: whereUsedResponseSchema, signal });
+}
+
+/** An assembly's flattened part list as a CSV file's text (name, path, quantity, state, units). */
+export function fetchPartListCsv(id: string): Promise<string> {
+  return apiClient().request(`${modelPath(id)}/part-list`, { query: { format: 'csv' }, text: true });
+}
+
 export interface SetMetadataInput {
   modelId: string;
   metadataKeyId: number;
@@ -189,6 +200,12 @@ export const modelQueries = {
       queryKey: [...modelQueries.lists(), 'state-report', folderId] as const,
       queryFn: ({ signal }) => fetchStateReport(folderId, signal),
       refetchInterval: (query) => (Object.keys(query.state.data?.states ?? {}).some((s) => !isSettled(s)) ? stateReportPollMs : false),
+    }),
+  /** Below the model's lists: an upload, a delete or a move (which change where a part is used) renew it. */
+  whereUsed: (id: string) =>
+    queryOptions({
+      queryKey: [...modelQueries.lists(), 'where-used', id] as const,
+      queryFn: ({ signal }) => fetchWhereUsed(id, signal),
     }),
   assemblyTree: (id: string) =>
     queryOptions({
@@ -250,6 +267,10 @@ export function usableAddress(url: string | null | undefined, nowMs = Date.now()
 
 export function useStateReport(folderId: number | null) {
   return useQuery({ ...modelQueries.stateReport(folderId), placeholderData: (previous) => previous });
+}
+
+export function useWhereUsed(id: string, enabled: boolean) {
+  return useQuery({ ...modelQueries.whereUsed(id), enabled });
 }
 
 export function useAssemblyTree(id: string, enabled: boolean) {

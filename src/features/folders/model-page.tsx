@@ -20,6 +20,8 @@ import { safeImageUrl } from '../../ui/safe-url';
 import { CompareSetToggle } from '../../ui/compare-set-toggle';
 import { assemblyOrigin, placementsOf, withQuantities } from './assembly-rows';
 import { MetadataSection } from './metadata-section';
+import { WhereUsedSection } from './where-used-section';
+import { PartListDownload } from './part-list-download';
 import { MoveModelDialog } from './move-model-dialog';
 import { useCanEdit } from '../auth/permissions';
 import './folders.css';
@@ -380,6 +382,7 @@ function AssemblySection({
             </div>
           )}
           <AssemblyNodes nodes={tree.data.children} parentPlacements={assemblyOrigin} showing={showing} />
+          <PartListDownload model={model} />
         </>
       )}
     </section>
@@ -557,6 +560,7 @@ function ModelView({ model }: { model: Model }) {
         </section>
       </div>
 
+      <WhereUsedSection model={model} />
       <MetadataSection model={model} editable={editable} />
 
       {moving && <MoveModelDialog models={[model]} onClose={() => setMoving(false)} />}
