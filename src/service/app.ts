@@ -36,6 +36,8 @@ import { matchRoutes } from './routes/v2/matches';
 import { modelReportRoutes } from './routes/v2/model-reports';
 import { addedDuplicateRoutes } from './routes/v2/added-duplicates';
 import { whereUsedRoutes } from './routes/v2/where-used';
+import { webhookRoutes } from './routes/v2/webhooks';
+import { webhookEvents } from './webhooks/events';
 import { metadataKeyRoutes } from './routes/v2/metadata-keys';
 import { metadataRoutes } from './routes/v2/metadata';
 import { userRoutes } from './routes/v2/users';
@@ -72,6 +74,8 @@ export interface AppOptions {
   oidc?: ExternalOidcConfig | undefined;
   /** Answer only the fields of this OpenAPI document's response schemas (PUBLISHED_FIELDS_ONLY). */
   publishedFieldsOnly?: string | undefined;
+  /** Webhooks may reach private and loopback addresses (WEBHOOKS_ALLOW_PRIVATE). */
+  webhooksAllowPrivate?: boolean;
 }
 
 export interface BuiltApp {
@@ -100,6 +104,7 @@ export async function buildApp({
   metrics = createMetrics(),
   oidc,
   publishedFieldsOnly: publishedDocument,
+  webhooksAllowPrivate = false,
 }: AppOptions): Promise<BuiltApp> {
   const { db } = store;
   const app = Fastify({
@@ -209,7 +214,9 @@ export async function buildApp({
   });
 
   const signer = createUrlSigner({ publicUrl, keys: keys.urlSigningKeys });
-  const lifecycle = new ModelLifecycle(db, ingestQueue);
+  const deliveries = ingestQueue?.sendDeliveries;
+  const events = webhookEvents(deliveries ? { sendDeliveries: deliveries } : undefined);
+  const lifecycle = new ModelLifecycle(db, ingestQueue, events);
   const files = new ModelFiles({ db, blobStore, signer, lifecycle, uploadMaxBytes });
   // Signed addresses: outside the API's bearer-token hook, the signature is the authorisation.
   await app.register(fileRoutes, { db, blobStore, signer, files, uploadMaxBytes });
@@ -265,6 +272,7 @@ export async function buildApp({
     await api.register(modelReportRoutes, { db, files, prefix: '/v2/models' });
     await api.register(addedDuplicateRoutes, { db, files, prefix: '/v2/models' });
     await api.register(whereUsedRoutes, { db, files, prefix: '/v2/models' });
+    await api.register(webhookRoutes, { db, events, allowPrivate: webhooksAllowPrivate, prefix: '/v2/webhooks' });
     await api.register(folderDuplicateRoutes, { db, files, prefix: '/v2/folders' });
     await api.register(duplicateReportRoutes, { db, files, queue: ingestQueue, prefix: '/v2/duplicate-reports' });
     await api.register(duplicateDecisionRoutes, { db, blobStore, lifecycle, prefix: '/v2/duplicate-decisions' });

@@ -68,6 +68,7 @@ const envSchema = z.object({
   OIDC_TENANT_CLAIM: z.preprocess(emptyAsUndefined, z.string().min(1).default('tenant')),
   OIDC_ROLES_CLAIM: z.preprocess(emptyAsUndefined, z.string().min(1).default('roles')),
   PUBLISHED_FIELDS_ONLY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  WEBHOOKS_ALLOW_PRIVATE: z.preprocess(emptyAsUndefined, z.enum(['true', 'false', '1', '0']).optional()),
 });
 
 /** Where files live: DATA_DIR/blobs, or an S3-compatible bucket (credentials from the standard AWS env). */
@@ -99,6 +100,8 @@ export interface ServiceConfig {
   oidc?: ExternalOidcConfig | undefined;
   /** An OpenAPI document (the published API's): answers carry only the fields it defines (a strict deployment, for testing clients). */
   publishedFieldsOnly?: string | undefined;
+  /** Webhooks may reach private, loopback and link-local addresses (WEBHOOKS_ALLOW_PRIVATE; off: public addresses only). */
+  webhooksAllowPrivate?: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -151,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     },
     blobStore,
     publishedFieldsOnly: e.PUBLISHED_FIELDS_ONLY ? path.resolve(cwd, e.PUBLISHED_FIELDS_ONLY) : undefined,
+    webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE === 'true' || e.WEBHOOKS_ALLOW_PRIVATE === '1',
     oidc: e.OIDC_ISSUER
       ? {
           issuer: e.OIDC_ISSUER,

@@ -120,6 +120,10 @@ export async function startService({
             if (!started.sendReport) throw new Error('this queue runs no reports');
             await started.sendReport(reportId);
           },
+          sendDeliveries: async (db, ids) => {
+            const { queue: started } = await ingestionStarting;
+            await started.sendDeliveries?.(db, ids);
+          },
         }
       : ingestQueue;
     let built: Awaited<ReturnType<typeof buildApp>>;
@@ -137,6 +141,7 @@ export async function startService({
         metrics,
         oidc: config.oidc,
         publishedFieldsOnly: config.publishedFieldsOnly,
+        webhooksAllowPrivate: config.webhooksAllowPrivate ?? false,
         serverFactory: (handler) => {
           fastifyHandler = handler;
           return httpServer;

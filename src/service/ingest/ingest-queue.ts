@@ -1,3 +1,4 @@
+import type { DeliverySender } from '../webhooks/events';
 import type { IngestJobSender } from '../store/model-lifecycle';
 
 /**
@@ -12,4 +13,6 @@ export interface IngestQueue extends IngestJobSender {
   depth?(): Promise<number>;
   /** Asks a worker to run a duplicates report (search/duplicate-report-job.ts). */
   sendReport?(reportId: string): Promise<void>;
+  /** Queues webhook deliveries for the workers (webhooks/events.ts). */
+  sendDeliveries?: DeliverySender['sendDeliveries'];
 }

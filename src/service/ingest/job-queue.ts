@@ -8,6 +8,7 @@ import type { Store } from '../store/database';
 import type { IngestJob } from '../store/model-lifecycle';
 import type { Database } from '../store/schema';
 import type { IngestQueue } from './ingest-queue';
+import type { DeliverySender } from '../webhooks/events';
 import { log as serviceLog } from '../log';
 
 export const INGEST_QUEUE = 'model-ingest';
@@ -18,6 +19,13 @@ export const UPGRADE_QUEUE = 'search-upgrade';
 export const REPORT_QUEUE = 'duplicate-report';
 /** Attempts after the first of a report whose worker stopped or whose database call failed. */
 export const REPORT_RETRIES = 2;
+/**
+ * Webhook deliveries (webhooks/deliver.ts), one job per delivery. A receiver that fails is tried
+ * again after about 2, 4, 8, 16, 32 and 64 s (pg-boss's backoff, jittered): 7 attempts in about two
+ * minutes, then the delivery ends `failed` in the log.
+ */
+export const WEBHOOK_QUEUE = 'webhook-delivery';
+export const WEBHOOK_RETRIES = 6;
 /**
  * Housekeeping on the queue's scheduler: whichever worker takes the job does it, once for the
  * whole deployment, instead of a timer in every process. Not counted as pending work.
@@ -38,6 +46,7 @@ export interface QueueConfig {
 
 export interface JobQueue extends IngestQueue {
   boss: PgBoss;
+  sendDeliveries: DeliverySender['sendDeliveries'];
   /** Called after a send from this process committed (a local worker looks at once instead of polling). */
   onCommitted(listener: () => void): void;
   /** A job interrupted by this process stopping goes back as a fresh job (not a failed attempt). */
@@ -110,6 +119,7 @@ export async function openJobQueue(store: Store, config: QueueConfig = {}): Prom
     { name: INGEST_QUEUE, ...ingest },
     { name: UPGRADE_QUEUE, policy: 'short', retryLimit: 5, retryDelay: 30, expireInSeconds: 3600 },
     { name: REPORT_QUEUE, retryLimit: REPORT_RETRIES, retryDelay: 5, expireInSeconds: 900 },
+    { name: WEBHOOK_QUEUE, retryLimit: WEBHOOK_RETRIES, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 },
     { name: HOUSEKEEPING_QUEUE, policy: 'short', retryLimit: 0, expireInSeconds: 300 },
   ];
   const setUp = async () => {
@@ -147,7 +157,7 @@ export async function openJobQueue(store: Store, config: QueueConfig = {}): Prom
   const sendJob = (trx: Transaction<Database>, job: IngestJob) =>
     boss.send(INGEST_QUEUE, job, { singletonKey: `${job.modelId}:${job.version}`, db: transactionDb(trx) });
   const listeners: (() => void)[] = [];
-  const queues = [INGEST_QUEUE, INGEST_DEAD_LETTERS, UPGRADE_QUEUE, REPORT_QUEUE];
+  const queues = [INGEST_QUEUE, INGEST_DEAD_LETTERS, UPGRADE_QUEUE, REPORT_QUEUE, WEBHOOK_QUEUE];
   return {
     boss,
     async send(trx, job) {
@@ -156,6 +166,13 @@ export async function openJobQueue(store: Store, config: QueueConfig = {}): Prom
     async sendReport(reportId) {
       await boss.send(REPORT_QUEUE, { reportId }, { singletonKey: reportId });
       listeners.forEach((l) => l());
+    },
+    async sendDeliveries(sendDb, deliveryIds) {
+      if (!deliveryIds.length) return;
+      const jobs = deliveryIds.map((deliveryId) => ({ data: { deliveryId }, singletonKey: deliveryId }));
+      await boss.insert(WEBHOOK_QUEUE, jobs, sendDb.isTransaction ? { db: transactionDb(sendDb as Transaction<Database>) } : {});
+      // Outside a transaction the jobs are there now; inside one, the caller's commit tells the workers.
+      if (!sendDb.isTransaction) listeners.forEach((l) => l());
     },
     async handBack(job) {
       await db.transaction().execute(async (trx) => {

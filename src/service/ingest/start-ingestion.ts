@@ -14,10 +14,17 @@ import {
   REPORT_QUEUE,
   REPORT_RETRIES,
   UPGRADE_QUEUE,
+  WEBHOOK_QUEUE,
+  WEBHOOK_RETRIES,
   type JobQueue,
 } from './job-queue';
+import { addedDuplicates } from '../search/added-duplicates';
+import { failReport, reportById } from '../store/duplicate-reports';
+import { deliveryToSend, recordAttempt } from '../store/webhooks';
+import { postSigned } from '../webhooks/deliver';
+import { modelSummary, webhookEvents } from '../webhooks/events';
+import { searchableStates } from '../../contract/models';
 import { runDuplicateReport } from '../search/duplicate-report-job';
-import { failReport } from '../store/duplicate-reports';
 import { modelsWithOutdatedDescriptors } from './outdated-models';
 import { createWorkerPool, defaultPoolSize, type WorkerPool } from './worker-pool';
 import { HEARTBEAT_MS, registerWorker } from './worker-leases';
@@ -67,6 +74,8 @@ export interface IngestionConfig {
   log?: Pick<Console, 'info' | 'warn' | 'error'>;
   /** Where job outcomes and durations are counted (GET /metrics). */
   metrics?: ServiceMetrics;
+  /** Webhooks may reach private and loopback addresses (WEBHOOKS_ALLOW_PRIVATE; off by default). */
+  webhooksAllowPrivate?: boolean;
   /** Called after every job (tests, benchmarks). */
   onResult?: (modelId: string, result: IngestResult) => void;
 }
@@ -126,7 +135,8 @@ export async function startIngestion({
       ...(config.retryDelaySeconds !== undefined ? { retryDelaySeconds: config.retryDelaySeconds } : {}),
     }));
   const { boss } = queue;
-  const lifecycle = new ModelLifecycle(db, queue);
+  const events = webhookEvents(queue);
+  const lifecycle = new ModelLifecycle(db, queue, events);
   const leases = await registerWorker(db);
 
   setPairThreads(concurrency);
@@ -169,6 +179,7 @@ export async function startIngestion({
           if (!stage.startsWith('cpu:')) config.metrics?.ingestStageSeconds.observe({ stage }, ms / 1000);
       }
       if (result.kind === 'done' && result.state !== 'finished') log.info(`model ${modelId}: ${result.state} — ${result.reason ?? ''}`);
+      if (result.kind === 'done') await announceDuplicates(modelId);
       config.onResult?.(modelId, result);
     } catch (error) {
       if (stopping) {
@@ -212,11 +223,60 @@ export async function startIngestion({
     if (outdated.length >= 1000) await boss.send(UPGRADE_QUEUE, {}, { singletonKey: 'upgrade', startAfter: 30 });
   }
 
+  /**
+   * `model.duplicate-found` for a model that finished as the same part as an earlier one, when an
+   * endpoint of its tenant asked for it. A failure here is logged: the model is processed.
+   */
+  async function announceDuplicates(modelId: string) {
+    try {
+      const row = await findModelById(db, modelId);
+      if (!row || !(searchableStates as readonly string[]).includes(row.state)) return;
+      if (!(await events.wanted(db, row.tenant_id, 'model.duplicate-found'))) return;
+      const [hit] = await addedDuplicates(db, row.tenant_id, [row]);
+      if (!hit) return;
+      await events.emit(db, row.tenant_id, 'model.duplicate-found', {
+        model: modelSummary(hit.model),
+        duplicates: hit.earlier.map((e) => ({ model: modelSummary(e.row), matchPercentage: Number(e.score.toFixed(3)) })),
+      });
+    } catch (error) {
+      log.warn(`webhooks: duplicates of ${modelId} could not be announced: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** One attempt at a delivery; a failure is thrown so the queue tries again, until the last attempt. */
+  async function runDelivery(job: JobWithMetadata<{ deliveryId: string }>) {
+    const delivery = await deliveryToSend(db, job.data.deliveryId);
+    if (!delivery || delivery.status === 'delivered' || delivery.status === 'cancelled') return; // deleted with its endpoint, or done
+    if (!delivery.enabled) {
+      await recordAttempt(db, delivery.id, { status: 'cancelled', responseStatus: null, error: 'The endpoint was turned off.' });
+      return;
+    }
+    const result = await postSigned(
+      { url: delivery.url, secret: delivery.secret },
+      { id: delivery.id, body: JSON.stringify(delivery.payload) },
+      { allowPrivate: config.webhooksAllowPrivate ?? false },
+    );
+    const last = job.retryCount >= WEBHOOK_RETRIES;
+    await recordAttempt(db, delivery.id, {
+      status: result.ok ? 'delivered' : last ? 'failed' : 'retrying',
+      responseStatus: result.status,
+      error: result.error,
+    });
+    if (!result.ok && !last) throw new Error(`webhook delivery ${delivery.id}: ${result.error ?? 'failed'}`);
+  }
+
   // A report whose last attempt failed ends `failed` rather than `running` for ever.
   async function runReport(job: JobWithMetadata<{ reportId: string }>) {
     await leases.hold(REPORT_QUEUE, job.id);
     try {
       await runDuplicateReport(db, job.data.reportId);
+      const report = await reportById(db, job.data.reportId);
+      if (report?.status === 'ready') {
+        const groups = (report.result as { clusters?: unknown[] } | null)?.clusters?.length ?? 0;
+        await events.emit(db, report.tenant_id, 'duplicate-report.ready', {
+          report: { id: report.id, threshold: report.threshold, folderIds: report.folder_ids, groups },
+        });
+      }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       log.error(`report ${job.data.reportId}: attempt ${job.retryCount + 1} failed: ${message}`);
@@ -261,6 +321,13 @@ export async function startIngestion({
       job ? track(runReport(job)) : Promise.resolve(),
     ),
   );
+  // Deliveries go out two at a time: a slow receiver does not hold up the others.
+  for (let i = 0; i < 2; i++)
+    workerIds.push(
+      await boss.work(WEBHOOK_QUEUE, options, ([job]: JobWithMetadata<{ deliveryId: string }>[]) =>
+        job ? track(runDelivery(job)) : Promise.resolve(),
+      ),
+    );
   queue.onCommitted(() => workerIds.forEach((id) => boss.notifyWorker(id)));
   await boss.work(HOUSEKEEPING_QUEUE, { pollingIntervalSeconds: 30 }, ([job]: Job<Housekeeping>[]) => track(housekeeping(job?.data.task)));
   // Upload claims whose lease (60 s) ran out are given back each minute; expired sign-in records
@@ -285,7 +352,7 @@ export async function startIngestion({
       if (stopping) return;
       // No new jobs; the running ones are drained (or interrupted and handed back) below, not by pg-boss.
       await Promise.all(
-        [INGEST_QUEUE, INGEST_DEAD_LETTERS, UPGRADE_QUEUE, REPORT_QUEUE, HOUSEKEEPING_QUEUE].map((name) =>
+        [INGEST_QUEUE, INGEST_DEAD_LETTERS, UPGRADE_QUEUE, REPORT_QUEUE, WEBHOOK_QUEUE, HOUSEKEEPING_QUEUE].map((name) =>
           boss.offWork(name, { wait: false }),
         ),
       );
@@ -314,7 +381,7 @@ export function serviceIngestion(config: IngestionConfig = {}) {
   }: {
     store: Store;
     blobStore: BlobStore;
-    config: Pick<ServiceConfig, 'databaseUrl' | 'unpackedMaxBytes' | 'ingestMemoryMb' | 'workerThreads'>;
+    config: Pick<ServiceConfig, 'databaseUrl' | 'unpackedMaxBytes' | 'ingestMemoryMb' | 'workerThreads' | 'webhooksAllowPrivate'>;
     metrics?: ServiceMetrics;
   }): Promise<Ingestion> =>
     startIngestion({
@@ -324,6 +391,7 @@ export function serviceIngestion(config: IngestionConfig = {}) {
         exclusiveDatabase: service.databaseUrl === undefined,
         unpackedMaxBytes: service.unpackedMaxBytes,
         memoryLimitMb: service.ingestMemoryMb,
+        webhooksAllowPrivate: service.webhooksAllowPrivate ?? false,
         ...(service.workerThreads ? { concurrency: service.workerThreads } : {}),
         ...(metrics ? { metrics } : {}),
         ...config,

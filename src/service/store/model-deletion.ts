@@ -14,6 +14,9 @@ export function modelDeletion({ db, blobStore, lifecycle }: { db: Kysely<Databas
     await lifecycle.started(); // requeue sends inside the delete's transaction
     const result = await deleteModelsAndRequeueAssemblies(db, tenantId, ids, requeue);
     if ('missing' in result) return result;
+    await lifecycle
+      .deleted(result.rows)
+      .catch((error: unknown) => log.error({ err: error }, 'could not record model.deleted webhook events'));
     await Promise.all(
       result.rows.map(async (row) => {
         try {

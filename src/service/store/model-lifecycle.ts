@@ -6,6 +6,8 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, ModelRow } from './schema';
 import { findModel, findModelById } from './models';
 import { isUuid } from './users';
+import type { WebhookEvent } from '../../contract/webhooks';
+import { modelSummary, type EventSink } from '../webhooks/events';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -60,12 +62,34 @@ function inTransaction<T>(db: Db, work: (trx: Transaction<Database>) => Promise<
   return db.isTransaction ? work(db as Transaction<Database>) : db.transaction().execute(work);
 }
 
+/** The webhook event a settled state announces. */
+const settledEvent: Record<ProcessingOutcome['state'], WebhookEvent> = {
+  finished: 'model.finished',
+  'finished-incomplete': 'model.finished',
+  failed: 'model.failed',
+  'failed-incomplete': 'model.failed',
+  unsupported: 'model.unsupported',
+};
+
 export class ModelLifecycle {
-  /** Without a queue (tests of the upload flow) models move to `processing` and stay there. */
+  /**
+   * Without a queue (tests of the upload flow) models move to `processing` and stay there. Every
+   * settled state and every deletion is announced to `events` (webhooks) in the same transaction.
+   */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly queue: IngestJobSender | undefined,
+    private readonly events?: EventSink,
   ) {}
+
+  /** Models deleted (model-deletion.ts): `model.deleted` for each. */
+  async deleted(rows: readonly ModelRow[]): Promise<void> {
+    for (const row of rows) await this.announce(this.db, row, 'model.deleted');
+  }
+
+  private async announce(db: Db, row: ModelRow, event: WebhookEvent): Promise<void> {
+    await this.events?.emit(db, row.tenant_id, event, { model: modelSummary(row) });
+  }
 
   /** The file is stored: `processing`, its job sent. */
   uploaded(modelId: string, file: { blobKey: string; sizeBytes: number }): Promise<ModelRow> {
@@ -128,35 +152,42 @@ export class ModelLifecycle {
       updated_at: sql<Date>`now()`,
     };
     const defined = Object.fromEntries(Object.entries(set).filter(([, v]) => v !== undefined)) as typeof set;
-    const result = await (trx ?? this.db)
+    const db = trx ?? this.db;
+    const row = await db
       .updateTable('models')
       .set(defined)
       .where('id', '=', modelId)
       .where('version', '=', version)
+      .returningAll()
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    if (row) await this.announce(db, row, settledEvent[outcome.state]);
+    return row !== undefined;
   }
 
   /** A direct upload broke a rule found only once it arrived (its size): `failed` with the reason. */
-  failUpload(modelId: string, reason: string): Promise<ModelRow | undefined> {
-    return this.db
+  async failUpload(modelId: string, reason: string): Promise<ModelRow | undefined> {
+    const row = await this.db
       .updateTable('models')
       .set({ state: 'failed', state_reason: reason, updated_at: sql<Date>`now()` })
       .where('id', '=', modelId)
       .returningAll()
       .executeTakeFirst();
+    if (row) await this.announce(this.db, row, 'model.failed');
+    return row;
   }
 
   /** The job for `version` used up its retries: `failed`, unless a newer version was asked for meanwhile. */
   async giveUp(modelId: string, version: number, reason: string): Promise<boolean> {
-    const result = await this.db
+    const row = await this.db
       .updateTable('models')
       .set({ state: 'failed', state_reason: reason, processed_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
       .where('id', '=', modelId)
       .where('version', '=', version)
       .where('state', '=', 'processing')
+      .returningAll()
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    if (row) await this.announce(this.db, row, 'model.failed');
+    return row !== undefined;
   }
 
   /** Awaited before a transaction that calls `reprocess` with it (see IngestJobSender.started). */

@@ -19,6 +19,37 @@ export interface Database {
   external_identities: ExternalIdentitiesTable;
   duplicate_reports: DuplicateReportsTable;
   duplicate_decisions: DuplicateDecisionsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+}
+
+/** An endpoint an admin registered (migration 0017). */
+export interface WebhooksTable {
+  id: string;
+  tenant_id: number;
+  url: string;
+  events: Json<string[]>;
+  description: ColumnType<string, string | undefined, string>;
+  /** `whsec_…`: signs deliveries, so it is kept readable; never answered after registration. */
+  secret: string;
+  enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  created_by: string;
+  created_at: CreatedAt;
+}
+
+/** One event sent (or being sent) to one endpoint (migration 0017): the delivery log. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  tenant_id: number;
+  event: string;
+  payload: Json<unknown>;
+  status: string;
+  attempts: ColumnType<number, number | undefined, number>;
+  response_status: number | null;
+  error: string | null;
+  created_at: CreatedAt;
+  delivered_at: Date | null;
 }
 
 /** Users of another OIDC provider (identity/external-issuer.ts). */

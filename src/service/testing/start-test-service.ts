@@ -72,6 +72,8 @@ export interface StartTestServiceOptions {
   blobStore?: StartOptions['blobStore'];
   /** Answer only the published document's fields (PUBLISHED_FIELDS_ONLY). */
   publishedFieldsOnly?: string;
+  /** Webhooks may reach loopback receivers the test starts (WEBHOOKS_ALLOW_PRIVATE). */
+  webhooksAllowPrivate?: boolean;
 }
 
 /**
@@ -117,6 +119,7 @@ export async function startTestService(options: StartTestServiceOptions = {}): P
     blobStore: { kind: 'local' },
     oidc: options.oidc,
     publishedFieldsOnly: options.publishedFieldsOnly,
+    webhooksAllowPrivate: options.webhooksAllowPrivate ?? false,
   };
   let service: RunningService;
   try {

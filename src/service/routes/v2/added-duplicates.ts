@@ -5,14 +5,12 @@ import { z } from 'zod';
 import { addedDuplicatesResponseSchema, type AddedDuplicatesResponse } from '../../../contract/matches';
 import { isSettled, searchableStates } from '../../../contract/models';
 import { pageDataFor, pageQuerySchema } from '../../../contract/paging';
-import { defaultThresholds } from '../../../contract/score-scale';
 import type { ModelFiles } from '../../files/model-files';
 import { requireRole } from '../../http/auth';
 import { InvalidInput } from '../../http/errors';
 import { folderScope, scopeQuery } from '../../http/folder-scope';
 import { listParam } from '../../http/list-param';
-import { tenantGeneration } from '../../search/cache';
-import { findMatches, NotIndexed } from '../../search/engine';
+import { addedDuplicates } from '../../search/added-duplicates';
 import { toModelsByIds } from '../../store/model-dto';
 import { modelsByIds } from '../../store/models';
 import type { Database, ModelRow } from '../../store/schema';
@@ -26,10 +24,6 @@ const query = scopeQuery
     since: z.iso.datetime({ offset: true }).optional().describe('Or: the models created at or after this time (ISO 8601)'),
   })
   .extend(pageQuerySchema.shape);
-
-/** (created, id): the order in which models joined the library; the earlier of two duplicates was there first. */
-const before = (a: ModelRow, b: ModelRow) =>
-  a.created_at.getTime() < b.created_at.getTime() || (a.created_at.getTime() === b.created_at.getTime() && a.id < b.id);
 
 /**
  * `GET /v2/models/added-duplicates` (this service's addition): which of these models were added
@@ -66,60 +60,27 @@ export async function addedDuplicateRoutes(parent: FastifyInstance, { db, files 
           parameter: 'since',
         });
 
-      const generation = await tenantGeneration(db, auth.tenantId);
-      const searchable = asked.filter((m) => (searchableStates as readonly string[]).includes(m.state));
+      const searchable = asked.filter((m) => (searchableStates as readonly string[]).includes(m.state)).length;
       const pending = asked.filter((m) => !isSettled(m.state)).length;
-      const found = new Map<string, { id: string; score: number }[]>();
-      // A few at a time: most answers are stored pairs, so the database, not the CPU, sets the pace.
-      const queue = [...searchable];
-      await Promise.all(
-        Array.from({ length: 4 }, async () => {
-          for (let m = queue.shift(); m; m = queue.shift()) {
-            const matches = await findMatches({ db, tenantId: auth.tenantId, generation }, 'part-to-part', m, undefined, '').catch(
-              (error: unknown) => {
-                if (error instanceof NotIndexed) return [];
-                throw error;
-              },
-            );
-            const same = matches.filter((x) => (x.matchPercentage ?? 0) >= defaultThresholds.duplicates && !x.relation);
-            if (same.length)
-              found.set(
-                m.id,
-                same.map((x) => ({ id: x.modelId, score: x.matchPercentage! })),
-              );
-          }
-        }),
+      const hits = (await addedDuplicates(db, auth.tenantId, asked)).sort(
+        (a, b) => b.model.created_at.getTime() - a.model.created_at.getTime() || (a.model.id < b.model.id ? -1 : 1),
       );
-
-      const partners = new Map(
-        (await modelsByIds(db, auth.tenantId, [...new Set([...found.values()].flat().map((x) => x.id))])).map((r) => [r.id, r]),
-      );
-      const hits = searchable
-        .map((m) => ({
-          model: m,
-          earlier: (found.get(m.id) ?? [])
-            .filter((x) => partners.has(x.id) && before(partners.get(x.id)!, m))
-            // Earliest first: the part the library held first is the one to keep (scores ≥ 98 differ by noise).
-            .sort((a, b) => (before(partners.get(a.id)!, partners.get(b.id)!) ? -1 : 1)),
-        }))
-        .filter((h) => h.earlier.length)
-        .sort((a, b) => b.model.created_at.getTime() - a.model.created_at.getTime() || (a.model.id < b.model.id ? -1 : 1));
 
       const start = (q.page - 1) * q.perPage;
       const page = hits.slice(start, start + q.perPage);
       const models = new Map(
-        (await toModelsByIds(db, auth.tenantId, [...new Set(page.flatMap((h) => [h.model.id, ...h.earlier.map((x) => x.id)]))], files)).map(
-          (m) => [m.id, m],
-        ),
+        (
+          await toModelsByIds(db, auth.tenantId, [...new Set(page.flatMap((h) => [h.model.id, ...h.earlier.map((x) => x.row.id)]))], files)
+        ).map((m) => [m.id, m]),
       );
       const results = page.flatMap((h) => {
         const model = models.get(h.model.id);
         const duplicates = h.earlier.flatMap((x) =>
-          models.has(x.id) ? [{ matchedModel: models.get(x.id)!, matchPercentage: Number(x.score.toFixed(3)) }] : [],
+          models.has(x.row.id) ? [{ matchedModel: models.get(x.row.id)!, matchPercentage: Number(x.score.toFixed(3)) }] : [],
         );
         return model && duplicates.length ? [{ model, duplicates }] : [];
       });
-      return { results, checked: searchable.length, pending, pageData: pageDataFor(hits.length, q) };
+      return { results, checked: searchable, pending, pageData: pageDataFor(hits.length, q) };
     },
   );
 }

@@ -15,6 +15,7 @@ import { declaredUnits } from './0013-declared-units';
 import { duplicateReview } from './0014-duplicate-review';
 import { upAxis } from './0015-up-axis';
 import { reportActions } from './0016-report-actions';
+import { webhooks } from './0017-webhooks';
 
 /** All migrations, in order. Names sort lexically, which is the order Kysely applies them in. */
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0014-duplicate-review': duplicateReview,
   '0015-up-axis': upAxis,
   '0016-report-actions': reportActions,
+  '0017-webhooks': webhooks,
 };
 
 export const migrationProvider: MigrationProvider = {
