@@ -67,7 +67,8 @@ export default defineConfig({
       reuseExistingServer: false,
       stdout: 'pipe',
       stderr: 'pipe',
-      env: serverEnv(port, origin, process.env.E2E_DATA_DIR),
+      // The webhook spec's receiver listens on this machine's loopback: this deployment allows it.
+      env: { ...serverEnv(port, origin, process.env.E2E_DATA_DIR), WEBHOOKS_ALLOW_PRIVATE: 'true' },
     },
     {
       // After the first is up: the first start builds the app, and two builds must not race.

@@ -3,6 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { Auth } from '../features/auth/auth-client';
 import { createCallbackLoader, SignInErrorScreen, SigningInScreen } from '../features/auth/auth-callback';
 import { clientCredentialQueries } from '../api/client-credentials';
+import { webhookQueries } from '../api/webhooks';
 import { folderQueries } from '../api/folders';
 import { prefetchBrowse, prefetchModel } from '../features/folders/prefetch';
 import { AppShell } from './layout';
@@ -141,6 +142,14 @@ export function createAppRoutes({ auth, queryClient }: RouterDeps) {
             void queryClient.prefetchQuery(clientCredentialQueries.list());
           }),
           lazy: async () => ({ Component: (await import('../features/credentials/credentials-page')).CredentialsPage }),
+          ErrorBoundary: RouteError,
+        },
+        {
+          path: paths.webhooks.pattern,
+          loader: protect(() => {
+            void queryClient.prefetchQuery(webhookQueries.list());
+          }),
+          lazy: async () => ({ Component: (await import('../features/webhooks/webhooks-page')).WebhooksPage }),
           ErrorBoundary: RouteError,
         },
         // Public on purpose: a mistyped link shows this page even before sign-in.

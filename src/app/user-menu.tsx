@@ -1,4 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { paths } from '../ui/paths';
 import { useCurrentUser } from '../api/users';
 import { useAuth } from '../features/auth/auth-context';
 import { displayUnits, setDisplayUnit, useDisplayUnit } from '../ui/lengths';
@@ -109,6 +111,11 @@ export function UserMenu() {
               </label>
             ))}
           </fieldset>
+          {roleNames.some((r) => r === 'admin' || r === 'Administrators') && (
+            <Link className="user-menu__link" to={paths.webhooks.href()} onClick={() => setOpen(false)}>
+              Webhooks
+            </Link>
+          )}
           <button type="button" className="button user-menu__signout" onClick={signOut} disabled={signingOut}>
             Sign out
           </button>

@@ -40,5 +40,6 @@ export const paths = {
   imageSearch: { pattern: '/image-search', href: () => '/image-search' },
   sketchSearch: { pattern: '/sketch-search', href: () => '/sketch-search' },
   credentials: { pattern: '/credentials', href: () => '/credentials' },
+  webhooks: { pattern: '/webhooks', href: () => '/webhooks' },
   authCallback: { pattern: '/auth/callback', href: () => '/auth/callback' },
 } as const;
