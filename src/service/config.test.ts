@@ -17,7 +17,10 @@ describe('service configuration', () => {
       workerThreads: undefined,
       throttle: { signInFailuresPerAccount: 5, signInFailuresPerAddress: 30, tokenFailuresPerClient: 5, apiRequestsPerMinute: 1200 },
       blobStore: { kind: 'local' },
+      webhooksAllowPrivate: false,
     });
+    expect(loadConfig({ WEBHOOKS_ALLOW_PRIVATE: 'true' }, '/repo').webhooksAllowPrivate).toBe(true);
+    expect(() => loadConfig({ WEBHOOKS_ALLOW_PRIVATE: 'yes' })).toThrow(/WEBHOOKS_ALLOW_PRIVATE/);
   });
 
   it('reads the limits of hostile files and of brute force', () => {
