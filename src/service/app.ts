@@ -37,6 +37,7 @@ import { modelReportRoutes } from './routes/v2/model-reports';
 import { addedDuplicateRoutes } from './routes/v2/added-duplicates';
 import { whereUsedRoutes } from './routes/v2/where-used';
 import { webhookRoutes } from './routes/v2/webhooks';
+import { classProposalRoutes } from './routes/v2/class-proposals';
 import { webhookEvents } from './webhooks/events';
 import { metadataKeyRoutes } from './routes/v2/metadata-keys';
 import { metadataRoutes } from './routes/v2/metadata';
@@ -278,6 +279,7 @@ export async function buildApp({
     await api.register(duplicateDecisionRoutes, { db, blobStore, lifecycle, prefix: '/v2/duplicate-decisions' });
     await api.register(matchFeedbackRoutes, { db, prefix: '/v2/models' });
     await api.register(metadataKeyRoutes, { db, prefix: '/v2/metadata-keys' });
+    await api.register(classProposalRoutes, { db, files, prefix: '/v2/metadata-keys' });
     await api.register(metadataRoutes, { db, prefix: '/v2/metadata' });
     await api.register(userRoutes, { db, prefix: '/v2/users' });
     await api.register(imageRoutes, { db, files, signer: imageSigner, cache: modelViews, prefix: '/v2/images' });
