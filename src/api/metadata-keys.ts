@@ -1,5 +1,13 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { metadataKeyListResponseSchema, metadataKeyResponseSchema, type MetadataKey } from '../contract/metadata-keys';
+import {
+  acceptProposalsResponseSchema,
+  classProposalsResponseSchema,
+  metadataKeyListResponseSchema,
+  metadataKeyResponseSchema,
+  type AcceptProposalsRequest,
+  type MetadataKey,
+} from '../contract/metadata-keys';
+import { modelQueries } from './models';
 import { apiClient } from './client';
 
 const path = '/v2/metadata-keys';
@@ -44,5 +52,45 @@ export function useCreateMetadataKey() {
       queryClient.setQueryData(metadataKeyQueries.list().queryKey, (old) => (old ? [...old.filter((k) => k.id !== key.id), key] : old));
       return queryClient.invalidateQueries({ queryKey: metadataKeyQueries.all() });
     },
+  });
+}
+
+export interface ClassProposalParams {
+  keyId: number;
+  folderId: number;
+  value?: string | undefined;
+  minConfidence: number;
+  page: number;
+}
+
+/** Below the model lists: uploads, deletions and metadata changes (which change the examples) renew them. */
+export const classProposalQueries = {
+  of: (p: ClassProposalParams) =>
+    queryOptions({
+      queryKey: [...modelQueries.lists(), 'class-proposals', p] as const,
+      queryFn: ({ signal }) =>
+        apiClient().request(`${path}/${p.keyId}/proposals`, {
+          query: { folderIds: p.folderId, value: p.value, minConfidence: p.minConfidence, page: p.page, perPage: 50 },
+          schema: classProposalsResponseSchema,
+          signal,
+        }),
+    }),
+};
+
+export function useClassProposals(p: ClassProposalParams | null) {
+  return useQuery({
+    ...classProposalQueries.of(p ?? { keyId: 0, folderId: 0, minConfidence: 0, page: 1 }),
+    enabled: p !== null,
+    placeholderData: (previous) => previous,
+  });
+}
+
+/** Sets the class of these models (as proposed, or corrected); the models and the proposals are read again. */
+export function useAcceptProposals() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ keyId, items }: { keyId: number } & AcceptProposalsRequest) =>
+      apiClient().request(`${path}/${keyId}/proposals/accept`, { method: 'POST', body: { items }, schema: acceptProposalsResponseSchema }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: modelQueries.all() }),
   });
 }

@@ -73,6 +73,12 @@ export function createAppRoutes({ auth, queryClient }: RouterDeps) {
           ErrorBoundary: RouteError,
         },
         {
+          path: paths.folderClasses.pattern,
+          loader: protect(),
+          lazy: async () => ({ Component: (await import('../features/folders/classes-page')).ClassesPage }),
+          ErrorBoundary: RouteError,
+        },
+        {
           path: paths.model.pattern,
           loader: protect(({ params }) => prefetchModel(queryClient, params.modelId)),
           lazy: async () => ({ Component: (await import('../features/folders/model-page')).ModelPage }),

@@ -10,6 +10,7 @@
  * nearest neighbour = the closest other model is of its family; mAP over the family's members.
  * Knobs: BENCH_SETS (dev,frozen,real,kicad-dev,kicad-frozen), BENCH_DESIGNS (3).
  */
+import { pathToFileURL } from 'node:url';
 import { importFile } from '../geometry/import/registry';
 import { isImportError } from '../geometry/import/importer';
 import { convertUnits, type Mesh } from '../geometry/mesh/mesh';
@@ -23,14 +24,18 @@ import { buildKicadFamilies } from './search-data/kicad-families';
 import { buildRealParts } from './search-data/real-parts';
 import { buildSplit, type SearchRecord } from './search-data/split';
 
-interface Member {
+export interface Member {
   id: string;
   family: string;
   global: Float32Array | number[];
   views: ViewSet;
 }
 
-async function members(records: SearchRecord[]): Promise<{ members: Member[]; viewsMs: number }> {
+/**
+ * The set's originals, variants and details, read as ingestion reads them, with their part-to-part
+ * descriptor and (unless `views: false`) the view set image search renders.
+ */
+export async function members(records: SearchRecord[], o: { views?: boolean } = {}): Promise<{ members: Member[]; viewsMs: number }> {
   const out: Member[] = [];
   let viewsMs = 0;
   for (const r of records.filter((x) => ['original', 'variant', 'detail'].includes(x.kind))) {
@@ -40,12 +45,25 @@ async function members(records: SearchRecord[]): Promise<{ members: Member[]; vi
     if (mesh.units && mesh.units !== 'unknown' && mesh.units !== 'mm') mesh = convertUnits(mesh, 'mm');
     const welded = weld(mesh);
     const features = computeSearchFeatures(mesh, { facts: meshFacts(mesh, { welded }), welded });
-    const t = performance.now();
-    const v = await modelViews(mesh);
-    viewsMs += performance.now() - t;
-    out.push({ id: r.id, family: r.design, global: features.global, views: { count: v.count, dim: v.dim, data: weighted(v.data) } });
+    let views: ViewSet = { count: 0, dim: 0, data: new Float32Array() };
+    if (o.views !== false) {
+      const t = performance.now();
+      const v = await modelViews(mesh);
+      viewsMs += performance.now() - t;
+      views = { count: v.count, dim: v.dim, data: weighted(v.data) };
+    }
+    out.push({ id: r.id, family: r.design, global: features.global, views });
   }
   return { members: out, viewsMs };
+}
+
+/** The records of a benchmark set by name (BENCH_SETS): dev, frozen, real, kicad-dev, kicad-frozen. */
+export async function setRecords(name: string, perArchetype: number): Promise<SearchRecord[]> {
+  return name.startsWith('kicad-')
+    ? buildKicadFamilies(name === 'kicad-dev' ? 'dev' : 'frozen')
+    : name === 'real'
+      ? await buildRealParts()
+      : await buildSplit(name as 'dev' | 'frozen', { perArchetype });
 }
 
 /** Nearest neighbour and mAP with every member of a family of two or more as a query. */
@@ -78,11 +96,7 @@ async function main() {
   const per = Number(process.env.BENCH_DESIGNS ?? 3);
   const rows: string[] = [];
   for (const name of sets) {
-    const records = name.startsWith('kicad-')
-      ? buildKicadFamilies(name === 'kicad-dev' ? 'dev' : 'frozen')
-      : name === 'real'
-        ? await buildRealParts()
-        : await buildSplit(name as 'dev' | 'frozen', { perArchetype: per });
+    const records = await setRecords(name, per);
     const { members: ms, viewsMs } = await members(records);
     const n = ms.length;
     const g = new Float64Array(n * n),
@@ -115,7 +129,8 @@ async function main() {
   for (const r of rows) console.log(r);
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });

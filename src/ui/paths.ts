@@ -16,6 +16,7 @@ export const paths = {
   folders: { pattern: '/folders', href: (search?: Search) => withSearch('/folders', search) },
   folder: { pattern: '/folders/:folderId', href: (folderId: number, search?: Search) => withSearch(`/folders/${folderId}`, search) },
   folderDuplicates: { pattern: '/folders/:folderId/duplicates', href: (folderId: number) => `/folders/${folderId}/duplicates` },
+  folderClasses: { pattern: '/folders/:folderId/classes', href: (folderId: number) => `/folders/${folderId}/classes` },
   model: { pattern: '/models/:modelId', href: (modelId: string) => `/models/${id(modelId)}` },
   matches: {
     pattern: '/models/:modelId/matches/:kind',

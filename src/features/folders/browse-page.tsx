@@ -267,6 +267,9 @@ export function BrowsePage({ folderId }: { folderId: number | null }) {
             <Link className="button button--small" to={paths.folderDuplicates.href(folder.id)}>
               Find duplicates
             </Link>
+            <Link className="button button--small" to={paths.folderClasses.href(folder.id)}>
+              Classify
+            </Link>
             {editable && <FolderEditActions folder={folder} onAction={setDialog} />}
           </div>
         )}
