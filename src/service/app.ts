@@ -38,6 +38,7 @@ import { addedDuplicateRoutes } from './routes/v2/added-duplicates';
 import { whereUsedRoutes } from './routes/v2/where-used';
 import { webhookRoutes } from './routes/v2/webhooks';
 import { classProposalRoutes } from './routes/v2/class-proposals';
+import { deviationReportRoutes } from './routes/v2/deviation-reports';
 import { webhookEvents } from './webhooks/events';
 import { metadataKeyRoutes } from './routes/v2/metadata-keys';
 import { metadataRoutes } from './routes/v2/metadata';
@@ -273,6 +274,7 @@ export async function buildApp({
     await api.register(modelReportRoutes, { db, files, prefix: '/v2/models' });
     await api.register(addedDuplicateRoutes, { db, files, prefix: '/v2/models' });
     await api.register(whereUsedRoutes, { db, files, prefix: '/v2/models' });
+    await api.register(deviationReportRoutes, { db, blobStore, prefix: '/v2/models' });
     await api.register(webhookRoutes, { db, events, allowPrivate: webhooksAllowPrivate, prefix: '/v2/webhooks' });
     await api.register(folderDuplicateRoutes, { db, files, prefix: '/v2/folders' });
     await api.register(duplicateReportRoutes, { db, files, queue: ingestQueue, prefix: '/v2/duplicate-reports' });

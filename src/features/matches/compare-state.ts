@@ -59,14 +59,7 @@ export function formatCompareState(state: CompareState): URLSearchParams {
   return out;
 }
 
-/** A tolerance that suits the parts: 0.5 % of the larger model's diagonal, rounded to 1-2-5 steps. */
-export function defaultTolerance(diagonal: number): number {
-  if (!(diagonal > 0)) return 0.1;
-  const raw = diagonal * 0.005;
-  const magnitude = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].find((s) => s * magnitude >= raw) ?? 10;
-  return step * magnitude;
-}
+export { defaultTolerance } from '../../contract/deviation-report';
 
 /** The tolerance slider's range: 0 to 5 % of the larger model's diagonal. */
 export function toleranceMax(diagonal: number): number {

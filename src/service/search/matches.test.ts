@@ -15,6 +15,8 @@ import { applyToMesh, mergeMeshes, type Mesh } from '../../geometry/mesh/mesh';
 import { multiply, scaling, transformPoint, translation } from '../../geometry/mesh/transform';
 import { readTestFile, startIngestTestService, type IngestTestService } from '../ingest/ingest-test-helpers';
 import { PAIR_VERSION } from './pairs';
+import { PDFDocument } from 'pdf-lib';
+import { deviationFiguresSchema } from '../../contract/deviation-report';
 import { partListResponseSchema, whereUsedResponseSchema } from '../../contract/models';
 
 describe('geometric search endpoints', () => {
@@ -402,6 +404,60 @@ describe('geometric search endpoints', () => {
     const other = await svc.editorToken('globex');
     const theirs = await get(`/v2/models/added-duplicates?modelIds=${asked.join(',')}`, other);
     expect(theirs.body).toMatchObject({ results: [], checked: 0, pending: 0 });
+  });
+
+  it('deviation report: a turned copy lies on the original within tolerance both ways; a PDF to hand on; a pair without a placement is refused', async () => {
+    const report = async (model: string, body: Record<string, unknown>) => {
+      const res = await svc.api(`/v2/models/${model}/deviation-report`, { method: 'POST', token: svc.token, json: body });
+      return res;
+    };
+    const json = await report(id.glbCopy!, { otherId: id.original, format: 'json' });
+    const figures = deviationFiguresSchema.parse(await json.json());
+    expect(figures.placementSource).toMatch(/part-to-part alignment/);
+    expect(figures.units).toBe('mm');
+    expect(figures.tolerance).toBeGreaterThan(0);
+    for (const way of [figures.aToB, figures.bToA]) {
+      expect(way.within).toBeGreaterThan(0.98);
+      expect(way.max).toBeLessThan(figures.tolerance * 2);
+      expect(way.histogram.shares.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
+    }
+    // The same in inches, with a tolerance given in inches.
+    const inches = deviationFiguresSchema.parse(
+      await (await report(id.glbCopy!, { otherId: id.original, format: 'json', units: 'in', tolerance: 0.004 })).json(),
+    );
+    expect(inches).toMatchObject({ units: 'in', tolerance: 0.004 });
+    expect(inches.aToB.max).toBeCloseTo(figures.aToB.max / 25.4, 4);
+
+    // A different part with no placement: refused; placed by hand (as it lies): measured, and far off.
+    const none = await report(id.flange!, { otherId: id.original, format: 'json' });
+    expect(none.status).toBe(409);
+    expect(((await none.json()) as { error: { message: string } }).error.message).toMatch(/give one as transform/);
+    const placed = deviationFiguresSchema.parse(
+      await (
+        await report(id.flange!, { otherId: id.original, format: 'json', transform: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1] })
+      ).json(),
+    );
+    expect(placed.placementSource).toBe('given with the request');
+    expect(placed.aToB.within).toBeLessThan(0.5);
+
+    const pdf = await report(id.glbCopy!, { otherId: id.original, units: 'in' });
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    const bytes = new Uint8Array(await pdf.arrayBuffer());
+    expect(new TextDecoder().decode(bytes.subarray(0, 5))).toBe('%PDF-');
+    const doc = await PDFDocument.load(bytes);
+    expect(doc.getPageCount()).toBe(1);
+    expect(doc.getTitle()).toBe('Deviation report: bracket-copy.glb against bracket.stl');
+    expect(doc.getSubject()).toMatch(/^Within ±0\.\d+ in: \d+\.\d % of bracket-copy\.glb/);
+
+    expect((await report(id.original!, { otherId: id.original, format: 'json' })).status).toBe(400);
+    const other = await svc.editorToken('globex');
+    const theirs = await svc.api(`/v2/models/${id.glbCopy}/deviation-report`, {
+      method: 'POST',
+      token: other,
+      json: { otherId: id.original },
+    });
+    expect(theirs.status).toBe(404);
   });
 
   it('cached results follow changes of the tenant’s models: a deleted copy is gone at once', async () => {

@@ -61,6 +61,8 @@ export interface RenderOptions {
   background?: Rgba;
   /** Part colour (default soft grey-blue). */
   color?: [number, number, number];
+  /** A colour per triangle instead (RGB 0–255, 3 per triangle): a deviation heat map. */
+  triangleColors?: Uint8Array;
   lighting?: Partial<Lighting>;
   /**
    * `flat` (default): one Lambert shade per triangle. `smooth`: interpolated vertex normals, those
@@ -134,6 +136,7 @@ export function renderView(mesh: Mesh, options: RenderOptions): RenderResult {
   const rgba = new Uint8ClampedArray(n * 4);
   const bg = options.background ?? [0, 0, 0, 0];
   const base = options.color ?? PART_COLOR;
+  const tc = options.triangleColors;
   const light = { ...DEFAULT_LIGHTING, ...options.lighting };
   const kd = normalize(light.keyDirection);
   // Blinn half vector of the key light and a viewer on +z.
@@ -165,9 +168,9 @@ export function renderView(mesh: Mesh, options: RenderOptions): RenderResult {
         const diffuse = flatShade[2 * t]!,
           highlight = flatShade[2 * t + 1]!;
         const dark = edge ? 1 - edgeStrength * edge[i]! : 1;
-        rgba[o] = (base[0] * diffuse + highlight) * dark;
-        rgba[o + 1] = (base[1] * diffuse + highlight) * dark;
-        rgba[o + 2] = (base[2] * diffuse + highlight) * dark;
+        rgba[o] = ((tc ? tc[t * 3]! : base[0]) * diffuse + highlight) * dark;
+        rgba[o + 1] = ((tc ? tc[t * 3 + 1]! : base[1]) * diffuse + highlight) * dark;
+        rgba[o + 2] = ((tc ? tc[t * 3 + 2]! : base[2]) * diffuse + highlight) * dark;
         rgba[o + 3] = 255;
         continue;
       }
@@ -237,9 +240,9 @@ export function renderView(mesh: Mesh, options: RenderOptions): RenderResult {
         flatShade[2 * t + 1] = highlight;
       }
       const dark = edge ? 1 - edgeStrength * edge[i]! : 1;
-      rgba[o] = (base[0] * diffuse + highlight) * dark;
-      rgba[o + 1] = (base[1] * diffuse + highlight) * dark;
-      rgba[o + 2] = (base[2] * diffuse + highlight) * dark;
+      rgba[o] = ((tc ? tc[t * 3]! : base[0]) * diffuse + highlight) * dark;
+      rgba[o + 1] = ((tc ? tc[t * 3 + 1]! : base[1]) * diffuse + highlight) * dark;
+      rgba[o + 2] = ((tc ? tc[t * 3 + 2]! : base[2]) * diffuse + highlight) * dark;
       rgba[o + 3] = 255;
     }
   return { width, height, rgba, depth, mask, triangle, view };
