@@ -107,7 +107,7 @@ export async function deviationPdf(c: ReportContent): Promise<Uint8Array> {
   // Heat maps of A, 2 × 2.
   text('A coloured by its distance to B', 40, y, { f: bold });
   y -= 8;
-  const cell = 150;
+  const cell = (515 - 3 * 8) / 4;
   for (const [i, map] of c.heatMaps.entries()) {
     const png = await sharp(Buffer.from(map.rgba.buffer, map.rgba.byteOffset, map.rgba.byteLength), {
       raw: { width: map.width, height: map.height, channels: 4 },
