@@ -124,6 +124,8 @@ export interface ApiClient {
     path: string,
     options?: RequestOptions<S> & { text?: T },
   ): Promise<Answer<S, T>>;
+  /** The answer's body as a file (a PDF report), for the browser to save. */
+  file(path: string, options?: Omit<RequestOptions<undefined>, 'schema' | 'prepare' | 'text'>): Promise<Blob>;
 }
 
 export function createApiClient({ baseUrl, auth }: ApiClientOptions): ApiClient {
@@ -152,10 +154,8 @@ export function createApiClient({ baseUrl, auth }: ApiClientOptions): ApiClient 
     }
   }
 
-  async function request<S extends z.ZodType | undefined = undefined, T extends boolean | undefined = undefined>(
-    path: string,
-    options: RequestOptions<S> & { text?: T } = {},
-  ): Promise<Answer<S, T>> {
+  /** The answer of a request made with the user's token (renewed once on a 401); a refusal is thrown as an ApiError. */
+  async function answered(path: string, options: RequestOptions<z.ZodType | undefined>): Promise<Response> {
     const url = buildUrl(baseUrl, path, options.query);
 
     let token = await auth.getAccessToken();
@@ -175,7 +175,14 @@ export function createApiClient({ baseUrl, auth }: ApiClientOptions): ApiClient 
     }
     if (response.status === 401) throw signedOut();
     if (!response.ok) throw await errorFromResponse(response);
+    return response;
+  }
 
+  async function request<S extends z.ZodType | undefined = undefined, T extends boolean | undefined = undefined>(
+    path: string,
+    options: RequestOptions<S> & { text?: T } = {},
+  ): Promise<Answer<S, T>> {
+    const response = await answered(path, options);
     if (options.text) return (await response.text()) as Answer<S, T>;
     if (!options.schema) return undefined as Answer<S, T>;
     let json: unknown;
@@ -192,7 +199,11 @@ export function createApiClient({ baseUrl, auth }: ApiClientOptions): ApiClient 
     return parsed.data as Answer<S, T>;
   }
 
-  return { request };
+  async function file(path: string, options: Omit<RequestOptions<undefined>, 'schema' | 'prepare' | 'text'> = {}): Promise<Blob> {
+    return (await answered(path, options)).blob();
+  }
+
+  return { request, file };
 }
 
 let current: ApiClient | null = null;

@@ -11,6 +11,7 @@ import {
   type SimilarityMatchesResponse,
 } from '../contract/matches';
 import { ApiError, apiClient } from './client';
+import type { DeviationReportRequest } from '../contract/deviation-report';
 import { completingModels } from './folders';
 
 export interface MatchListParams {
@@ -156,4 +157,12 @@ export async function fetchAllMatches(
     if (page >= data.pageData.lastPage || data.matches.length === 0) break;
   }
   return { matches: rows.slice(0, exportRowLimit), matchCount: total };
+}
+
+/** The deviation report of a pair as a PDF file (POST /v2/models/{id}/deviation-report). */
+export function fetchDeviationReport(modelId: string, body: DeviationReportRequest): Promise<Blob> {
+  return apiClient().file(`/v2/models/${encodeURIComponent(modelId)}/deviation-report`, {
+    method: 'POST',
+    body: { ...body, format: 'pdf' },
+  });
 }

@@ -1,9 +1,10 @@
 /**
- * Hands text to the browser as a download named `name`. The anchor is in the document while it is
- * clicked (Firefox ignores a detached one) and the address lives long enough for a slow save.
+ * Hands text or a file's bytes to the browser as a download named `name`. The anchor is in the
+ * document while it is clicked (Firefox ignores a detached one) and the address lives long enough
+ * for a slow save.
  */
-export function saveTextFile(name: string, text: string, type = 'text/csv;charset=utf-8'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+export function saveFile(name: string, content: string | Blob, type = 'text/csv;charset=utf-8'): void {
+  const url = URL.createObjectURL(typeof content === 'string' ? new Blob([content], { type }) : content);
   const a = document.createElement('a');
   a.href = url;
   a.download = name;

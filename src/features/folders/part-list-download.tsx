@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { errorMessage } from '../../api/client';
 import { fetchPartListCsv } from '../../api/models';
 import type { Model } from '../../contract/models';
-import { saveTextFile } from '../../ui/save-file';
+import { saveFile } from '../../ui/save-file';
 
 /** The assembly's flattened part list (name, path, quantity, state, units) as a CSV file, as the service writes it. */
 export function PartListDownload({ model }: { model: Model }) {
@@ -12,7 +12,7 @@ export function PartListDownload({ model }: { model: Model }) {
     setBusy(true);
     setError(null);
     fetchPartListCsv(model.id)
-      .then((csv) => saveTextFile(`${model.name.replace(/\.[^.]+$/, '')} parts.csv`, csv))
+      .then((csv) => saveFile(`${model.name.replace(/\.[^.]+$/, '')} parts.csv`, csv))
       .catch((e: unknown) => setError(errorMessage(e)))
       .finally(() => setBusy(false));
   };

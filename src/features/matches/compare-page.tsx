@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { useMatches } from '../../api/matches';
+import { fetchDeviationReport, useMatches } from '../../api/matches';
 import { filterBuilder, formatFilter } from '../../contract/filter';
 import { defaultMatchThreshold, type MatchKind } from '../../contract/matches';
 import { relationLabel } from './match-card';
@@ -20,6 +20,7 @@ import { stateLabel } from '../../ui/model-state';
 import './matches.css';
 import { PageHeader } from '../../ui/page-header';
 import { paths } from '../../ui/paths';
+import { saveFile } from '../../ui/save-file';
 
 function diagonalOf(model: Model): number {
   const box = model.facts?.boundingBox;
@@ -222,6 +223,51 @@ function Legend({ tolerance, max, units, withinShare }: { tolerance: number; max
   );
 }
 
+/**
+ * The pair's deviation report as a PDF (the service measures and draws it): the placement shown,
+ * the tolerance in the reader's unit. Without a placement the service uses the pair's own match.
+ */
+function ReportButton({
+  query,
+  match,
+  transform,
+  tolerance,
+}: {
+  query: Model;
+  match: Model;
+  transform: number[] | null;
+  tolerance: number;
+}) {
+  const display = useDisplayUnit();
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const download = () => {
+    setBusy(true);
+    setProblem(null);
+    fetchDeviationReport(query.id, {
+      otherId: match.id,
+      ...(transform ? { transform } : {}),
+      ...(tolerance > 0 ? { tolerance: Number(tolerance.toPrecision(6)) } : {}),
+      units: display,
+    })
+      .then((pdf) => saveFile(`Deviation ${query.name} - ${match.name}.pdf`.replace(/[\\/:*?"<>|]+/g, '-'), pdf))
+      .catch((error: unknown) => setProblem(errorMessage(error)))
+      .finally(() => setBusy(false));
+  };
+  return (
+    <div className="control">
+      <button type="button" className="button button--small" onClick={download} disabled={busy} aria-busy={busy}>
+        {busy ? 'Making the report…' : 'Deviation report (PDF)'}
+      </button>
+      {problem && (
+        <p className="form-error" role="alert">
+          The report could not be made: {problem}
+        </p>
+      )}
+    </div>
+  );
+}
+
 function Comparison({ query, match }: { query: Model; match: Model }) {
   const [search, setSearch] = useSearchParams();
   const state = useMemo(() => parseCompareState(search), [search]);
@@ -321,6 +367,7 @@ function Comparison({ query, match }: { query: Model; match: Model }) {
               {formatLength(tolerance, units, display)}
             </output>
           </div>
+          <ReportButton query={query} match={match} transform={state.transform} tolerance={convertLength(tolerance, units, display)} />
           {!state.transform && (
             <p className="warning">
               The models are overlaid as they lie in their files.{' '}

@@ -22,7 +22,7 @@ import './matches.css';
 import { PageHeader } from '../../ui/page-header';
 import { FolderOptions } from '../../ui/folder-options';
 import { paths } from '../../ui/paths';
-import { saveTextFile } from '../../ui/save-file';
+import { saveFile } from '../../ui/save-file';
 import { ScoreLegend } from '../../ui/score-legend';
 
 const kindHints: Record<MatchKind, string> = {
@@ -128,7 +128,7 @@ function MatchResults({ model, kind }: { model: Model; kind: MatchKind }) {
         metadataKeys: metadataColumns(all.matches, keyNames),
         origin: window.location.origin,
       });
-      saveTextFile(csvFileName(model.name, kind, threshold), csv);
+      saveFile(csvFileName(model.name, kind, threshold), csv);
       setExporting(all.matchCount > all.matches.length ? `Exported the first ${all.matches.length} of ${all.matchCount} matches.` : null);
     } catch (error) {
       setExporting(`The export failed: ${errorMessage(error)}`);

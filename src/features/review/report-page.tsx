@@ -13,7 +13,7 @@ import { GroupCard } from './group-card';
 import { ReportProgress, scopeWords } from './report-status';
 import './review.css';
 import { paths } from '../../ui/paths';
-import { saveTextFile } from '../../ui/save-file';
+import { saveFile } from '../../ui/save-file';
 
 function ExportButtons() {
   const [busy, setBusy] = useState<string | null>(null);
@@ -21,7 +21,7 @@ function ExportButtons() {
     setBusy(format);
     fetchDecisionExport(format)
       .then((text) =>
-        saveTextFile(
+        saveFile(
           `duplicate-decisions-${new Date().toISOString().slice(0, 10)}.${format}`,
           text,
           format === 'csv' ? 'text/csv' : 'application/json',
