@@ -16,9 +16,10 @@ export interface VectorSet {
 export interface Proposal {
   value: string;
   /**
-   * 0–1: the share of the neighbours' weight (their part-to-part scores) that voted for the value,
-   * times the score of the nearest neighbour that did. High only when the examples agree and one
-   * of them is close.
+   * 0–1: 0.5 plus how much nearer (in part-to-part score points / 100) the nearest example of the
+   * value is than the nearest example of any other value among the neighbours (none: 0). So 0.5
+   * means as near to another class, 0.9 an example 40 points nearer. Chosen on the dev split
+   * (npm run bench:classes) over the vote share, which says little with one example per class.
    */
   confidence: number;
   /** The labelled neighbours, nearest first, with their part-to-part descriptor score. */
@@ -59,19 +60,15 @@ export function proposeClasses(vectors: VectorSet, labels: ReadonlyMap<string, s
       best[at] = { row: j, d2: s };
     }
     const neighbours = best.map((n) => ({ id: ids[n.row]!, value: labels.get(ids[n.row]!)!, score: scoreFromDistance(Math.sqrt(n.d2)) }));
+    // The value takes the neighbours' votes weighted by their scores (a floor, so far ones still count).
     const votes = new Map<string, number>();
-    let total = 0;
-    for (const n of neighbours) {
-      // A floor, so that far neighbours still vote when none is near.
-      const w = Math.max(n.score, 1) / 100;
-      votes.set(n.value, (votes.get(n.value) ?? 0) + w);
-      total += w;
-    }
+    for (const n of neighbours) votes.set(n.value, (votes.get(n.value) ?? 0) + Math.max(n.score, 1) / 100);
     let value = neighbours[0]!.value,
       top = -1;
     for (const [v, w] of votes) if (w > top || (w === top && v < value)) [value, top] = [v, w];
-    const nearest = neighbours.find((n) => n.value === value)!.score / 100;
-    out.set(ids[i]!, { value, confidence: (top / total) * nearest, neighbours });
+    const own = neighbours.find((n) => n.value === value)!.score;
+    const other = neighbours.find((n) => n.value !== value)?.score ?? 0;
+    out.set(ids[i]!, { value, confidence: Math.min(1, Math.max(0, 0.5 + (own - other) / 100)), neighbours });
   }
   return out;
 }

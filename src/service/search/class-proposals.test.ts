@@ -55,9 +55,12 @@ describe('classes proposed from examples', () => {
 
     // Filters: a value, a confidence, a folder.
     expect((await proposals('?value=Plate')).proposals.map((p) => p.value)).toEqual(['Plate', 'Plate']);
-    const top = confidences[0]!;
-    expect((await proposals(`?minConfidence=${top}`)).pageData.total).toBeGreaterThanOrEqual(1);
-    expect((await proposals(`?minConfidence=${Math.min(100, top + 0.1)}`)).pageData.total).toBe(0);
+    // The confidence as answered selects: at the second highest, the proposals from there up.
+    const second = confidences[1]!;
+    expect((await proposals(`?minConfidence=${second}`)).pageData.total).toBe(confidences.filter((c) => c >= second).length);
+    expect((await proposals(`?minConfidence=${Math.min(100, confidences[0]! + 0.1)}`)).pageData.total).toBe(
+      confidences[0] === 100 ? confidences.filter((c) => c === 100).length : 0,
+    );
     const folder = modelResponseSchema.parse(await (await svc.api(`/v2/models/${id.flange1}`, { token: svc.token })).json()).model.folderId;
     const inFolder = await proposals(`?folderIds=${folder}`);
     expect(inFolder.proposals.map((p) => p.model.id).sort()).toEqual([id.flange1, id.flange2].sort());
