@@ -18,10 +18,11 @@ test.beforeAll(() => {
 });
 test.afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const row = (page: Page, shownPath: string) =>
-  page.getByTestId('upload-row').filter({ has: page.getByText(shownPath, { exact: true }) });
+const row = (page: Page, shownPath: string) => page.getByTestId('upload-row').filter({ has: page.getByText(shownPath, { exact: true }) });
 
-test('a part the library already holds is flagged in its row; kept, compared or deleted; the folder lists it afterwards', async ({ page }) => {
+test('a part the library already holds is flagged in its row; kept, compared or deleted; the folder lists it afterwards', async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   const project = `E2E Duplicates ${Date.now()}`;
   const part = (await bracket()).mesh;

@@ -79,8 +79,7 @@ async function main() {
   const random = prng(36);
   const data = new Float32Array(n * dim);
   for (let i = 0; i < n; i++)
-    for (let t = 0; t < dim; t++)
-      data[i * dim + t] = (base ? base.data[(i % base.ids.length) * dim + t]! : 0) + (random() - 0.5) * 2;
+    for (let t = 0; t < dim; t++) data[i * dim + t] = (base ? base.data[(i % base.ids.length) * dim + t]! : 0) + (random() - 0.5) * 2;
   const ids = Array.from({ length: n }, (_, i) => `m${i}`);
   const labels = new Map(ids.filter((_, i) => i % 10 === 0).map((id, i) => [id, `class-${i % 50}`]));
   const t = performance.now();

@@ -162,14 +162,22 @@ export async function measureSearchLatency(
     for (const id of fresh.slice(0, 20)) warnOne.push(await get(`/v2/models/added-duplicates?modelIds=${id}`));
     for (let i = 20; i + 20 <= fresh.length; i += 20)
       warnChunk.push(await get(`/v2/models/added-duplicates?modelIds=${fresh.slice(i, i + 20).join(',')}`));
-    progress(`added duplicates: one model ${JSON.stringify(stats(warnOne))}, 20 models ${JSON.stringify(stats(warnChunk))}; load ${load()}`);
+    progress(
+      `added duplicates: one model ${JSON.stringify(stats(warnOne))}, 20 models ${JSON.stringify(stats(warnChunk))}; load ${load()}`,
+    );
 
     // Classes proposed from examples (issue 36: ≤ 60 s at 20,000 models): every 10th model gets a
     // value of a class key, the rest are proposed one over the whole tenant; the first page times
     // the whole computation, the second reads it from the cache.
     const key = await createMetadataKey(db, user.tenantId, 'Bench class');
-    const classes = ids.filter((_, i) => i % 10 === 0).map((id, i) => ({ model_id: id, metadata_key_id: key!.id, value: `class-${i % 50}` }));
-    for (let i = 0; i < classes.length; i += 1000) await db.insertInto('model_metadata').values(classes.slice(i, i + 1000)).execute();
+    const classes = ids
+      .filter((_, i) => i % 10 === 0)
+      .map((id, i) => ({ model_id: id, metadata_key_id: key!.id, value: `class-${i % 50}` }));
+    for (let i = 0; i < classes.length; i += 1000)
+      await db
+        .insertInto('model_metadata')
+        .values(classes.slice(i, i + 1000))
+        .execute();
     const classesFirst = await get(`/v2/metadata-keys/${key!.id}/proposals?minConfidence=60`);
     const classesPage = await get(`/v2/metadata-keys/${key!.id}/proposals?minConfidence=60&page=2`);
     progress(`class proposals: first ${classesFirst.toFixed(0)} ms, next page ${classesPage.toFixed(0)} ms; load ${load()}`);

@@ -391,4 +391,3 @@ export async function modelRoutes(parent: FastifyInstance, { db, blobStore, file
     return { row, keyId };
   }
 }
-
