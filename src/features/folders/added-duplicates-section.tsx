@@ -6,6 +6,7 @@ import { formatDateTime } from '../../ui/format';
 import { paths } from '../../ui/paths';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { DataTable } from '../../ui/table';
+import { Pager } from '../../ui/pager';
 
 /** Where the list starts when the address names no time: a week back. */
 export function defaultSince(now = Date.now()): string {
@@ -107,24 +108,7 @@ export function AddedDuplicatesSection({ folderId, since, onSince }: { folderId:
                 );
               })}
             </DataTable>
-            {data.pageData.lastPage > 1 && (
-              <div className="actions">
-                <button type="button" className="button button--small" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                  Previous
-                </button>
-                <span className="muted">
-                  Page {data.pageData.currentPage} of {data.pageData.lastPage}
-                </span>
-                <button
-                  type="button"
-                  className="button button--small"
-                  disabled={page >= data.pageData.lastPage}
-                  onClick={() => setPage(page + 1)}
-                >
-                  Next
-                </button>
-              </div>
-            )}
+            <Pager pageData={data.pageData} onPage={setPage} label="Pages of models added as duplicates" />
           </>
         )
       )}

@@ -11,6 +11,7 @@ import { DataTable } from '../../ui/table';
 import { ThresholdSlider } from '../../ui/threshold-slider';
 import { showToast } from '../../ui/toast';
 import './folders.css';
+import { Pager } from '../../ui/pager';
 
 /** Where the list opens: on the dev split's families 93 % of proposals at 60 or more are right, 63 % below (npm run bench:classes). */
 const DEFAULT_MIN_CONFIDENCE = 60;
@@ -207,24 +208,7 @@ export function ClassesPage() {
                   />
                 ))}
               </DataTable>
-              {data && data.pageData.lastPage > 1 && (
-                <div className="actions">
-                  <button type="button" className="button button--small" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                    Previous
-                  </button>
-                  <span className="muted">
-                    Page {data.pageData.currentPage} of {data.pageData.lastPage}
-                  </span>
-                  <button
-                    type="button"
-                    className="button button--small"
-                    disabled={page >= data.pageData.lastPage}
-                    onClick={() => setPage(page + 1)}
-                  >
-                    Next
-                  </button>
-                </div>
-              )}
+              {data && <Pager pageData={data.pageData} onPage={setPage} label="Pages of proposals" />}
             </>
           )}
         </>

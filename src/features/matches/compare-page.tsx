@@ -20,7 +20,7 @@ import { stateLabel } from '../../ui/model-state';
 import './matches.css';
 import { PageHeader } from '../../ui/page-header';
 import { paths } from '../../ui/paths';
-import { saveFile } from '../../ui/save-file';
+import { DownloadButton } from '../../ui/download-button';
 
 function diagonalOf(model: Model): number {
   const box = model.facts?.boundingBox;
@@ -239,31 +239,22 @@ function ReportButton({
   tolerance: number;
 }) {
   const display = useDisplayUnit();
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-  const download = () => {
-    setBusy(true);
-    setProblem(null);
-    fetchDeviationReport(query.id, {
-      otherId: match.id,
-      ...(transform ? { transform } : {}),
-      ...(tolerance > 0 ? { tolerance: Number(tolerance.toPrecision(6)) } : {}),
-      units: display,
-    })
-      .then((pdf) => saveFile(`Deviation ${query.name} - ${match.name}.pdf`.replace(/[\\/:*?"<>|]+/g, '-'), pdf))
-      .catch((error: unknown) => setProblem(errorMessage(error)))
-      .finally(() => setBusy(false));
-  };
   return (
     <div className="control">
-      <button type="button" className="button button--small" onClick={download} disabled={busy} aria-busy={busy}>
-        {busy ? 'Making the report…' : 'Deviation report (PDF)'}
-      </button>
-      {problem && (
-        <p className="form-error" role="alert">
-          The report could not be made: {problem}
-        </p>
-      )}
+      <DownloadButton
+        label="Deviation report (PDF)"
+        busyLabel="Making the report…"
+        problem="The report could not be made"
+        make={async () => ({
+          name: `Deviation ${query.name} - ${match.name}.pdf`.replace(/[\\/:*?"<>|]+/g, '-'),
+          content: await fetchDeviationReport(query.id, {
+            otherId: match.id,
+            ...(transform ? { transform } : {}),
+            ...(tolerance > 0 ? { tolerance: Number(tolerance.toPrecision(6)) } : {}),
+            units: display,
+          }),
+        })}
+      />
     </div>
   );
 }

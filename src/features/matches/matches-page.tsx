@@ -24,6 +24,7 @@ import { FolderOptions } from '../../ui/folder-options';
 import { paths } from '../../ui/paths';
 import { saveFile } from '../../ui/save-file';
 import { ScoreLegend } from '../../ui/score-legend';
+import { Pager } from '../../ui/pager';
 
 const kindHints: Record<MatchKind, string> = {
   'part-in-part':
@@ -312,24 +313,7 @@ function MatchResults({ model, kind }: { model: Model; kind: MatchKind }) {
         </PreviewGrid>
       )}
 
-      {pageData && pageData.lastPage > 1 && (
-        <nav className="pager" aria-label="Pages">
-          <button type="button" className="button" disabled={state.page <= 1} onClick={() => update({ page: state.page - 1 })}>
-            Previous
-          </button>
-          <span>
-            Page {pageData.currentPage} of {pageData.lastPage}
-          </span>
-          <button
-            type="button"
-            className="button"
-            disabled={state.page >= pageData.lastPage}
-            onClick={() => update({ page: state.page + 1 })}
-          >
-            Next
-          </button>
-        </nav>
-      )}
+      {pageData && <Pager pageData={pageData} onPage={(page) => update({ page })} />}
     </>
   );
 }

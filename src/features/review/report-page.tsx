@@ -14,6 +14,7 @@ import { ReportProgress, scopeWords } from './report-status';
 import './review.css';
 import { paths } from '../../ui/paths';
 import { saveFile } from '../../ui/save-file';
+import { Pager } from '../../ui/pager';
 
 function ExportButtons() {
   const [busy, setBusy] = useState<string | null>(null);
@@ -117,19 +118,7 @@ function Groups({ report }: { report: DuplicateReport }) {
           <GroupCard key={g.key} group={g} index={pageData.startIndex + i} threshold={report.threshold} canEdit={canEdit} />
         ))
       )}
-      {pageData.lastPage > 1 && (
-        <nav className="pager" aria-label="Pages of groups">
-          <button type="button" className="button" disabled={page <= 1} onClick={() => goTo(page - 1)}>
-            Previous
-          </button>
-          <span>
-            Page {pageData.currentPage} of {pageData.lastPage}
-          </span>
-          <button type="button" className="button" disabled={page >= pageData.lastPage} onClick={() => goTo(page + 1)}>
-            Next
-          </button>
-        </nav>
-      )}
+      <Pager pageData={pageData} onPage={goTo} label="Pages of groups" />
       {acting && <BulkActionDialog reportId={report.id} duplicates={decidedDuplicates} onClose={() => setActing(false)} />}
     </>
   );

@@ -5,6 +5,7 @@ import type { Webhook } from '../../contract/webhooks';
 import { formatDateTime } from '../../ui/format';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { DataTable } from '../../ui/table';
+import { Pager } from '../../ui/pager';
 
 /** One endpoint's deliveries, newest first; read again while one is on its way. */
 export function DeliveryLog({ webhook, onClose }: { webhook: Webhook; onClose: () => void }) {
@@ -48,24 +49,7 @@ export function DeliveryLog({ webhook, onClose }: { webhook: Webhook; onClose: (
               </tr>
             ))}
           </DataTable>
-          {data.pageData.lastPage > 1 && (
-            <div className="actions">
-              <button type="button" className="button button--small" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                Newer
-              </button>
-              <span className="muted">
-                Page {data.pageData.currentPage} of {data.pageData.lastPage}
-              </span>
-              <button
-                type="button"
-                className="button button--small"
-                disabled={page >= data.pageData.lastPage}
-                onClick={() => setPage(page + 1)}
-              >
-                Older
-              </button>
-            </div>
-          )}
+          <Pager pageData={data.pageData} onPage={setPage} label="Pages of deliveries" />
         </>
       )}
     </section>
