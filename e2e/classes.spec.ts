@@ -45,7 +45,7 @@ test('unlabelled models are proposed the class of their nearest examples; accept
 
   await page.goto(`/folders/${models[0]!.folderId}`);
   await page.getByRole('link', { name: 'Classify' }).click();
-  await page.getByLabel('Class').selectOption({ label: keyName });
+  await page.getByLabel('Class', { exact: true }).selectOption({ label: keyName });
   await page.getByRole('slider', { name: /Confidence at least/ }).fill('0');
   const rows = page.getByTestId('proposal-row');
   await expect(rows).toHaveCount(6);

@@ -189,7 +189,9 @@ async function sortMatches(db: Kysely<Database>, matches: ScoredMatch[], order: 
     for (const t of terms) {
       const x = key(a, t.field),
         y = key(b, t.field);
-      if (x !== y) return (x < y ? -1 : 1) * (t.direction === 'desc' ? -1 : 1);
+      // Names in the reader's order ("bracket" beside "Bracket", "bracket turned" after "bracket-copy"), not code points.
+      const c = typeof x === 'string' && typeof y === 'string' ? x.localeCompare(y) : x < y ? -1 : x > y ? 1 : 0;
+      if (c !== 0) return c * (t.direction === 'desc' ? -1 : 1);
     }
     return a.modelId < b.modelId ? -1 : a.modelId > b.modelId ? 1 : 0;
   });
