@@ -151,7 +151,7 @@ describe('geometric search endpoints', () => {
     expect(p2.pageData).toMatchObject({ currentPage: 2, perPage: 2, total: all.matchCount, startIndex: 2 });
     const byName = await similarity('part-to-part', id.original!, '?perPage=100&order=name');
     const names = byName.matches.map((m) => m.matchedModel.name);
-    expect(names).toEqual([...names].sort());
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
     const asc = await similarity('part-to-part', id.original!, '?perPage=100&order=matchPercentage');
     expect(asc.matches.map((m) => m.matchPercentage)).toEqual([...all.matches.map((m) => m.matchPercentage)].reverse());
     const folder = (await svc.model(id.glbCopy!)).folderId;
