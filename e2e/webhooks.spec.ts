@@ -70,6 +70,15 @@ test('an admin adds an endpoint, sees the secret once, and the deliveries arrive
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['ping', 'model.finished']));
     expect(JSON.stringify(events.find((e) => e.type === 'model.finished')?.data)).toContain(model!.id);
   } finally {
+    // Other specs share the demo tenant: no endpoint is left behind for their events to retry against.
+    const token = await accessTokenOf(page).catch(() => null);
+    if (token) {
+      const auth = { authorization: `Bearer ${token}` };
+      const { webhooks } = (await (await page.request.get('/v2/webhooks', { headers: auth })).json()) as {
+        webhooks: { id: string; url: string }[];
+      };
+      for (const w of webhooks.filter((h) => h.url === url)) await page.request.delete(`/v2/webhooks/${w.id}`, { headers: auth });
+    }
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 });

@@ -1,7 +1,6 @@
 import { queryOptions, useQueries, useQuery } from '@tanstack/react-query';
 import { addedDuplicatesResponseSchema, type AddedDuplicatesResponse } from '../contract/matches';
 import { apiClient } from './client';
-import { modelQueries } from './models';
 
 /**
  * Models asked about in one request by the upload page: a file that finishes is asked about with at
@@ -34,11 +33,14 @@ export function fetchAddedDuplicates(params: AddedDuplicatesParams, signal?: Abo
   });
 }
 
-/** Below the model lists: an upload, a delete or a move renews them as it renews the lists. */
+/**
+ * Not below the model lists: an upload renews those every second, and each of these answers costs
+ * a part-to-part query per model. A chunk is asked again when a file joins it.
+ */
 export const addedDuplicateQueries = {
   of: (params: AddedDuplicatesParams) =>
     queryOptions({
-      queryKey: [...modelQueries.lists(), 'added-duplicates', params] as const,
+      queryKey: ['added-duplicates', params] as const,
       queryFn: ({ signal }) => fetchAddedDuplicates(params, signal),
     }),
 };
@@ -57,11 +59,16 @@ export function useAddedDuplicatesOf(modelIds: readonly string[]): { byModel: Re
       ...addedDuplicateQueries.of({ modelIds: ids, perPage: ADDED_DUPLICATES_CHUNK }),
       placeholderData: (previous: AddedDuplicatesResponse | undefined) => previous,
     })),
-    combine: (answers) => ({
-      byModel: new Map(answers.flatMap((a) => a.data?.results ?? []).map((r) => [r.model.id, r])),
-      error: answers.find((a) => a.error)?.error ?? null,
-    }),
+    combine: byModel,
   });
+}
+
+/** A stable function, so the combined answer is rebuilt only when an answer changes (the rows are memoised on it). */
+function byModel(answers: { data?: AddedDuplicatesResponse | undefined; error: unknown }[]) {
+  return {
+    byModel: new Map(answers.flatMap((a) => a.data?.results ?? []).map((r) => [r.model.id, r])) as ReadonlyMap<string, AddedDuplicate>,
+    error: answers.find((a) => a.error)?.error ?? null,
+  };
 }
 
 /** A folder's models (with subfolders) added since a time although the library held the same part. */

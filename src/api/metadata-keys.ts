@@ -63,11 +63,12 @@ export interface ClassProposalParams {
   page: number;
 }
 
-/** Below the model lists: uploads, deletions and metadata changes (which change the examples) renew them. */
+/** Not below the model lists (an upload renews those every second); accepting renews them. */
 export const classProposalQueries = {
+  all: () => ['class-proposals'] as const,
   of: (p: ClassProposalParams) =>
     queryOptions({
-      queryKey: [...modelQueries.lists(), 'class-proposals', p] as const,
+      queryKey: [...classProposalQueries.all(), p] as const,
       queryFn: ({ signal }) =>
         apiClient().request(`${path}/${p.keyId}/proposals`, {
           query: { folderIds: p.folderId, value: p.value, minConfidence: p.minConfidence, page: p.page, perPage: 50 },
@@ -91,6 +92,10 @@ export function useAcceptProposals() {
   return useMutation({
     mutationFn: ({ keyId, items }: { keyId: number } & AcceptProposalsRequest) =>
       apiClient().request(`${path}/${keyId}/proposals/accept`, { method: 'POST', body: { items }, schema: acceptProposalsResponseSchema }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: modelQueries.all() }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: classProposalQueries.all() }),
+        queryClient.invalidateQueries({ queryKey: modelQueries.all() }),
+      ]),
   });
 }

@@ -201,10 +201,10 @@ export const modelQueries = {
       queryFn: ({ signal }) => fetchStateReport(folderId, signal),
       refetchInterval: (query) => (Object.keys(query.state.data?.states ?? {}).some((s) => !isSettled(s)) ? stateReportPollMs : false),
     }),
-  /** Below the model's lists: an upload, a delete or a move (which change where a part is used) renew it. */
+  /** Below the model: read again with it (not with the lists, which an upload renews every second). */
   whereUsed: (id: string) =>
     queryOptions({
-      queryKey: [...modelQueries.lists(), 'where-used', id] as const,
+      queryKey: [...modelQueries.details(), id, 'where-used'] as const,
       queryFn: ({ signal }) => fetchWhereUsed(id, signal),
     }),
   assemblyTree: (id: string) =>

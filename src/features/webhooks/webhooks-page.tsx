@@ -141,7 +141,7 @@ export function WebhooksPage() {
         )}
       </section>
 
-      {logOf && <DeliveryLog webhook={logOf} onClose={() => setShownLog(null)} />}
+      {logOf && <DeliveryLog key={logOf.id} webhook={logOf} onClose={() => setShownLog(null)} />}
 
       {created && <WebhookSecretDialog created={created} onClose={() => setCreated(null)} />}
       {toDelete && (

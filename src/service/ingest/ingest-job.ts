@@ -58,7 +58,9 @@ export type IngestResult =
  * that were waiting for this file. Throws only for infrastructure failures (database, blob
  * store), which the queue retries; everything about the file itself ends in a state.
  */
-export async function ingestModel(deps: IngestDeps, job: Pick<IngestJob, 'modelId'> & Partial<IngestJob>): Promise<IngestResult> {
+export async function ingestModel(given: IngestDeps, job: Pick<IngestJob, 'modelId'> & Partial<IngestJob>): Promise<IngestResult> {
+  // A recipe upgrade reprocesses every model: nothing happened to them that a webhook should tell.
+  const deps = job.reason === 'upgrade' ? { ...given, lifecycle: given.lifecycle.quiet() } : given;
   const { db, blobs, pool } = deps;
   const row = await findModelById(db, job.modelId);
   if (!row) return { kind: 'skipped', why: 'deleted' };

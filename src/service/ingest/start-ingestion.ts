@@ -20,7 +20,7 @@ import {
 } from './job-queue';
 import { addedDuplicates } from '../search/added-duplicates';
 import { failReport, reportById } from '../store/duplicate-reports';
-import { deliveryToSend, recordAttempt } from '../store/webhooks';
+import { deliveryToSend, pruneDeliveries, recordAttempt } from '../store/webhooks';
 import { postSigned } from '../webhooks/deliver';
 import { modelSummary, webhookEvents } from '../webhooks/events';
 import { searchableStates } from '../../contract/models';
@@ -179,7 +179,8 @@ export async function startIngestion({
           if (!stage.startsWith('cpu:')) config.metrics?.ingestStageSeconds.observe({ stage }, ms / 1000);
       }
       if (result.kind === 'done' && result.state !== 'finished') log.info(`model ${modelId}: ${result.state} — ${result.reason ?? ''}`);
-      if (result.kind === 'done') await announceDuplicates(modelId);
+      // "Duplicate found at upload": for a file that arrived, not for a reprocess or an upgrade.
+      if (result.kind === 'done' && job.data.reason === 'uploaded') await announceDuplicates(modelId);
       config.onResult?.(modelId, result);
     } catch (error) {
       if (stopping) {
@@ -243,6 +244,20 @@ export async function startIngestion({
     }
   }
 
+  /** `duplicate-report.ready`; a failure is logged: the report is ready whatever a webhook does. */
+  async function announceReport(reportId: string) {
+    try {
+      const report = await reportById(db, reportId);
+      if (report?.status !== 'ready') return;
+      const groups = (report.result as { clusters?: unknown[] } | null)?.clusters?.length ?? 0;
+      await events.emit(db, report.tenant_id, 'duplicate-report.ready', {
+        report: { id: report.id, threshold: report.threshold, folderIds: report.folder_ids, groups },
+      });
+    } catch (error) {
+      log.warn(`webhooks: report ${reportId} could not be announced: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
   /** One attempt at a delivery; a failure is thrown so the queue tries again, until the last attempt. */
   async function runDelivery(job: JobWithMetadata<{ deliveryId: string }>) {
     const delivery = await deliveryToSend(db, job.data.deliveryId);
@@ -270,13 +285,7 @@ export async function startIngestion({
     await leases.hold(REPORT_QUEUE, job.id);
     try {
       await runDuplicateReport(db, job.data.reportId);
-      const report = await reportById(db, job.data.reportId);
-      if (report?.status === 'ready') {
-        const groups = (report.result as { clusters?: unknown[] } | null)?.clusters?.length ?? 0;
-        await events.emit(db, report.tenant_id, 'duplicate-report.ready', {
-          report: { id: report.id, threshold: report.threshold, folderIds: report.folder_ids, groups },
-        });
-      }
+      await announceReport(job.data.reportId);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       log.error(`report ${job.data.reportId}: attempt ${job.retryCount + 1} failed: ${message}`);
@@ -289,7 +298,7 @@ export async function startIngestion({
 
   async function housekeeping(task: Housekeeping['task'] | undefined) {
     if (task === 'claims') await releaseAbandonedClaims(db, new Date(Date.now() - UPLOAD_CLAIM_LEASE_MS));
-    if (task === 'prune') await Promise.all([pruneExpiredPayloads(db), pruneThrottle(db)]);
+    if (task === 'prune') await Promise.all([pruneExpiredPayloads(db), pruneThrottle(db), pruneDeliveries(db)]);
   }
 
   async function handBack(jobs: { queue: string; jobId: string }[], why: string) {
@@ -330,8 +339,8 @@ export async function startIngestion({
     );
   queue.onCommitted(() => workerIds.forEach((id) => boss.notifyWorker(id)));
   await boss.work(HOUSEKEEPING_QUEUE, { pollingIntervalSeconds: 30 }, ([job]: Job<Housekeeping>[]) => track(housekeeping(job?.data.task)));
-  // Upload claims whose lease (60 s) ran out are given back each minute; expired sign-in records
-  // and old throttle rows are deleted each hour.
+  // Upload claims whose lease (60 s) ran out are given back each minute; expired sign-in records,
+  // old throttle rows and webhook deliveries past the log's 30 days are deleted each hour.
   await boss.schedule(HOUSEKEEPING_QUEUE, '* * * * *', { task: 'claims' }, { key: 'claims' });
   await boss.schedule(HOUSEKEEPING_QUEUE, '17 * * * *', { task: 'prune' }, { key: 'prune' });
   await boss.send(UPGRADE_QUEUE, {}, { singletonKey: 'upgrade', startAfter: config.upgradeDelaySeconds ?? 10 });

@@ -8,6 +8,7 @@ import { findModel, findModelById } from './models';
 import { isUuid } from './users';
 import type { WebhookEvent } from '../../contract/webhooks';
 import { modelSummary, type EventSink } from '../webhooks/events';
+import { log } from '../log';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -82,13 +83,29 @@ export class ModelLifecycle {
     private readonly events?: EventSink,
   ) {}
 
+  /**
+   * The same writer without announcements: a recipe upgrade reprocesses the whole library, and a
+   * script told "finished" for every model again would have nothing to act on.
+   */
+  quiet(): ModelLifecycle {
+    return new ModelLifecycle(this.db, this.queue);
+  }
+
   /** Models deleted (model-deletion.ts): `model.deleted` for each. */
   async deleted(rows: readonly ModelRow[]): Promise<void> {
     for (const row of rows) await this.announce(this.db, row, 'model.deleted');
   }
 
+  /**
+   * Records the event's deliveries. Inside the caller's transaction a failure fails that
+   * transaction (it is retried as a whole); after a committed change it is logged, not thrown: what
+   * caused the event has happened, and a webhook must not fail it.
+   */
   private async announce(db: Db, row: ModelRow, event: WebhookEvent): Promise<void> {
-    await this.events?.emit(db, row.tenant_id, event, { model: modelSummary(row) });
+    if (!this.events) return;
+    const emit = () => this.events!.emit(db, row.tenant_id, event, { model: modelSummary(row) });
+    if (db.isTransaction) return emit();
+    await emit().catch((error: unknown) => log.warn({ err: error, modelId: row.id, event }, 'webhook event could not be recorded'));
   }
 
   /** The file is stored: `processing`, its job sent. */

@@ -145,3 +145,14 @@ export async function listDeliveries(db: Db, tenantId: number, webhookId: string
   ]);
   return { rows, total: Number(count.n) };
 }
+
+/** How long the delivery log keeps a delivery. */
+export const DELIVERY_LOG_DAYS = 30;
+
+/** Deletes deliveries older than the log keeps (the hourly housekeeping). */
+export async function pruneDeliveries(db: Db): Promise<void> {
+  await db
+    .deleteFrom('webhook_deliveries')
+    .where('created_at', '<', sql<Date>`now() - make_interval(days => ${DELIVERY_LOG_DAYS})`)
+    .execute();
+}

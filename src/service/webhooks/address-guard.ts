@@ -10,7 +10,12 @@ import ipaddr from 'ipaddr.js';
 export function refusedRange(address: string): string | null {
   if (!ipaddr.isValid(address)) return 'invalid';
   let ip = ipaddr.parse(address);
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+  if (ip.kind() === 'ipv6') {
+    const v6 = ip as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) ip = v6.toIPv4Address();
+    // The deprecated IPv4-compatible form (::a.b.c.d) reaches the IPv4 address on some stacks.
+    else if (v6.parts.slice(0, 6).every((p) => p === 0) && v6.parts[6] !== 0) return 'ipv4Compatible';
+  }
   const range = ip.range();
   return range === 'unicast' ? null : range;
 }

@@ -32,13 +32,20 @@ export async function postSigned(
   const now = options.now ?? new Date();
   const signature = new Webhook(target.secret).sign(message.id, now, message.body);
   const send = url.protocol === 'https:' ? https.request : http.request;
+  const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   return new Promise<AttemptResult>((resolve) => {
+    let settled = false;
+    const done = (result: AttemptResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      resolve(result);
+    };
     const request = send(
       url,
       {
         method: 'POST',
         lookup: guardedLookup(options.allowPrivate),
-        timeout: options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
         headers: {
           'content-type': 'application/json',
           'user-agent': 'geometric-search-workbench-webhooks',
@@ -48,22 +55,21 @@ export async function postSigned(
         },
       },
       (response) => {
-        // The body is not read for anything; draining it frees the socket.
-        response.resume();
-        response.on('end', () => {
-          const status = response.statusCode ?? 0;
-          const ok = status >= 200 && status < 300;
-          resolve({
-            ok,
-            status,
-            error: ok ? null : `The receiver answered ${status}${response.statusMessage ? ` ${response.statusMessage}` : ''}.`,
-          });
+        // The status line is the answer; the body is not read (a receiver streaming one slowly must
+        // not hold a worker), so the connection is closed at once.
+        const status = response.statusCode ?? 0;
+        const ok = status >= 200 && status < 300;
+        done({
+          ok,
+          status,
+          error: ok ? null : `The receiver answered ${status}${response.statusMessage ? ` ${response.statusMessage}` : ''}.`,
         });
-        response.on('error', (error) => resolve({ ok: false, status: response.statusCode ?? null, error: error.message }));
+        response.destroy();
       },
     );
-    request.on('timeout', () => request.destroy(new Error(`No answer within ${(options.timeoutMs ?? DELIVERY_TIMEOUT_MS) / 1000} s.`)));
-    request.on('error', (error) => resolve({ ok: false, status: null, error: error.message }));
+    // One deadline for connecting, sending and the status line (a socket timeout only catches idleness).
+    const deadline = setTimeout(() => request.destroy(new Error(`No answer within ${timeoutMs / 1000} s.`)), timeoutMs);
+    request.on('error', (error) => done({ ok: false, status: null, error: error.message }));
     request.end(message.body);
   });
 }

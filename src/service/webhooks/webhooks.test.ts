@@ -155,7 +155,13 @@ describe('webhooks', () => {
     expect(() =>
       new Webhook(secret).verify(sample.body.replace('bracket', 'bracket2'), sample.headers as Record<string, string>),
     ).toThrow();
-    const log = webhookDeliveryListResponseSchema.parse((await api(`/v2/webhooks/${hookId}/deliveries?perPage=100`)).body);
+    // The log is written once the receiver has answered: wait until every delivery has its outcome.
+    const logOf = async () => webhookDeliveryListResponseSchema.parse((await api(`/v2/webhooks/${hookId}/deliveries?perPage=100`)).body);
+    let log = await logOf();
+    for (let i = 0; i < 100 && log.deliveries.some((d) => d.status === 'pending'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      log = await logOf();
+    }
     expect(log.deliveries.length).toBeGreaterThanOrEqual(4);
     expect(log.deliveries.every((d) => d.status === 'delivered' && d.attempts === 1 && d.responseStatus === 204)).toBe(true);
   }, 120_000);
@@ -214,6 +220,7 @@ describe('webhook addresses on a deployment that does not allow private ones', (
       ['http://[::1]/x', 'loopback'],
       ['http://[::ffff:127.0.0.1]/x', 'loopback'],
       ['http://0.0.0.0/x', 'unspecified'],
+      ['http://[::7f00:1]/x', 'ipv4Compatible'],
     ] as const) {
       const r = await register(url);
       expect(r.status, url).toBe(400);
@@ -231,5 +238,27 @@ describe('webhook addresses on a deployment that does not allow private ones', (
       expect(r, url).toMatchObject({ ok: false, status: null, error: expect.stringContaining('loopback range') });
     }
     expect(await addressProblem('http://localhost/x', true)).toBeNull();
+  });
+
+  it('gives up on a receiver that does not answer in time', async () => {
+    // No answer for 3 s: the one deadline covers connecting, sending and the status line.
+    const slow = http.createServer((_req, res) => {
+      setTimeout(() => res.writeHead(204).end(), 3000).unref();
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/x`;
+      const started = Date.now();
+      const r = await postSigned(
+        { url, secret: `whsec_${Buffer.from('k'.repeat(32)).toString('base64')}` },
+        { id: 'm', body: '{}' },
+        { allowPrivate: true, timeoutMs: 500 },
+      );
+      expect(r).toMatchObject({ ok: false, status: null, error: 'No answer within 0.5 s.' });
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      slow.closeAllConnections();
+      await new Promise<void>((resolve) => slow.close(() => resolve()));
+    }
   });
 });

@@ -13,6 +13,7 @@ import { listParam } from '../../http/list-param';
 import { addedDuplicates } from '../../search/added-duplicates';
 import { toModelsByIds } from '../../store/model-dto';
 import { modelsByIds } from '../../store/models';
+import { isUuid } from '../../store/users';
 import type { Database, ModelRow } from '../../store/schema';
 
 /** Models one request compares at most: each is a part-to-part query (mostly stored pairs read). */
@@ -92,7 +93,7 @@ async function askedModels(
   { ids, since, scope }: { ids: string[] | undefined; since: string | undefined; scope: number[] | null },
 ): Promise<ModelRow[]> {
   let rows = ids?.length
-    ? await modelsByIds(db, tenantId, ids)
+    ? await modelsByIds(db, tenantId, ids.filter(isUuid))
     : await db
         .selectFrom('models')
         .selectAll()

@@ -22,6 +22,7 @@ import { folderVectors } from '../../search/folder-vectors';
 import { findMetadataKey, setMetadataValue } from '../../store/metadata-keys';
 import { toModelsByIds } from '../../store/model-dto';
 import { modelsByIds } from '../../store/models';
+import { isUuid } from '../../store/users';
 import type { Database } from '../../store/schema';
 import { searchableIdsSql } from '../../store/searchable-models';
 
@@ -140,6 +141,8 @@ export async function classProposalRoutes(parent: FastifyInstance, { db, files }
       if (!key) throw new NotFound(`No metadata key ${request.params.id}.`);
       const { items } = request.body;
       const ids = [...new Set(items.map((i) => i.modelId))];
+      const malformed = ids.filter((id) => !isUuid(id));
+      if (malformed.length) throw new InvalidInput(`No model ${malformed.slice(0, 5).join(', ')}: nothing was set.`);
       const known = new Set((await modelsByIds(db, auth.tenantId, ids)).map((r) => r.id));
       const missing = ids.filter((id) => !known.has(id));
       if (missing.length)
