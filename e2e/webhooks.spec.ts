@@ -56,7 +56,11 @@ test('an admin adds an endpoint, sees the secret once, and the deliveries arrive
     // A model uploaded through the API: its events arrive and are listed.
     const token = await accessTokenOf(page);
     const [model] = await uploadModels(page.request, token, [
-      { filePath: `E2E Webhooks ${Date.now()}/bracket.stl`, name: 'bracket', bytes: toStlBinary((await bracket()).mesh) },
+      {
+        filePath: `E2E Webhooks ${Date.now()}/bracket.stl`,
+        name: 'bracket',
+        bytes: toStlBinary((await bracket({ size: 41, depth: 21 })).mesh),
+      },
     ]);
     await waitSettled(page.request, token, [model!.id]);
     await expect(log.getByTestId('delivery-row').filter({ hasText: 'model.finished' })).toContainText('delivered', { timeout: 20_000 });
