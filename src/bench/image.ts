@@ -9,6 +9,9 @@
  * noisy, encoded as JPEG, PNG or WebP with sharp, then decoded and described exactly as the
  * service does (service/images/decode-image.ts). Fixed seeds.
  *
+ * First, per source (issue 33): photos of the dev, frozen and real sets' originals searched among
+ * their own set (BENCH_SETS, default dev,frozen,real; empty to skip; BENCH_SOURCES_ONLY=1 stops there).
+ *
  * BENCH_HTTP=1 also runs the real service: the parts are uploaded as STL over HTTP, ingested by
  * the real workers, the photos uploaded through POST /v2/images + signed PUT, and searched with
  * GET /v2/images/model-matches.
@@ -32,6 +35,8 @@ import {
 } from '../geometry/search/views/view-index';
 import { decodeAndDescribe } from '../service/images/decode-image';
 import { benchPhoto } from '../service/testing/test-photos';
+import { encodeViewSignature, storedBytes, storedSignatures } from '../service/images/view-signature';
+import { gallery } from './search-data/gallery';
 
 const PHOTOS_PER_PART = Number(process.env.BENCH_PHOTOS ?? 6);
 const SCALE_MODELS = Number(process.env.BENCH_SCALE_MODELS ?? 10_000);
@@ -112,8 +117,18 @@ async function inMemory(parts: BenchPart[]) {
     );
   }
   const pack = packViews(parts.map((p, k) => ({ id: p.id, count: views[k]!.count, data: views[k]!.data })));
+  const encodeMs: number[] = [];
+  for (const v of views) {
+    const t = performance.now();
+    encodeViewSignature(v);
+    encodeMs.push(performance.now() - t);
+  }
+  encodeMs.sort((a, b) => a - b);
+  console.log(
+    `ingestion views: encoding the view signature ${encodeMs[encodeMs.length >> 1]!.toFixed(1)} ms median, ${encodeMs.at(-1)!.toFixed(1)} ms max`,
+  );
 
-  const signatures = views.map((v) => v.signatures);
+  const signatures = views.map(storedSignatures);
   const queries = new Map<string, Query[]>();
   let failed = 0;
   for (const [k, p] of parts.entries()) {
@@ -178,7 +193,8 @@ function scale(views: ModelViews[], queries: Map<string, Query[]>) {
     return { id: `m${k}`, count: src.count, data };
   });
   const pack = packViews(models);
-  const signatures = models.map((_, k) => views[k % views.length]!.signatures);
+  const stored = views.map(storedSignatures);
+  const signatures = models.map((_, k) => stored[k % views.length]!);
   const qs = [...queries.values()].flat();
   const wall: number[] = [],
     cpu: number[] = [];
@@ -325,9 +341,63 @@ async function fitWeights(parts: BenchPart[]) {
   console.log(JSON.stringify(Array.from(w, (x) => Number(x.toPrecision(4)))));
 }
 
+/**
+ * Per source (issue 33): BENCH_SOURCE_PHOTOS photos of every original of the dev, frozen and real
+ * sets (search-data/gallery.ts), each searched among its own set's models; one image, and two
+ * images of one object together. Right = the photographed model first / in the first five.
+ */
+async function perSource(sets: string[], perArchetype: number) {
+  const photos = Number(process.env.BENCH_SOURCE_PHOTOS ?? 4);
+  const rows: string[] = [];
+  for (const name of sets) {
+    const models = await gallery(name, perArchetype);
+    const views = await Promise.all(models.map((g) => modelViews(g.mesh)));
+    const pack = packViews(models.map((g, k) => ({ id: g.record.id, count: views[k]!.count, data: views[k]!.data })));
+    const signatures = views.map(storedSignatures);
+    const bytes = views.map((v) => storedBytes(encodeViewSignature(v))).sort((a, b) => a - b);
+    console.log(
+      `${name}: view signature stored ${(bytes[bytes.length >> 1]! / 1024).toFixed(1)} KB median, ${(bytes.at(-1)! / 1024).toFixed(1)} KB max (≤ 16 KB)`,
+    );
+    const one = { n: 0, top1: 0, top5: 0, family: 0 },
+      two = { n: 0, top1: 0, top5: 0, family: 0 };
+    let failed = 0;
+    const count = (c: typeof one, dist: Float64Array, record: (typeof models)[number]['record']) => {
+      const rank = rankOf(dist, pack.ids, record.id);
+      const best = [...dist.keys()].reduce((a, b) => (dist[b]! < dist[a]! ? b : a), 0);
+      c.n++;
+      if (rank === 0) c.top1++;
+      if (rank < 5) c.top5++;
+      if (models[best]!.record.design === record.design) c.family++;
+    };
+    for (const [k, g] of models.entries()) {
+      if (g.record.kind !== 'original') continue;
+      const list: Query[] = [];
+      for (let j = 0; j < photos; j++) {
+        const d = await decodeAndDescribe((await benchPhoto(g.mesh, 1000 + k * 97 + j)).bytes);
+        if (d.ok && d.description.ok) list.push(d.description);
+        else failed++;
+      }
+      for (const q of list) count(one, search(pack, signatures, [q]), g.record);
+      for (let j = 0; j + 1 < list.length; j += 2) count(two, search(pack, signatures, [list[j]!, list[j + 1]!]), g.record);
+    }
+    const f = (a: number, n: number) => (n ? a / n : 0).toFixed(2);
+    rows.push(
+      `| ${name} | ${models.length} | ${one.n} | ${f(one.top1, one.n)} | ${f(one.top5, one.n)} | ${f(one.family, one.n)} | ${f(two.top1, two.n)} | ${f(two.top5, two.n)} | ${f(two.family, two.n)} | ${failed} |`,
+    );
+    console.log(rows.at(-1));
+  }
+  console.log(
+    '\n| set | models | photos | one image: top-1 (≥ 0.80) | top-5 (≥ 0.95) | its family first | two images: top-1 | top-5 | its family first | not usable |\n|---|---|---|---|---|---|---|---|---|---|',
+  );
+  for (const r of rows) console.log(r);
+}
+
 async function main() {
   const parts = await benchParts();
   if (process.env.FIT_WEIGHTS === '1') return fitWeights(parts);
+  const sets = (process.env.BENCH_SETS ?? 'dev,frozen,real').split(',').filter(Boolean);
+  if (sets.length) await perSource(sets, Number(process.env.BENCH_DESIGNS ?? 3));
+  if (process.env.BENCH_SOURCES_ONLY === '1') return;
   const { views, queries } = await inMemory(parts);
   scale(views, queries);
   if (process.env.BENCH_HTTP === '1') {

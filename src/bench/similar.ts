@@ -18,7 +18,7 @@ import { meshFacts, weld } from '../geometry/mesh/mesh-facts';
 import { computeSearchFeatures } from '../geometry/search/search-features';
 import { descriptorDistance } from '../geometry/search/descriptors/global-descriptor';
 import { modelViews } from '../geometry/search/views/model-views';
-import { weighted } from '../geometry/search/views/view-index';
+import { quantizeViews } from '../geometry/search/views/view-index';
 import { viewSetDistance, type ViewSet } from '../geometry/search/views/view-set-distance';
 import { buildKicadFamilies } from './search-data/kicad-families';
 import { buildRealParts } from './search-data/real-parts';
@@ -45,12 +45,12 @@ export async function members(records: SearchRecord[], o: { views?: boolean } = 
     if (mesh.units && mesh.units !== 'unknown' && mesh.units !== 'mm') mesh = convertUnits(mesh, 'mm');
     const welded = weld(mesh);
     const features = computeSearchFeatures(mesh, { facts: meshFacts(mesh, { welded }), welded });
-    let views: ViewSet = { count: 0, dim: 0, data: new Float32Array() };
+    let views: ViewSet = { count: 0, dim: 0, data: new Uint8Array() };
     if (o.views !== false) {
       const t = performance.now();
       const v = await modelViews(mesh);
       viewsMs += performance.now() - t;
-      views = { count: v.count, dim: v.dim, data: weighted(v.data) };
+      views = { count: v.count, dim: v.dim, data: quantizeViews(v.data) };
     }
     out.push({ id: r.id, family: r.design, global: features.global, views });
   }
@@ -113,11 +113,13 @@ async function main() {
       Array.from({ length: n }, (_, i) => Array.from({ length: n - i - 1 }, (_, k) => m[i * n + i + 1 + k]!)).flat();
     const gm = median(upper(g)),
       wm = median(upper(w));
-    const by = {
+    const by: Record<string, ReturnType<typeof retrieval>> = {
       descriptor: retrieval(ms, (i, j) => g[i * n + j]!),
       views: retrieval(ms, (i, j) => w[i * n + j]!),
-      'mix ½–½': retrieval(ms, (i, j) => g[i * n + j]! / gm + w[i * n + j]! / wm),
     };
+    // The views' share of the mix, each distance over its median (BENCH_MIX, comma-separated).
+    for (const share of (process.env.BENCH_MIX ?? '0.5').split(',').map(Number))
+      by[`mix ${share}`] = retrieval(ms, (i, j) => ((1 - share) * g[i * n + j]!) / gm + (share * w[i * n + j]!) / wm);
     const fam = new Set(ms.map((m) => m.family)).size;
     for (const [k, r] of Object.entries(by))
       rows.push(`| ${name} | ${n} / ${fam} | ${k} | ${r.nn.toFixed(2)} | ${r.map.toFixed(2)} | ${r.queries} |`);

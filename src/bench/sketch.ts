@@ -12,9 +12,6 @@
  */
 import sharp from 'sharp';
 import { defaultThresholds } from '../contract/score-scale';
-import { importFile } from '../geometry/import/registry';
-import { isImportError } from '../geometry/import/importer';
-import { convertUnits, type Mesh } from '../geometry/mesh/mesh';
 import { lookFrom } from '../geometry/output/render/view';
 import { prng } from '../geometry/search/descriptors/sampling';
 import { modelViews, type ModelViews } from '../geometry/search/views/model-views';
@@ -22,9 +19,9 @@ import { matchPercentage, packViews } from '../geometry/search/views/view-index'
 import { VIEW_DISTANCE } from '../geometry/search/views/model-views';
 import { randomFaults, syntheticSketch } from '../geometry/testing/synthetic-sketch';
 import { decodeAndDescribe } from '../service/images/decode-image';
+import { storedSignatures } from '../service/images/view-signature';
 import { rankOf, search } from './image';
-import { buildRealParts } from './search-data/real-parts';
-import { buildSplit, type SearchRecord } from './search-data/split';
+import { gallery as galleryOf } from './search-data/gallery';
 
 const SKETCHES = Number(process.env.BENCH_SKETCHES ?? 4);
 const SCALE_MODELS = Number(process.env.BENCH_SCALE_MODELS ?? 20_000);
@@ -34,30 +31,16 @@ interface Query {
   signature: Uint8Array;
 }
 
-async function meshOf(r: SearchRecord): Promise<Mesh | undefined> {
-  const imported = await importFile(r.file.name, r.file.bytes);
-  if (isImportError(imported)) return undefined;
-  const mesh: Mesh = { positions: imported.positions, indices: imported.indices, units: imported.units };
-  return mesh.units && mesh.units !== 'unknown' && mesh.units !== 'mm' ? convertUnits(mesh, 'mm') : mesh;
-}
-
 async function main() {
   const sets = process.env.BENCH_SETS?.split(',') ?? ['dev', 'frozen', 'real'];
   const per = Number(process.env.BENCH_DESIGNS ?? 3);
   const rows: string[] = [];
   let latency: { views: ModelViews[]; queries: Query[] } | undefined;
   for (const name of sets) {
-    const records = (name === 'real' ? await buildRealParts() : await buildSplit(name as 'dev' | 'frozen', { perArchetype: per })).filter(
-      (r) => ['original', 'variant', 'detail'].includes(r.kind),
-    );
-    const gallery: { record: SearchRecord; mesh: Mesh }[] = [];
-    for (const record of records) {
-      const mesh = await meshOf(record);
-      if (mesh) gallery.push({ record, mesh });
-    }
+    const gallery = await galleryOf(name, per);
     const views = await Promise.all(gallery.map((g) => modelViews(g.mesh)));
     const pack = packViews(gallery.map((g, k) => ({ id: g.record.id, count: views[k]!.count, data: views[k]!.data })));
-    const signatures = views.map((v) => v.signatures);
+    const signatures = views.map(storedSignatures);
     const rand = prng(name === 'frozen' ? 7919 : name === 'real' ? 4242 : 1);
     let n = 0,
       refused = 0,
@@ -123,7 +106,8 @@ function scaled(views: ModelViews[], queries: Query[]) {
     return { id: `m${k}`, count: src.count, data: src.data.map((v) => v * (0.9 + rand() * 0.2)) };
   });
   const pack = packViews(models);
-  const signatures = models.map((_, k) => views[k % views.length]!.signatures);
+  const stored = views.map(storedSignatures);
+  const signatures = models.map((_, k) => stored[k % views.length]!);
   const wall: number[] = [];
   for (const q of queries) {
     const t = performance.now();

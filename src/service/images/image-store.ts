@@ -31,7 +31,10 @@ export type ImageTables = {
     method: string;
     view_count: number;
     dim: number;
+    /** Compressed byte descriptors (view-signature.ts); float32 descriptors and signatures under older methods. */
     data: Uint8Array;
+    /** Compressed polar signatures (migration 0018); null under older methods. */
+    signatures: Uint8Array | null;
     updated_at: ColumnType<Date, Date | undefined, Date>;
   };
 };
@@ -149,8 +152,8 @@ export function floatsToBytes(f: Float32Array): Uint8Array {
 }
 
 /**
- * Descriptors as stored (a model's views or one query image): the float32 descriptors, then the
- * polar signature bytes (geometry/search/views/polar-signature.ts).
+ * A query image's descriptor as stored: the float32 descriptor, then its polar signature bytes
+ * (geometry/search/views/polar-signature.ts). Models' views are stored as view-signature.ts says.
  */
 export function encodeViews(descriptors: Float32Array, signatures: Uint8Array): Uint8Array {
   const out = new Uint8Array(descriptors.length * 4 + signatures.length);

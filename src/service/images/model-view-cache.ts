@@ -6,7 +6,6 @@
 import { LRUCache } from 'lru-cache';
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { searchableVersionsSql } from '../store/searchable-models';
-import { VIEW_METHOD } from '../../geometry/search/views/shape-features';
 import {
   COARSE_STEP,
   combinedDistances,
@@ -17,14 +16,15 @@ import {
   summedClosestBelow,
   weighted,
 } from '../../geometry/search/views/view-index';
-import { decodeViews, type ImageDb } from './image-store';
+import type { ImageDb } from './image-store';
+import { decodeDescriptors, decodeSignatures, VIEW_SIGNATURE_METHOD } from './view-signature';
 
 interface Entry {
   version: number;
   count: number;
   dim: number;
-  /** Weighted descriptors, `count` × `dim`. */
-  data: Float32Array;
+  /** Weighted descriptors in bytes, `count` × `dim` (view-index.ts quantizeViews). */
+  data: Uint8Array;
 }
 
 export interface ScoredModel {
@@ -43,9 +43,10 @@ export interface ImageQuery {
 const TOTAL_BYTES = 512 * 1024 * 1024;
 /**
  * One tenant's share: a tenant with more models keeps only its most recently searched ones, so
- * no tenant can push every other tenant's entries out.
+ * no tenant can push every other tenant's entries out. A third holds 23,000 models' descriptors
+ * (84 views × 87 bytes), past the 20,000 of the search budgets.
  */
-const TENANT_BYTES = TOTAL_BYTES / 4;
+const TENANT_BYTES = TOTAL_BYTES / 3;
 
 export class ModelViewCache {
   /** Per tenant, least recently searched tenant dropped first: at most TOTAL_BYTES / TENANT_BYTES shares. */
@@ -76,7 +77,7 @@ export class ModelViewCache {
     const { rows: candidates } = await sql<{ id: string; version: number }>`
       select m.id, v.version from (${searchableVersionsSql(tenantId, { filter })}) m
       join model_views v on v.model_id = m.id and v.version = m.version
-      where v.method = ${VIEW_METHOD}`.execute(db);
+      where v.method = ${VIEW_SIGNATURE_METHOD}`.execute(db);
     // Now and then drop models deleted since they were loaded (best effort; a failure only keeps memory).
     if (++this.searches % 200 === 0) this.prune(db).catch(() => {});
     const entries = this.tenantEntries(tenantId);
@@ -127,19 +128,19 @@ export class ModelViewCache {
     if (ids.length === 0) return out;
     const rows = await db
       .selectFrom('model_views')
-      .select(['model_id', 'version', 'view_count', 'dim', 'data'])
+      .select(['model_id', 'version', 'view_count', 'signatures'])
       .where(
         'model_id',
         'in',
         ids.map((f) => f.id),
       )
-      .where('method', '=', VIEW_METHOD)
+      .where('method', '=', VIEW_SIGNATURE_METHOD)
       .execute();
     const byId = new Map(ids.map((f) => [f.id, f.entry]));
     for (const r of rows) {
       // Only signatures of the views the cached descriptors came from (a reprocess may have landed since).
-      if (byId.get(r.model_id)?.version !== r.version) continue;
-      out.set(r.model_id, decodeViews(r.data, r.view_count * r.dim).signatures);
+      if (byId.get(r.model_id)?.version !== r.version || !r.signatures) continue;
+      out.set(r.model_id, decodeSignatures(r.signatures, r.view_count));
     }
     return out;
   }
@@ -151,10 +152,10 @@ export class ModelViewCache {
         .selectFrom('model_views')
         .select(['model_id', 'version', 'view_count', 'dim', 'data'])
         .where('model_id', 'in', ids.slice(i, i + 500))
-        .where('method', '=', VIEW_METHOD)
+        .where('method', '=', VIEW_SIGNATURE_METHOD)
         .execute();
       for (const r of rows) {
-        const data = weighted(decodeViews(r.data, r.view_count * r.dim).descriptors);
+        const data = decodeDescriptors(r.data, r.view_count * r.dim);
         const entry = { version: r.version, count: r.view_count, dim: r.dim, data };
         loaded.set(r.model_id, entry);
         entries.set(r.model_id, entry);

@@ -1,8 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { ModelViews } from '../../geometry/search/views/model-views';
-import { VIEW_METHOD } from '../../geometry/search/views/shape-features';
 import type { Database } from '../store/schema';
-import { encodeViews, imageDb } from './image-store';
+import { imageDb } from './image-store';
+import { encodeViewSignature, VIEW_SIGNATURE_METHOD } from './view-signature';
 
 /**
  * Writes (or, without geometry, removes) a model's view descriptors, inside ingestion's final
@@ -19,12 +19,14 @@ export async function storeModelViews(
     await db.deleteFrom('model_views').where('model_id', '=', modelId).execute();
     return;
   }
+  const stored = encodeViewSignature(views);
   const row = {
     version,
-    method: VIEW_METHOD,
+    method: VIEW_SIGNATURE_METHOD,
     view_count: views.count,
     dim: views.dim,
-    data: encodeViews(views.data, views.signatures),
+    data: stored.descriptors,
+    signatures: stored.signatures,
     updated_at: new Date(),
   };
   await db
@@ -35,7 +37,7 @@ export async function storeModelViews(
 }
 
 /**
- * Models whose stored views were computed by an older recipe than {@link VIEW_METHOD}: image
+ * Models whose stored views were computed by an older recipe than {@link VIEW_SIGNATURE_METHOD}: image
  * search skips them (their descriptors do not compare with today's queries) until ingestion
  * reprocesses them. Meant for a start-up pass that queues them for reprocessing, oldest first.
  */
@@ -43,7 +45,7 @@ export async function modelsWithStaleViews(db: Kysely<Database>, limit = 1000): 
   const rows = await imageDb(db)
     .selectFrom('model_views')
     .select('model_id')
-    .where('method', '<>', VIEW_METHOD)
+    .where('method', '<>', VIEW_SIGNATURE_METHOD)
     .orderBy('updated_at')
     .limit(limit)
     .execute();

@@ -12,6 +12,11 @@ import { createFolder } from '../store/folders';
 import { ensureTenant } from '../store/users';
 import { quietLog, startIngestTestService, type IngestTestService } from './ingest-test-helpers';
 import { modelsWithOutdatedDescriptors } from './outdated-models';
+import { VIEW_METHOD } from '../../geometry/search/views/shape-features';
+import { VIEW_STEP, VIEW_WEIGHTS } from '../../geometry/search/views/view-index';
+import { imageDb } from '../images/image-store';
+import { decodeDescriptors, decodeSignatures, VIEW_SIGNATURE_METHOD } from '../images/view-signature';
+import { convertOlderLayout } from '../store/migrations/0018-view-signatures';
 import { INGEST_QUEUE, openJobQueue } from './job-queue';
 import { startIngestion, type Ingestion } from './start-ingestion';
 import { registerWorker } from './worker-leases';
@@ -197,6 +202,34 @@ describe('restarts', () => {
     expect(await modelsWithOutdatedDescriptors(again.db)).toEqual([]);
     const row = await again.db.selectFrom('models').select('state').where('id', '=', model.id).executeTakeFirstOrThrow();
     expect(row.state).toBe('finished');
+  });
+
+  it('views stored before view signatures are converted in place, not reprocessed', async () => {
+    await close();
+    const { store: s } = await reopenWithoutIngestion();
+    const db = imageDb(s.db);
+    const model = await s.db.selectFrom('models').select('id').where('file_name', '=', 'crashed.stl').executeTakeFirstOrThrow();
+    const row = await db.selectFrom('model_views').selectAll().where('model_id', '=', model.id).executeTakeFirstOrThrow();
+    const bytes = decodeDescriptors(row.data, row.view_count * row.dim);
+    // The older layout: float32 descriptors (the values these bytes stand for), then the 8-bit signatures.
+    const floats = Float32Array.from(bytes, (b, i) => (b * VIEW_STEP) / VIEW_WEIGHTS[i % row.dim]!);
+    const signatures = decodeSignatures(row.signatures!, row.view_count);
+    const older = new Uint8Array(floats.byteLength + signatures.byteLength);
+    older.set(new Uint8Array(floats.buffer));
+    older.set(signatures, floats.byteLength);
+    await db
+      .updateTable('model_views')
+      .set({ method: VIEW_METHOD, data: older, signatures: null })
+      .where('model_id', '=', model.id)
+      .execute();
+    expect((await modelsWithOutdatedDescriptors(s.db)).map((m) => m.id)).toEqual([model.id]);
+
+    await convertOlderLayout(s.db);
+    const after = await db.selectFrom('model_views').selectAll().where('model_id', '=', model.id).executeTakeFirstOrThrow();
+    expect(after.method).toBe(VIEW_SIGNATURE_METHOD);
+    expect(decodeDescriptors(after.data, row.view_count * row.dim)).toEqual(bytes);
+    expect(decodeSignatures(after.signatures!, row.view_count)).toEqual(signatures);
+    expect(await modelsWithOutdatedDescriptors(s.db)).toEqual([]);
   });
 
   async function reopenWithoutIngestion() {

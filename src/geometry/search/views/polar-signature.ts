@@ -124,3 +124,38 @@ export function alignedDistance(q: Uint8Array, qo: number, v: Uint8Array, vo: nu
   }
   return best < bound ? best / 255 : below;
 }
+
+/** Levels a stored polar signature keeps: coverage in 16 (0..15), inner-edge strength in 8 (0..7, weighted half as much). */
+const COVERAGE_LEVELS = 15;
+const EDGE_LEVELS = 7;
+
+/**
+ * Polar signatures as a model's view signature stores them: one byte a cell, its coverage in the
+ * low four bits and its inner-edge strength in the high three (`views` signatures of
+ * POLAR_LENGTH values 0..255 in, `views` × POLAR_LENGTH / 2 bytes out). A coverage level is 17
+ * of the 255 and an edge level 36: a photo's cell differs from its true view's by far more, and
+ * the signature is only a second look, at POLAR_WEIGHT, after the descriptors.
+ */
+export function packPolar(signatures: Uint8Array): Uint8Array {
+  const views = signatures.length / POLAR_LENGTH;
+  const out = new Uint8Array(views * CELLS);
+  for (let v = 0; v < views; v++)
+    for (let c = 0; c < CELLS; c++) {
+      const at = v * POLAR_LENGTH + c;
+      out[v * CELLS + c] =
+        Math.round((signatures[at]! * COVERAGE_LEVELS) / 255) | (Math.round((signatures[at + CELLS]! * EDGE_LEVELS) / 255) << 4);
+    }
+  return out;
+}
+
+/** The inverse of {@link packPolar}: the signatures of `views` views, values 0..255 as polarSignature makes them. */
+export function unpackPolar(packed: Uint8Array, views: number): Uint8Array {
+  const out = new Uint8Array(views * POLAR_LENGTH);
+  for (let v = 0; v < views; v++)
+    for (let c = 0; c < CELLS; c++) {
+      const b = packed[v * CELLS + c]!;
+      out[v * POLAR_LENGTH + c] = Math.round(((b & 15) * 255) / COVERAGE_LEVELS);
+      out[v * POLAR_LENGTH + CELLS + c] = Math.round(((b >> 4) * 255) / EDGE_LEVELS);
+    }
+  return out;
+}

@@ -4,13 +4,13 @@
 // the sphere of directions, and each descriptor is invariant to in-plane rotation and mirroring,
 // so a turned copy finds every view again without an alignment. Part-to-part ranking below the
 // duplicate rule uses it (search/similarity.ts); image search compares a photo with the same views.
-import { l1Abandoning } from './view-index';
+import { l1Abandoning, VIEW_STEP } from './view-index';
 
-/** A model's views as the search holds them: `count` weighted descriptors of `dim` values. */
+/** A model's views as the search holds them: `count` weighted descriptors of `dim` values (view-index.ts quantizeViews). */
 export interface ViewSet {
   count: number;
   dim: number;
-  data: Float32Array;
+  data: Uint8Array;
 }
 
 /**
@@ -26,13 +26,13 @@ function directed(a: ViewSet, b: ViewSet, step: number): number {
   let sum = 0,
     n = 0;
   for (let i = 0; i < a.count; i += step) {
-    const q = a.data.subarray(i * dim, (i + 1) * dim);
+    const q = Float32Array.from(a.data.subarray(i * dim, (i + 1) * dim));
     let best = Infinity;
     for (let j = 0; j < b.count; j += step) {
       const d = l1Abandoning(q, b.data, j * dim, dim, best);
       if (d < best) best = d;
     }
-    sum += best;
+    sum += best * VIEW_STEP;
     n++;
   }
   return n ? sum / n : Infinity;

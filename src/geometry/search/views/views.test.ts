@@ -9,7 +9,17 @@ import { alignedDistance, POLAR_LENGTH, polarSignature } from './polar-signature
 import { segmentObject } from './segment';
 import { describeView, VIEW_DESCRIPTOR_LENGTH, type ViewImage } from './shape-features';
 import { syntheticPhoto } from '../../testing/synthetic-photo';
-import { combinedDistances, ImageOrder, modelDistances, packViews, refinedModelDistance, summedClosestBelow, weighted } from './view-index';
+import {
+  combinedDistances,
+  ImageOrder,
+  modelDistances,
+  packViews,
+  quantizeViews,
+  refinedModelDistance,
+  summedClosestBelow,
+  VIEW_STEP,
+  weighted,
+} from './view-index';
 import { viewMesh, VIEW_TRIANGLES } from './view-mesh';
 
 /** An L-shaped silhouette with a round hole, drawn at `scale`, rotated by `angle`, optionally mirrored. */
@@ -31,7 +41,7 @@ function lShape(size: number, scale: number, angle: number, mirror = false): Vie
   return { width: size, height: size, mask };
 }
 
-function l1(a: Float32Array, b: Float32Array): number {
+function l1(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let d = 0;
   for (let i = 0; i < a.length; i++) d += Math.abs(a[i]! - b[i]!);
   return d;
@@ -139,14 +149,14 @@ describe('model views and matching', () => {
     const models = Array.from({ length: 60 }, (_, k) => ({
       id: String(k),
       count: 5,
-      data: Float32Array.from({ length: 5 * VIEW_DESCRIPTOR_LENGTH }, () => rand()),
+      data: Float32Array.from({ length: 5 * VIEW_DESCRIPTOR_LENGTH }, () => 0.1 * rand()),
     }));
     // A duplicate: the same views as model 7 (ties must survive the pruning).
     models.push({ id: 'dup', count: 5, data: models[7]!.data.slice() });
     const pack = packViews(models);
     const queries = [
-      models[7]!.data.slice(0, VIEW_DESCRIPTOR_LENGTH).map((v) => v + 0.01),
-      Float32Array.from({ length: VIEW_DESCRIPTOR_LENGTH }, () => rand()),
+      models[7]!.data.slice(0, VIEW_DESCRIPTOR_LENGTH).map((v) => v + 0.001),
+      Float32Array.from({ length: VIEW_DESCRIPTOR_LENGTH }, () => 0.1 * rand()),
     ];
     const exact = modelDistances(pack, queries);
     const pruned = modelDistances(pack, queries, undefined, 10);
@@ -353,14 +363,14 @@ describe('several images in one search', () => {
     const models = Array.from({ length: 50 }, (_, k) => ({
       id: String(k),
       count: 6,
-      data: Float32Array.from({ length: 6 * dim }, () => rand()),
+      data: Float32Array.from({ length: 6 * dim }, () => 0.1 * rand()),
     }));
     const pack = packViews(models);
     // Image 0 sits on model 3's first view (close to something everywhere it matters); image 2 is far from everything.
     const queries = [
       models[3]!.data.slice(0, dim),
-      Float32Array.from({ length: dim }, () => rand()),
-      Float32Array.from({ length: dim }, () => 5 + rand()),
+      Float32Array.from({ length: dim }, () => 0.1 * rand()),
+      Float32Array.from({ length: dim }, () => 0.5 + 0.1 * rand()),
     ];
     const order = new ImageOrder(queries.map(weighted));
     for (let k = 0; k < ImageOrder.EVERY; k++) {
@@ -379,7 +389,25 @@ describe('several images in one search', () => {
         want += Math.min(
           ...Array.from({ length: 6 }, (_, v) => l1(q, pack.data.subarray((pack.start[k]! + v) * dim, (pack.start[k]! + v + 1) * dim))),
         );
-      expect(got[k]).toBeCloseTo(want, 3);
+      expect(got[k]).toBeCloseTo(want * VIEW_STEP, 3);
+    }
+  });
+});
+
+describe('view descriptors in bytes', () => {
+  it('keeps a distance within a step per value of the float one', async () => {
+    const views = await modelViews(await buildPart('bracket', 0));
+    const bytes = quantizeViews(views.data);
+    const dim = VIEW_DESCRIPTOR_LENGTH;
+    // Nothing of a real part reaches the top of the byte range.
+    expect(Math.max(...bytes)).toBeLessThan(255);
+    const q = views.data.slice(3 * dim, 4 * dim).map((v) => v * 1.05);
+    const wq = weighted(q);
+    for (const v of [0, 10, 40]) {
+      const exact = l1(wq, weighted(views.data.slice(v * dim, (v + 1) * dim))) * VIEW_STEP;
+      const stored = l1(wq, bytes.subarray(v * dim, (v + 1) * dim)) * VIEW_STEP;
+      expect(Math.abs(stored - exact)).toBeLessThan((dim * VIEW_STEP) / 2);
+      expect(Math.abs(stored - exact) / exact).toBeLessThan(0.02);
     }
   });
 });

@@ -16,6 +16,7 @@ import { duplicateReview } from './0014-duplicate-review';
 import { upAxis } from './0015-up-axis';
 import { reportActions } from './0016-report-actions';
 import { webhooks } from './0017-webhooks';
+import { viewSignatures } from './0018-view-signatures';
 
 /** All migrations, in order. Names sort lexically, which is the order Kysely applies them in. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '0015-up-axis': upAxis,
   '0016-report-actions': reportActions,
   '0017-webhooks': webhooks,
+  '0018-view-signatures': viewSignatures,
 };
 
 export const migrationProvider: MigrationProvider = {
