@@ -18,7 +18,7 @@ import { meshFacts, weld } from '../geometry/mesh/mesh-facts';
 import { computeSearchFeatures } from '../geometry/search/search-features';
 import { descriptorDistance } from '../geometry/search/descriptors/global-descriptor';
 import { modelViews } from '../geometry/search/views/model-views';
-import { quantizeViews } from '../geometry/search/views/view-index';
+import { quantizeViews, VIEW_STEP } from '../geometry/search/views/view-index';
 import { viewSetDistance, type ViewSet } from '../geometry/search/views/view-set-distance';
 import { buildKicadFamilies } from './search-data/kicad-families';
 import { buildRealParts } from './search-data/real-parts';
@@ -29,6 +29,8 @@ export interface Member {
   family: string;
   global: Float32Array | number[];
   views: ViewSet;
+  /** Mean of its weighted view descriptors (a fixed-length summary of how it looks from all sides). */
+  viewMean: Float64Array;
 }
 
 /**
@@ -46,13 +48,16 @@ export async function members(records: SearchRecord[], o: { views?: boolean } = 
     const welded = weld(mesh);
     const features = computeSearchFeatures(mesh, { facts: meshFacts(mesh, { welded }), welded });
     let views: ViewSet = { count: 0, dim: 0, data: new Uint8Array() };
+    let viewMean = new Float64Array(0);
     if (o.views !== false) {
       const t = performance.now();
       const v = await modelViews(mesh);
       viewsMs += performance.now() - t;
       views = { count: v.count, dim: v.dim, data: quantizeViews(v.data) };
+      viewMean = new Float64Array(v.dim);
+      for (let k = 0; k < v.count * v.dim; k++) viewMean[k % v.dim]! += (views.data[k]! * VIEW_STEP) / v.count;
     }
-    out.push({ id: r.id, family: r.design, global: features.global, views });
+    out.push({ id: r.id, family: r.design, global: features.global, views, viewMean });
   }
   return { members: out, viewsMs };
 }
@@ -100,19 +105,22 @@ async function main() {
     const { members: ms, viewsMs } = await members(records);
     const n = ms.length;
     const g = new Float64Array(n * n),
-      w = new Float64Array(n * n);
+      w = new Float64Array(n * n),
+      mv = new Float64Array(n * n);
     const t = performance.now();
     for (let i = 0; i < n; i++)
       for (let j = i + 1; j < n; j++) {
         g[i * n + j] = g[j * n + i] = descriptorDistance(ms[i]!.global, ms[j]!.global);
         w[i * n + j] = w[j * n + i] = viewSetDistance(ms[i]!.views, ms[j]!.views);
+        mv[i * n + j] = mv[j * n + i] = descriptorDistance(ms[i]!.viewMean, ms[j]!.viewMean);
       }
     const pairMs = (performance.now() - t) / ((n * (n - 1)) / 2);
     // Each distance over its median between models of the set, so that the mix weighs both alike.
     const upper = (m: Float64Array) =>
       Array.from({ length: n }, (_, i) => Array.from({ length: n - i - 1 }, (_, k) => m[i * n + i + 1 + k]!)).flat();
     const gm = median(upper(g)),
-      wm = median(upper(w));
+      wm = median(upper(w)),
+      mvm = median(upper(mv));
     const by: Record<string, ReturnType<typeof retrieval>> = {
       descriptor: retrieval(ms, (i, j) => g[i * n + j]!),
       views: retrieval(ms, (i, j) => w[i * n + j]!),
@@ -120,6 +128,12 @@ async function main() {
     // The views' share of the mix, each distance over its median (BENCH_MIX, comma-separated).
     for (const share of (process.env.BENCH_MIX ?? '0.5').split(',').map(Number))
       by[`mix ${share}`] = retrieval(ms, (i, j) => ((1 - share) * g[i * n + j]!) / gm + (share * w[i * n + j]!) / wm);
+    // The mean view descriptor as one more block of the L2 descriptor (each over its median), BENCH_MEAN shares.
+    by['view mean'] = retrieval(ms, (i, j) => mv[i * n + j]!);
+    for (const share of (process.env.BENCH_MEAN ?? '').split(',').filter(Boolean).map(Number))
+      by[`L2 + view mean ${share}`] = retrieval(ms, (i, j) =>
+        Math.hypot(((1 - share) * g[i * n + j]!) / gm, (share * mv[i * n + j]!) / mvm),
+      );
     const fam = new Set(ms.map((m) => m.family)).size;
     for (const [k, r] of Object.entries(by))
       rows.push(`| ${name} | ${n} / ${fam} | ${k} | ${r.nn.toFixed(2)} | ${r.map.toFixed(2)} | ${r.queries} |`);

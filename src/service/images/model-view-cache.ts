@@ -46,7 +46,7 @@ const TOTAL_BYTES = 512 * 1024 * 1024;
  * no tenant can push every other tenant's entries out. A third holds 23,000 models' descriptors
  * (84 views × 87 bytes), past the 20,000 of the search budgets.
  */
-const TENANT_BYTES = TOTAL_BYTES / 3;
+const TENANT_BYTES = Math.floor(TOTAL_BYTES / 3);
 
 export class ModelViewCache {
   /** Per tenant, least recently searched tenant dropped first: at most TOTAL_BYTES / TENANT_BYTES shares. */
