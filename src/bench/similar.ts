@@ -20,6 +20,7 @@ import { descriptorDistance } from '../geometry/search/descriptors/global-descri
 import { modelViews } from '../geometry/search/views/model-views';
 import { quantizeViews, VIEW_STEP } from '../geometry/search/views/view-index';
 import { viewSetDistance, type ViewSet } from '../geometry/search/views/view-set-distance';
+import { shapeViewDistance, shapeViews, type ShapeViews } from './shape-views';
 import { buildKicadFamilies } from './search-data/kicad-families';
 import { buildRealParts } from './search-data/real-parts';
 import { buildSplit, type SearchRecord } from './search-data/split';
@@ -31,6 +32,8 @@ export interface Member {
   views: ViewSet;
   /** Mean of its weighted view descriptors (a fixed-length summary of how it looks from all sides). */
   viewMean: Float64Array;
+  /** The probe's shape views (BENCH_SHAPE_VIEWS=1, shape-views.ts). */
+  shape?: ShapeViews;
 }
 
 /**
@@ -57,7 +60,8 @@ export async function members(records: SearchRecord[], o: { views?: boolean } = 
       viewMean = new Float64Array(v.dim);
       for (let k = 0; k < v.count * v.dim; k++) viewMean[k % v.dim]! += (views.data[k]! * VIEW_STEP) / v.count;
     }
-    out.push({ id: r.id, family: r.design, global: features.global, views, viewMean });
+    const shape = process.env.BENCH_SHAPE_VIEWS === '1' ? await shapeViews(mesh) : undefined;
+    out.push({ id: r.id, family: r.design, global: features.global, views, viewMean, ...(shape ? { shape } : {}) });
   }
   return { members: out, viewsMs };
 }
@@ -106,13 +110,15 @@ async function main() {
     const n = ms.length;
     const g = new Float64Array(n * n),
       w = new Float64Array(n * n),
-      mv = new Float64Array(n * n);
+      mv = new Float64Array(n * n),
+      sv = new Float64Array(n * n);
     const t = performance.now();
     for (let i = 0; i < n; i++)
       for (let j = i + 1; j < n; j++) {
         g[i * n + j] = g[j * n + i] = descriptorDistance(ms[i]!.global, ms[j]!.global);
         w[i * n + j] = w[j * n + i] = viewSetDistance(ms[i]!.views, ms[j]!.views);
         mv[i * n + j] = mv[j * n + i] = descriptorDistance(ms[i]!.viewMean, ms[j]!.viewMean);
+        if (ms[i]!.shape && ms[j]!.shape) sv[i * n + j] = sv[j * n + i] = shapeViewDistance(ms[i]!.shape!, ms[j]!.shape!);
       }
     const pairMs = (performance.now() - t) / ((n * (n - 1)) / 2);
     // Each distance over its median between models of the set, so that the mix weighs both alike.
@@ -128,6 +134,15 @@ async function main() {
     // The views' share of the mix, each distance over its median (BENCH_MIX, comma-separated).
     for (const share of (process.env.BENCH_MIX ?? '0.5').split(',').map(Number))
       by[`mix ${share}`] = retrieval(ms, (i, j) => ((1 - share) * g[i * n + j]!) / gm + (share * w[i * n + j]!) / wm);
+    if (ms[0]?.shape) {
+      const svm = median(upper(sv));
+      by['shape views'] = retrieval(ms, (i, j) => sv[i * n + j]!);
+      for (const share of (process.env.BENCH_MIX ?? '0.5').split(',').map(Number))
+        by[`descriptor + shape views ${share}`] = retrieval(
+          ms,
+          (i, j) => ((1 - share) * g[i * n + j]!) / gm + (share * sv[i * n + j]!) / svm,
+        );
+    }
     // The mean view descriptor as one more block of the L2 descriptor (each over its median), BENCH_MEAN shares.
     by['view mean'] = retrieval(ms, (i, j) => mv[i * n + j]!);
     for (const share of (process.env.BENCH_MEAN ?? '').split(',').filter(Boolean).map(Number))

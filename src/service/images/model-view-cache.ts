@@ -17,6 +17,7 @@ import {
   weighted,
 } from '../../geometry/search/views/view-index';
 import type { ImageDb } from './image-store';
+import { log } from '../log';
 import { decodeDescriptors, decodeSignatures, VIEW_SIGNATURE_METHOD } from './view-signature';
 
 interface Entry {
@@ -40,13 +41,13 @@ export interface ImageQuery {
 }
 
 /** Memory for cached descriptors, all tenants together. */
-const TOTAL_BYTES = 512 * 1024 * 1024;
+const TOTAL_BYTES = 640 * 1024 * 1024;
 /**
  * One tenant's share: a tenant with more models keeps only its most recently searched ones, so
- * no tenant can push every other tenant's entries out. A third holds 23,000 models' descriptors
- * (84 views × 87 bytes), past the 20,000 of the search budgets.
+ * no tenant can push every other tenant's entries out. A quarter holds 22,000 models' descriptors
+ * (84 views × 87 bytes), past the 20,000 of the search budgets, for four tenants searching in turn.
  */
-const TENANT_BYTES = Math.floor(TOTAL_BYTES / 3);
+const TENANT_BYTES = TOTAL_BYTES / 4;
 
 export class ModelViewCache {
   /** Per tenant, least recently searched tenant dropped first: at most TOTAL_BYTES / TENANT_BYTES shares. */
@@ -107,7 +108,7 @@ export class ModelViewCache {
       stage1.push(d);
     }
     // Second stage: the best few compared again on every view and by polar signatures, read from
-    // the database only for them (they are large and most models never need them).
+    // the database only for them (most models never need them).
     const polar = await this.signatures(db, stage1, found);
     const vq = queries.map((q, j) => ({ weighted: wq[j]!, signature: q.signature }));
     const final = combinedDistances(stage1, (i) => {
@@ -140,7 +141,8 @@ export class ModelViewCache {
     for (const r of rows) {
       // Only signatures of the views the cached descriptors came from (a reprocess may have landed since).
       if (byId.get(r.model_id)?.version !== r.version || !r.signatures) continue;
-      out.set(r.model_id, decodeSignatures(r.signatures, r.view_count));
+      const signatures = readable(r.model_id, () => decodeSignatures(r.signatures!, r.view_count));
+      if (signatures) out.set(r.model_id, signatures);
     }
     return out;
   }
@@ -155,7 +157,8 @@ export class ModelViewCache {
         .where('method', '=', VIEW_SIGNATURE_METHOD)
         .execute();
       for (const r of rows) {
-        const data = decodeDescriptors(r.data, r.view_count * r.dim);
+        const data = readable(r.model_id, () => decodeDescriptors(r.data, r.view_count * r.dim));
+        if (!data) continue;
         const entry = { version: r.version, count: r.view_count, dim: r.dim, data };
         loaded.set(r.model_id, entry);
         entries.set(r.model_id, entry);
@@ -176,5 +179,18 @@ export class ModelViewCache {
         for (const id of chunk) if (!alive.has(id)) entries.delete(id);
       }
     }
+  }
+}
+
+/**
+ * A stored row decoded, or undefined when it cannot be (damaged bytes): that model is left out of
+ * the search, logged, rather than failing every search of its tenant.
+ */
+function readable<T>(modelId: string, decode: () => T): T | undefined {
+  try {
+    return decode();
+  } catch (error) {
+    log.warn({ err: error, modelId }, 'image search: stored views of a model cannot be read; it is left out until reprocessed');
+    return undefined;
   }
 }

@@ -2,18 +2,20 @@
 // views weighted and in bytes (geometry/search/views/view-index.ts quantizeViews), and their
 // polar signatures in a byte a cell (polar-signature.ts packPolar), each compressed with Brotli.
 // Apart, so that loading a tenant's descriptors for a scan never reads the polar signatures,
-// which only the few best candidates need. About 10–16 KB a model (`npm run bench:image`).
+// which only the few best candidates need. 12–15 KB a model (`npm run bench:image` prints it).
+import { createHash } from 'node:crypto';
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import type { ModelViews } from '../../geometry/search/views/model-views';
 import { packPolar, POLAR_LENGTH, unpackPolar } from '../../geometry/search/views/polar-signature';
 import { VIEW_METHOD } from '../../geometry/search/views/shape-features';
-import { quantizeViews, VIEW_STEP } from '../../geometry/search/views/view-index';
+import { quantizeViews, VIEW_STEP, VIEW_WEIGHTS } from '../../geometry/search/views/view-index';
 
 /**
- * Names how model_views rows were made: the view descriptor recipe (which query images must share)
- * and this encoding. A row of another method is skipped by search until its model is reprocessed.
+ * Names how model_views rows were made: the view descriptor recipe (which query images must share),
+ * the distance weights (they are baked into the stored bytes, so refitted weights make every row
+ * stale) and this encoding. A row of another method is skipped by search until its model is reprocessed.
  */
-export const VIEW_SIGNATURE_METHOD = `${VIEW_METHOD}-bytes${Math.round(1 / VIEW_STEP)}-polar16-br`;
+export const VIEW_SIGNATURE_METHOD = `${VIEW_METHOD}-w${createHash('sha256').update(VIEW_WEIGHTS).digest('hex').slice(0, 8)}-bytes${Math.round(1 / VIEW_STEP)}-polar16x8-br`;
 
 /** Brotli's quality: 11 (its default) takes ~10× the time for ~5 % fewer bytes than 6. */
 const QUALITY = 6;
@@ -21,7 +23,7 @@ const QUALITY = 6;
 export interface StoredViewSignature {
   /** Weighted descriptors, one byte each, `count` × `dim`, compressed. */
   descriptors: Uint8Array;
-  /** Polar signatures, two cells a byte, compressed. */
+  /** Polar signatures, a byte a cell, compressed. */
   signatures: Uint8Array;
 }
 

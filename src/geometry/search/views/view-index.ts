@@ -16,9 +16,9 @@ export const VIEW_WEIGHTS: Float32Array = (() => {
 })();
 
 /**
- * Weighted descriptor values are held as bytes in steps of VIEW_STEP (the view signature is then
- * a quarter of its float size: ≤ 16 KB a model with its polar signatures, and 20,000 models'
- * descriptors fit a tenant's share of the cache). The largest weighted value seen on the image
+ * Weighted descriptor values are held as bytes in steps of VIEW_STEP: a quarter of their float
+ * size, so a model's view signature stays under 16 KB with its polar signatures and 20,000 models'
+ * descriptors fit a tenant's share of the cache (service/images/model-view-cache.ts). The largest weighted value seen on the image
  * benchmark's parts is 0.27; bytes reach 0.32. A step's rounding moves a distance over 87 values
  * by about 0.3 % of a true match's distance (0.59), in either direction.
  */

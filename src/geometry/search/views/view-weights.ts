@@ -3,7 +3,8 @@
 // scores seeds 1,000 + …, which the fit never sees). Each weight is 1 / mean |photo − closest
 // view of the true part| in that dimension (the L1 form of weighting by the inverse spread of the
 // matching error), scaled to mean 1; three rounds from equal weights. Refit with `FIT_WEIGHTS=1 npm run bench:image`
-// when the descriptor changes, and paste the printed line here.
+// when the descriptor changes, and paste the printed line here. Stored view signatures hold
+// weighted values, so new weights make every model's views stale (reprocessed at the next start).
 // Order: silhouette Zernike (orders 2–12) | contour Fourier (15) | edge Zernike (orders 2–8) | elongation, fill.
 export const FITTED_VIEW_WEIGHTS: readonly number[] = [
   0.2682, 0.5135, 0.8119, 0.9936, 0.4338, 0.563, 0.8133, 1.161, 1.097, 1.306, 0.6679, 0.7651, 0.9726, 1.162, 1.286, 1.684, 1.487, 1.771,
