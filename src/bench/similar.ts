@@ -8,7 +8,9 @@
  * chosen by hand: real-parts.ts) and KiCad series found by name (search-data/kicad-families.ts,
  * dev and frozen by a hash of the family). Every member of a family queries the rest of its set:
  * nearest neighbour = the closest other model is of its family; mAP over the family's members.
- * Knobs: BENCH_SETS (dev,frozen,real,kicad-dev,kicad-frozen), BENCH_DESIGNS (3).
+ * Knobs: BENCH_SETS (dev,frozen,real,kicad-dev,kicad-frozen; also real-dev, real-frozen), BENCH_DESIGNS (3),
+ * BENCH_MIX (the views' shares of a mix), BENCH_MEAN (the mean view's shares as a descriptor block),
+ * BENCH_SHAPE_VIEWS=1 (also the depth views of shape-views.ts).
  */
 import { pathToFileURL } from 'node:url';
 import { importFile } from '../geometry/import/registry';
@@ -21,7 +23,7 @@ import { modelViews } from '../geometry/search/views/model-views';
 import { quantizeViews, VIEW_STEP } from '../geometry/search/views/view-index';
 import { viewSetDistance, type ViewSet } from '../geometry/search/views/view-set-distance';
 import { shapeViewDistance, shapeViews, type ShapeViews } from './shape-views';
-import { buildKicadFamilies } from './search-data/kicad-families';
+import { buildKicadFamilies, splitOf } from './search-data/kicad-families';
 import { buildRealParts } from './search-data/real-parts';
 import { buildSplit, type SearchRecord } from './search-data/split';
 
@@ -66,8 +68,14 @@ export async function members(records: SearchRecord[], o: { views?: boolean } = 
   return { members: out, viewsMs };
 }
 
-/** The records of a benchmark set by name (BENCH_SETS): dev, frozen, real, kicad-dev, kicad-frozen. */
+/**
+ * The records of a benchmark set by name (BENCH_SETS): dev, frozen, real, kicad-dev, kicad-frozen,
+ * and real-dev / real-frozen (the real set's families split by a hash of their name, as the KiCad
+ * series are: real files a setting may be chosen on, and others it is reported on).
+ */
 export async function setRecords(name: string, perArchetype: number): Promise<SearchRecord[]> {
+  if (name === 'real-dev' || name === 'real-frozen')
+    return (await buildRealParts()).filter((r) => splitOf(r.design) === (name === 'real-dev' ? 'dev' : 'frozen'));
   return name.startsWith('kicad-')
     ? buildKicadFamilies(name === 'kicad-dev' ? 'dev' : 'frozen')
     : name === 'real'

@@ -24,7 +24,7 @@ function spread<T>(xs: readonly T[], k: number): T[] {
 }
 
 /** FNV-1a of the family's name: which split it belongs to. */
-function splitOf(family: string): SplitName {
+export function splitOf(family: string): SplitName {
   let h = 0x811c9dc5;
   for (let i = 0; i < family.length; i++) h = Math.imul(h ^ family.charCodeAt(i), 0x01000193) >>> 0;
   return h % 2 ? 'frozen' : 'dev';
