@@ -23,6 +23,12 @@ import { createModels, deleteModel, listModels } from './models';
 import { loadOrCreateKeys } from './keys';
 import { authenticate, createUser, ensureTenant, findAccount } from './users';
 import { ModelLifecycle } from './model-lifecycle';
+import { VIEW_METHOD, VIEW_DESCRIPTOR_LENGTH } from '../../geometry/search/views/shape-features';
+import { packPolar, POLAR_LENGTH, unpackPolar } from '../../geometry/search/views/polar-signature';
+import { quantizeViews } from '../../geometry/search/views/view-index';
+import { imageDb } from '../images/image-store';
+import { decodeDescriptors, decodeSignatures, VIEW_SIGNATURE_METHOD } from '../images/view-signature';
+import { convertOlderLayout } from './migrations/0018-view-signatures';
 
 /** Everything the store must do the same on PGlite and on PostgreSQL. */
 async function exerciseStore(store: Store) {
@@ -181,6 +187,34 @@ async function exerciseStore(store: Store) {
     'Parts/Screws/M8.STEP',
   ]);
   expect(await deleteFolder(db, tenant.id, child.id)).toBe('has-models');
+
+  // Image views stored in the layout before view signatures (migration 0018) are converted in place; an unreadable row is left stale.
+  const views = { count: 2, dim: VIEW_DESCRIPTOR_LENGTH };
+  const floats = Float32Array.from({ length: views.count * views.dim }, (_, i) => ((i * 37) % 100) / 1000);
+  const polar = Uint8Array.from({ length: views.count * POLAR_LENGTH }, (_, i) => (i * 11) % 256);
+  const older = new Uint8Array(floats.byteLength + polar.byteLength);
+  older.set(new Uint8Array(floats.buffer));
+  older.set(polar, floats.byteLength);
+  const viewsRow = (modelId: string, data: Uint8Array) => ({
+    model_id: modelId,
+    version: 1,
+    method: VIEW_METHOD,
+    view_count: 2,
+    dim: views.dim,
+    data,
+  });
+  await imageDb(db)
+    .insertInto('model_views')
+    .values([viewsRow(bolt!.id, older), viewsRow(nut!.id, older.subarray(0, 100))])
+    .execute();
+  await convertOlderLayout(db);
+  const converted = await imageDb(db).selectFrom('model_views').selectAll().where('model_id', '=', bolt!.id).executeTakeFirstOrThrow();
+  expect(converted.method).toBe(VIEW_SIGNATURE_METHOD);
+  expect(decodeDescriptors(converted.data, views.count * views.dim)).toEqual(quantizeViews(floats));
+  expect(decodeSignatures(converted.signatures!, views.count)).toEqual(unpackPolar(packPolar(polar), views.count));
+  const unreadable = await imageDb(db).selectFrom('model_views').select('method').where('model_id', '=', nut!.id).executeTakeFirstOrThrow();
+  expect(unreadable.method).toMatch(/^unreadable-/);
+
   expect((await deleteModel(db, tenant.id, bolt?.id ?? ''))?.id).toBe(bolt?.id);
   expect(await deleteFolder(db, tenant.id, child.id)).toBe('deleted');
 }
