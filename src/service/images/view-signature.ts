@@ -17,7 +17,7 @@ import { quantizeViews, VIEW_STEP, VIEW_WEIGHTS } from '../../geometry/search/vi
  */
 export const VIEW_SIGNATURE_METHOD = `${VIEW_METHOD}-w${createHash('sha256').update(VIEW_WEIGHTS).digest('hex').slice(0, 8)}-bytes${Math.round(1 / VIEW_STEP)}-polar16x8-br`;
 
-/** Brotli's quality: 11 (its default) takes ~10× the time for ~5 % fewer bytes than 6. */
+/** Brotli's quality: 11 (its default) took 25× the time of 6 (52 ms a model against 2) for 10 % fewer bytes. */
 const QUALITY = 6;
 
 export interface StoredViewSignature {

@@ -17,10 +17,11 @@ export const VIEW_WEIGHTS: Float32Array = (() => {
 
 /**
  * Weighted descriptor values are held as bytes in steps of VIEW_STEP: a quarter of their float
- * size, so a model's view signature stays under 16 KB with its polar signatures and 20,000 models'
- * descriptors fit a tenant's share of the cache (service/images/model-view-cache.ts). The largest weighted value seen on the image
- * benchmark's parts is 0.27; bytes reach 0.32. A step's rounding moves a distance over 87 values
- * by about 0.3 % of a true match's distance (0.59), in either direction.
+ * size, so a model's view signature stays under 16 KB with its polar signatures and 20,000
+ * models' descriptors fit a tenant's share of the cache (service/images/model-view-cache.ts).
+ * The largest weighted value seen on the image benchmark's parts is 0.27; bytes reach 0.32. A
+ * step's rounding moves a distance over 87 values by about 0.3 % of a true match's distance
+ * (0.59), in either direction.
  */
 export const VIEW_STEP = 1 / 800;
 
@@ -90,8 +91,8 @@ export function l1Abandoning(q: Float32Array, data: Uint8Array, o: number, dim: 
 export const COARSE_STEP = 2;
 
 /**
- * Sum over the weighted queries `wq` ({@link weighted}) of the closest view's distance among every `step`-th view
- * `from`..`to`, or Infinity as soon as the total cannot stay below `bound` (images add distances
+ * Sum over the weighted queries `wq` ({@link weighted}) of the closest view's distance among
+ * every `step`-th view `from`..`to`, or Infinity as soon as the total cannot stay below `bound` (images add distances
  * ≥ 0, so a partial total at or above it already loses). With `bests`, a finite result also
  * leaves each image's closest distance there.
  */

@@ -2,8 +2,8 @@
 // of one model finds its closest view of the other (weighted L1 of the view descriptors,
 // shape-features.ts); the distance is the mean over the views, taken both ways. The views cover
 // the sphere of directions, and each descriptor is invariant to in-plane rotation and mirroring,
-// so a turned copy finds every view again without an alignment. Part-to-part ranking below the
-// duplicate rule uses it (search/similarity.ts); image search compares a photo with the same views.
+// so a turned copy finds every view again without an alignment. `npm run bench:similar` measures
+// it for ranking similar parts (not used there: it does not beat the part-to-part descriptor on dev).
 import { l1Abandoning, VIEW_STEP } from './view-index';
 
 /** A model's views as the search holds them: `count` weighted descriptors of `dim` values (view-index.ts quantizeViews). */
