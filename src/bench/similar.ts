@@ -10,7 +10,7 @@
  * nearest neighbour = the closest other model is of its family; mAP over the family's members.
  * Knobs: BENCH_SETS (dev,frozen,real,kicad-dev,kicad-frozen; also real-dev, real-frozen), BENCH_DESIGNS (3),
  * BENCH_MIX (the views' shares of a mix), BENCH_MEAN (the mean view's shares as a descriptor block),
- * BENCH_SHAPE_VIEWS=1 (also the depth views of shape-views.ts).
+ * BENCH_SHAPE_VIEWS=1 (also the depth views of shape-views.ts), BENCH_RERANK (the descriptor's k nearest by views).
  */
 import { pathToFileURL } from 'node:url';
 import { importFile } from '../geometry/import/registry';
@@ -150,6 +150,17 @@ async function main() {
           ms,
           (i, j) => ((1 - share) * g[i * n + j]!) / gm + (share * sv[i * n + j]!) / svm,
         );
+    }
+    // The descriptor's k nearest put in order by the views (BENCH_RERANK, comma-separated k): a
+    // re-ranking that never brings in a model the descriptor's index would not return.
+    for (const k of (process.env.BENCH_RERANK ?? '').split(',').filter(Boolean).map(Number)) {
+      const rank = new Float64Array(n * n);
+      for (let i = 0; i < n; i++) {
+        const order = [...Array(n).keys()].filter((j) => j !== i).sort((a, b) => g[i * n + a]! - g[i * n + b]!);
+        const head = order.slice(0, k).sort((a, b) => w[i * n + a]! - w[i * n + b]!);
+        [...head, ...order.slice(k)].forEach((j, r) => (rank[i * n + j] = r));
+      }
+      by[`descriptor's ${k} nearest by views`] = retrieval(ms, (i, j) => rank[i * n + j]!);
     }
     // The mean view descriptor as one more block of the L2 descriptor (each over its median), BENCH_MEAN shares.
     by['view mean'] = retrieval(ms, (i, j) => mv[i * n + j]!);
