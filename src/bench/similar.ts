@@ -10,7 +10,8 @@
  * nearest neighbour = the closest other model is of its family; mAP over the family's members.
  * Knobs: BENCH_SETS (dev,frozen,real,kicad-dev,kicad-frozen; also real-dev, real-frozen), BENCH_DESIGNS (3),
  * BENCH_MIX (the views' shares of a mix), BENCH_MEAN (the mean view's shares as a descriptor block),
- * BENCH_SHAPE_VIEWS=1 (also the depth views of shape-views.ts), BENCH_RERANK (the descriptor's k nearest by views).
+ * BENCH_SHAPE_VIEWS=1 (also the depth views of shape-views.ts), BENCH_RERANK (the descriptor's k nearest by views),
+ * BENCH_GATE (views mixed in only for queries whose nearest model by descriptor is beyond that distance).
  */
 import { pathToFileURL } from 'node:url';
 import { importFile } from '../geometry/import/registry';
@@ -161,6 +162,16 @@ async function main() {
         [...head, ...order.slice(k)].forEach((j, r) => (rank[i * n + j] = r));
       }
       by[`descriptor's ${k} nearest by views`] = retrieval(ms, (i, j) => rank[i * n + j]!);
+    }
+    // Views only where the descriptor is unsure: a query whose nearest model by descriptor is
+    // farther than BENCH_GATE (descriptor distance, comma-separated) is ranked by the ½–½ mix.
+    for (const gate of (process.env.BENCH_GATE ?? '').split(',').filter(Boolean).map(Number)) {
+      const nearestG = Array.from({ length: n }, (_, i) =>
+        Math.min(...[...Array(n).keys()].filter((j) => j !== i).map((j) => g[i * n + j]!)),
+      );
+      by[`views where the descriptor's nearest is beyond ${gate}`] = retrieval(ms, (i, j) =>
+        nearestG[i]! > gate ? (0.5 * g[i * n + j]!) / gm + (0.5 * w[i * n + j]!) / wm : g[i * n + j]! / gm,
+      );
     }
     // The mean view descriptor as one more block of the L2 descriptor (each over its median), BENCH_MEAN shares.
     by['view mean'] = retrieval(ms, (i, j) => mv[i * n + j]!);
