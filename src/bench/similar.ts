@@ -14,9 +14,6 @@
  * BENCH_GATE (views mixed in only for queries whose nearest model by descriptor is beyond that distance).
  */
 import { pathToFileURL } from 'node:url';
-import { importFile } from '../geometry/import/registry';
-import { isImportError } from '../geometry/import/importer';
-import { convertUnits, type Mesh } from '../geometry/mesh/mesh';
 import { meshFacts, weld } from '../geometry/mesh/mesh-facts';
 import { computeSearchFeatures } from '../geometry/search/search-features';
 import { descriptorDistance } from '../geometry/search/descriptors/global-descriptor';
@@ -25,6 +22,7 @@ import { quantizeViews, VIEW_STEP } from '../geometry/search/views/view-index';
 import { viewSetDistance, type ViewSet } from '../geometry/search/views/view-set-distance';
 import { shapeViewDistance, shapeViews, type ShapeViews } from './shape-views';
 import { buildKicadFamilies, splitOf } from './search-data/kicad-families';
+import { meshOf } from './search-data/gallery';
 import { buildRealParts } from './search-data/real-parts';
 import { buildSplit, type SearchRecord } from './search-data/split';
 
@@ -47,10 +45,8 @@ export async function members(records: SearchRecord[], o: { views?: boolean } = 
   const out: Member[] = [];
   let viewsMs = 0;
   for (const r of records.filter((x) => ['original', 'variant', 'detail'].includes(x.kind))) {
-    const imported = await importFile(r.file.name, r.file.bytes);
-    if (isImportError(imported)) continue;
-    let mesh: Mesh = { positions: imported.positions, indices: imported.indices, units: imported.units };
-    if (mesh.units && mesh.units !== 'unknown' && mesh.units !== 'mm') mesh = convertUnits(mesh, 'mm');
+    const mesh = await meshOf(r);
+    if (!mesh) continue;
     const welded = weld(mesh);
     const features = computeSearchFeatures(mesh, { facts: meshFacts(mesh, { welded }), welded });
     let views: ViewSet = { count: 0, dim: 0, data: new Uint8Array() };
@@ -141,12 +137,13 @@ async function main() {
       views: retrieval(ms, (i, j) => w[i * n + j]!),
     };
     // The views' share of the mix, each distance over its median (BENCH_MIX, comma-separated).
-    for (const share of (process.env.BENCH_MIX ?? '0.5').split(',').map(Number))
+    const shares = (process.env.BENCH_MIX ?? '0.5').split(',').map(Number);
+    for (const share of shares)
       by[`mix ${share}`] = retrieval(ms, (i, j) => ((1 - share) * g[i * n + j]!) / gm + (share * w[i * n + j]!) / wm);
     if (ms[0]?.shape) {
       const svm = median(upper(sv));
       by['shape views'] = retrieval(ms, (i, j) => sv[i * n + j]!);
-      for (const share of (process.env.BENCH_MIX ?? '0.5').split(',').map(Number))
+      for (const share of shares)
         by[`descriptor + shape views ${share}`] = retrieval(
           ms,
           (i, j) => ((1 - share) * g[i * n + j]!) / gm + (share * sv[i * n + j]!) / svm,

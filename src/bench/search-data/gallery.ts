@@ -11,7 +11,8 @@ export interface GalleryModel {
   mesh: Mesh;
 }
 
-async function meshOf(r: SearchRecord): Promise<Mesh | undefined> {
+/** A record's file read as ingestion reads it, in millimetres; undefined when it cannot be read. */
+export async function meshOf(r: SearchRecord): Promise<Mesh | undefined> {
   const imported = await importFile(r.file.name, r.file.bytes);
   if (isImportError(imported)) return undefined;
   const mesh: Mesh = { positions: imported.positions, indices: imported.indices, units: imported.units };
