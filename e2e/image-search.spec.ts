@@ -92,7 +92,10 @@ test('drop a picture of a known part, search, and find that part among the first
   const names = await cards.getByTestId('match-name').allTextContents();
   const ahead = names.slice(0, names.indexOf('Angle bracket'));
   expect(names, `results: ${names.join(', ')}`).toContain('Angle bracket');
-  expect(ahead.filter((name) => !/bracket/i.test(name)), `results: ${names.join(', ')}`).toEqual([]);
+  expect(
+    ahead.filter((name) => !/bracket/i.test(name)),
+    `results: ${names.join(', ')}`,
+  ).toEqual([]);
 
   const card = cards.filter({ hasText: 'Angle bracket' });
   await expect(card).toContainText(`${folder}/Brackets`);

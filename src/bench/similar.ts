@@ -1,8 +1,8 @@
 /**
  * `npm run bench:similar`: "what else looks like this part?" — family retrieval below the
  * duplicate rule, per source, by the two signatures the service holds for every model: the
- * part-to-part descriptor (what part-to-part ranks by below 98 today) and the view set image
- * search renders at ingestion (geometry/search/views/view-set-distance.ts), alone and mixed.
+ * part-to-part descriptor and the view set image search renders at ingestion
+ * (geometry/search/views/view-set-distance.ts), alone, mixed, and as part-to-part mixes them.
  * Sets, each split by family: the synthetic dev and frozen splits (search-data/split.ts: a
  * family is one design, its variants and details), the real set (CAx-IF, MCAD, KiCad series
  * chosen by hand: real-parts.ts) and KiCad series found by name (search-data/kicad-families.ts,
@@ -10,13 +10,14 @@
  * nearest neighbour = the closest other model is of its family; mAP over the family's members.
  * Knobs: BENCH_SETS (dev,frozen,real,kicad-dev,kicad-frozen; also real-dev, real-frozen), BENCH_DESIGNS (3),
  * BENCH_MIX (the views' shares of a mix), BENCH_MEAN (the mean view's shares as a descriptor block),
- * BENCH_SHAPE_VIEWS=1 (also the depth views of shape-views.ts), BENCH_RERANK (the descriptor's k nearest by views),
- * BENCH_GATE (views mixed in only for queries whose nearest model by descriptor is beyond that distance).
+ * BENCH_SHAPE_VIEWS=1 (also the depth views of shape-views.ts), BENCH_RERANK (the descriptor's k nearest by views).
+ * The row "part-to-part" is the service's ranking (geometry/search/similar-distance.ts).
  */
 import { pathToFileURL } from 'node:url';
 import { meshFacts, weld } from '../geometry/mesh/mesh-facts';
 import { computeSearchFeatures } from '../geometry/search/search-features';
-import { descriptorDistance } from '../geometry/search/descriptors/global-descriptor';
+import { descriptorDistance, scoreFromDistance } from '../geometry/search/descriptors/global-descriptor';
+import { similarDistance, VIEWS_BEYOND } from '../geometry/search/similar-distance';
 import { modelViews } from '../geometry/search/views/model-views';
 import { quantizeViews, VIEW_STEP } from '../geometry/search/views/view-index';
 import { viewSetDistance, type ViewSet } from '../geometry/search/views/view-set-distance';
@@ -160,16 +161,24 @@ async function main() {
       }
       by[`descriptor's ${k} nearest by views`] = retrieval(ms, (i, j) => rank[i * n + j]!);
     }
-    // Views only where the descriptor is unsure: a query whose nearest model by descriptor is
-    // farther than BENCH_GATE (descriptor distance, comma-separated) is ranked by the ½–½ mix.
-    for (const gate of (process.env.BENCH_GATE ?? '').split(',').filter(Boolean).map(Number)) {
-      const nearestG = Array.from({ length: n }, (_, i) =>
-        Math.min(...[...Array(n).keys()].filter((j) => j !== i).map((j) => g[i * n + j]!)),
+    // As part-to-part ranks below the rule (similar-distance.ts): the views count for pairs the
+    // descriptor finds far apart. The scores of those pairs, same design or not, show the bands.
+    const served = (i: number, j: number) => similarDistance(g[i * n + j]!, () => w[i * n + j]!);
+    by['part-to-part (descriptor, views beyond the gate)'] = retrieval(ms, served);
+    const bands = { descriptor: { same: [] as number[], other: [] as number[] }, served: { same: [] as number[], other: [] as number[] } };
+    for (let i = 0; i < n; i++)
+      for (let j = i + 1; j < n; j++) {
+        if (g[i * n + j]! <= VIEWS_BEYOND) continue;
+        const kind = ms[i]!.family === ms[j]!.family ? 'same' : 'other';
+        bands.descriptor[kind].push(scoreFromDistance(g[i * n + j]!));
+        bands.served[kind].push(scoreFromDistance(served(i, j)));
+      }
+    const pct = (xs: number[], p: number) => [...xs].sort((x, y) => x - y)[Math.floor(p * (xs.length - 1))] ?? NaN;
+    for (const [label, b] of Object.entries(bands))
+      console.log(
+        `${name}: pairs beyond ${VIEWS_BEYOND} by ${label}: same design ${b.same.length} (score median ${pct(b.same, 0.5).toFixed(0)}, 90th percentile ${pct(b.same, 0.9).toFixed(0)}), ` +
+          `different designs ${b.other.length} (median ${pct(b.other, 0.5).toFixed(0)}, 99th percentile ${pct(b.other, 0.99).toFixed(0)})`,
       );
-      by[`views where the descriptor's nearest is beyond ${gate}`] = retrieval(ms, (i, j) =>
-        nearestG[i]! > gate ? (0.5 * g[i * n + j]!) / gm + (0.5 * w[i * n + j]!) / wm : g[i * n + j]! / gm,
-      );
-    }
     // The mean view descriptor as one more block of the L2 descriptor (each over its median), BENCH_MEAN shares.
     by['view mean'] = retrieval(ms, (i, j) => mv[i * n + j]!);
     for (const share of (process.env.BENCH_MEAN ?? '').split(',').filter(Boolean).map(Number))
@@ -180,7 +189,8 @@ async function main() {
     for (const [k, r] of Object.entries(by))
       rows.push(`| ${name} | ${n} / ${fam} | ${k} | ${r.nn.toFixed(2)} | ${r.map.toFixed(2)} | ${r.queries} |`);
     console.log(
-      `${name}: ${n} models in ${fam} families; views ${(viewsMs / n).toFixed(0)} ms a model, a view-set pair ${pairMs.toFixed(2)} ms`,
+      `${name}: ${n} models in ${fam} families; views ${(viewsMs / n).toFixed(0)} ms a model, a view-set pair ${pairMs.toFixed(2)} ms; ` +
+        `median distances: descriptor ${gm.toFixed(2)}, views ${wm.toFixed(4)} (similar-distance.ts holds dev's)`,
     );
   }
   console.log('\n| set | models / families | ranked by | nearest neighbour | mAP | queries |\n|---|---|---|---|---|---|');

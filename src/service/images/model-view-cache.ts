@@ -17,7 +17,7 @@ import {
   weighted,
 } from '../../geometry/search/views/view-index';
 import type { ImageDb } from './image-store';
-import { log } from '../log';
+import { readable } from './model-views-store';
 import { decodeDescriptors, decodeSignatures, VIEW_SIGNATURE_METHOD } from './view-signature';
 
 interface Entry {
@@ -179,18 +179,5 @@ export class ModelViewCache {
         for (const id of chunk) if (!alive.has(id)) entries.delete(id);
       }
     }
-  }
-}
-
-/**
- * A stored row decoded, or undefined when it cannot be (damaged bytes): that model is left out of
- * the search, logged, rather than failing every search of its tenant.
- */
-function readable<T>(modelId: string, decode: () => T): T | undefined {
-  try {
-    return decode();
-  } catch (error) {
-    log.warn({ err: error, modelId }, 'image search: stored views of a model cannot be read; it is left out until reprocessed');
-    return undefined;
   }
 }

@@ -1,8 +1,10 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { ModelViews } from '../../geometry/search/views/model-views';
+import type { ViewSet } from '../../geometry/search/views/view-set-distance';
+import { log } from '../log';
 import type { Database } from '../store/schema';
 import { imageDb } from './image-store';
-import { encodeViewSignature, VIEW_SIGNATURE_METHOD } from './view-signature';
+import { decodeDescriptors, encodeViewSignature, VIEW_SIGNATURE_METHOD } from './view-signature';
 
 /**
  * Writes (or, without geometry, removes) a model's view descriptors, inside ingestion's final
@@ -50,4 +52,40 @@ export async function modelsWithStaleViews(db: Kysely<Database>, limit = 1000): 
     .limit(limit)
     .execute();
   return rows.map((r) => r.model_id);
+}
+
+/**
+ * The view sets of some models (their descriptors, not the polar signatures) as part-to-part
+ * compares them: only rows of today's method and of the version the model row shows. A model
+ * missing here has no comparable views (none made, or not yet reprocessed).
+ */
+export async function viewSetsOf(db: Kysely<Database>, ids: readonly string[]): Promise<Map<string, ViewSet>> {
+  const out = new Map<string, ViewSet>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await imageDb(db)
+      .selectFrom('model_views as v')
+      .innerJoin('models as m', (j) => j.onRef('m.id', '=', 'v.model_id').onRef('m.version', '=', 'v.version'))
+      .select(['v.model_id', 'v.view_count', 'v.dim', 'v.data'])
+      .where('v.model_id', 'in', ids.slice(i, i + 500))
+      .where('v.method', '=', VIEW_SIGNATURE_METHOD)
+      .execute();
+    for (const r of rows) {
+      const data = readable(r.model_id, () => decodeDescriptors(r.data, r.view_count * r.dim));
+      if (data) out.set(r.model_id, { count: r.view_count, dim: r.dim, data });
+    }
+  }
+  return out;
+}
+
+/**
+ * A stored row decoded, or undefined when it cannot be (damaged bytes): that model is compared
+ * without its views, logged, rather than failing every search of its tenant.
+ */
+export function readable<T>(modelId: string, decode: () => T): T | undefined {
+  try {
+    return decode();
+  } catch (error) {
+    log.warn({ err: error, modelId }, 'stored views of a model cannot be read; they are left out until it is reprocessed');
+    return undefined;
+  }
 }

@@ -12,7 +12,11 @@ import { knownContainment } from './known-containment';
 import { exactPairs, pairCounters, storedPairs } from './pairs';
 import { searchableIds, type SettlingModel } from '../store/searchable-models';
 import { findModelById } from '../store/models';
-import { descriptorScore, needsExact, provisionalScore } from './part-to-part-rule';
+import { needsExact, provisionalScore } from './part-to-part-rule';
+import { descriptorDistance, scoreFromDistance } from '../../geometry/search/descriptors/global-descriptor';
+import { similarDistance, VIEWS_BEYOND } from '../../geometry/search/similar-distance';
+import { viewSetDistance } from '../../geometry/search/views/view-set-distance';
+import { viewSetsOf } from '../images/model-views-store';
 import { nearest } from './vector-index';
 import { searchableStates } from '../../contract/models';
 
@@ -108,12 +112,22 @@ async function partToPart(ctx: SearchContext, query: ModelRow, filter: Expressio
   const bySize = await nearest(ctx.db, { ...near, space: 'geo', vector: own.geo, limit: SIZE_CANDIDATES });
   const ids = [...new Set([...found, ...bySize].map((n) => n.modelId))];
   const features = await loadFeatures(ctx.db, ids);
-  const out: (ScoredMatch & { descriptor: number })[] = [];
+  const distances = new Map<string, number>();
   for (const id of ids) {
     const f = features.get(id);
-    if (!f) continue;
-    const descriptor = descriptorScore(own.global, f.global);
-    out.push({ modelId: id, descriptor, matchPercentage: provisionalScore(descriptor) });
+    if (f) distances.set(id, descriptorDistance(own.global, f.global));
+  }
+  // Below the rule, pairs the descriptor finds far apart are also compared by their views
+  // (similar-distance.ts). Not while settling: the query's views are stored with its state.
+  const far = ctx.settling ? [] : [...distances].filter(([, d]) => d > VIEWS_BEYOND).map(([id]) => id);
+  const views = far.length ? await viewSetsOf(ctx.db, [query.id, ...far]) : new Map();
+  const ownViews = views.get(query.id);
+  const out: (ScoredMatch & { descriptor: number })[] = [];
+  for (const [id, d] of distances) {
+    const other = views.get(id);
+    const similar = similarDistance(d, () => (ownViews && other ? viewSetDistance(ownViews, other) : Infinity));
+    // The duplicate rule's gate reads the descriptor alone (part-to-part-rule.ts).
+    out.push({ modelId: id, descriptor: scoreFromDistance(d), matchPercentage: provisionalScore(scoreFromDistance(similar)) });
   }
   // The duplicate rule decides ≥ 98 (and mirror images, scaled copies) for pairs of about one
   // size or proportion: stored, or computed once (pairs.ts).

@@ -18,6 +18,11 @@ import { PAIR_VERSION } from './pairs';
 import { PDFDocument } from 'pdf-lib';
 import { deviationFiguresSchema } from '../../contract/deviation-report';
 import { partListResponseSchema, whereUsedResponseSchema } from '../../contract/models';
+import { descriptorDistance, scoreFromDistance } from '../../geometry/search/descriptors/global-descriptor';
+import { similarDistance, VIEWS_BEYOND } from '../../geometry/search/similar-distance';
+import { viewSetDistance } from '../../geometry/search/views/view-set-distance';
+import { viewSetsOf } from '../images/model-views-store';
+import { loadFeatures } from './features-store';
 
 describe('geometric search endpoints', () => {
   let svc: IngestTestService;
@@ -122,6 +127,31 @@ describe('geometric search endpoints', () => {
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
     expect(r.matchCount).toBe(r.pageData.total);
     expect(r.matches.every((m) => ['finished', 'finished-incomplete'].includes(m.matchedModel.state))).toBe(true);
+  });
+
+  it('part-to-part below the rule: one score for a pair whichever model asks; pairs the descriptor finds far apart are compared by their views too', async () => {
+    const models = ['original', 'flange', 'assembly', 'HEAD_FRONT.stp', 'HEAD_BACK.stp'].map((k) => id[k]!);
+    const lists = new Map<string, Awaited<ReturnType<typeof similarity>>>();
+    for (const m of models) lists.set(m, await similarity('part-to-part', m, '?perPage=100'));
+    let far = 0;
+    const features = await loadFeatures(svc.db, models);
+    const views = await viewSetsOf(svc.db, models);
+    for (const a of models)
+      for (const b of models) {
+        if (a >= b) continue;
+        const ab = scoreOf(lists.get(a)!, b),
+          ba = scoreOf(lists.get(b)!, a);
+        expect(ab, `${a} → ${b}`).toBeDefined();
+        expect(ab).toBe(ba);
+        const d = descriptorDistance(features.get(a)!.global, features.get(b)!.global);
+        if (d <= VIEWS_BEYOND) continue;
+        far++;
+        // Half its views' distance: not what the descriptor alone would score.
+        const mixed = scoreFromDistance(similarDistance(d, () => viewSetDistance(views.get(a)!, views.get(b)!)));
+        expect(ab).toBeCloseTo(mixed, 1);
+        expect(Math.abs(ab! - scoreFromDistance(d))).toBeGreaterThan(0.1);
+      }
+    expect(far, 'pairs of different designs').toBeGreaterThanOrEqual(4);
   });
 
   it('part-to-part: the transform places the query on the match (a known pose)', async () => {
