@@ -38,6 +38,9 @@ import { createFolder } from '../service/store/folders';
 import { createMetadataKey } from '../service/store/metadata-keys';
 import { ADDED_DUPLICATES_CHUNK } from '../api/added-duplicates';
 import { startTestService } from '../service/testing/start-test-service';
+import { modelViews, VIEW_COUNT } from '../geometry/search/views/model-views';
+import { VIEW_DESCRIPTOR_LENGTH } from '../geometry/search/views/shape-features';
+import { encodeViewSignature, VIEW_SIGNATURE_METHOD, type StoredViewSignature } from '../service/images/view-signature';
 
 export interface LatencyFigures {
   models: number;
@@ -76,6 +79,7 @@ export async function measureSearchLatency(
   const modelCount = o.models ?? 20_000;
   const queries = o.queries ?? 40;
   const bases = await baseFeatures(o.blobSamples);
+  const views = await baseViews();
   const t = await startTestService();
   try {
     const user = await t.createUser({ tenantKey: 'bench', roles: ['viewer'] });
@@ -84,7 +88,7 @@ export async function measureSearchLatency(
     const folders = await Promise.all(
       Array.from({ length: 16 }, (_, i) => createFolder(db, { tenantId: user.tenantId, name: `bench-${i}` })),
     );
-    const { ids, loadMs, loadPhases } = await bulkLoad(db, { tenantId: user.tenantId, modelCount, folderModels: 0, folders, bases });
+    const { ids, loadMs, loadPhases } = await bulkLoad(db, { tenantId: user.tenantId, modelCount, folderModels: 0, folders, bases, views });
     progress(
       `loaded ${modelCount} models in ${(loadMs / 1000).toFixed(1)} s (${Object.entries(loadPhases)
         .map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`)
@@ -209,9 +213,17 @@ export type Db = Awaited<ReturnType<typeof startTestService>>['db'];
  */
 export async function bulkLoad(
   db: Db,
-  o: { tenantId: number; modelCount: number; folderModels: number; folders: { id: number; name: string }[]; bases: SearchFeatures[] },
+  o: {
+    tenantId: number;
+    modelCount: number;
+    folderModels: number;
+    folders: { id: number; name: string }[];
+    bases: SearchFeatures[];
+    /** Per base, view signatures a design draws one of (part-to-part compares far pairs' views). */
+    views?: StoredViewSignature[][];
+  },
 ) {
-  const { tenantId, modelCount, folderModels, folders, bases } = o;
+  const { tenantId, modelCount, folderModels, folders, bases, views } = o;
   const rand = prng(4242);
   const gauss = () => Math.sqrt(-2 * Math.log(rand() + 1e-12)) * Math.cos(2 * Math.PI * rand());
   const logUniform = (lo: number, hi: number) => lo * Math.exp(rand() * Math.log(hi / lo));
@@ -230,9 +242,13 @@ export async function bulkLoad(
   await sql`create temp table bench_blobs (base int primary key, prepared bytea not null, pose jsonb not null)`.execute(db);
   for (const [b, f] of bases.entries())
     await sql`insert into bench_blobs values (${b}, ${f.prepared}, ${JSON.stringify(f.components[0]!.pose)}::jsonb)`.execute(db);
+  await sql`create temp table bench_views (base int, variant int, data bytea not null, signatures bytea not null)`.execute(db);
+  for (const [b, list] of (views ?? []).entries())
+    for (const [v, sig] of list.entries())
+      await sql`insert into bench_views values (${b}, ${v}, ${sig.descriptors}, ${sig.signatures})`.execute(db);
 
   const ids: string[] = [];
-  let design: { base: number; global: number[]; geo: number[] } | undefined;
+  let design: { base: number; variant: number; global: number[]; geo: number[] } | undefined;
   let left = 0;
   const batch = 2000;
   for (let start = 0; start < modelCount; start += batch) {
@@ -245,6 +261,7 @@ export async function bulkLoad(
         const sd = logUniform(0.1, 1.75);
         design = {
           base,
+          variant: Math.floor(rand() * (views?.[base]?.length ?? 1)),
           global: Array.from(bases[base]!.global, (v) => v + sd * gauss()),
           geo: Array.from(bases[base]!.geo, (v) => v + 0.1 * sd * gauss()),
         };
@@ -263,6 +280,7 @@ export async function bulkLoad(
         path: `${folder.name}/${fileName}`,
         name: fileName,
         base: design.base,
+        variant: design.variant,
         global: design.global.map((v) => round6(v + sc * gauss())),
         geo: design.geo.map((v) => round6(v + 0.1 * sc * gauss())),
       });
@@ -284,6 +302,11 @@ export async function bulkLoad(
         insert into search_components (model_id, idx, tenant_id, descriptor, area_share, copies, pose)
         select r.id, 0, ${tenantId}, r.global, 1, 1, b.pose
         from jsonb_to_recordset(${doc}::jsonb) as r(id uuid, base int, global real[]) join bench_blobs b on b.base = r.base`.execute(trx);
+      await sql`
+        insert into model_views (model_id, version, method, view_count, dim, data, signatures)
+        select r.id, m.version, ${VIEW_SIGNATURE_METHOD}, ${VIEW_COUNT}, ${VIEW_DESCRIPTOR_LENGTH}, v.data, v.signatures
+        from jsonb_to_recordset(${doc}::jsonb) as r(id uuid, base int, variant int)
+        join models m on m.id = r.id join bench_views v on v.base = r.base and v.variant = r.variant`.execute(trx);
     });
     phases.rows = (phases.rows ?? 0) + performance.now() - b0;
   }
@@ -295,6 +318,7 @@ export async function bulkLoad(
   }
   await sql`analyze`.execute(db);
   await sql`drop table bench_blobs`.execute(db);
+  await sql`drop table bench_views`.execute(db);
   const c = process.cpuUsage(c0);
   phases.cpu = (c.user + c.system) / 1000; // PGlite runs on this thread: the load's CPU time, whatever the machine's load
   return { ids, loadMs: performance.now() - t0, loadPhases: phases };
@@ -336,6 +360,25 @@ export async function baseFeatures(blobSamples?: number): Promise<SearchFeatures
     const f = computeSearchFeatures(mesh, { facts: meshFacts(mesh, { welded }), welded });
     if (blobSamples !== undefined) f.prepared = encodePrepared(analyseShape(mesh, { samples: blobSamples }));
     out.push(f);
+  }
+  return out;
+}
+
+/**
+ * Per base (one part per family, as {@link baseFeatures}), its real views and VARIANTS − 1
+ * others with every descriptor value scaled by 1 + 0.15 · noise: designs of a family look alike
+ * without being the same, so comparing them costs what real pairs cost.
+ */
+export async function baseViews(variants = 8): Promise<StoredViewSignature[][]> {
+  const rand = prng(99);
+  const out: StoredViewSignature[][] = [];
+  for (const family of FAMILIES) {
+    const views = await modelViews(await buildPart(family, 0));
+    out.push(
+      Array.from({ length: variants }, (_, k) =>
+        encodeViewSignature(k === 0 ? views : { ...views, data: views.data.map((x) => x * (1 + 0.15 * (2 * rand() - 1))) }),
+      ),
+    );
   }
   return out;
 }

@@ -57,6 +57,8 @@ export interface SearchContext {
   generation: string;
   /** Set while ingestion settles the query model's pairs before it turns searchable. */
   settling?: SettlingModel;
+  /** Set when only the exact pairs are wanted (settleExactPairs): scores below the rule are not compared by views. */
+  exactPairsOnly?: boolean;
 }
 
 const results = new LRUCache<string, Promise<ScoredMatch[]>>({ max: 500 });
@@ -118,8 +120,8 @@ async function partToPart(ctx: SearchContext, query: ModelRow, filter: Expressio
     if (f) distances.set(id, descriptorDistance(own.global, f.global));
   }
   // Below the rule, pairs the descriptor finds far apart are also compared by their views
-  // (similar-distance.ts). Not while settling: the query's views are stored with its state.
-  const far = ctx.settling ? [] : [...distances].filter(([, d]) => d > VIEWS_BEYOND).map(([id]) => id);
+  // (similar-distance.ts). Not while settling exact pairs: only the pairs near the rule are kept.
+  const far = ctx.exactPairsOnly ? [] : [...distances].filter(([, d]) => d > VIEWS_BEYOND).map(([id]) => id);
   const views = far.length ? await viewSetsOf(ctx.db, [query.id, ...far]) : new Map();
   const ownViews = views.get(query.id);
   const out: (ScoredMatch & { descriptor: number })[] = [];
@@ -262,6 +264,7 @@ export async function settleExactPairs(
     db,
     tenantId: query.tenant_id,
     generation: await tenantGeneration(db, query.tenant_id),
+    exactPairsOnly: true,
     ...(settlingVersion !== undefined ? { settling: { modelId, version: settlingVersion } } : {}),
   };
   try {
