@@ -10,7 +10,8 @@
  * nearest neighbour = the closest other model is of its family; mAP over the family's members.
  * Knobs: BENCH_SETS (dev,frozen,real,kicad-dev,kicad-frozen; also real-dev, real-frozen), BENCH_DESIGNS (3),
  * BENCH_MIX (the views' shares of a mix), BENCH_MEAN (the mean view's shares as a descriptor block),
- * BENCH_SHAPE_VIEWS=1 (also the depth views of shape-views.ts), BENCH_RERANK (the descriptor's k nearest by views).
+ * BENCH_SHAPE_VIEWS=1 (also the depth views of shape-views.ts), BENCH_RERANK (the descriptor's k nearest by views),
+ * BENCH_VIEWS_SHARE (other shares of the views beyond part-to-part's gate).
  * The row "part-to-part" is the service's ranking (geometry/search/similar-distance.ts).
  */
 import { pathToFileURL } from 'node:url';
@@ -165,6 +166,9 @@ async function main() {
     // descriptor finds far apart. The scores of those pairs, same design or not, show the bands.
     const served = (i: number, j: number) => similarDistance(g[i * n + j]!, () => w[i * n + j]!);
     by['part-to-part (descriptor, views beyond the gate)'] = retrieval(ms, served);
+    // Other shares of the views beyond the gate (BENCH_VIEWS_SHARE, comma-separated).
+    for (const share of (process.env.BENCH_VIEWS_SHARE ?? '').split(',').filter(Boolean).map(Number))
+      by[`views ${share} beyond the gate`] = retrieval(ms, (i, j) => similarDistance(g[i * n + j]!, () => w[i * n + j]!, share));
     const bands = { descriptor: { same: [] as number[], other: [] as number[] }, served: { same: [] as number[], other: [] as number[] } };
     for (let i = 0; i < n; i++)
       for (let j = i + 1; j < n; j++) {

@@ -30,9 +30,9 @@ export const VIEWS_SHARE = 0.5;
  * The pair's distance in descriptor units from its descriptor distance and its view-set distance
  * (asked only beyond VIEWS_BEYOND; a model without views keeps the descriptor's distance).
  */
-export function similarDistance(descriptor: number, views: () => number): number {
+export function similarDistance(descriptor: number, views: () => number, share = VIEWS_SHARE): number {
   if (descriptor <= VIEWS_BEYOND) return descriptor;
   const v = views();
   if (!Number.isFinite(v)) return descriptor;
-  return (1 - VIEWS_SHARE) * descriptor + (VIEWS_SHARE * v * DESCRIPTOR_MEDIAN) / VIEW_SET_MEDIAN;
+  return (1 - share) * descriptor + (share * v * DESCRIPTOR_MEDIAN) / VIEW_SET_MEDIAN;
 }
