@@ -1,7 +1,8 @@
 // Scores a benchmark set the way the service does, in process: each file is read by the
 // production importers, converted to millimetres as ingestion does, described by the ingestion's
 // search bundle, and every pair is scored by the engine's own part-to-part rule (pairs.ts and
-// the pair worker) — what a query would list if the candidate index returned every model.
+// the pair worker) — what a query would list if the candidate index returned every model. Below
+// the rule, far pairs' views (similar-distance.ts) are left out here; `npm run bench:similar` measures them.
 import { comparePartToPart } from '../../service/search/part-to-part-rule';
 import comparePair from '../../service/search/pair-worker';
 import { geoRelatedScore } from '../../geometry/search/descriptors/geo-descriptor';

@@ -22,6 +22,11 @@ describe('the distance of a pair below the duplicate rule', () => {
     expect(similarDistance(DESCRIPTOR_MEDIAN, () => VIEW_SET_MEDIAN)).toBeCloseTo(DESCRIPTOR_MEDIAN, 9);
   });
 
+  it('alike views never lift a far pair above the gate, where the descriptor alone ranks', () => {
+    expect(similarDistance(VIEWS_BEYOND + 1, () => 0)).toBe(VIEWS_BEYOND);
+    expect(similarDistance(VIEWS_BEYOND + 1, () => 0.05)).toBe(VIEWS_BEYOND);
+  });
+
   it('a model without views keeps the descriptor’s distance', () => {
     expect(similarDistance(40, () => Infinity)).toBe(40);
   });

@@ -59,13 +59,14 @@ export async function modelsWithStaleViews(db: Kysely<Database>, limit = 1000): 
  * compares them: only rows of today's method and of the version the model row shows. A model
  * missing here has no comparable views (none made, or not yet reprocessed).
  */
-export async function viewSetsOf(db: Kysely<Database>, ids: readonly string[]): Promise<Map<string, ViewSet>> {
+export async function viewSetsOf(db: Kysely<Database>, tenantId: number, ids: readonly string[]): Promise<Map<string, ViewSet>> {
   const out = new Map<string, ViewSet>();
   for (let i = 0; i < ids.length; i += 500) {
     const rows = await imageDb(db)
       .selectFrom('model_views as v')
       .innerJoin('models as m', (j) => j.onRef('m.id', '=', 'v.model_id').onRef('m.version', '=', 'v.version'))
       .select(['v.model_id', 'v.view_count', 'v.dim', 'v.data'])
+      .where('m.tenant_id', '=', tenantId)
       .where('v.model_id', 'in', ids.slice(i, i + 500))
       .where('v.method', '=', VIEW_SIGNATURE_METHOD)
       .execute();

@@ -13,6 +13,7 @@ import { exactPairs, pairCounters, storedPairs } from './pairs';
 import { searchableIds, type SettlingModel } from '../store/searchable-models';
 import { findModelById } from '../store/models';
 import { needsExact, provisionalScore } from './part-to-part-rule';
+import { NOT_SAME_MAX } from '../../geometry/search/duplicate-rule';
 import { descriptorDistance, scoreFromDistance } from '../../geometry/search/descriptors/global-descriptor';
 import { similarDistance, VIEWS_BEYOND } from '../../geometry/search/similar-distance';
 import { viewSetDistance } from '../../geometry/search/views/view-set-distance';
@@ -122,7 +123,7 @@ async function partToPart(ctx: SearchContext, query: ModelRow, filter: Expressio
   // Below the rule, pairs the descriptor finds far apart are also compared by their views
   // (similar-distance.ts). Not while settling exact pairs: only the pairs near the rule are kept.
   const far = ctx.exactPairsOnly ? [] : [...distances].filter(([, d]) => d > VIEWS_BEYOND).map(([id]) => id);
-  const views = far.length ? await viewSetsOf(ctx.db, [query.id, ...far]) : new Map();
+  const views = far.length ? await viewSetsOf(ctx.db, ctx.tenantId, [query.id, ...far]) : new Map();
   const ownViews = views.get(query.id);
   const out: (ScoredMatch & { descriptor: number })[] = [];
   for (const [id, d] of distances) {
@@ -150,7 +151,9 @@ async function partToPart(ctx: SearchContext, query: ModelRow, filter: Expressio
     if (r?.score === undefined) return m;
     return {
       ...m,
-      matchPercentage: r.score,
+      // Below the rule its score is the descriptor's alone: the pair keeps its own (views and all),
+      // which does not depend on whether this side was one of the EXACT_MAX compared.
+      matchPercentage: r.score > NOT_SAME_MAX ? r.score : m.matchPercentage,
       ...(r.transform.length ? { transform: r.transform } : {}),
       ...(r.relation ? { relation: r.relation } : {}),
       ...(r.scale !== undefined ? { scale: r.scale } : {}),

@@ -135,7 +135,8 @@ describe('geometric search endpoints', () => {
     for (const m of models) lists.set(m, await similarity('part-to-part', m, '?perPage=100'));
     let far = 0;
     const features = await loadFeatures(svc.db, models);
-    const views = await viewSetsOf(svc.db, models);
+    const { tenant_id } = await svc.db.selectFrom('models').select('tenant_id').where('id', '=', models[0]!).executeTakeFirstOrThrow();
+    const views = await viewSetsOf(svc.db, tenant_id, models);
     for (const a of models)
       for (const b of models) {
         if (a >= b) continue;

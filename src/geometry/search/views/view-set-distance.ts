@@ -3,7 +3,7 @@
 // shape-features.ts); the distance is the mean over the views, taken both ways. The views cover
 // the sphere of directions, and each descriptor is invariant to in-plane rotation and mirroring,
 // so a turned copy finds every view again without an alignment. Part-to-part mixes it in for
-// pairs the descriptor finds far apart (search/part-to-part-views.ts).
+// pairs the descriptor finds far apart (search/similar-distance.ts).
 import { VIEW_STEP } from './view-index';
 
 /** A model's views as the search holds them: `count` weighted descriptors of `dim` values (view-index.ts quantizeViews). */
